@@ -1,0 +1,21 @@
+package io.simdex.core;
+
+import java.util.random.RandomGenerator;
+
+/** Planting neighbours: a fingerprint at an exact Hamming distance from another. */
+public final class BitFlips {
+    private BitFlips() {
+    }
+
+    /** {@code fp} with exactly {@code k} distinct random bits flipped, 0 <= k <= 64. */
+    public static long flip(long fp, int k, RandomGenerator random) {
+        if (k < 0 || k > Long.SIZE) {
+            throw new IllegalArgumentException("k must be 0..64, was " + k);
+        }
+        long mask = 0;
+        while (Long.bitCount(mask) < k) {
+            mask |= 1L << random.nextInt(Long.SIZE);
+        }
+        return fp ^ mask;
+    }
+}

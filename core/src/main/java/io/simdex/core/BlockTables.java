@@ -1,0 +1,72 @@
+package io.simdex.core;
+
+/**
+ * The four permuted tables of the SimHash index: table {@code t} keys a fingerprint by its
+ * 16-bit block {@code t} and keeps the other 48 bits as the entry. A probe at distance k <= 3
+ * scans, in each table, only the bucket whose key equals the probe's block.
+ *
+ * <h2>Why four 16-bit blocks find everything within 3</h2>
+ * Split 64 bits into k + 1 = 4 disjoint blocks. If two fingerprints differ in at most 3 bits,
+ * those bits fall into at most 3 blocks, so at least one block is equal in both (pigeonhole).
+ * The bucket of that block's table therefore holds the neighbour: scanning the four matching
+ * buckets has recall 1 for every distance <= 3 (Manku, Jain, Das Sarma, "Detecting
+ * Near-Duplicates for Web Crawling", WWW 2007, section 3.1). At distance 4 the guarantee ends:
+ * four flipped bits can land one per block.
+ *
+ * <h2>Bit layout</h2>
+ * <pre>
+ *   bit 63                                                   bit 0
+ *   +--------------+--------------+--------------+--------------+
+ *   |   block 3    |   block 2    |   block 1    |   block 0    |
+ *   +--------------+--------------+--------------+--------------+
+ *   residue(t) = the 48 bits left when block t is cut out, lower blocks staying in place
+ *   and higher blocks moving down 16 bits.
+ * </pre>
+ * Equal blocks make the residues' XOR carry every differing bit, so the Hamming distance of two
+ * fingerprints in the same bucket is the popcount of their residues' XOR: the scan never needs
+ * to rebuild a full fingerprint except for a match.
+ */
+public final class BlockTables {
+    /** Tables, one per 16-bit block. */
+    public static final int TABLES = 4;
+    /** Bits per block and table key. */
+    public static final int BLOCK_BITS = 16;
+    /** Largest distance the four tables answer with full recall. */
+    public static final int MAX_DISTANCE = TABLES - 1;
+    /** Distinct keys per table. */
+    public static final int KEYS_PER_TABLE = 1 << BLOCK_BITS;
+    /** Bits of a residue. */
+    public static final int RESIDUE_BITS = Long.SIZE - BLOCK_BITS;
+
+    private static final long BLOCK_MASK = (1L << BLOCK_BITS) - 1;
+    private static final long RESIDUE_MASK = (1L << RESIDUE_BITS) - 1;
+
+    private BlockTables() {
+    }
+
+    /** Block {@code table} of {@code fingerprint}, 0..65535. */
+    public static int block(long fingerprint, int table) {
+        return (int) ((fingerprint >>> (table * BLOCK_BITS)) & BLOCK_MASK);
+    }
+
+    /** The 48 bits of {@code fingerprint} other than block {@code table}, packed low. */
+    public static long residue(long fingerprint, int table) {
+        int shift = table * BLOCK_BITS;
+        long low = fingerprint & ((1L << shift) - 1);
+        long high = (fingerprint >>> shift) >>> BLOCK_BITS;
+        return (low | (high << shift)) & RESIDUE_MASK;
+    }
+
+    /** Inverse of {@link #block} and {@link #residue}: the fingerprint with that block and residue. */
+    public static long fingerprint(int table, int block, long residue) {
+        int shift = table * BLOCK_BITS;
+        long low = residue & ((1L << shift) - 1);
+        long high = (residue >>> shift) << shift;
+        return low | ((long) block << shift) | ((high << BLOCK_BITS));
+    }
+
+    /** One number per (table, block) bucket, 0..(4 * 65536 - 1), for hashing to an owner. */
+    public static int bucketKey(int table, int block) {
+        return (table << BLOCK_BITS) | block;
+    }
+}

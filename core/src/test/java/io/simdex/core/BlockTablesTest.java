@@ -1,0 +1,78 @@
+package io.simdex.core;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BlockTablesTest {
+    @Test
+    void residueAndBlock_roundTripToFingerprint_inEveryTable() {
+        SplittableRandom random = new SplittableRandom(1);
+        long[] edges = {0L, -1L, Long.MIN_VALUE, Long.MAX_VALUE, 0xFFFFL, 0xFFFF_0000_0000_0000L};
+        for (int i = 0; i < 10_000 + edges.length; i++) {
+            long fp = i < edges.length ? edges[i] : random.nextLong();
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                long residue = BlockTables.residue(fp, t);
+                assertEquals(0, residue >>> BlockTables.RESIDUE_BITS, "residue is 48 bits");
+                assertEquals(fp, BlockTables.fingerprint(t, BlockTables.block(fp, t), residue));
+            }
+        }
+    }
+
+    @Test
+    void residueDistance_sameBlock_equalsFingerprintDistance() {
+        SplittableRandom random = new SplittableRandom(2);
+        for (int i = 0; i < 10_000; i++) {
+            long a = random.nextLong();
+            int t = random.nextInt(BlockTables.TABLES);
+            long b = BlockTables.fingerprint(t, BlockTables.block(a, t), random.nextLong() & ((1L << 48) - 1));
+            assertEquals(Hamming.distance(a, b),
+                    Hamming.distance(BlockTables.residue(a, t), BlockTables.residue(b, t)));
+        }
+    }
+
+    @Test
+    void distanceThree_alwaysSharesABlock_distanceFourSometimesNot() {
+        SplittableRandom random = new SplittableRandom(3);
+        boolean sawFourWithoutSharedBlock = false;
+        for (int i = 0; i < 100_000; i++) {
+            long a = random.nextLong();
+            long b3 = BitFlips.flip(a, 3, random);
+            assertTrue(sharesBlock(a, b3));
+            sawFourWithoutSharedBlock |= !sharesBlock(a, BitFlips.flip(a, 4, random));
+        }
+        assertTrue(sawFourWithoutSharedBlock, "four flips can hit every block");
+    }
+
+    @Test
+    void flip_exactDistance() {
+        SplittableRandom random = new SplittableRandom(4);
+        for (int k = 0; k <= 64; k++) {
+            assertEquals(k, Hamming.distance(0x1234_5678_9abc_def0L, BitFlips.flip(0x1234_5678_9abc_def0L, k, random)));
+        }
+    }
+
+    @Test
+    void reduce_staysInRange() {
+        SplittableRandom random = new SplittableRandom(5);
+        for (int i = 0; i < 10_000; i++) {
+            int n = 1 + random.nextInt(5000);
+            int r = Hashing.reduce(random.nextLong(), n);
+            assertTrue(r >= 0 && r < n);
+        }
+        assertEquals(4095, Hashing.reduce(-1L, 4096));
+        assertEquals(0, Hashing.reduce(0L, 4096));
+    }
+
+    private static boolean sharesBlock(long a, long b) {
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            if (BlockTables.block(a, t) == BlockTables.block(b, t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,165 @@
+package io.simdex.server;
+
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.simdex.core.BlockTables;
+import io.simdex.proto.v1.FingerprintList;
+import io.simdex.proto.v1.IdList;
+import io.simdex.proto.v1.ShardBucketRequest;
+import io.simdex.proto.v1.ShardCountResponse;
+import io.simdex.proto.v1.ShardFlagsResponse;
+import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.proto.v1.ShardIdsRequest;
+import io.simdex.proto.v1.ShardPreviousResponse;
+import io.simdex.proto.v1.ShardProbeRequest;
+import io.simdex.proto.v1.ShardProbeResponse;
+import io.simdex.proto.v1.ShardResolveRequest;
+import io.simdex.proto.v1.ShardResolveResponse;
+import io.simdex.proto.v1.ShardStatsRequest;
+import io.simdex.proto.v1.ShardStatsResponse;
+
+import java.util.Arrays;
+import java.util.function.Supplier;
+
+/** The shard protocol over gRPC: checks the request's shape, then calls the {@link ShardNode}. */
+public final class ShardService extends ShardGrpc.ShardImplBase {
+    private final ShardNode node;
+
+    public ShardService(ShardNode node) {
+        this.node = node;
+    }
+
+    @Override
+    public void probe(ShardProbeRequest req, StreamObserver<ShardProbeResponse> out) {
+        answer(out, () -> {
+            int table = table(req.getTable());
+            if (req.getMaxDistance() > BlockTables.MAX_DISTANCE) {
+                throw invalid("max_distance " + req.getMaxDistance() + " above " + BlockTables.MAX_DISTANCE);
+            }
+            long[][] matches = node.probe(collection(req.getCollection()), table, toArray(req.getFingerprintsList()), req.getMaxDistance());
+            ShardProbeResponse.Builder b = ShardProbeResponse.newBuilder();
+            for (long[] m : matches) {
+                FingerprintList.Builder list = FingerprintList.newBuilder();
+                for (long fp : m) {
+                    list.addFingerprints(fp);
+                }
+                b.addMatches(list);
+            }
+            return b.build();
+        });
+    }
+
+    @Override
+    public void bucketAdd(ShardBucketRequest req, StreamObserver<ShardCountResponse> out) {
+        answer(out, () -> ShardCountResponse.newBuilder().setChanged(
+                node.bucketAdd(collection(req.getCollection()), table(req.getTable()), toArray(req.getFingerprintsList()))).build());
+    }
+
+    @Override
+    public void bucketRemove(ShardBucketRequest req, StreamObserver<ShardCountResponse> out) {
+        answer(out, () -> ShardCountResponse.newBuilder().setChanged(
+                node.bucketRemove(collection(req.getCollection()), table(req.getTable()), toArray(req.getFingerprintsList()))).build());
+    }
+
+    @Override
+    public void bindIds(ShardIdsRequest req, StreamObserver<ShardPreviousResponse> out) {
+        answer(out, () -> previous(node.bindIds(collection(req.getCollection()), ids(req, true), toArray(req.getFingerprintsList()))));
+    }
+
+    @Override
+    public void unbindIds(ShardIdsRequest req, StreamObserver<ShardPreviousResponse> out) {
+        answer(out, () -> previous(node.unbindIds(collection(req.getCollection()), ids(req, false))));
+    }
+
+    @Override
+    public void attachIds(ShardIdsRequest req, StreamObserver<ShardFlagsResponse> out) {
+        answer(out, () -> flags(node.attachIds(collection(req.getCollection()), toArray(req.getFingerprintsList()), ids(req, true))));
+    }
+
+    @Override
+    public void detachIds(ShardIdsRequest req, StreamObserver<ShardFlagsResponse> out) {
+        answer(out, () -> flags(node.detachIds(collection(req.getCollection()), toArray(req.getFingerprintsList()), ids(req, true))));
+    }
+
+    @Override
+    public void resolveIds(ShardResolveRequest req, StreamObserver<ShardResolveResponse> out) {
+        answer(out, () -> {
+            ShardResolveResponse.Builder b = ShardResolveResponse.newBuilder();
+            for (String[] ids : node.resolveIds(collection(req.getCollection()), toArray(req.getFingerprintsList()))) {
+                b.addIds(IdList.newBuilder().addAllIds(Arrays.asList(ids)));
+            }
+            return b.build();
+        });
+    }
+
+    @Override
+    public void stats(ShardStatsRequest req, StreamObserver<ShardStatsResponse> out) {
+        answer(out, () -> {
+            ShardNode.ShardStats s = node.stats(collection(req.getCollection()));
+            return ShardStatsResponse.newBuilder().setDocuments(s.documents()).setFingerprints(s.fingerprints())
+                    .setBucketEntries(s.bucketEntries()).setTableBytes(s.tableBytes()).setDocBytes(s.docBytes()).build();
+        });
+    }
+
+    private static <T> void answer(StreamObserver<T> out, Supplier<T> call) {
+        T response;
+        try {
+            response = call.get();
+        } catch (RuntimeException e) {
+            out.onError(e instanceof io.grpc.StatusRuntimeException ? e
+                    : Status.INTERNAL.withDescription(e.toString()).withCause(e).asRuntimeException());
+            return;
+        }
+        out.onNext(response);
+        out.onCompleted();
+    }
+
+    private static String collection(String name) {
+        if (name.isEmpty()) {
+            throw invalid("collection is empty");
+        }
+        return name;
+    }
+
+    private static int table(int table) {
+        if (table < 0 || table >= BlockTables.TABLES) {
+            throw invalid("table " + table + " outside 0.." + (BlockTables.TABLES - 1));
+        }
+        return table;
+    }
+
+    private static String[] ids(ShardIdsRequest req, boolean paired) {
+        if (paired && req.getIdsCount() != req.getFingerprintsCount()) {
+            throw invalid(req.getIdsCount() + " ids but " + req.getFingerprintsCount() + " fingerprints");
+        }
+        return req.getIdsList().toArray(new String[0]);
+    }
+
+    private static long[] toArray(java.util.List<Long> fps) {
+        long[] a = new long[fps.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = fps.get(i);
+        }
+        return a;
+    }
+
+    private static ShardPreviousResponse previous(ShardNode.Previous p) {
+        ShardPreviousResponse.Builder b = ShardPreviousResponse.newBuilder();
+        for (int i = 0; i < p.present().length; i++) {
+            b.addPresent(p.present()[i]).addPrevious(p.previous()[i]);
+        }
+        return b.build();
+    }
+
+    private static ShardFlagsResponse flags(boolean[] flags) {
+        ShardFlagsResponse.Builder b = ShardFlagsResponse.newBuilder();
+        for (boolean f : flags) {
+            b.addFlags(f);
+        }
+        return b.build();
+    }
+
+    private static io.grpc.StatusRuntimeException invalid(String message) {
+        return Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException();
+    }
+}

@@ -1,0 +1,306 @@
+package io.simdex.server.store;
+
+import io.simdex.core.BlockTables;
+import net.openhft.chronicle.bytes.RandomDataInput;
+import net.openhft.chronicle.hash.Data;
+import net.openhft.chronicle.map.ChronicleMap;
+import net.openhft.chronicle.map.ExternalMapQueryContext;
+import net.openhft.chronicle.map.MapEntry;
+
+import java.io.Closeable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.StampedLock;
+
+/**
+ * The four permuted tables of one shard and collection: each (table, block) bucket is a chain
+ * of fixed-size pages ({@link PageLayout}) in persisted Chronicle Maps keyed by
+ * {@code (table, block, page)}.
+ *
+ * <h2>Files</h2>
+ * {@code buckets-G.cm} is generation G: pages G*K .. G*K+K-1 of every bucket, with K from
+ * {@link TableGeometry}. Generations are created when a bucket first needs a page in them.
+ *
+ * <h2>Concurrency</h2>
+ * Writers of a bucket hold the write lock of its stripe. Readers scan under an optimistic
+ * stamp and retry if a writer touched the stripe meanwhile: a remove moves the bucket's last
+ * residue into the hole it leaves, so a scan racing it could miss an unrelated residue. Each
+ * page read is itself consistent under Chronicle Map's segment read lock.
+ */
+public final class BucketTable implements Closeable {
+    private static final int STRIPES = 4096;
+
+    private final Path dir;
+    private final TableGeometry geometry;
+    private final boolean recover;
+    private final int pageBytes;
+    private final CopyOnWriteArrayList<ChronicleMap<Long, byte[]>> generations = new CopyOnWriteArrayList<>();
+    private final StampedLock[] stripes = new StampedLock[STRIPES];
+    private final AtomicLong entries = new AtomicLong();
+
+    BucketTable(Path dir, TableGeometry geometry, boolean clean) {
+        this.dir = dir;
+        this.geometry = geometry;
+        this.recover = !clean;
+        this.pageBytes = PageLayout.pageBytes(geometry.pageCapacity());
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new StampedLock();
+        }
+        for (int g = 0; Files.exists(file(g)); g++) {
+            generations.add(openGeneration(g));
+        }
+        entries.set(countEntries());
+    }
+
+    /**
+     * Appends to {@code out} every stored fingerprint of bucket (table, block(fp)) within
+     * {@code maxDistance} of {@code fp}. Allocation-free once {@code out} has grown.
+     */
+    public void probe(int table, long fp, int maxDistance, MatchBuffer out) {
+        int block = BlockTables.block(fp, table);
+        long residue = BlockTables.residue(fp, table);
+        StampedLock lock = stripe(table, block);
+        int mark = out.size();
+        long stamp = lock.tryOptimisticRead();
+        if (stamp != 0) {
+            scanBucket(table, block, residue, maxDistance, out);
+            if (lock.validate(stamp)) {
+                return;
+            }
+            out.truncate(mark);
+        }
+        probeSlowPath(lock, table, block, residue, maxDistance, out);
+    }
+
+    private void probeSlowPath(StampedLock lock, int table, int block, long residue, int maxDistance, MatchBuffer out) {
+        long stamp = lock.readLock();
+        try {
+            scanBucket(table, block, residue, maxDistance, out);
+        } finally {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    private void scanBucket(int table, int block, long residue, int maxDistance, MatchBuffer out) {
+        int pages = scanPage(table, block, 0, residue, maxDistance, out);
+        for (int p = 1; p < pages; p++) {
+            scanPage(table, block, p, residue, maxDistance, out);
+        }
+    }
+
+    /** Scans one page in place, off-heap; returns the page's "pages" field (meaningful on page 0). */
+    private int scanPage(int table, int block, int page, long residue, int maxDistance, MatchBuffer out) {
+        int g = page / geometry.pagesPerGeneration();
+        if (g >= generations.size()) {
+            return 0;
+        }
+        try (ExternalMapQueryContext<Long, byte[], ?> c = generations.get(g).queryContext(pageKey(table, block, page))) {
+            MapEntry<Long, byte[]> e = c.entry();
+            if (e == null) {
+                return 0;
+            }
+            Data<byte[]> v = e.value();
+            RandomDataInput in = v.bytes();
+            long base = v.offset();
+            int count = in.readInt(base + PageLayout.COUNT_OFFSET);
+            long at = base + PageLayout.HEADER_BYTES;
+            for (int i = 0; i < count; i++, at += PageLayout.RESIDUE_BYTES) {
+                long stored = in.readLong(at) & PageLayout.RESIDUE_MASK;
+                if (Long.bitCount(stored ^ residue) <= maxDistance) {
+                    out.add(BlockTables.fingerprint(table, block, stored));
+                }
+            }
+            return in.readInt(base + PageLayout.PAGES_OFFSET);
+        }
+    }
+
+    /** Adds {@code fp} to its bucket of {@code table}; false if it was there already. */
+    public boolean add(int table, long fp) {
+        int block = BlockTables.block(fp, table);
+        long residue = BlockTables.residue(fp, table);
+        StampedLock lock = stripe(table, block);
+        long stamp = lock.writeLock();
+        try {
+            byte[] first = page(table, block, 0);
+            if (first == null) {
+                byte[] page = new byte[pageBytes];
+                PageLayout.count(page, 1);
+                PageLayout.pages(page, 1);
+                PageLayout.residue(page, 0, residue);
+                put(table, block, 0, page);
+                entries.incrementAndGet();
+                return true;
+            }
+            int pages = PageLayout.pages(first);
+            byte[] last = first;
+            for (int p = 0; p < pages; p++) {
+                byte[] page = p == 0 ? first : page(table, block, p);
+                if (slotOf(page, residue) >= 0) {
+                    return false;
+                }
+                last = page;
+            }
+            int count = PageLayout.count(last);
+            if (count < geometry.pageCapacity()) {
+                PageLayout.residue(last, count, residue);
+                PageLayout.count(last, count + 1);
+                put(table, block, pages - 1, last);
+            } else {
+                byte[] page = new byte[pageBytes];
+                PageLayout.count(page, 1);
+                PageLayout.residue(page, 0, residue);
+                put(table, block, pages, page);
+                PageLayout.pages(first, pages + 1);
+                put(table, block, 0, first);
+            }
+            entries.incrementAndGet();
+            return true;
+        } finally {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /** Removes {@code fp} from its bucket of {@code table}; false if it was not there. */
+    public boolean remove(int table, long fp) {
+        int block = BlockTables.block(fp, table);
+        long residue = BlockTables.residue(fp, table);
+        StampedLock lock = stripe(table, block);
+        long stamp = lock.writeLock();
+        try {
+            byte[] first = page(table, block, 0);
+            if (first == null) {
+                return false;
+            }
+            int pages = PageLayout.pages(first);
+            byte[][] chain = new byte[pages][];
+            chain[0] = first;
+            int holePage = -1;
+            int holeSlot = -1;
+            for (int p = 0; p < pages && holePage < 0; p++) {
+                if (chain[p] == null) {
+                    chain[p] = page(table, block, p);
+                }
+                int slot = slotOf(chain[p], residue);
+                if (slot >= 0) {
+                    holePage = p;
+                    holeSlot = slot;
+                }
+            }
+            if (holePage < 0) {
+                return false;
+            }
+            int lastIndex = pages - 1;
+            byte[] last = chain[lastIndex] != null ? chain[lastIndex] : page(table, block, lastIndex);
+            int lastCount = PageLayout.count(last);
+            // Fill the hole with the bucket's last residue so pages stay dense.
+            PageLayout.residue(chain[holePage], holeSlot, PageLayout.residue(last, lastCount - 1));
+            PageLayout.count(last, lastCount - 1);
+            if (holePage != lastIndex) {
+                put(table, block, holePage, chain[holePage]);
+            }
+            if (lastCount - 1 > 0) {
+                put(table, block, lastIndex, last);
+            } else if (lastIndex == 0) {
+                generations.get(0).remove(pageKey(table, block, 0));
+            } else {
+                generations.get(lastIndex / geometry.pagesPerGeneration()).remove(pageKey(table, block, lastIndex));
+                PageLayout.pages(first, pages - 1);
+                put(table, block, 0, first);
+            }
+            entries.decrementAndGet();
+            return true;
+        } finally {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /** Residues stored across all buckets. */
+    public long entries() {
+        return entries.get();
+    }
+
+    /** Off-heap bytes the generation maps occupy. */
+    public long offHeapBytes() {
+        long sum = 0;
+        for (ChronicleMap<Long, byte[]> m : generations) {
+            sum += m.offHeapMemoryUsed();
+        }
+        return sum;
+    }
+
+    public TableGeometry geometry() {
+        return geometry;
+    }
+
+    @Override
+    public void close() {
+        for (ChronicleMap<Long, byte[]> m : generations) {
+            m.close();
+        }
+    }
+
+    private static int slotOf(byte[] page, long residue) {
+        int count = PageLayout.count(page);
+        for (int i = 0; i < count; i++) {
+            if (PageLayout.residue(page, i) == residue) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private byte[] page(int table, int block, int page) {
+        int g = page / geometry.pagesPerGeneration();
+        return g < generations.size() ? generations.get(g).get(pageKey(table, block, page)) : null;
+    }
+
+    private void put(int table, int block, int page, byte[] value) {
+        generation(page / geometry.pagesPerGeneration()).put(pageKey(table, block, page), value);
+    }
+
+    private ChronicleMap<Long, byte[]> generation(int g) {
+        if (g < generations.size()) {
+            return generations.get(g);
+        }
+        synchronized (generations) {
+            while (generations.size() <= g) {
+                generations.add(openGeneration(generations.size()));
+            }
+            return generations.get(g);
+        }
+    }
+
+    private ChronicleMap<Long, byte[]> openGeneration(int g) {
+        return MapFiles.open(ChronicleMap.of(Long.class, byte[].class)
+                .name("buckets-" + g)
+                .entries(geometry.pagesPerMap())
+                .constantValueSizeBySample(new byte[pageBytes])
+                .putReturnsNull(true)
+                .removeReturnsNull(true), file(g), !recover);
+    }
+
+    private long countEntries() {
+        long sum = 0;
+        for (ChronicleMap<Long, byte[]> m : generations) {
+            for (byte[] page : m.values()) {
+                sum += PageLayout.count(page);
+            }
+        }
+        return sum;
+    }
+
+    private Path file(int g) {
+        return dir.resolve("buckets-" + g + ".cm");
+    }
+
+    private StampedLock stripe(int table, int block) {
+        return stripes[BlockTables.bucketKey(table, block) & (STRIPES - 1)];
+    }
+
+    /** Map key of a page: bucket key (18 bits) in the high word, page number in the low word. */
+    static long pageKey(int table, int block, int page) {
+        return ((long) BlockTables.bucketKey(table, block) << 32) | page;
+    }
+}

@@ -1,0 +1,133 @@
+package io.simdex.server.store;
+
+import net.openhft.chronicle.map.ChronicleMap;
+
+import java.io.Closeable;
+import java.nio.file.Path;
+import java.util.OptionalLong;
+
+/**
+ * The two document maps of a shard and collection, both persisted Chronicle Maps:
+ * <ul>
+ *   <li>{@code ids.cm}: id -> fingerprint, for the ids this shard owns by hash(id);</li>
+ *   <li>{@code fps.cm}: fingerprint -> ids joined by '\n', for the fingerprints this shard owns
+ *       by hash(fingerprint). Ids cannot hold control characters (checked at the API), and
+ *       almost every fingerprint has one id, so a joined string beats a list type.</li>
+ * </ul>
+ * Keeping ids out of the bucket pages keeps those at 6 bytes a table; a probe resolves ids
+ * only for its matches. Every method is atomic per key (Chronicle Map segment locks).
+ */
+public final class DocMaps implements Closeable {
+    private static final char SEPARATOR = '\n';
+
+    private final ChronicleMap<String, Long> idToFp;
+    private final ChronicleMap<Long, String> fpToIds;
+
+    DocMaps(Path dir, long expectedDocs, int averageIdBytes, boolean clean) {
+        long entries = Math.max(1024, expectedDocs);
+        String sampleId = "x".repeat(Math.max(1, averageIdBytes));
+        // maxBloatFactor lets a map grow to 4x its expected count by adding segment tiers
+        // (slower, but no failure) when a collection outgrows the size it was created for.
+        idToFp = MapFiles.open(ChronicleMap.of(String.class, Long.class)
+                .name("ids")
+                .entries(entries)
+                .averageKey(sampleId)
+                .maxBloatFactor(4.0)
+                .putReturnsNull(false), dir.resolve("ids.cm"), clean);
+        fpToIds = MapFiles.open(ChronicleMap.of(Long.class, String.class)
+                .name("fps")
+                .entries(entries)
+                .averageValue(sampleId)
+                .maxBloatFactor(4.0), dir.resolve("fps.cm"), clean);
+    }
+
+    /** Binds {@code id} to {@code fp}; returns what it was bound to before. */
+    public OptionalLong bind(String id, long fp) {
+        Long previous = idToFp.put(id, fp);
+        return previous == null ? OptionalLong.empty() : OptionalLong.of(previous);
+    }
+
+    /** Unbinds {@code id}; returns what it was bound to. */
+    public OptionalLong unbind(String id) {
+        Long previous = idToFp.remove(id);
+        return previous == null ? OptionalLong.empty() : OptionalLong.of(previous);
+    }
+
+    /** The fingerprint {@code id} is bound to. */
+    public OptionalLong fingerprintOf(String id) {
+        Long fp = idToFp.get(id);
+        return fp == null ? OptionalLong.empty() : OptionalLong.of(fp);
+    }
+
+    /** Adds {@code id} to the ids of {@code fp}; true when {@code fp} had no ids before. */
+    public boolean attach(long fp, String id) {
+        boolean[] wasEmpty = {false};
+        fpToIds.compute(fp, (k, joined) -> {
+            if (joined == null || joined.isEmpty()) {
+                wasEmpty[0] = true;
+                return id;
+            }
+            return indexOf(joined, id) >= 0 ? joined : joined + SEPARATOR + id;
+        });
+        return wasEmpty[0];
+    }
+
+    /** Removes {@code id} from the ids of {@code fp}; true when {@code fp} has no ids left. */
+    public boolean detach(long fp, String id) {
+        String after = fpToIds.computeIfPresent(fp, (k, joined) -> {
+            int at = indexOf(joined, id);
+            if (at < 0) {
+                return joined;
+            }
+            int end = at + id.length();
+            // Drop the id with one adjacent separator: the one after it if first, else the one before.
+            String rest = at == 0
+                    ? (end == joined.length() ? "" : joined.substring(end + 1))
+                    : joined.substring(0, at - 1) + joined.substring(end);
+            return rest.isEmpty() ? null : rest;
+        });
+        return after == null;
+    }
+
+    /** The ids of {@code fp}, empty when none. */
+    public String[] ids(long fp) {
+        String joined = fpToIds.get(fp);
+        return joined == null || joined.isEmpty() ? new String[0] : joined.split(String.valueOf(SEPARATOR));
+    }
+
+    public long documents() {
+        return idToFp.longSize();
+    }
+
+    public long fingerprints() {
+        return fpToIds.longSize();
+    }
+
+    public long offHeapBytes() {
+        return idToFp.offHeapMemoryUsed() + fpToIds.offHeapMemoryUsed();
+    }
+
+    @Override
+    public void close() {
+        idToFp.close();
+        fpToIds.close();
+    }
+
+    /** Position of {@code id} as a whole element of {@code joined}, or -1. */
+    static int indexOf(String joined, String id) {
+        int from = 0;
+        while (true) {
+            int at = joined.indexOf(id, from);
+            if (at < 0) {
+                return -1;
+            }
+            int end = at + id.length();
+            boolean startOk = at == 0 || joined.charAt(at - 1) == SEPARATOR;
+            boolean endOk = end == joined.length() || joined.charAt(end) == SEPARATOR;
+            if (startOk && endOk) {
+                return at;
+            }
+            from = at + 1;
+        }
+    }
+}

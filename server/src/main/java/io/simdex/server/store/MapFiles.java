@@ -1,0 +1,52 @@
+package io.simdex.server.store;
+
+import net.openhft.chronicle.map.ChronicleMap;
+import net.openhft.chronicle.map.ChronicleMapBuilder;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Opens persisted Chronicle Map files, recovering them when the last run did not close them.
+ *
+ * <p>Chronicle Map keeps segment locks and counters inside the file; a process killed with
+ * SIGKILL can leave a lock held or a counter stale. {@code recoverPersistedTo} repairs that, but
+ * needs exclusive access, which a shard has: one shard process owns its data directory.
+ */
+final class MapFiles {
+    /** Written when a store closed cleanly; its absence at open means "recover". */
+    static final String CLEAN_MARKER = ".clean";
+
+    private MapFiles() {
+    }
+
+    static <K, V> ChronicleMap<K, V> open(ChronicleMapBuilder<K, V> builder, Path file, boolean clean) {
+        try {
+            if (Files.exists(file) && !clean) {
+                return builder.recoverPersistedTo(file.toFile(), true);
+            }
+            return builder.createPersistedTo(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open " + file, e);
+        }
+    }
+
+    /** True when {@code dir} was closed cleanly; consumes the marker, so a crash from now on is seen. */
+    static boolean takeCleanMarker(Path dir) {
+        try {
+            return Files.deleteIfExists(dir.resolve(CLEAN_MARKER));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void putCleanMarker(Path dir) {
+        try {
+            Files.writeString(dir.resolve(CLEAN_MARKER), "closed cleanly\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

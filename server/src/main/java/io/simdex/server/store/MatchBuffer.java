@@ -1,0 +1,40 @@
+package io.simdex.server.store;
+
+import java.util.Arrays;
+
+/**
+ * A reusable, growable list of fingerprints that a probe appends its matches to, so that a
+ * probe allocates nothing once the buffer has grown to the usual match count.
+ */
+public final class MatchBuffer {
+    private long[] values = new long[16];
+    private int size;
+
+    public int size() {
+        return size;
+    }
+
+    public long get(int i) {
+        return values[i];
+    }
+
+    public void clear() {
+        size = 0;
+    }
+
+    /** Forgets everything past {@code size}: used to roll back a probe that must be retried. */
+    void truncate(int size) {
+        this.size = size;
+    }
+
+    void add(long value) {
+        if (size == values.length) {
+            values = Arrays.copyOf(values, size * 2);
+        }
+        values[size++] = value;
+    }
+
+    public long[] toArray() {
+        return Arrays.copyOf(values, size);
+    }
+}

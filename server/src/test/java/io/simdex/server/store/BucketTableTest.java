@@ -1,0 +1,136 @@
+package io.simdex.server.store;
+
+import io.simdex.core.BitFlips;
+import io.simdex.core.BlockTables;
+import io.simdex.core.LinearScan;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BucketTableTest {
+    @TempDir
+    Path dir;
+
+    /** Small pages and one page per generation, so chains, spills and new generations happen. */
+    private static final TableGeometry TINY = new TableGeometry(4, 1, 4096);
+
+    @Test
+    void probe_plantedNeighbours_matchesLinearScanInEveryTableUnion() {
+        SplittableRandom random = new SplittableRandom(7);
+        List<Long> stored = new ArrayList<>();
+        List<long[]> queries = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            long base = random.nextLong();
+            stored.add(base);
+            long[] q = new long[6];
+            for (int d = 0; d <= 5; d++) {
+                q[d] = BitFlips.flip(base, d, random);
+            }
+            queries.add(q);
+        }
+        // A crowded bucket: many fingerprints sharing block 0, so its chain is long.
+        for (int i = 0; i < 300; i++) {
+            stored.add((random.nextLong() & ~0xFFFFL) | 0x1234);
+        }
+        try (BucketTable table = new BucketTable(dir, TINY, true)) {
+            for (long fp : stored) {
+                for (int t = 0; t < BlockTables.TABLES; t++) {
+                    assertTrue(table.add(t, fp) || stored.indexOf(fp) != stored.lastIndexOf(fp));
+                }
+            }
+            LinearScan reference = new LinearScan(stored.stream().mapToLong(Long::longValue).toArray());
+            for (long[] q : queries) {
+                for (long query : q) {
+                    for (int k = 0; k <= 3; k++) {
+                        assertArrayEquals(reference.within(query, k), union(table, query, k),
+                                () -> "query " + Long.toHexString(query));
+                    }
+                }
+            }
+            // Edge: distance 3 is always found, distance 4 never returned at k = 3.
+            long base = stored.get(0);
+            assertEquals(1, union(table, queries.get(0)[3], 3).length);
+            assertFalse(Arrays.stream(union(table, queries.get(0)[4], 3)).anyMatch(f -> f == base));
+        }
+    }
+
+    @Test
+    void add_sameFingerprintTwice_storedOnce() {
+        try (BucketTable table = new BucketTable(dir, TINY, true)) {
+            assertTrue(table.add(2, 42L));
+            assertFalse(table.add(2, 42L));
+            assertEquals(1, table.entries());
+        }
+    }
+
+    @Test
+    void remove_fromLongChain_keepsEveryOtherEntryFindable() {
+        SplittableRandom random = new SplittableRandom(11);
+        TreeSet<Long> present = new TreeSet<>();
+        try (BucketTable table = new BucketTable(dir, TINY, true)) {
+            for (int i = 0; i < 200; i++) {
+                long fp = (random.nextLong() & ~0xFFFFL) | 0xBEEF; // all in one table-0 bucket
+                table.add(0, fp);
+                present.add(fp);
+            }
+            List<Long> order = new ArrayList<>(present);
+            for (int i = 0; i < order.size(); i += 3) {
+                assertTrue(table.remove(0, order.get(i)));
+                assertFalse(table.remove(0, order.get(i)));
+                present.remove(order.get(i));
+            }
+            for (long fp : order) {
+                MatchBuffer out = new MatchBuffer();
+                table.probe(0, fp, 0, out);
+                assertEquals(present.contains(fp) ? 1 : 0, out.size(), () -> Long.toHexString(fp));
+            }
+            assertEquals(present.size(), table.entries());
+            for (long fp : new ArrayList<>(present)) {
+                assertTrue(table.remove(0, fp));
+            }
+            assertEquals(0, table.entries());
+            MatchBuffer out = new MatchBuffer();
+            table.probe(0, order.get(1), 3, out);
+            assertEquals(0, out.size());
+        }
+    }
+
+    @Test
+    void reopen_afterCleanClose_findsEverything() {
+        SplittableRandom random = new SplittableRandom(3);
+        long[] fps = random.longs(3000).toArray();
+        try (BucketTable table = new BucketTable(dir, TINY, true)) {
+            for (long fp : fps) {
+                table.add(1, fp);
+            }
+        }
+        try (BucketTable table = new BucketTable(dir, TINY, true)) {
+            assertEquals(fps.length, table.entries());
+            for (long fp : fps) {
+                MatchBuffer out = new MatchBuffer();
+                table.probe(1, fp, 0, out);
+                assertEquals(1, out.size());
+            }
+        }
+    }
+
+    private static long[] union(BucketTable table, long query, int k) {
+        MatchBuffer out = new MatchBuffer();
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            table.probe(t, query, k, out);
+        }
+        return Arrays.stream(out.toArray()).distinct().boxed().sorted(Long::compareUnsigned)
+                .mapToLong(Long::longValue).toArray();
+    }
+}
