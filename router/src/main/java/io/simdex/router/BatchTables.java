@@ -1,0 +1,42 @@
+package io.simdex.router;
+
+import io.simdex.core.BlockTables;
+import io.simdex.core.Hamming;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The four block tables over the documents of one request, in memory: how a batch finds
+ * near-duplicates among itself without a quadratic scan (the seeds' MapReduce trick, where the
+ * small side becomes in-memory tables).
+ */
+final class BatchTables {
+    private final Map<Integer, List<Integer>> buckets = new HashMap<>();
+
+    void add(int index, long fp) {
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            buckets.computeIfAbsent(BlockTables.bucketKey(t, BlockTables.block(fp, t)), k -> new ArrayList<>(2)).add(index);
+        }
+    }
+
+    /** Indexes of added documents within {@code maxDistance} of {@code fp}, in insertion order. */
+    Set<Integer> within(long fp, int maxDistance, long[] fps) {
+        Set<Integer> out = new LinkedHashSet<>();
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            List<Integer> bucket = buckets.get(BlockTables.bucketKey(t, BlockTables.block(fp, t)));
+            if (bucket != null) {
+                for (int j : bucket) {
+                    if (Hamming.distance(fp, fps[j]) <= maxDistance) {
+                        out.add(j);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,99 @@
+package io.simdex.router;
+
+import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.server.ShardNode;
+import io.simdex.server.store.StoreSizing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.function.ToLongFunction;
+
+/**
+ * The embedded default: a router and N shards in one JVM, one public gRPC port. The router
+ * calls its shards directly ({@link LocalShardClient}); nothing else differs from a cluster.
+ *
+ * <pre>
+ *   dataDir/cluster.properties          shard count, fixed at first start (placement depends on it)
+ *   dataDir/router/collections.properties
+ *   dataDir/shard-I/COLLECTION/...      one shard's maps (see CollectionStore)
+ * </pre>
+ */
+public final class EmbeddedSimdex implements AutoCloseable {
+    private final IndexRouter index;
+    private final PublicServer server;
+
+    private EmbeddedSimdex(IndexRouter index, PublicServer server) {
+        this.index = index;
+        this.server = server;
+    }
+
+    /**
+     * @param expectedDocuments sizing of each new collection's maps: the documents it is expected to hold
+     */
+    public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments,
+                                       ToLongFunction<String> textFingerprint) {
+        shards = fixedShardCount(dataDir, shards);
+        Placement placement = Placement.roundRobin(shards);
+        List<ShardClient> clients = new ArrayList<>();
+        for (int i = 0; i < shards; i++) {
+            int owned = placement.bucketsOwnedBy(i);
+            StoreSizing base = StoreSizing.forShare(expectedDocuments, shards, 24);
+            StoreSizing sizing = new StoreSizing(base.expectedFingerprints(), base.expectedDocuments(), owned, base.averageIdBytes());
+            clients.add(new LocalShardClient(new ShardNode(dataDir.resolve("shard-" + i), c -> sizing)));
+        }
+        IndexRouter index = new IndexRouter(clients, placement);
+        Catalog catalog = new Catalog(dataDir.resolve("router"));
+        PublicServer server = PublicServer.start(host, port, new SimdexService(index, catalog, textFingerprint), SimdexGrpc.SERVICE_NAME);
+        return new EmbeddedSimdex(index, server);
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public IndexRouter index() {
+        return index;
+    }
+
+    public void awaitTermination() throws InterruptedException {
+        server.awaitTermination();
+    }
+
+    /** Stops serving, then closes every shard's maps cleanly (so the next start need not recover). */
+    @Override
+    public void close() {
+        server.close();
+        index.close();
+    }
+
+    /** The shard count recorded at first start; a different count later would misplace every key. */
+    private static int fixedShardCount(Path dataDir, int requested) {
+        Path file = dataDir.resolve("cluster.properties");
+        try {
+            Files.createDirectories(dataDir);
+            Properties p = new Properties();
+            if (Files.exists(file)) {
+                try (var r = Files.newBufferedReader(file)) {
+                    p.load(r);
+                }
+                int recorded = Integer.parseInt(p.getProperty("shards"));
+                if (recorded != requested) {
+                    throw new IllegalStateException(dataDir + " holds " + recorded + " shards; start with --shards " + recorded);
+                }
+                return recorded;
+            }
+            p.setProperty("shards", Integer.toString(requested));
+            try (var w = Files.newBufferedWriter(file)) {
+                p.store(w, "simdex embedded cluster: fixed at first start");
+            }
+            return requested;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

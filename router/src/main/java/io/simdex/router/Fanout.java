@@ -1,0 +1,77 @@
+package io.simdex.router;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.IntUnaryOperator;
+
+/**
+ * Splits a batch by owning shard and waits for the shards' answers: the one place that turns
+ * "n items" into "one call per shard, in parallel".
+ */
+final class Fanout {
+    private final List<CompletableFuture<?>> pending = new ArrayList<>();
+
+    private Fanout() {
+    }
+
+    static Fanout start() {
+        return new Fanout();
+    }
+
+    /** Indexes 0..n-1 grouped by owner: {@code result[shard]} lists the items that shard owns, in order. */
+    static int[][] group(int n, int shards, IntUnaryOperator owner) {
+        int[] own = new int[n];
+        int[] counts = new int[shards];
+        for (int i = 0; i < n; i++) {
+            own[i] = owner.applyAsInt(i);
+            counts[own[i]]++;
+        }
+        int[][] groups = new int[shards][];
+        for (int s = 0; s < shards; s++) {
+            groups[s] = new int[counts[s]];
+            counts[s] = 0;
+        }
+        for (int i = 0; i < n; i++) {
+            groups[own[i]][counts[own[i]]++] = i;
+        }
+        return groups;
+    }
+
+    static long[] pick(long[] values, int[] indexes) {
+        long[] out = new long[indexes.length];
+        for (int i = 0; i < indexes.length; i++) {
+            out[i] = values[indexes[i]];
+        }
+        return out;
+    }
+
+    static String[] pick(String[] values, int[] indexes) {
+        String[] out = new String[indexes.length];
+        for (int i = 0; i < indexes.length; i++) {
+            out[i] = values[indexes[i]];
+        }
+        return out;
+    }
+
+    <T> CompletableFuture<T> add(CompletableFuture<T> call) {
+        pending.add(call);
+        return call;
+    }
+
+    /** Waits for every call; rethrows the first failure's cause (a gRPC status from a remote shard). */
+    void await() {
+        try {
+            CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        } finally {
+            pending.clear();
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.simdex.router;
+
+import io.grpc.BindableService;
+import io.grpc.Server;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionService;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A gRPC server on a real socket for one service plus the standard health service and server
+ * reflection (v1 and v1alpha), so grpcurl and ghz work without the .proto files.
+ */
+public final class PublicServer implements AutoCloseable {
+    /** Largest request accepted: a 10,000-document batch of long texts fits. */
+    public static final int MAX_MESSAGE_BYTES = 64 << 20;
+
+    private final Server server;
+    private final HealthStatusManager health;
+
+    private PublicServer(Server server, HealthStatusManager health) {
+        this.server = server;
+        this.health = health;
+    }
+
+    /** Starts serving {@code service} named {@code serviceName} on {@code host:port} (port 0 picks a free port). */
+    public static PublicServer start(String host, int port, BindableService service, String serviceName) {
+        HealthStatusManager health = new HealthStatusManager();
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+                .addService(service)
+                .addService(health.getHealthService())
+                .addService(ProtoReflectionServiceV1.newInstance())
+                .addService(ProtoReflectionService.newInstance())
+                .maxInboundMessageSize(MAX_MESSAGE_BYTES)
+                .build();
+        try {
+            server.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on " + host + ":" + port, e);
+        }
+        health.setStatus("", ServingStatus.SERVING);
+        health.setStatus(serviceName, ServingStatus.SERVING);
+        return new PublicServer(server, health);
+    }
+
+    public int port() {
+        return server.getPort();
+    }
+
+    public void awaitTermination() throws InterruptedException {
+        server.awaitTermination();
+    }
+
+    /** Reports NOT_SERVING, stops taking calls, and waits up to 10 s for calls in flight. */
+    @Override
+    public void close() {
+        health.enterTerminalState();
+        server.shutdown();
+        try {
+            if (!server.awaitTermination(10, TimeUnit.SECONDS)) {
+                server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            server.shutdownNow();
+        }
+    }
+}

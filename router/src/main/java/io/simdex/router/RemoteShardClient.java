@@ -1,0 +1,159 @@
+package io.simdex.router;
+
+import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
+import com.google.common.util.concurrent.MoreExecutors;
+import io.grpc.ManagedChannel;
+import io.simdex.proto.v1.IdList;
+import io.simdex.proto.v1.ShardBucketRequest;
+import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.proto.v1.ShardIdsRequest;
+import io.simdex.proto.v1.ShardPreviousResponse;
+import io.simdex.proto.v1.ShardProbeRequest;
+import io.simdex.proto.v1.ShardResolveRequest;
+import io.simdex.proto.v1.ShardStatsRequest;
+import io.simdex.server.ShardNode;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * A shard in another process, over gRPC. Calls made while serving a client request inherit
+ * that request's deadline through the gRPC Context, so a client's deadline reaches the shards.
+ */
+public final class RemoteShardClient implements ShardClient {
+    private final ManagedChannel channel;
+    private final ShardGrpc.ShardFutureStub stub;
+
+    public RemoteShardClient(ManagedChannel channel) {
+        this.channel = channel;
+        this.stub = ShardGrpc.newFutureStub(channel);
+    }
+
+    @Override
+    public CompletableFuture<long[][]> probe(String c, int table, long[] fps, int maxDistance) {
+        return adapt(stub.probe(ShardProbeRequest.newBuilder().setCollection(c).setTable(table)
+                .addAllFingerprints(boxed(fps)).setMaxDistance(maxDistance).build()), r -> {
+            long[][] out = new long[r.getMatchesCount()][];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = unboxed(r.getMatches(i).getFingerprintsList());
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Integer> bucketAdd(String c, int table, long[] fps) {
+        return adapt(stub.bucketAdd(bucketRequest(c, table, fps)), r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<Integer> bucketRemove(String c, int table, long[] fps) {
+        return adapt(stub.bucketRemove(bucketRequest(c, table, fps)), r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<ShardNode.Previous> bindIds(String c, String[] ids, long[] fps) {
+        return adapt(stub.bindIds(idsRequest(c, ids, fps)), RemoteShardClient::previous);
+    }
+
+    @Override
+    public CompletableFuture<ShardNode.Previous> unbindIds(String c, String[] ids) {
+        return adapt(stub.unbindIds(idsRequest(c, ids, new long[0])), RemoteShardClient::previous);
+    }
+
+    @Override
+    public CompletableFuture<boolean[]> attachIds(String c, long[] fps, String[] ids) {
+        return adapt(stub.attachIds(idsRequest(c, ids, fps)), r -> flags(r.getFlagsList()));
+    }
+
+    @Override
+    public CompletableFuture<boolean[]> detachIds(String c, long[] fps, String[] ids) {
+        return adapt(stub.detachIds(idsRequest(c, ids, fps)), r -> flags(r.getFlagsList()));
+    }
+
+    @Override
+    public CompletableFuture<String[][]> resolveIds(String c, long[] fps) {
+        return adapt(stub.resolveIds(ShardResolveRequest.newBuilder().setCollection(c).addAllFingerprints(boxed(fps)).build()), r -> {
+            String[][] out = new String[r.getIdsCount()][];
+            for (int i = 0; i < out.length; i++) {
+                IdList ids = r.getIds(i);
+                out[i] = ids.getIdsList().toArray(new String[0]);
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public CompletableFuture<ShardNode.ShardStats> stats(String c) {
+        return adapt(stub.stats(ShardStatsRequest.newBuilder().setCollection(c).build()),
+                r -> new ShardNode.ShardStats(r.getDocuments(), r.getFingerprints(), r.getBucketEntries(), r.getTableBytes(), r.getDocBytes()));
+    }
+
+    @Override
+    public void close() {
+        channel.shutdown();
+        try {
+            channel.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static ShardBucketRequest bucketRequest(String c, int table, long[] fps) {
+        return ShardBucketRequest.newBuilder().setCollection(c).setTable(table).addAllFingerprints(boxed(fps)).build();
+    }
+
+    private static ShardIdsRequest idsRequest(String c, String[] ids, long[] fps) {
+        return ShardIdsRequest.newBuilder().setCollection(c).addAllIds(Arrays.asList(ids)).addAllFingerprints(boxed(fps)).build();
+    }
+
+    private static ShardNode.Previous previous(ShardPreviousResponse r) {
+        boolean[] present = flags(r.getPresentList());
+        return new ShardNode.Previous(present, unboxed(r.getPreviousList()));
+    }
+
+    private static boolean[] flags(List<Boolean> list) {
+        boolean[] out = new boolean[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = list.get(i);
+        }
+        return out;
+    }
+
+    private static List<Long> boxed(long[] fps) {
+        return Arrays.stream(fps).boxed().toList();
+    }
+
+    private static long[] unboxed(List<Long> list) {
+        long[] out = new long[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = list.get(i);
+        }
+        return out;
+    }
+
+    private static <R, T> CompletableFuture<T> adapt(ListenableFuture<R> future, Function<R, T> convert) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        Futures.addCallback(future, new FutureCallback<>() {
+            @Override
+            public void onSuccess(R result) {
+                try {
+                    out.complete(convert.apply(result));
+                } catch (RuntimeException e) {
+                    out.completeExceptionally(e);
+                }
+            }
+
+            @Override
+            public void onFailure(Throwable t) {
+                out.completeExceptionally(t);
+            }
+        }, MoreExecutors.directExecutor());
+        return out;
+    }
+}

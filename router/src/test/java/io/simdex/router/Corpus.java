@@ -1,0 +1,57 @@
+package io.simdex.router;
+
+import io.simdex.core.BitFlips;
+import io.simdex.core.Hamming;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+
+/**
+ * Test data: random fingerprints, planted neighbours at distances 1..5 around some of them,
+ * some fingerprints shared by two ids, and probes at distances 0..5 from stored ones.
+ * {@link #within} is the brute-force answer every index path is checked against.
+ */
+final class Corpus {
+    final List<String> ids = new ArrayList<>();
+    final List<Long> fps = new ArrayList<>();
+    final List<Long> probes = new ArrayList<>();
+
+    Corpus(int random, int centres, long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        for (int i = 0; i < random; i++) {
+            add("r" + i, rnd.nextLong());
+        }
+        for (int c = 0; c < centres; c++) {
+            long centre = fps.get(rnd.nextInt(random));
+            for (int d = 1; d <= 5; d++) {
+                add("c" + c + "-d" + d, BitFlips.flip(centre, d, rnd));
+            }
+            add("c" + c + "-same", centre); // a second id on the same fingerprint
+        }
+        for (int p = 0; p < centres * 2; p++) {
+            long base = fps.get(rnd.nextInt(fps.size()));
+            for (int d = 0; d <= 5; d++) {
+                probes.add(BitFlips.flip(base, d, rnd));
+            }
+        }
+    }
+
+    private void add(String id, long fp) {
+        ids.add(id);
+        fps.add(fp);
+    }
+
+    /** "id/fingerprint/distance" of every stored document within k of probe, sorted. */
+    TreeSet<String> within(long probe, int k, java.util.Set<String> deleted) {
+        TreeSet<String> out = new TreeSet<>();
+        for (int i = 0; i < fps.size(); i++) {
+            int d = Hamming.distance(fps.get(i), probe);
+            if (d <= k && !deleted.contains(ids.get(i))) {
+                out.add(ids.get(i) + "/" + Long.toHexString(fps.get(i)) + "/" + d);
+            }
+        }
+        return out;
+    }
+}
