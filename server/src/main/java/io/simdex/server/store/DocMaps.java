@@ -9,36 +9,30 @@ import java.util.OptionalLong;
 /**
  * The two document maps of a shard and collection, both persisted Chronicle Maps:
  * <ul>
- *   <li>{@code ids.cm}: id -> fingerprint, for the ids this shard owns by hash(id);</li>
- *   <li>{@code fps.cm}: fingerprint -> ids joined by '\n', for the fingerprints this shard owns
+ *   <li>{@code ids-G.cm}: id -> fingerprint, for the ids this shard owns by hash(id);</li>
+ *   <li>{@code fps-G.cm}: fingerprint -> ids joined by '\n', for the fingerprints this shard owns
  *       by hash(fingerprint). Ids cannot hold control characters (checked at the API), and
  *       almost every fingerprint has one id, so a joined string beats a list type.</li>
  * </ul>
  * Keeping ids out of the bucket pages keeps those at 6 bytes a table; a probe resolves ids
- * only for its matches. Every method is atomic per key (Chronicle Map segment locks).
+ * only for its matches. Every method is atomic per key; both maps grow by generations
+ * ({@link GrowingMap}), so a collection can outgrow the size it was created for.
  */
 public final class DocMaps implements Closeable {
     private static final char SEPARATOR = '\n';
 
-    private final ChronicleMap<String, Long> idToFp;
-    private final ChronicleMap<Long, String> fpToIds;
+    private final GrowingMap<String, Long> idToFp;
+    private final GrowingMap<Long, String> fpToIds;
 
     DocMaps(Path dir, long expectedDocs, int averageIdBytes, boolean clean) {
         long entries = Math.max(1024, expectedDocs);
         String sampleId = "x".repeat(Math.max(1, averageIdBytes));
-        // maxBloatFactor lets a map grow to 4x its expected count by adding segment tiers
-        // (slower, but no failure) when a collection outgrows the size it was created for.
-        idToFp = MapFiles.open(ChronicleMap.of(String.class, Long.class)
-                .name("ids")
-                .entries(entries)
-                .averageKey(sampleId)
-                .maxBloatFactor(4.0)
-                .putReturnsNull(false), dir.resolve("ids.cm"), clean);
-        fpToIds = MapFiles.open(ChronicleMap.of(Long.class, String.class)
-                .name("fps")
-                .entries(entries)
-                .averageValue(sampleId)
-                .maxBloatFactor(4.0), dir.resolve("fps.cm"), clean);
+        // Each generation may bloat to 2x its entries (extra segment tiers) before the next
+        // generation takes new keys, so an uneven spread over segments never fails a write.
+        idToFp = new GrowingMap<>(dir, "ids", entries, n -> ChronicleMap.of(String.class, Long.class)
+                .entries(n).averageKey(sampleId).maxBloatFactor(2.0), clean);
+        fpToIds = new GrowingMap<>(dir, "fps", entries, n -> ChronicleMap.of(Long.class, String.class)
+                .entries(n).averageValue(sampleId).maxBloatFactor(2.0), clean);
     }
 
     /** Binds {@code id} to {@code fp}; returns what it was bound to before. */
@@ -74,7 +68,10 @@ public final class DocMaps implements Closeable {
 
     /** Removes {@code id} from the ids of {@code fp}; true when {@code fp} has no ids left. */
     public boolean detach(long fp, String id) {
-        String after = fpToIds.computeIfPresent(fp, (k, joined) -> {
+        String after = fpToIds.compute(fp, (k, joined) -> {
+            if (joined == null) {
+                return null;
+            }
             int at = indexOf(joined, id);
             if (at < 0) {
                 return joined;
@@ -96,15 +93,15 @@ public final class DocMaps implements Closeable {
     }
 
     public long documents() {
-        return idToFp.longSize();
+        return idToFp.size();
     }
 
     public long fingerprints() {
-        return fpToIds.longSize();
+        return fpToIds.size();
     }
 
     public long offHeapBytes() {
-        return idToFp.offHeapMemoryUsed() + fpToIds.offHeapMemoryUsed();
+        return idToFp.offHeapBytes() + fpToIds.offHeapBytes();
     }
 
     @Override

@@ -1,0 +1,223 @@
+package io.simdex.client;
+
+import io.grpc.Channel;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.simdex.proto.v1.CreateCollectionRequest;
+import io.simdex.proto.v1.DedupRequest;
+import io.simdex.proto.v1.DeleteRequest;
+import io.simdex.proto.v1.DeleteResponse;
+import io.simdex.proto.v1.FingerprintRequest;
+import io.simdex.proto.v1.InsertRequest;
+import io.simdex.proto.v1.ListCollectionsRequest;
+import io.simdex.proto.v1.QueryRequest;
+import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.proto.v1.SimdexGrpc.SimdexBlockingStub;
+import io.simdex.proto.v1.StatsRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * A typed client of one simdex cluster (a router, or a single server).
+ *
+ * <p>Every call carries a deadline from {@link ClientOptions}. Methods taking a list longer
+ * than {@link ClientOptions#maxBatch()} send it as several calls, one after another, and
+ * return the results concatenated in input order; if a later call fails, the earlier calls'
+ * writes stay done. An empty list makes no call and returns an empty result. A null
+ * collection name means the server's default collection.
+ *
+ * <p>RPC failures throw {@link io.grpc.StatusRuntimeException}; the codes and which of them
+ * are safe to retry are listed in {@code simdex.proto}. Thread-safe.
+ */
+public final class SimdexClient implements AutoCloseable {
+    private static final long SHUTDOWN_WAIT_SECONDS = 5;
+
+    private final Channel channel;
+    private final ManagedChannel ownedChannel;
+    private final SimdexBlockingStub blocking;
+    private final ClientOptions options;
+
+    private SimdexClient(Channel channel, ManagedChannel ownedChannel, ClientOptions options) {
+        if (channel == null || options == null) {
+            throw new IllegalArgumentException("channel and options are required");
+        }
+        this.channel = channel;
+        this.ownedChannel = ownedChannel;
+        this.blocking = SimdexGrpc.newBlockingStub(channel);
+        this.options = options;
+    }
+
+    /** A client with default options over a plaintext channel to {@code target} ("host:port"). */
+    public static SimdexClient connect(String target) {
+        return connect(target, ClientOptions.DEFAULTS);
+    }
+
+    /** A client over a plaintext channel to {@code target}; {@link #close()} shuts the channel down. */
+    public static SimdexClient connect(String target, ClientOptions options) {
+        ManagedChannel ch = Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build();
+        return new SimdexClient(ch, ch, options);
+    }
+
+    /** A client with default options over a channel the caller owns (and closes). */
+    public static SimdexClient over(Channel channel) {
+        return over(channel, ClientOptions.DEFAULTS);
+    }
+
+    /** A client over a channel the caller owns: {@link #close()} leaves it open. */
+    public static SimdexClient over(Channel channel, ClientOptions options) {
+        return new SimdexClient(channel, null, options);
+    }
+
+    public ClientOptions options() {
+        return options;
+    }
+
+    /** Creates a collection; true when it was created, false when it existed already. */
+    public boolean createCollection(String name) {
+        return stub().createCollection(CreateCollectionRequest.newBuilder().setName(name).build()).getCreated();
+    }
+
+    public List<CollectionInfo> listCollections() {
+        List<CollectionInfo> out = new ArrayList<>();
+        for (var info : stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsList()) {
+            out.add(ProtoMapper.fromProto(info));
+        }
+        return out;
+    }
+
+    /** Stores {@code docs}; returns how many were written. An existing id moves to its new fingerprint. */
+    public long insert(String collection, List<Doc> docs) {
+        long inserted = 0;
+        for (List<Doc> batch : Batches.split(docs, options.maxBatch())) {
+            InsertRequest.Builder req = InsertRequest.newBuilder().setCollection(name(collection));
+            batch.forEach(d -> req.addDocuments(ProtoMapper.toProto(d)));
+            inserted += Integer.toUnsignedLong(stub().insert(req.build()).getInserted());
+        }
+        return inserted;
+    }
+
+    /** For each fingerprint, the stored documents within {@code maxDistance}; see {@link #queryProbes}. */
+    public List<ProbeMatches> query(String collection, List<Long> fingerprints, int maxDistance, int limit) {
+        return queryProbes(collection, fingerprints.stream().map(Probe::of).toList(), maxDistance, limit);
+    }
+
+    /** For each text, the stored documents within {@code maxDistance} of its fingerprint. */
+    public List<ProbeMatches> queryTexts(String collection, List<String> texts, int maxDistance, int limit) {
+        return queryProbes(collection, texts.stream().map(Probe::ofText).toList(), maxDistance, limit);
+    }
+
+    /**
+     * One result per probe, in probe order, each listing the stored documents within
+     * {@code maxDistance} (the server accepts 0..3), nearest first.
+     *
+     * @param limit most matches per probe; 0 means no limit
+     * @throws IllegalArgumentException when maxDistance or limit is negative
+     */
+    public List<ProbeMatches> queryProbes(String collection, List<Probe> probes, int maxDistance, int limit) {
+        requireNonNegative("maxDistance", maxDistance);
+        requireNonNegative("limit", limit);
+        return inBatches(probes, batch -> {
+            QueryRequest.Builder req = QueryRequest.newBuilder()
+                    .setCollection(name(collection)).setMaxDistance(maxDistance).setLimit(limit);
+            batch.forEach(p -> req.addProbes(ProtoMapper.toProto(p)));
+            return stub().query(req.build()).getResultsList().stream().map(ProtoMapper::fromProto).toList();
+        });
+    }
+
+    /**
+     * Check-and-insert in order: each document is stored only if nothing within
+     * {@code maxDistance} is stored already, including documents earlier in {@code docs}
+     * (which holds across split calls too, since they run in order).
+     *
+     * @throws IllegalArgumentException when maxDistance is negative
+     */
+    public List<DedupDecision> dedup(String collection, List<Doc> docs, int maxDistance) {
+        requireNonNegative("maxDistance", maxDistance);
+        return inBatches(docs, batch -> {
+            DedupRequest.Builder req = DedupRequest.newBuilder()
+                    .setCollection(name(collection)).setMaxDistance(maxDistance);
+            batch.forEach(d -> req.addDocuments(ProtoMapper.toProto(d)));
+            return stub().dedup(req.build()).getResultsList().stream().map(ProtoMapper::fromProto).toList();
+        });
+    }
+
+    /** Removes documents by id; unknown ids are counted, not an error. */
+    public DeleteCounts delete(String collection, List<String> ids) {
+        DeleteCounts total = new DeleteCounts(0, 0);
+        for (List<String> batch : Batches.split(ids, options.maxBatch())) {
+            DeleteRequest req = DeleteRequest.newBuilder().setCollection(name(collection)).addAllIds(batch).build();
+            DeleteResponse r = stub().delete(req);
+            total = total.plus(new DeleteCounts(
+                    Integer.toUnsignedLong(r.getDeleted()), Integer.toUnsignedLong(r.getNotFound())));
+        }
+        return total;
+    }
+
+    /** The fingerprint of each text, in order, as Insert would compute it. Stores nothing. */
+    public List<Long> fingerprint(String collection, List<String> texts) {
+        return inBatches(texts, batch -> stub()
+                .fingerprint(FingerprintRequest.newBuilder().setCollection(name(collection)).addAllTexts(batch).build())
+                .getFingerprintsList());
+    }
+
+    public CollectionStats stats(String collection) {
+        return ProtoMapper.fromProto(stub().stats(StatsRequest.newBuilder().setCollection(name(collection)).build()));
+    }
+
+    /**
+     * Opens a BulkLoad stream into {@code collection} that sends batches of {@code batchSize}
+     * documents, under {@link ClientOptions#bulkLoadDeadline()}.
+     *
+     * @throws IllegalArgumentException when batchSize is not in 1..maxBatch
+     */
+    public BulkLoader bulkLoader(String collection, int batchSize) {
+        if (batchSize < 1 || batchSize > options.maxBatch()) {
+            throw new IllegalArgumentException(
+                    "batchSize must be in 1.." + options.maxBatch() + ", was " + batchSize);
+        }
+        return new BulkLoader(SimdexGrpc.newStub(channel), name(collection), batchSize, options.bulkLoadDeadline());
+    }
+
+    /** Shuts down the channel if this client opened it, waiting up to 5 s for calls to finish. */
+    @Override
+    public void close() {
+        if (ownedChannel == null) {
+            return;
+        }
+        ownedChannel.shutdown();
+        try {
+            if (!ownedChannel.awaitTermination(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                ownedChannel.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            ownedChannel.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A stub whose next call has the configured deadline, counted from now. */
+    private SimdexBlockingStub stub() {
+        return blocking.withDeadlineAfter(options.deadline().toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private <T, R> List<R> inBatches(List<T> items, Function<List<T>, List<R>> call) {
+        List<R> out = new ArrayList<>(items.size());
+        for (List<T> batch : Batches.split(items, options.maxBatch())) {
+            out.addAll(call.apply(batch));
+        }
+        return out;
+    }
+
+    private static String name(String collection) {
+        return collection == null ? "" : collection;
+    }
+
+    private static void requireNonNegative(String name, int value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(name + " must not be negative, was " + value);
+        }
+    }
+}

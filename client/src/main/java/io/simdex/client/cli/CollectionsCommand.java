@@ -1,0 +1,64 @@
+package io.simdex.client.cli;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import io.simdex.client.CollectionInfo;
+import io.simdex.client.SimdexClient;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code collections list} and {@code collections create NAME}. */
+@Command(name = "collections", description = "List or create collections.",
+        subcommands = {CollectionsCommand.ListCommand.class, CollectionsCommand.CreateCommand.class})
+final class CollectionsCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "Missing required subcommand: list or create");
+    }
+
+    @Command(name = "list", description = "List every collection.")
+    static final class ListCommand extends ClientCommand {
+        @Override
+        int execute(SimdexClient client) {
+            List<CollectionInfo> all = client.listCollections();
+            if (json()) {
+                JsonArray array = new JsonArray(all.size());
+                all.forEach(c -> array.add(Json.collection(c)));
+                JsonObject o = new JsonObject();
+                o.add("collections", array);
+                printJson(o);
+            } else {
+                all.forEach(c -> out().printf("%s\t%s%n", c.name(), c.createdAt()));
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "create",
+            description = "Create a collection; succeeds if it exists already.")
+    static final class CreateCommand extends ClientCommand {
+        @Parameters(paramLabel = "NAME", description = "1..64 characters of [A-Za-z0-9_-].")
+        String name;
+
+        @Override
+        int execute(SimdexClient client) {
+            boolean created = client.createCollection(name);
+            if (json()) {
+                JsonObject o = new JsonObject();
+                o.addProperty("name", name);
+                o.addProperty("created", created);
+                printJson(o);
+            } else {
+                out().println((created ? "created " : "exists ") + name);
+            }
+            return 0;
+        }
+    }
+}

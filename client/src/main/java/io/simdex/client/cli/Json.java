@@ -1,0 +1,71 @@
+package io.simdex.client.cli;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import io.simdex.client.CollectionInfo;
+import io.simdex.client.CollectionStats;
+import io.simdex.client.DedupDecision;
+import io.simdex.client.Fingerprints;
+import io.simdex.client.Match;
+import java.util.List;
+
+/**
+ * The {@code --json} shapes of results. Fingerprints are strings of 16 hex digits, because
+ * unsigned 64-bit values do not survive JSON readers that use doubles.
+ */
+final class Json {
+    static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
+
+    private Json() {
+    }
+
+    static JsonObject match(Match m) {
+        JsonObject o = new JsonObject();
+        o.addProperty("id", m.id());
+        o.addProperty("fingerprint", Fingerprints.format(m.fingerprint()));
+        o.addProperty("distance", m.distance());
+        return o;
+    }
+
+    static JsonArray matches(List<Match> matches) {
+        JsonArray a = new JsonArray(matches.size());
+        matches.forEach(m -> a.add(match(m)));
+        return a;
+    }
+
+    static JsonObject decision(DedupDecision d) {
+        JsonObject o = new JsonObject();
+        o.addProperty("id", d.id());
+        o.addProperty("fingerprint", Fingerprints.format(d.fingerprint()));
+        o.addProperty("inserted", d.inserted());
+        o.add("duplicates", matches(d.duplicates()));
+        return o;
+    }
+
+    static JsonObject collection(CollectionInfo c) {
+        JsonObject o = new JsonObject();
+        o.addProperty("name", c.name());
+        o.addProperty("createdAt", c.createdAt().toString());
+        return o;
+    }
+
+    static JsonObject stats(CollectionStats s) {
+        JsonObject o = new JsonObject();
+        o.addProperty("collection", s.collection());
+        o.addProperty("documents", s.documents());
+        o.addProperty("fingerprints", s.fingerprints());
+        o.addProperty("shards", s.shards());
+        o.addProperty("tableBytes", s.tableBytes());
+        o.addProperty("docBytes", s.docBytes());
+        o.addProperty("bucketEntries", s.bucketEntries());
+        return o;
+    }
+
+    static JsonObject of(String key, Number value) {
+        JsonObject o = new JsonObject();
+        o.addProperty(key, value);
+        return o;
+    }
+}

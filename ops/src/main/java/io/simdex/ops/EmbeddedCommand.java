@@ -1,0 +1,41 @@
+package io.simdex.ops;
+
+import io.simdex.core.text.TextFingerprinter;
+import io.simdex.router.EmbeddedSimdex;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** The embedded default: router and shards in this JVM, one gRPC port. */
+@Command(name = "embedded", mixinStandardHelpOptions = true,
+        description = "Run the router and its shards in one process on one gRPC port.")
+final class EmbeddedCommand implements Callable<Integer> {
+    @Option(names = "--data", defaultValue = "data", description = "Data directory (default: ${DEFAULT-VALUE}).")
+    Path data;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for all).")
+    String host;
+
+    @Option(names = "--port", defaultValue = "7411", description = "gRPC port (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--shards", defaultValue = "4", description = "Shards, fixed at first start (default: ${DEFAULT-VALUE}).")
+    int shards;
+
+    @Option(names = "--expected", defaultValue = "1000000",
+            description = "Documents a new collection is sized for; larger collections still work (default: ${DEFAULT-VALUE}).")
+    long expected;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        TextFingerprinter text = TextFingerprinter.defaults();
+        EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, host, port, expected, text::fingerprint);
+        Runtime.getRuntime().addShutdownHook(new Thread(simdex::close, "simdex-shutdown"));
+        System.err.printf("simdex embedded: %d shards, data in %s, listening on %s:%d%n",
+                simdex.index().shardCount(), data.toAbsolutePath(), host, simdex.port());
+        simdex.awaitTermination();
+        return 0;
+    }
+}

@@ -1,0 +1,154 @@
+package io.simdex.ops;
+
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.simdex.core.BitFlips;
+import io.simdex.core.Hamming;
+import io.simdex.proto.v1.Document;
+import io.simdex.proto.v1.InsertRequest;
+import io.simdex.proto.v1.Match;
+import io.simdex.proto.v1.Probe;
+import io.simdex.proto.v1.QueryRequest;
+import io.simdex.proto.v1.QueryResponse;
+import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.proto.v1.StatsRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The embedded default as users run it: {@code java -jar simdex.jar embedded} in its own
+ * process, killed with SIGKILL and restarted (maps recovered), stopped with SIGTERM and
+ * restarted (maps closed cleanly), and driven by the CLI in separate processes.
+ */
+class EmbeddedProcessIT {
+    @TempDir
+    Path dir;
+
+    private static final int N = 30_000;
+
+    @Test
+    void embedded_killNineAndRestart_everythingFoundAgain() throws Exception {
+        long[] fps = new SplittableRandom(9).longs(N).toArray();
+        long[] probes = probes(fps);
+        Path data = dir.resolve("data");
+        int port = SimdexProcess.freePort();
+        String[] embedded = {"embedded", "--data", data.toString(), "--port", Integer.toString(port), "--expected", "100000"};
+
+        try (SimdexProcess server = SimdexProcess.start(dir.resolve("run1.log"), embedded)) {
+            server.awaitServing(port, "simdex.v1.Simdex");
+            withStub(port, stub -> {
+                for (int from = 0; from < N; from += 5_000) {
+                    InsertRequest.Builder req = InsertRequest.newBuilder();
+                    for (int i = from; i < from + 5_000; i++) {
+                        req.addDocuments(Document.newBuilder().setId("doc-" + i).setFingerprint(fps[i]));
+                    }
+                    stub.insert(req.build());
+                }
+                assertMatchesBruteForce(stub, fps, probes);
+            });
+            server.kill9();
+        }
+        assertFalse(Files.exists(data.resolve("shard-0/default/.clean")), "a killed process leaves no clean marker");
+
+        try (SimdexProcess server = SimdexProcess.start(dir.resolve("run2.log"), embedded)) {
+            server.awaitServing(port, "simdex.v1.Simdex");
+            withStub(port, stub -> {
+                assertEquals(N, stub.stats(StatsRequest.getDefaultInstance()).getDocuments());
+                assertMatchesBruteForce(stub, fps, probes);
+            });
+            assertEquals(143, server.stop(), "SIGTERM exit code; shutdown hook closed the maps");
+        }
+        assertTrue(Files.exists(data.resolve("shard-0/default/.clean")), "a stopped process closes its maps cleanly");
+
+        try (SimdexProcess server = SimdexProcess.start(dir.resolve("run3.log"), embedded)) {
+            server.awaitServing(port, "simdex.v1.Simdex");
+            withStub(port, stub -> assertMatchesBruteForce(stub, fps, probes));
+            server.stop();
+        }
+    }
+
+    @Test
+    void cli_insertQueryDedupStats_againstRunningServer() throws Exception {
+        int port = SimdexProcess.freePort();
+        String target = "127.0.0.1:" + port;
+        try (SimdexProcess server = SimdexProcess.start(dir.resolve("server.log"),
+                "embedded", "--data", dir.resolve("data").toString(), "--port", Integer.toString(port), "--expected", "10000")) {
+            server.awaitServing(port, "simdex.v1.Simdex");
+            String article = Files.readString(Path.of("src/test/resources/article-en.txt"));
+            String edited = article.replace("Tuesday", "Wednesday").replace("herons", "egrets");
+
+            SimdexProcess.Result insert = SimdexProcess.run(dir, "insert", "--target", target, "--id", "article-1", "--text", article);
+            assertEquals(0, insert.exitCode(), insert.output());
+
+            SimdexProcess.Result query = SimdexProcess.run(dir, "query", "--target", target, "--text", edited, "-k", "3");
+            assertEquals(0, query.exitCode(), query.output());
+            assertTrue(query.output().contains("article-1"), query.output());
+
+            SimdexProcess.Result dedup = SimdexProcess.run(dir, "dedup", "--target", target, "--id", "article-2", "--text", edited, "-k", "3");
+            assertEquals(0, dedup.exitCode(), dedup.output());
+            assertTrue(dedup.output().contains("article-1"), dedup.output());
+
+            SimdexProcess.Result stats = SimdexProcess.run(dir, "stats", "--target", target, "--json");
+            assertEquals(0, stats.exitCode(), stats.output());
+            assertTrue(stats.output().replace(" ", "").contains("\"documents\":1"), stats.output());
+
+            SimdexProcess.Result bad = SimdexProcess.run(dir, "query", "--target", target, "--fingerprint", "0123456789abcdef", "-k", "4");
+            assertEquals(2, bad.exitCode(), bad.output());
+            assertTrue(bad.output().contains("INVALID_ARGUMENT"), bad.output());
+            server.stop();
+        }
+    }
+
+    static long[] probes(long[] fps) {
+        SplittableRandom rnd = new SplittableRandom(10);
+        long[] probes = new long[600];
+        for (int i = 0; i < probes.length; i++) {
+            probes[i] = BitFlips.flip(fps[rnd.nextInt(fps.length)], i % 6, rnd);
+        }
+        return probes;
+    }
+
+    static void assertMatchesBruteForce(SimdexGrpc.SimdexBlockingStub stub, long[] fps, long[] probes) {
+        QueryRequest.Builder req = QueryRequest.newBuilder().setMaxDistance(3);
+        for (long p : probes) {
+            req.addProbes(Probe.newBuilder().setFingerprint(p));
+        }
+        QueryResponse r = stub.query(req.build());
+        for (int q = 0; q < probes.length; q++) {
+            TreeSet<String> expected = new TreeSet<>();
+            for (int i = 0; i < fps.length; i++) {
+                if (Hamming.distance(fps[i], probes[q]) <= 3) {
+                    expected.add("doc-" + i);
+                }
+            }
+            TreeSet<String> got = new TreeSet<>();
+            for (Match m : r.getResults(q).getMatchesList()) {
+                got.add(m.getId());
+            }
+            assertEquals(expected, got, "probe " + q);
+        }
+    }
+
+    interface StubUse {
+        void accept(SimdexGrpc.SimdexBlockingStub stub) throws Exception;
+    }
+
+    static void withStub(int port, StubUse use) throws Exception {
+        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+        try {
+            use.accept(SimdexGrpc.newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS));
+        } finally {
+            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.simdex.ops;
+
+import io.grpc.ManagedChannel;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** {@code java -jar simdex.jar ARGS} as a real child process, with its output in a log file. */
+final class SimdexProcess implements AutoCloseable {
+    static final Path JAR = Path.of(System.getProperty("simdex.jar", "target/simdex.jar"));
+
+    private final Process process;
+    private final Path log;
+
+    private SimdexProcess(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+    }
+
+    static SimdexProcess start(Path log, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(javaBinary(), "-Xmx512m", "-Dchronicle.analytics.disable=true", "-jar", JAR.toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new SimdexProcess(p, log);
+    }
+
+    /** Runs a CLI command to completion; returns its exit code and output. */
+    static Result run(Path dir, String... args) throws Exception {
+        Path log = Files.createTempFile(dir, "cli", ".log");
+        SimdexProcess p = start(log, args);
+        if (!p.process.waitFor(60, TimeUnit.SECONDS)) {
+            p.process.destroyForcibly();
+            throw new AssertionError("CLI timed out: " + String.join(" ", args));
+        }
+        return new Result(p.process.exitValue(), Files.readString(log));
+    }
+
+    record Result(int exitCode, String output) {
+    }
+
+    /** Waits until the gRPC health service on {@code port} says SERVING. */
+    void awaitServing(int port, String service) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+        try {
+            while (System.nanoTime() < deadline) {
+                if (!process.isAlive()) {
+                    throw new AssertionError("process exited with " + process.exitValue() + ":\n" + output());
+                }
+                try {
+                    HealthCheckResponse r = HealthGrpc.newBlockingStub(channel).withDeadlineAfter(2, TimeUnit.SECONDS)
+                            .check(HealthCheckRequest.newBuilder().setService(service).build());
+                    if (r.getStatus() == HealthCheckResponse.ServingStatus.SERVING) {
+                        return;
+                    }
+                } catch (io.grpc.StatusRuntimeException notYet) {
+                    // not listening yet
+                }
+                Thread.sleep(200);
+            }
+            throw new AssertionError("not serving after 60 s:\n" + output());
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+
+    /** SIGKILL: no shutdown hook runs, maps are not closed. */
+    void kill9() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** SIGTERM: shutdown hooks close the maps cleanly. Returns the exit code. */
+    int stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("did not stop within 60 s");
+        }
+        return process.exitValue();
+    }
+
+    String output() {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            kill9();
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static String javaBinary() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+}

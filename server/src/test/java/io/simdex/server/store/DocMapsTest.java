@@ -1,0 +1,83 @@
+package io.simdex.server.store;
+
+import net.openhft.chronicle.map.ChronicleMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.OptionalLong;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DocMapsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void growingMap_manyTimesItsSize_addsGenerationsAndKeepsEveryKeyOnce() {
+        int n = 20_000;
+        try (GrowingMap<Long, Long> map = new GrowingMap<>(dir, "t", 500,
+                e -> ChronicleMap.of(Long.class, Long.class).entries(e).maxBloatFactor(2.0), true)) {
+            for (long i = 0; i < n; i++) {
+                assertNull(map.put(i, i * 3));
+            }
+            assertTrue(map.generationCount() >= 5, "500, 1000, 2000, 4000, 8000... hold 20000: " + map.generationCount());
+            assertEquals(n, map.size());
+            for (long i = 0; i < n; i += 2) {
+                assertEquals(i * 3, map.put(i, i * 5), "an existing key is updated where it lives");
+            }
+            assertEquals(n, map.size(), "updates add no copies");
+            for (long i = 0; i < n; i += 3) {
+                assertEquals(i % 2 == 0 ? i * 5 : i * 3, map.remove(i));
+            }
+        }
+        try (GrowingMap<Long, Long> map = new GrowingMap<>(dir, "t", 500,
+                e -> ChronicleMap.of(Long.class, Long.class).entries(e).maxBloatFactor(2.0), true)) {
+            for (long i = 0; i < n; i++) {
+                Long expected = i % 3 == 0 ? null : (i % 2 == 0 ? i * 5 : i * 3);
+                assertEquals(expected, map.get(i), "key " + i);
+            }
+        }
+    }
+
+    @Test
+    void attachDetach_sharedFingerprint_tracksIdsAndEmptiness() {
+        try (DocMaps docs = new DocMaps(dir, 1000, 8, true)) {
+            assertTrue(docs.attach(7L, "a"));
+            assertFalse(docs.attach(7L, "b"));
+            assertFalse(docs.attach(7L, "ab"));
+            assertFalse(docs.attach(7L, "b"), "attaching twice is a no-op");
+            assertArrayEquals(new String[]{"a", "b", "ab"}, docs.ids(7L));
+            assertFalse(docs.detach(7L, "b"));
+            assertArrayEquals(new String[]{"a", "ab"}, docs.ids(7L));
+            assertFalse(docs.detach(7L, "a"));
+            assertArrayEquals(new String[]{"ab"}, docs.ids(7L));
+            assertFalse(docs.detach(7L, "zz"), "an unknown id changes nothing");
+            assertTrue(docs.detach(7L, "ab"));
+            assertEquals(0, docs.ids(7L).length);
+            assertTrue(docs.detach(8L, "x"), "an absent fingerprint has no ids");
+        }
+    }
+
+    @Test
+    void bindUnbind_returnsPrevious() {
+        try (DocMaps docs = new DocMaps(dir, 1000, 8, true)) {
+            assertEquals(OptionalLong.empty(), docs.bind("x", 1L));
+            assertEquals(OptionalLong.of(1L), docs.bind("x", 2L));
+            assertEquals(OptionalLong.of(2L), docs.unbind("x"));
+            assertEquals(OptionalLong.empty(), docs.unbind("x"));
+        }
+    }
+
+    @Test
+    void indexOf_matchesWholeIdsOnly() {
+        assertEquals(-1, DocMaps.indexOf("ab\nabc", "bc"));
+        assertEquals(3, DocMaps.indexOf("ab\nabc", "abc"));
+        assertEquals(0, DocMaps.indexOf("ab\nabc", "ab"));
+        assertEquals(-1, DocMaps.indexOf("abc", "ab"));
+    }
+}
