@@ -60,6 +60,18 @@ final class Fanout {
         return call;
     }
 
+    /** Waits for one call; rethrows its failure's cause (a gRPC status from a remote shard). */
+    static <T> T join(CompletableFuture<T> call) {
+        try {
+            return call.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
     /** Waits for every call; rethrows the first failure's cause (a gRPC status from a remote shard). */
     void await() {
         try {

@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import io.grpc.Status;
 
 /**
  * The index across shards: what Insert, Query, Dedup and Delete do, in terms of the shard
@@ -32,7 +34,10 @@ import java.util.concurrent.CompletableFuture;
 public final class IndexRouter implements AutoCloseable {
     private final ShardClient[] shards;
     private final Placement placement;
-    private final DedupLocks locks = new DedupLocks();
+    /** Shard-side bucket locks expire this long after being granted. */
+    static final int LEASE_MILLIS = 30_000;
+    /** How long a Dedup waits for busy buckets before failing with ABORTED. */
+    static final int WAIT_MILLIS = 10_000;
 
     public IndexRouter(List<? extends ShardClient> shards, Placement placement) {
         if (placement.shards() != shards.size()) {
@@ -47,8 +52,8 @@ public final class IndexRouter implements AutoCloseable {
         static final Comparator<Hit> NEAREST_FIRST = Comparator.comparingInt(Hit::distance).thenComparing(Hit::id);
     }
 
-    /** Dedup's decision for one document: inserted, or the stored documents it duplicates. */
-    public record Decision(boolean inserted, List<Hit> duplicates) {
+    /** Dedup's decision for one document: inserted, or the stored documents it duplicates; its place in the serial order. */
+    public record Decision(boolean inserted, List<Hit> duplicates, long sequence) {
     }
 
     /** Counts of a collection across all shards. */
@@ -110,37 +115,96 @@ public final class IndexRouter implements AutoCloseable {
     /**
      * Check-and-insert in request order: a document is stored only if no stored document and no
      * document kept earlier in this request lies within {@code maxDistance}.
+     *
+     * <p>Race-free across routers: the call holds, on the owning shards, the locks of every
+     * bucket key of its documents (see the server's {@code BucketLocks}) from before its probe
+     * until after its insert. Shards are locked in ascending order, so calls cannot deadlock.
      */
     public List<Decision> dedup(String c, String[] ids, long[] fps, int maxDistance) {
-        int[] stripes = locks.stripesFor(c, fps);
-        locks.lock(stripes);
+        int[] keys = bucketKeys(fps);
+        int[][] byShard = Fanout.group(keys.length, shards.length, i -> placement.ownerOfBucket(keys[i] >>> BlockTables.BLOCK_BITS,
+                keys[i] & (BlockTables.KEYS_PER_TABLE - 1)));
+        long token = ThreadLocalRandom.current().nextLong();
+        long started = System.nanoTime();
+        boolean[] locked = new boolean[shards.length];
+        long stamp = 0;
+        long released = -1;
         try {
-            List<List<Hit>> stored = query(c, fps, maxDistance, 0);
-            BatchTables kept = new BatchTables();
-            List<Decision> decisions = new ArrayList<>(ids.length);
-            List<Integer> toInsert = new ArrayList<>();
-            for (int i = 0; i < ids.length; i++) {
-                List<Hit> dups = new ArrayList<>(stored.get(i));
-                for (int j : kept.within(fps[i], maxDistance, fps)) {
-                    dups.add(new Hit(ids[j], fps[j], Hamming.distance(fps[i], fps[j])));
-                }
-                if (dups.isEmpty()) {
-                    kept.add(i, fps[i]);
-                    toInsert.add(i);
-                    decisions.add(new Decision(true, List.of()));
-                } else {
-                    dups.sort(Hit.NEAREST_FIRST);
-                    decisions.add(new Decision(false, dups));
+            for (int s = 0; s < shards.length; s++) {
+                if (byShard[s].length > 0) {
+                    stamp = Math.max(stamp, Fanout.join(shards[s].lockBuckets(c, pick(keys, byShard[s]), token, LEASE_MILLIS, WAIT_MILLIS)));
+                    locked[s] = true;
                 }
             }
-            if (!toInsert.isEmpty()) {
-                int[] k = toInsert.stream().mapToInt(Integer::intValue).toArray();
-                insert(c, Fanout.pick(ids, k), Fanout.pick(fps, k));
+            List<Decision> decisions = decide(c, ids, fps, maxDistance, stamp + 1);
+            if (System.nanoTime() - started > LEASE_MILLIS / 2 * 1_000_000L) {
+                // The locks may be about to expire: inserting now could race another router.
+                throw Status.ABORTED.withDescription("dedup took longer than half the lock lease; retry").asRuntimeException();
             }
+            int[] kept = java.util.stream.IntStream.range(0, ids.length).filter(i -> decisions.get(i).inserted()).toArray();
+            if (kept.length > 0) {
+                insert(c, Fanout.pick(ids, kept), Fanout.pick(fps, kept));
+            }
+            released = stamp + ids.length;
             return decisions;
         } finally {
-            locks.unlock(stripes);
+            unlock(c, keys, byShard, locked, token, released >= 0 ? released : stamp);
         }
+    }
+
+    /** The decisions for one locked batch, numbered from {@code firstSequence}. */
+    private List<Decision> decide(String c, String[] ids, long[] fps, int maxDistance, long firstSequence) {
+        List<List<Hit>> stored = query(c, fps, maxDistance, 0);
+        BatchTables kept = new BatchTables();
+        List<Decision> decisions = new ArrayList<>(ids.length);
+        for (int i = 0; i < ids.length; i++) {
+            List<Hit> dups = new ArrayList<>(stored.get(i));
+            for (int j : kept.within(fps[i], maxDistance, fps)) {
+                dups.add(new Hit(ids[j], fps[j], Hamming.distance(fps[i], fps[j])));
+            }
+            if (dups.isEmpty()) {
+                kept.add(i, fps[i]);
+                decisions.add(new Decision(true, List.of(), firstSequence + i));
+            } else {
+                dups.sort(Hit.NEAREST_FIRST);
+                decisions.add(new Decision(false, dups, firstSequence + i));
+            }
+        }
+        return decisions;
+    }
+
+    private void unlock(String c, int[] keys, int[][] byShard, boolean[] locked, long token, long stamp) {
+        Fanout f = Fanout.start();
+        for (int s = 0; s < shards.length; s++) {
+            if (locked[s]) {
+                f.add(shards[s].unlockBuckets(c, pick(keys, byShard[s]), token, stamp));
+            }
+        }
+        try {
+            f.await();
+        } catch (RuntimeException e) {
+            // The shard's lease frees the keys; the caller's outcome stands.
+        }
+    }
+
+    /** The distinct bucket keys of {@code fps}, ascending. */
+    private static int[] bucketKeys(long[] fps) {
+        int[] keys = new int[fps.length * BlockTables.TABLES];
+        int n = 0;
+        for (long fp : fps) {
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                keys[n++] = BlockTables.bucketKey(t, BlockTables.block(fp, t));
+            }
+        }
+        return Arrays.stream(keys).sorted().distinct().toArray();
+    }
+
+    private static int[] pick(int[] values, int[] indexes) {
+        int[] out = new int[indexes.length];
+        for (int i = 0; i < indexes.length; i++) {
+            out[i] = values[indexes[i]];
+        }
+        return out;
     }
 
     /** Removes documents by id; returns how many existed. */

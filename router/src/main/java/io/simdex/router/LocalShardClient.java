@@ -63,6 +63,23 @@ public final class LocalShardClient implements ShardClient {
     }
 
     @Override
+    public CompletableFuture<Long> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
+        try {
+            long stamp = node.lockBuckets(c, keys, token, leaseMillis, waitMillis);
+            return stamp >= 0 ? CompletableFuture.completedFuture(stamp) : CompletableFuture.failedFuture(
+                    io.grpc.Status.ABORTED.withDescription("bucket locks busy for " + waitMillis + " ms; retry").asRuntimeException());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CompletableFuture.failedFuture(io.grpc.Status.CANCELLED.withDescription("interrupted").asRuntimeException());
+        }
+    }
+
+    @Override
+    public CompletableFuture<Integer> unlockBuckets(String c, int[] keys, long token, long stamp) {
+        return run(() -> node.unlockBuckets(c, keys, token, stamp));
+    }
+
+    @Override
     public void close() {
         node.close();
     }

@@ -9,6 +9,8 @@ import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.proto.v1.ShardIdsRequest;
+import io.simdex.proto.v1.ShardLockRequest;
+import io.simdex.proto.v1.ShardUnlockRequest;
 import io.simdex.proto.v1.ShardPreviousResponse;
 import io.simdex.proto.v1.ShardProbeRequest;
 import io.simdex.proto.v1.ShardResolveRequest;
@@ -92,6 +94,22 @@ public final class RemoteShardClient implements ShardClient {
     public CompletableFuture<ShardNode.ShardStats> stats(String c) {
         return adapt(stub.stats(ShardStatsRequest.newBuilder().setCollection(c).build()),
                 r -> new ShardNode.ShardStats(r.getDocuments(), r.getFingerprints(), r.getBucketEntries(), r.getTableBytes(), r.getDocBytes()));
+    }
+
+    @Override
+    public CompletableFuture<Long> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
+        return adapt(stub.lockBuckets(ShardLockRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
+                .setToken(token).setLeaseMs(leaseMillis).setWaitMs(waitMillis).build()), r -> r.getStamp());
+    }
+
+    @Override
+    public CompletableFuture<Integer> unlockBuckets(String c, int[] keys, long token, long stamp) {
+        return adapt(stub.unlockBuckets(ShardUnlockRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
+                .setToken(token).setStamp(stamp).build()), r -> (int) r.getChanged());
+    }
+
+    private static List<Integer> boxed(int[] keys) {
+        return Arrays.stream(keys).boxed().toList();
     }
 
     @Override

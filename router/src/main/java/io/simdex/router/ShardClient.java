@@ -28,6 +28,11 @@ public interface ShardClient extends AutoCloseable {
 
     CompletableFuture<ShardNode.ShardStats> stats(String collection);
 
+    /** Locks bucket keys for {@code token}; the largest stamp on them. Fails with ABORTED when they stay busy. */
+    CompletableFuture<Long> lockBuckets(String collection, int[] bucketKeys, long token, int leaseMillis, int waitMillis);
+
+    CompletableFuture<Integer> unlockBuckets(String collection, int[] bucketKeys, long token, long stamp);
+
     @Override
     void close();
 }

@@ -110,7 +110,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             DedupResponse.Builder b = DedupResponse.newBuilder();
             for (int i = 0; i < docs.ids.length; i++) {
                 IndexRouter.Decision d = decisions.get(i);
-                DedupResult.Builder r = b.addResultsBuilder().setId(docs.ids[i]).setFingerprint(docs.fps[i]).setInserted(d.inserted());
+                DedupResult.Builder r = b.addResultsBuilder().setId(docs.ids[i]).setFingerprint(docs.fps[i]).setInserted(d.inserted()).setSequence(d.sequence());
                 d.duplicates().forEach(h -> r.addDuplicates(match(h)));
             }
             return b.build();

@@ -23,6 +23,7 @@ public final class ShardNode implements Closeable {
     private final Function<String, StoreSizing> sizing;
     private final ConcurrentHashMap<String, CollectionStore> stores = new ConcurrentHashMap<>();
     private final ThreadLocal<MatchBuffer> buffers = ThreadLocal.withInitial(MatchBuffer::new);
+    private final BucketLocks locks = new BucketLocks();
 
     /** @param sizing how to size a collection's maps when this shard first creates them */
     public ShardNode(Path dataDir, Function<String, StoreSizing> sizing) {
@@ -120,6 +121,30 @@ public final class ShardNode implements Closeable {
             out[i] = docs.ids(fps[i]);
         }
         return out;
+    }
+
+    /**
+     * Locks {@code bucketKeys} of {@code collection} for {@code token} (see {@link BucketLocks});
+     * returns the largest stamp on them, or -1 if they stayed busy for {@code waitMillis}.
+     */
+    public long lockBuckets(String collection, int[] bucketKeys, long token, long leaseMillis, long waitMillis)
+            throws InterruptedException {
+        return locks.lock(lockKeys(collection, bucketKeys), token, leaseMillis, waitMillis);
+    }
+
+    public int unlockBuckets(String collection, int[] bucketKeys, long token, long stamp) {
+        return locks.unlock(lockKeys(collection, bucketKeys), token, stamp);
+    }
+
+    /** One sorted long per (collection, bucket key); sorting here gives every router the same order. */
+    private static long[] lockKeys(String collection, int[] bucketKeys) {
+        long salt = io.simdex.core.Hashing.hash(collection) << 20;
+        long[] keys = new long[bucketKeys.length];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = salt ^ bucketKeys[i];
+        }
+        java.util.Arrays.sort(keys);
+        return keys;
     }
 
     public ShardStats stats(String collection) {

@@ -10,6 +10,9 @@ import io.simdex.proto.v1.ShardCountResponse;
 import io.simdex.proto.v1.ShardFlagsResponse;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.proto.v1.ShardIdsRequest;
+import io.simdex.proto.v1.ShardLockRequest;
+import io.simdex.proto.v1.ShardLockResponse;
+import io.simdex.proto.v1.ShardUnlockRequest;
 import io.simdex.proto.v1.ShardPreviousResponse;
 import io.simdex.proto.v1.ShardProbeRequest;
 import io.simdex.proto.v1.ShardProbeResponse;
@@ -99,6 +102,42 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
             return ShardStatsResponse.newBuilder().setDocuments(s.documents()).setFingerprints(s.fingerprints())
                     .setBucketEntries(s.bucketEntries()).setTableBytes(s.tableBytes()).setDocBytes(s.docBytes()).build();
         });
+    }
+
+    @Override
+    public void lockBuckets(ShardLockRequest req, StreamObserver<ShardLockResponse> out) {
+        answer(out, () -> {
+            long stamp;
+            try {
+                stamp = node.lockBuckets(collection(req.getCollection()), bucketKeys(req.getBucketKeysList()),
+                        req.getToken(), req.getLeaseMs(), req.getWaitMs());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw Status.CANCELLED.withDescription("interrupted while waiting for bucket locks").asRuntimeException();
+            }
+            if (stamp < 0) {
+                throw Status.ABORTED.withDescription("bucket locks busy for " + req.getWaitMs() + " ms; retry").asRuntimeException();
+            }
+            return ShardLockResponse.newBuilder().setStamp(stamp).build();
+        });
+    }
+
+    @Override
+    public void unlockBuckets(ShardUnlockRequest req, StreamObserver<ShardCountResponse> out) {
+        answer(out, () -> ShardCountResponse.newBuilder().setChanged(node.unlockBuckets(collection(req.getCollection()),
+                bucketKeys(req.getBucketKeysList()), req.getToken(), req.getStamp())).build());
+    }
+
+    private static int[] bucketKeys(java.util.List<Integer> keys) {
+        int[] out = new int[keys.size()];
+        for (int i = 0; i < out.length; i++) {
+            int k = keys.get(i);
+            if (k < 0 || k >= BlockTables.TABLES * BlockTables.KEYS_PER_TABLE) {
+                throw invalid("bucket key " + Integer.toUnsignedString(k) + " outside 0.." + (BlockTables.TABLES * BlockTables.KEYS_PER_TABLE - 1));
+            }
+            out[i] = k;
+        }
+        return out;
     }
 
     private static <T> void answer(StreamObserver<T> out, Supplier<T> call) {

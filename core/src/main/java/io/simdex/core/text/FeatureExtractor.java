@@ -1,0 +1,21 @@
+package io.simdex.core.text;
+
+import java.util.List;
+
+/**
+ * Turns normalised text into the features a fingerprint hashes, in text order and with
+ * repeats: a feature that occurs three times is listed three times, which is its term
+ * frequency. Implementations are immutable and thread-safe.
+ */
+interface FeatureExtractor {
+    /** The features of text already passed through {@link Normalization#apply}; empty if none. */
+    List<String> features(String normalized);
+
+    /** The extractor for these settings; only WORDS builds a HanLP segmenter. */
+    static FeatureExtractor of(TextSettings settings) {
+        StopWords stopWords = settings.dropStopWords() ? StopWords.defaults() : null;
+        return settings.tokenization() == Tokenization.WORDS
+                ? new WordFeatures(new Tokenizer(), stopWords, settings.shingleSize())
+                : new CharNgramFeatures(stopWords, settings.shingleSize());
+    }
+}

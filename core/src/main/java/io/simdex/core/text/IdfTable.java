@@ -1,0 +1,141 @@
+package io.simdex.core.text;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Inverse document frequencies by feature, for {@link Weighting#TF_IDF}; a feature missing from
+ * the table gets the table's {@link #unknownIdf()}. Immutable and thread-safe.
+ *
+ * <h2>Design</h2>
+ * Keys are features exactly as {@link TextFingerprinter#terms} returns them (words, shingles
+ * joined by one space, or character n-grams), so a table must be built from a corpus with the
+ * same {@link TextSettings}. Keys are normalised on the way in (NFKC, lower case), like the
+ * text. A term the table has never seen is at least as rare as its rarest term, so
+ * {@link #read} gives unknown terms the table's largest idf. {@link #uniform()} is the built-in
+ * default when no table is given: every idf is 1.0, which makes TF-IDF exactly TF.
+ *
+ * <h2>Text format</h2>
+ * <pre>
+ *   # comment lines and blank lines are skipped
+ *   river&lt;TAB&gt;3.21
+ *   堤坝&lt;TAB&gt;5.8
+ * </pre>
+ * One {@code term<TAB>idf} per line, UTF-8 when read from bytes; idf finite and at least 0.
+ * A term cannot contain a tab (whitespace is never part of a feature), and '#' never starts a
+ * feature, so comments cannot clash with terms.
+ */
+public final class IdfTable {
+    private static final IdfTable UNIFORM = new IdfTable(Map.of(), 1.0);
+
+    private final Map<String, Double> idfByTerm;
+    private final double unknownIdf;
+
+    private IdfTable(Map<String, Double> idfByTerm, double unknownIdf) {
+        this.idfByTerm = idfByTerm;
+        this.unknownIdf = unknownIdf;
+    }
+
+    /** The built-in default: idf 1.0 for every term, so TF-IDF weighting equals TF. */
+    public static IdfTable uniform() {
+        return UNIFORM;
+    }
+
+    /**
+     * A table from a map, keys normalised.
+     *
+     * @throws IllegalArgumentException on an invalid idf, or two keys equal after normalisation
+     */
+    public static IdfTable of(Map<String, ? extends Number> idfByTerm, double unknownIdf) {
+        requireIdf(unknownIdf, "unknownIdf");
+        Map<String, Double> table = new HashMap<>(idfByTerm.size() * 2);
+        idfByTerm.forEach((term, idf) -> put(table, term, idf.doubleValue(), "term \"" + term + "\""));
+        return new IdfTable(Map.copyOf(table), unknownIdf);
+    }
+
+    /**
+     * Reads {@code term<TAB>idf} lines as UTF-8; see {@link #read(Reader)}. Does not close the stream.
+     *
+     * @throws IllegalArgumentException on a malformed line, an invalid idf or a repeated term
+     */
+    public static IdfTable read(InputStream in) throws IOException {
+        return read(new InputStreamReader(in, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Reads {@code term<TAB>idf} lines; unknown terms get the largest idf read (1.0 if none).
+     * Does not close the reader.
+     *
+     * @throws IllegalArgumentException on a malformed line, an invalid idf or a repeated term,
+     *                                  naming the line number
+     */
+    public static IdfTable read(Reader reader) throws IOException {
+        BufferedReader lines = reader instanceof BufferedReader buffered ? buffered : new BufferedReader(reader);
+        Map<String, Double> table = new HashMap<>();
+        double maxIdf = Double.NEGATIVE_INFINITY;
+        int lineNumber = 0;
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+            lineNumber++;
+            if (line.isBlank() || line.charAt(0) == '#') {
+                continue;
+            }
+            int tab = line.indexOf('\t');
+            if (tab <= 0 || line.indexOf('\t', tab + 1) >= 0) {
+                throw new IllegalArgumentException(
+                        "line " + lineNumber + ": expected term<TAB>idf, got \"" + line + "\"");
+            }
+            double idf = parseIdf(line.substring(tab + 1).strip(), lineNumber);
+            put(table, line.substring(0, tab), idf, "line " + lineNumber);
+            maxIdf = Math.max(maxIdf, idf);
+        }
+        return new IdfTable(Map.copyOf(table), table.isEmpty() ? 1.0 : maxIdf);
+    }
+
+    /** The idf of a normalised feature, or {@link #unknownIdf()} if the table lacks it. */
+    public double idf(String term) {
+        Double idf = idfByTerm.get(term);
+        return idf != null ? idf : unknownIdf;
+    }
+
+    /** The idf given to features the table does not list. */
+    public double unknownIdf() {
+        return unknownIdf;
+    }
+
+    /** Number of terms listed. */
+    public int size() {
+        return idfByTerm.size();
+    }
+
+    private static void put(Map<String, Double> table, String term, double idf, String where) {
+        requireIdf(idf, where);
+        String key = Normalization.apply(term.strip());
+        if (key.isEmpty()) {
+            throw new IllegalArgumentException(where + ": empty term");
+        }
+        if (table.putIfAbsent(key, idf) != null) {
+            throw new IllegalArgumentException(where + ": term \"" + key + "\" listed twice");
+        }
+    }
+
+    private static double parseIdf(String text, int lineNumber) {
+        try {
+            return Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    "line " + lineNumber + ": idf is not a number: \"" + text + "\"", e);
+        }
+    }
+
+    private static void requireIdf(double idf, String where) {
+        if (!(idf >= 0) || Double.isInfinite(idf)) {
+            throw new IllegalArgumentException(where + ": idf must be finite and >= 0, got " + idf);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.simdex.core.text;
+
+/**
+ * How text becomes features: the tokenization, the weighting, the shingle size and whether stop
+ * words go. Immutable and validated on construction; fingerprints made with different settings
+ * are not comparable.
+ *
+ * <p>{@code shingleSize} is the number of consecutive tokens per feature with
+ * {@link Tokenization#WORDS} (1 = single words) and the n of the character n-grams with
+ * {@link Tokenization#CHAR_NGRAMS}. A text shorter than one shingle yields one feature made of
+ * all it has, so short texts still get a fingerprint.
+ *
+ * @param tokenization  what features are cut from
+ * @param weighting     TF, or TF-IDF with an {@link IdfTable}
+ * @param shingleSize   tokens (WORDS) or characters (CHAR_NGRAMS) per feature, 1..{@value #MAX_SHINGLE_SIZE}
+ * @param dropStopWords whether the built-in English and Chinese stop words are removed first
+ */
+public record TextSettings(Tokenization tokenization, Weighting weighting, int shingleSize, boolean dropStopWords) {
+    /** Largest shingle size accepted; longer shingles make every feature unique and SimHash useless. */
+    public static final int MAX_SHINGLE_SIZE = 16;
+    /** The n of {@link #charNgrams()}: trigrams are the usual choice for near-duplicate text. */
+    public static final int DEFAULT_NGRAM_SIZE = 3;
+
+    private static final TextSettings DEFAULTS = new TextSettings(Tokenization.WORDS, Weighting.TF, 1, true);
+    private static final TextSettings CHAR_NGRAMS =
+            new TextSettings(Tokenization.CHAR_NGRAMS, Weighting.TF, DEFAULT_NGRAM_SIZE, true);
+
+    /** @throws IllegalArgumentException on a null enum or a shingle size outside 1..16 */
+    public TextSettings {
+        if (tokenization == null || weighting == null) {
+            throw new IllegalArgumentException(
+                    "tokenization and weighting must be set, got " + tokenization + ", " + weighting);
+        }
+        if (shingleSize < 1 || shingleSize > MAX_SHINGLE_SIZE) {
+            throw new IllegalArgumentException(
+                    "shingleSize must be 1.." + MAX_SHINGLE_SIZE + ", got " + shingleSize);
+        }
+    }
+
+    /** Single words (HanLP for Chinese), TF weighting, stop words dropped. */
+    public static TextSettings defaults() {
+        return DEFAULTS;
+    }
+
+    /** Character trigrams, TF weighting, stop words dropped. */
+    public static TextSettings charNgrams() {
+        return CHAR_NGRAMS;
+    }
+}

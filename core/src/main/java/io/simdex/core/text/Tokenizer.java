@@ -1,0 +1,87 @@
+package io.simdex.core.text;
+
+import com.hankcs.hanlp.HanLP;
+import com.hankcs.hanlp.seg.Segment;
+import com.hankcs.hanlp.seg.common.Term;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Cuts normalised text into word tokens: Han runs through HanLP's dictionary segmenter, every
+ * other run of one {@link CharClass} as one token. Stop words are kept; dropping them is the
+ * caller's choice.
+ *
+ * <h2>Design</h2>
+ * The text is first split into maximal runs of one class (letters and digits, Han, hiragana,
+ * katakana, Hangul); whitespace, punctuation and symbols end a run and vanish. Only Han runs go
+ * to HanLP, so the segmenter never sees Latin, digits or punctuation and its own handling of
+ * them cannot leak into fingerprints. Kana and Hangul runs stay whole: HanLP's Chinese
+ * dictionary would return them whole anyway, and Korean already puts spaces between words.
+ *
+ * <p>The segmenter is HanLP's Viterbi segmenter over the mini core dictionary that ships in the
+ * portable jar (no download; about 0.2 s to load, once per process). Person, place, organisation and
+ * numeral recognition and part-of-speech tagging are off: near-duplicate detection needs
+ * consistent cuts, not labels. The custom dictionary is off too, because it is a global that any
+ * code in the process may extend, and fingerprints must not change when someone does. HanLP's
+ * analysis calls are thread-safe as long as the segmenter's configuration is not changed, and
+ * this class configures it once, in the constructor, and never hands it out. HanLP's own
+ * character normalisation (which also maps traditional to simplified Chinese) is pinned off for
+ * the same reason: it follows a global switch.
+ */
+final class Tokenizer {
+    private final Segment segment;
+
+    Tokenizer() {
+        segment = HanLP.newSegment()
+                .enablePartOfSpeechTagging(false)
+                .enableNameRecognize(false)
+                .enableTranslatedNameRecognize(false)
+                .enableJapaneseNameRecognize(false)
+                .enablePlaceRecognize(false)
+                .enableOrganizationRecognize(false)
+                .enableNumberQuantifierRecognize(false)
+                .enableCustomDictionary(false)
+                .enableNormalization(false)
+                .enableOffset(false);
+    }
+
+    /** Normalises {@code text} and returns its tokens in text order. */
+    List<String> tokenize(String text) {
+        return tokenizeNormalized(Normalization.apply(text));
+    }
+
+    /** Tokens of text already passed through {@link Normalization#apply}, in text order. */
+    List<String> tokenizeNormalized(String normalized) {
+        List<String> tokens = new ArrayList<>(normalized.length() / 4 + 4);
+        int length = normalized.length();
+        int i = 0;
+        while (i < length) {
+            int cp = normalized.codePointAt(i);
+            int charClass = CharClass.of(cp);
+            if (charClass == CharClass.OTHER || charClass == CharClass.MARK) {
+                i += Character.charCount(cp);
+                continue;
+            }
+            int end = CharClass.runEnd(normalized, i + Character.charCount(cp), charClass);
+            String run = normalized.substring(i, end);
+            if (charClass == CharClass.HAN) {
+                segmentHan(run, tokens);
+            } else {
+                tokens.add(run);
+            }
+            i = end;
+        }
+        return tokens;
+    }
+
+    private void segmentHan(String run, List<String> tokens) {
+        if (run.length() == 1) {
+            tokens.add(run); // nothing to segment, and HanLP's per-call setup is the larger cost
+            return;
+        }
+        for (Term term : segment.seg(run)) {
+            tokens.add(term.word);
+        }
+    }
+}

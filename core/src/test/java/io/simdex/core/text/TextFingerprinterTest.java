@@ -1,0 +1,138 @@
+package io.simdex.core.text;
+
+import io.simdex.core.Hamming;
+import net.openhft.hashing.LongHashFunction;
+import org.junit.jupiter.api.Test;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static io.simdex.core.text.TestTexts.BAKERY_EN;
+import static io.simdex.core.text.TestTexts.METRO_ZH;
+import static io.simdex.core.text.TestTexts.RIVER_EN;
+import static io.simdex.core.text.TestTexts.TEA_ZH;
+import static io.simdex.core.text.TestTexts.edit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class TextFingerprinterTest {
+    private static final TextSettings KEEP_STOP_WORDS = new TextSettings(Tokenization.WORDS, Weighting.TF, 1, false);
+
+    private final TextFingerprinter fingerprinter = TextFingerprinter.defaults();
+
+    @Test
+    void fingerprint_singleWord_isXx3HashOfLowercasedWord() {
+        // One term of weight 1: each bit's counter is +1 or -1, so the fingerprint is the hash.
+        assertEquals(LongHashFunction.xx3().hashChars("floodplain"), fingerprinter.fingerprint("Floodplain!"));
+        assertEquals(LongHashFunction.xx3().hashChars("堤坝"), fingerprinter.fingerprint("堤坝。"));
+    }
+
+    @Test
+    void fingerprint_sameText_sameAcrossInstancesAndThreads() throws Exception {
+        TextFingerprinter other = TextFingerprinter.of(TextSettings.defaults());
+        long expected = fingerprinter.fingerprint(METRO_ZH);
+        assertEquals(expected, other.fingerprint(METRO_ZH));
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Long>> results = pool.invokeAll(
+                    Collections.nCopies(16, () -> other.fingerprint(METRO_ZH)));
+            for (Future<Long> result : results) {
+                assertEquals(expected, result.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void fingerprint_articles_matchPinnedValues() {
+        // Fingerprints are persisted: a change here (HanLP upgrade, stop-word list, normalisation,
+        // hash) invalidates stored data and needs a migration, not a new expected value.
+        assertEquals(0xf094a473fba62066L, fingerprinter.fingerprint(RIVER_EN));
+        assertEquals(0x76f6eaff6227743eL, fingerprinter.fingerprint(BAKERY_EN));
+        assertEquals(0x1d22ca361be0f7a8L, fingerprinter.fingerprint(METRO_ZH));
+        assertEquals(0x14005048ac2c03a2L, fingerprinter.fingerprint(TEA_ZH));
+    }
+
+    @Test
+    void fingerprint_englishStopWordsInserted_sameFingerprint() {
+        String padded = edit(edit(RIVER_EN, "restore nearly forty acres", "restore the nearly forty acres of the"),
+                "replant native willows", "then replant all of the native willows");
+        assertEquals(fingerprinter.fingerprint(RIVER_EN), fingerprinter.fingerprint(padded));
+        TextFingerprinter keeping = TextFingerprinter.of(KEEP_STOP_WORDS);
+        assertNotEquals(keeping.fingerprint(RIVER_EN), keeping.fingerprint(padded), "insertions must matter when kept");
+    }
+
+    @Test
+    void fingerprint_chineseStopWordsInserted_withinDistanceOne() {
+        String padded = edit(edit(TEA_ZH, "带动了农家乐和民宿的生意", "带动了农家乐的和民宿的生意"),
+                "新茶的品质明显好于往年", "新茶的品质也是明显好于往年的");
+        int distance = Hamming.distance(fingerprinter.fingerprint(TEA_ZH), fingerprinter.fingerprint(padded));
+        assertTrue(distance <= 1, "distance " + distance);
+        TextFingerprinter keeping = TextFingerprinter.of(KEEP_STOP_WORDS);
+        assertNotEquals(keeping.fingerprint(TEA_ZH), keeping.fingerprint(padded), "insertions must matter when kept");
+    }
+
+    @Test
+    void fingerprint_onlyStopWords_throwsNamingStopWords() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> fingerprinter.fingerprint("The, of and to! 的了是"));
+        assertEquals("text has no token after stop-word removal (only stop words): \"The, of and to! 的了是\"",
+                e.getMessage());
+    }
+
+    @Test
+    void fingerprint_nullText_throws() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> fingerprinter.fingerprint(null));
+        assertEquals("text is null", e.getMessage());
+    }
+
+    @Test
+    void fingerprint_blankOrPunctuationOnly_throwsNamingNoWord() {
+        for (String text : new String[] {"", "   \n\t", "，。！?-- ..."}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> fingerprinter.fingerprint(text));
+            assertTrue(e.getMessage().startsWith("text has no word (blank, or only punctuation and symbols)"), e.getMessage());
+        }
+    }
+
+    @Test
+    void fingerprint_longRejectedText_messageQuotesOnlyAPrefix() {
+        String text = "the ".repeat(100);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> fingerprinter.fingerprint(text));
+        assertTrue(e.getMessage().endsWith("...\" (400 chars)"), e.getMessage());
+    }
+
+    @Test
+    void fingerprint_stopWordsKept_onlyStopWordsAccepted() {
+        assertEquals(TextFingerprinter.of(KEEP_STOP_WORDS).fingerprint("the"), LongHashFunction.xx3().hashChars("the"));
+    }
+
+    @Test
+    void terms_default_dropsStopWordsKeepsRepeats() {
+        assertEquals(List.of("river", "floods", "river", "堤坝", "河流"), fingerprinter.terms("The river floods; the RIVER. 堤坝的河流"));
+    }
+
+    @Test
+    void terms_wordShingles_joinConsecutiveTokensAfterStopWords() {
+        TextFingerprinter pairs = TextFingerprinter.of(new TextSettings(Tokenization.WORDS, Weighting.TF, 2, true));
+        assertEquals(List.of("river bank", "bank floods"), pairs.terms("the river of the bank floods"));
+        assertEquals(List.of("river"), pairs.terms("the river"));
+    }
+
+    @Test
+    void defaults_sharedInstanceWithDefaultSettings() {
+        assertSame(TextFingerprinter.defaults(), TextFingerprinter.defaults());
+        assertEquals(TextSettings.defaults(), TextFingerprinter.defaults().settings());
+    }
+
+    @Test
+    void of_nullSettings_throws() {
+        assertThrows(IllegalArgumentException.class, () -> TextFingerprinter.of(null));
+    }
+}
