@@ -1,5 +1,6 @@
 package io.simdex.client;
 
+import com.google.protobuf.UInt32Value;
 import io.grpc.Channel;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -121,7 +122,7 @@ public final class SimdexClient implements AutoCloseable {
         requireNonNegative("limit", limit);
         return inBatches(probes, batch -> {
             QueryRequest.Builder req = QueryRequest.newBuilder()
-                    .setCollection(name(collection)).setMaxDistance(maxDistance).setLimit(limit);
+                    .setCollection(name(collection)).setMaxDistance(UInt32Value.of(maxDistance)).setLimit(limit);
             batch.forEach(p -> req.addProbes(ProtoMapper.toProto(p)));
             return stub().query(req.build()).getResultsList().stream().map(ProtoMapper::fromProto).toList();
         });
@@ -138,7 +139,7 @@ public final class SimdexClient implements AutoCloseable {
         requireNonNegative("maxDistance", maxDistance);
         return inBatches(docs, batch -> {
             DedupRequest.Builder req = DedupRequest.newBuilder()
-                    .setCollection(name(collection)).setMaxDistance(maxDistance);
+                    .setCollection(name(collection)).setMaxDistance(UInt32Value.of(maxDistance));
             batch.forEach(d -> req.addDocuments(ProtoMapper.toProto(d)));
             return stub().dedup(req.build()).getResultsList().stream().map(ProtoMapper::fromProto).toList();
         });

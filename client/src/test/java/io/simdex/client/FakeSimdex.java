@@ -118,7 +118,7 @@ public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
             QueryResponse.Builder r = QueryResponse.newBuilder();
             for (Probe p : req.getProbesList()) {
                 long fp = p.hasFingerprint() ? p.getFingerprint() : fingerprintOf(p.getText());
-                List<Match> matches = scan(docs, fp, req.getMaxDistance());
+                List<Match> matches = scan(docs, fp, req.hasMaxDistance() ? req.getMaxDistance().getValue() : 3);
                 int limit = req.getLimit() == 0 ? matches.size() : Math.min(req.getLimit(), matches.size());
                 r.addResults(QueryResult.newBuilder().setFingerprint(fp).addAllMatches(matches.subList(0, limit)));
             }
@@ -133,7 +133,7 @@ public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
             DedupResponse.Builder r = DedupResponse.newBuilder();
             for (Document d : req.getDocumentsList()) {
                 long fp = fingerprint(d);
-                List<Match> near = scan(docs, fp, req.getMaxDistance());
+                List<Match> near = scan(docs, fp, req.hasMaxDistance() ? req.getMaxDistance().getValue() : 3);
                 if (near.isEmpty()) {
                     docs.put(d.getId(), fp);
                 }

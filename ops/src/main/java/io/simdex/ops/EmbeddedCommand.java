@@ -1,6 +1,5 @@
 package io.simdex.ops;
 
-import io.simdex.core.text.TextFingerprinter;
 import io.simdex.router.EmbeddedSimdex;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,8 +29,7 @@ final class EmbeddedCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        TextFingerprinter text = TextFingerprinter.defaults();
-        EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, host, port, expected, text::fingerprint);
+        EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, host, port, expected);
         Runtime.getRuntime().addShutdownHook(new Thread(simdex::close, "simdex-shutdown"));
         System.err.printf("simdex embedded: %d shards, data in %s, listening on %s:%d%n",
                 simdex.index().shardCount(), data.toAbsolutePath(), host, simdex.port());

@@ -2,19 +2,20 @@ package io.simdex.ops;
 
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.simdex.core.text.TextFingerprinter;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.router.Catalog;
 import io.simdex.router.IndexRouter;
 import io.simdex.router.Placement;
 import io.simdex.router.PublicServer;
 import io.simdex.router.RemoteShardClient;
+import io.simdex.router.RetentionSweeper;
 import io.simdex.router.ShardClient;
 import io.simdex.router.SimdexService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -45,9 +46,11 @@ final class RouterCommand implements Callable<Integer> {
             clients.add(new RemoteShardClient(channel));
         }
         IndexRouter index = new IndexRouter(clients, Placement.roundRobin(clients.size()));
-        TextFingerprinter text = TextFingerprinter.defaults();
-        PublicServer server = PublicServer.start(host, port, new SimdexService(index, new Catalog(data), text::fingerprint), SimdexGrpc.SERVICE_NAME);
+        SimdexService service = new SimdexService(index, new Catalog(data), Clock.systemUTC());
+        PublicServer server = PublicServer.start(host, port, service, SimdexGrpc.SERVICE_NAME);
+        RetentionSweeper sweeper = RetentionSweeper.start(service);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            sweeper.close();
             server.close();
             index.close();
         }, "router-shutdown"));

@@ -1,5 +1,6 @@
 package io.simdex.ops;
 
+import com.google.protobuf.UInt32Value;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.simdex.proto.v1.Document;
@@ -57,7 +58,7 @@ class ClusterProcessIT {
                     // No replicas yet: losing a shard must fail queries clearly, not answer wrongly.
                     shards.get(1).kill9();
                     StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub.query(QueryRequest.newBuilder()
-                            .setMaxDistance(3).addProbes(Probe.newBuilder().setFingerprint(probes[0])).build()));
+                            .setMaxDistance(UInt32Value.of(3)).addProbes(Probe.newBuilder().setFingerprint(probes[0])).build()));
                     assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.getStatus().toString());
                 });
                 router.stop();

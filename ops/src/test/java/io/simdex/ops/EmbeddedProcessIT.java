@@ -1,5 +1,6 @@
 package io.simdex.ops;
 
+import com.google.protobuf.UInt32Value;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.core.BitFlips;
@@ -121,7 +122,7 @@ class EmbeddedProcessIT {
     }
 
     static void assertMatchesBruteForce(SimdexGrpc.SimdexBlockingStub stub, long[] fps, long[] probes) {
-        QueryRequest.Builder req = QueryRequest.newBuilder().setMaxDistance(3);
+        QueryRequest.Builder req = QueryRequest.newBuilder().setMaxDistance(UInt32Value.of(3));
         for (long p : probes) {
             req.addProbes(Probe.newBuilder().setFingerprint(p));
         }

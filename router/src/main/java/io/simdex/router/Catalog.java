@@ -1,77 +1,81 @@
 package io.simdex.router;
 
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import io.simdex.proto.v1.CollectionInfo;
+import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.ListCollectionsResponse;
+
 import java.io.IOException;
-import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * The collections that exist, persisted as {@code collections.properties} (name = creation time
- * in ms) and rewritten atomically on each change. "default" always exists.
+ * The collections that exist and their settings, persisted as {@code collections.json}
+ * (protobuf JSON of a ListCollectionsResponse) and rewritten atomically on each change.
+ * "default" always exists, with default settings.
  */
 public final class Catalog {
     public static final String DEFAULT = "default";
 
     private final Path file;
-    private final ConcurrentSkipListMap<String, Long> collections = new ConcurrentSkipListMap<>();
+    private final ConcurrentSkipListMap<String, CollectionInfo> collections = new ConcurrentSkipListMap<>();
 
     public Catalog(Path dir) {
-        this.file = dir.resolve("collections.properties");
+        this.file = dir.resolve("collections.json");
         try {
             Files.createDirectories(dir);
             if (Files.exists(file)) {
-                Properties p = new Properties();
-                try (Reader r = Files.newBufferedReader(file)) {
-                    p.load(r);
-                }
-                p.forEach((k, v) -> collections.put((String) k, Long.parseLong((String) v)));
+                ListCollectionsResponse.Builder b = ListCollectionsResponse.newBuilder();
+                JsonFormat.parser().merge(Files.readString(file), b);
+                b.getCollectionsList().forEach(c -> collections.put(c.getName(), c));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
         }
-        create(DEFAULT);
+        create(DEFAULT, CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()));
     }
 
-    public boolean exists(String name) {
-        return collections.containsKey(name);
+    public Optional<CollectionInfo> get(String name) {
+        return Optional.ofNullable(collections.get(name));
     }
 
-    /** Creates {@code name}; returns false if it existed. */
-    public synchronized boolean create(String name) {
-        if (collections.putIfAbsent(name, System.currentTimeMillis()) != null) {
-            return false;
+    /**
+     * Creates {@code name} with complete {@code settings}; returns the collection as it now is,
+     * and whether this call created it.
+     */
+    public synchronized Created create(String name, CollectionSettings settings) {
+        CollectionInfo existing = collections.get(name);
+        if (existing != null) {
+            return new Created(existing, false);
         }
+        CollectionInfo info = CollectionInfo.newBuilder().setName(name).setCreatedUnixMs(System.currentTimeMillis())
+                .setSettings(settings).build();
+        collections.put(name, info);
         save();
-        return true;
+        return new Created(info, true);
     }
 
-    public long createdMillis(String name) {
-        return collections.getOrDefault(name, 0L);
+    public record Created(CollectionInfo collection, boolean created) {
     }
 
-    public List<String> names() {
-        return new ArrayList<>(collections.keySet());
+    public List<CollectionInfo> all() {
+        return new ArrayList<>(collections.values());
     }
 
     private void save() {
-        Properties p = new Properties();
-        for (Map.Entry<String, Long> e : collections.entrySet()) {
-            p.setProperty(e.getKey(), Long.toString(e.getValue()));
-        }
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
-            try (Writer w = Files.newBufferedWriter(tmp)) {
-                p.store(w, "simdex collections: name = created (ms since epoch)");
-            }
+            Files.writeString(tmp, JsonFormat.printer().print(ListCollectionsResponse.newBuilder().addAllCollections(collections.values())));
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException(e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.function.ToLongFunction;
+import java.time.Clock;
 
 /**
  * The embedded default: a router and N shards in one JVM, one public gRPC port. The router
@@ -25,18 +25,30 @@ import java.util.function.ToLongFunction;
  */
 public final class EmbeddedSimdex implements AutoCloseable {
     private final IndexRouter index;
+    private final SimdexService service;
     private final PublicServer server;
+    private final RetentionSweeper sweeper;
 
-    private EmbeddedSimdex(IndexRouter index, PublicServer server) {
+    private EmbeddedSimdex(IndexRouter index, SimdexService service, PublicServer server, RetentionSweeper sweeper) {
         this.index = index;
+        this.service = service;
         this.server = server;
+        this.sweeper = sweeper;
+    }
+
+    public SimdexService service() {
+        return service;
     }
 
     /**
      * @param expectedDocuments sizing of each new collection's maps: the documents it is expected to hold
      */
-    public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments,
-                                       ToLongFunction<String> textFingerprint) {
+    public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments) {
+        return start(dataDir, shards, host, port, expectedDocuments, Clock.systemUTC());
+    }
+
+    /** As {@link #start(Path, int, String, int, long)}, with the clock that drives retention. */
+    public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments, Clock clock) {
         shards = fixedShardCount(dataDir, shards);
         Placement placement = Placement.roundRobin(shards);
         List<ShardClient> clients = new ArrayList<>();
@@ -48,8 +60,9 @@ public final class EmbeddedSimdex implements AutoCloseable {
         }
         IndexRouter index = new IndexRouter(clients, placement);
         Catalog catalog = new Catalog(dataDir.resolve("router"));
-        PublicServer server = PublicServer.start(host, port, new SimdexService(index, catalog, textFingerprint), SimdexGrpc.SERVICE_NAME);
-        return new EmbeddedSimdex(index, server);
+        SimdexService service = new SimdexService(index, catalog, clock);
+        PublicServer server = PublicServer.start(host, port, service, SimdexGrpc.SERVICE_NAME);
+        return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service));
     }
 
     public int port() {
@@ -67,6 +80,7 @@ public final class EmbeddedSimdex implements AutoCloseable {
     /** Stops serving, then closes every shard's maps cleanly (so the next start need not recover). */
     @Override
     public void close() {
+        sweeper.close();
         server.close();
         index.close();
     }

@@ -1,5 +1,6 @@
 package io.simdex.router;
 
+import io.grpc.Status;
 import io.simdex.core.BlockTables;
 import io.simdex.core.Hamming;
 import io.simdex.server.ShardNode;
@@ -13,17 +14,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
-import io.grpc.Status;
+import java.util.stream.IntStream;
 
 /**
  * The index across shards: what Insert, Query, Dedup and Delete do, in terms of the shard
  * protocol. Arguments are validated by the caller ({@link SimdexService}).
  *
  * <h2>Where things live</h2>
- * A document (id, fp) is recorded three ways, each at the shard {@link Placement} names:
- * id -> fp at the owner of the id, fp -> ids at the owner of fp, and fp in the four buckets
- * (t, block t of fp) at each bucket's owner. A query probes the four buckets, then resolves the
- * matched fingerprints' ids; buckets never carry ids, which keeps them at 6 bytes an entry.
+ * A document (id, fp) of generation g is recorded three ways, each at the shard
+ * {@link Placement} names: id -> fp at the owner of the id, fp -> ids at the owner of fp, and
+ * fp in the four buckets (t, block t of fp) at each bucket's owner. A query probes the four
+ * buckets of every live generation, then resolves the matched fingerprints' ids; buckets never
+ * carry ids, which keeps them at 6 bytes an entry. An id lives in one generation: binding it
+ * in a new one unbinds it from the others (all on the id's owner).
  *
  * <h2>Order of writes</h2>
  * Insert binds ids first, moves re-bound ids off their old fingerprints, then attaches ids and
@@ -32,12 +35,13 @@ import io.grpc.Status;
  * is idempotent, so retrying the request completes it.
  */
 public final class IndexRouter implements AutoCloseable {
-    private final ShardClient[] shards;
-    private final Placement placement;
     /** Shard-side bucket locks expire this long after being granted. */
     static final int LEASE_MILLIS = 30_000;
     /** How long a Dedup waits for busy buckets before failing with ABORTED. */
     static final int WAIT_MILLIS = 10_000;
+
+    private final ShardClient[] shards;
+    private final Placement placement;
 
     public IndexRouter(List<? extends ShardClient> shards, Placement placement) {
         if (placement.shards() != shards.size()) {
@@ -56,56 +60,67 @@ public final class IndexRouter implements AutoCloseable {
     public record Decision(boolean inserted, List<Hit> duplicates, long sequence) {
     }
 
-    /** Counts of a collection across all shards. */
+    /** Counts of a collection's live generations across all shards. */
     public record Stats(long documents, long fingerprints, long bucketEntries, long tableBytes, long docBytes, int shards) {
     }
 
-    /** Stores each (ids[i], fps[i]); an id given twice keeps its last fingerprint. */
-    public void insert(String c, String[] ids, long[] fps) {
+    /** Stores each (ids[i], fps[i]) in the window's current generation; an id given twice keeps its last fingerprint. */
+    public void insert(String c, Window w, String[] ids, long[] fps) {
         int[] last = lastOccurrences(ids);
-        ids = Fanout.pick(ids, last);
-        fps = Fanout.pick(fps, last);
-        String[] finalIds = ids;
+        String[] idz = Fanout.pick(ids, last);
+        long[] fpz = Fanout.pick(fps, last);
+        long g = w.current();
 
-        // 1. id -> fp, learning what each id was bound to before.
-        ShardNode.Previous previous = bind(c, ids, fps);
-        // 2. Ids that moved leave their old fingerprints.
-        List<Integer> moved = new ArrayList<>();
-        for (int i = 0; i < ids.length; i++) {
-            if (previous.present()[i] && previous.previous()[i] != fps[i]) {
-                moved.add(i);
-            }
-        }
-        if (!moved.isEmpty()) {
-            int[] m = moved.stream().mapToInt(Integer::intValue).toArray();
-            detachAndUnindex(c, Fanout.pick(previous.previous(), m), Fanout.pick(finalIds, m));
-        }
-        // 3. fp -> ids, then 4. the buckets. Bucket adds are idempotent, and always sent, so a
-        // retry after a failure between 3 and 4 completes the insert.
-        long[] finalFps = fps;
+        // 1. id -> fp, learning what each id was bound to before (in any generation).
+        ShardNode.Previous previous = new ShardNode.Previous(idz.length);
         Fanout f = Fanout.start();
-        int[][] byFp = Fanout.group(fps.length, shards.length, i -> placement.ownerOfFingerprint(finalFps[i]));
+        int[][] byId = Fanout.group(idz.length, shards.length, i -> placement.ownerOfId(idz[i]));
         for (int s = 0; s < shards.length; s++) {
-            if (byFp[s].length > 0) {
-                f.add(shards[s].attachIds(c, Fanout.pick(fps, byFp[s]), Fanout.pick(ids, byFp[s])));
+            int[] group = byId[s];
+            if (group.length > 0) {
+                f.add(shards[s].bindIds(c, g, Fanout.pick(idz, group), Fanout.pick(fpz, group))).thenAccept(p -> scatter(p, group, previous));
             }
         }
         f.await();
-        buckets(c, distinct(fps), true);
+        // 2. Ids that moved leave their old fingerprints.
+        int[] moved = IntStream.range(0, idz.length)
+                .filter(i -> previous.present()[i] && (previous.previous()[i] != fpz[i] || previous.generation()[i] != g)).toArray();
+        if (moved.length > 0) {
+            detachAndUnindex(c, Fanout.pick(previous.generation(), moved), Fanout.pick(previous.previous(), moved), Fanout.pick(idz, moved));
+        }
+        // 3. fp -> ids, then 4. the buckets. Bucket adds are idempotent and always sent, so a
+        // retry after a failure between 3 and 4 completes the insert.
+        int[][] byFp = Fanout.group(fpz.length, shards.length, i -> placement.ownerOfFingerprint(fpz[i]));
+        for (int s = 0; s < shards.length; s++) {
+            if (byFp[s].length > 0) {
+                f.add(shards[s].attachIds(c, g, Fanout.pick(fpz, byFp[s]), Fanout.pick(idz, byFp[s])));
+            }
+        }
+        f.await();
+        buckets(c, g, distinct(fpz), true);
     }
 
     /** For each probe, every stored document within {@code maxDistance}, nearest first, at most {@code limit} (0: all). */
-    public List<List<Hit>> query(String c, long[] probes, int maxDistance, int limit) {
-        long[][] matches = probe(c, probes, maxDistance);
-        Map<Long, String[]> ids = resolve(c, matches);
+    public List<List<Hit>> query(String c, Window w, long[] probes, int maxDistance, int limit) {
+        ShardNode.Found[] matches = probe(c, w.live(), probes, maxDistance);
+        Map<Long, Map<Long, String[]>> ids = resolve(c, matches);
         List<List<Hit>> out = new ArrayList<>(probes.length);
         for (int q = 0; q < probes.length; q++) {
-            List<Hit> hits = new ArrayList<>();
-            for (long fp : matches[q]) {
-                for (String id : ids.getOrDefault(fp, new String[0])) {
-                    hits.add(new Hit(id, fp, Hamming.distance(fp, probes[q])));
+            // An id found in several generations (only while a move is half done) counts once, at its newest.
+            Map<String, Hit> byId = new LinkedHashMap<>();
+            Map<String, Long> genOf = new HashMap<>();
+            ShardNode.Found m = matches[q];
+            for (int i = 0; i < m.fingerprints().length; i++) {
+                long fp = m.fingerprints()[i];
+                long g = m.generations()[i];
+                for (String id : ids.getOrDefault(g, Map.of()).getOrDefault(fp, new String[0])) {
+                    if (genOf.getOrDefault(id, Long.MIN_VALUE) < g) {
+                        genOf.put(id, g);
+                        byId.put(id, new Hit(id, fp, Hamming.distance(fp, probes[q])));
+                    }
                 }
             }
+            List<Hit> hits = new ArrayList<>(byId.values());
             hits.sort(Hit.NEAREST_FIRST);
             out.add(limit > 0 && hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits);
         }
@@ -120,7 +135,7 @@ public final class IndexRouter implements AutoCloseable {
      * bucket key of its documents (see the server's {@code BucketLocks}) from before its probe
      * until after its insert. Shards are locked in ascending order, so calls cannot deadlock.
      */
-    public List<Decision> dedup(String c, String[] ids, long[] fps, int maxDistance) {
+    public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance) {
         int[] keys = bucketKeys(fps);
         int[][] byShard = Fanout.group(keys.length, shards.length, i -> placement.ownerOfBucket(keys[i] >>> BlockTables.BLOCK_BITS,
                 keys[i] & (BlockTables.KEYS_PER_TABLE - 1)));
@@ -136,14 +151,14 @@ public final class IndexRouter implements AutoCloseable {
                     locked[s] = true;
                 }
             }
-            List<Decision> decisions = decide(c, ids, fps, maxDistance, stamp + 1);
+            List<Decision> decisions = decide(c, w, ids, fps, maxDistance, stamp + 1);
             if (System.nanoTime() - started > LEASE_MILLIS / 2 * 1_000_000L) {
                 // The locks may be about to expire: inserting now could race another router.
                 throw Status.ABORTED.withDescription("dedup took longer than half the lock lease; retry").asRuntimeException();
             }
-            int[] kept = java.util.stream.IntStream.range(0, ids.length).filter(i -> decisions.get(i).inserted()).toArray();
+            int[] kept = IntStream.range(0, ids.length).filter(i -> decisions.get(i).inserted()).toArray();
             if (kept.length > 0) {
-                insert(c, Fanout.pick(ids, kept), Fanout.pick(fps, kept));
+                insert(c, w, Fanout.pick(ids, kept), Fanout.pick(fps, kept));
             }
             released = stamp + ids.length;
             return decisions;
@@ -152,9 +167,70 @@ public final class IndexRouter implements AutoCloseable {
         }
     }
 
+    /** Removes documents by id (from every generation); returns how many existed. */
+    public int delete(String c, String[] ids) {
+        String[] idz = Arrays.stream(ids).distinct().toArray(String[]::new);
+        ShardNode.Previous previous = new ShardNode.Previous(idz.length);
+        Fanout f = Fanout.start();
+        int[][] byId = Fanout.group(idz.length, shards.length, i -> placement.ownerOfId(idz[i]));
+        for (int s = 0; s < shards.length; s++) {
+            int[] group = byId[s];
+            if (group.length > 0) {
+                f.add(shards[s].unbindIds(c, Fanout.pick(idz, group))).thenAccept(p -> scatter(p, group, previous));
+            }
+        }
+        f.await();
+        int[] found = IntStream.range(0, idz.length).filter(i -> previous.present()[i]).toArray();
+        if (found.length > 0) {
+            detachAndUnindex(c, Fanout.pick(previous.generation(), found), Fanout.pick(previous.previous(), found), Fanout.pick(idz, found));
+        }
+        return found.length;
+    }
+
+    public Stats stats(String c, Window w) {
+        Fanout f = Fanout.start();
+        List<CompletableFuture<ShardNode.ShardStats>> parts = new ArrayList<>();
+        for (ShardClient shard : shards) {
+            parts.add(f.add(shard.stats(c, w.oldest())));
+        }
+        f.await();
+        long docs = 0, fps = 0, entries = 0, tableBytes = 0, docBytes = 0;
+        for (CompletableFuture<ShardNode.ShardStats> p : parts) {
+            ShardNode.ShardStats s = p.join();
+            docs += s.documents();
+            fps += s.fingerprints();
+            entries += s.bucketEntries();
+            tableBytes += s.tableBytes();
+            docBytes += s.docBytes();
+        }
+        return new Stats(docs, fps, entries, tableBytes, docBytes, shards.length);
+    }
+
+    /** Deletes every generation older than the window on every shard; returns how many were dropped. */
+    public int expire(String c, Window w) {
+        Fanout f = Fanout.start();
+        List<CompletableFuture<Integer>> parts = new ArrayList<>();
+        for (ShardClient shard : shards) {
+            parts.add(f.add(shard.expireBefore(c, w.oldest())));
+        }
+        f.await();
+        return parts.stream().mapToInt(CompletableFuture::join).sum();
+    }
+
+    public int shardCount() {
+        return shards.length;
+    }
+
+    @Override
+    public void close() {
+        for (ShardClient shard : shards) {
+            shard.close();
+        }
+    }
+
     /** The decisions for one locked batch, numbered from {@code firstSequence}. */
-    private List<Decision> decide(String c, String[] ids, long[] fps, int maxDistance, long firstSequence) {
-        List<List<Hit>> stored = query(c, fps, maxDistance, 0);
+    private List<Decision> decide(String c, Window w, String[] ids, long[] fps, int maxDistance, long firstSequence) {
+        List<List<Hit>> stored = query(c, w, fps, maxDistance, 0);
         BatchTables kept = new BatchTables();
         List<Decision> decisions = new ArrayList<>(ids.length);
         for (int i = 0; i < ids.length; i++) {
@@ -187,6 +263,134 @@ public final class IndexRouter implements AutoCloseable {
         }
     }
 
+    /** Probes all four tables of the given generations for every probe; each probe's distinct (fp, generation) matches. */
+    private ShardNode.Found[] probe(String c, long[] gens, long[] probes, int maxDistance) {
+        ShardNode.Found[][] perTable = new ShardNode.Found[BlockTables.TABLES][probes.length];
+        Fanout f = Fanout.start();
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            int table = t;
+            int[][] groups = Fanout.group(probes.length, shards.length,
+                    i -> placement.ownerOfBucket(table, BlockTables.block(probes[i], table)));
+            for (int s = 0; s < shards.length; s++) {
+                int[] group = groups[s];
+                if (group.length > 0) {
+                    f.add(shards[s].probe(c, gens, t, Fanout.pick(probes, group), maxDistance)).thenAccept(found -> {
+                        for (int i = 0; i < group.length; i++) {
+                            perTable[table][group[i]] = found[i];
+                        }
+                    });
+                }
+            }
+        }
+        f.await();
+        ShardNode.Found[] out = new ShardNode.Found[probes.length];
+        for (int q = 0; q < probes.length; q++) {
+            int n = 0;
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                n += perTable[t][q].fingerprints().length;
+            }
+            long[] fps = new long[n];
+            long[] gs = new long[n];
+            int at = 0;
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                ShardNode.Found found = perTable[t][q];
+                System.arraycopy(found.fingerprints(), 0, fps, at, found.fingerprints().length);
+                System.arraycopy(found.generations(), 0, gs, at, found.generations().length);
+                at += found.fingerprints().length;
+            }
+            out[q] = n <= 1 ? new ShardNode.Found(fps, gs) : distinctPairs(fps, gs);
+        }
+        return out;
+    }
+
+    /** generation -> fingerprint -> ids, for every matched (fingerprint, generation). */
+    private Map<Long, Map<Long, String[]>> resolve(String c, ShardNode.Found[] matches) {
+        int n = Arrays.stream(matches).mapToInt(m -> m.fingerprints().length).sum();
+        long[] fps = new long[n];
+        long[] gens = new long[n];
+        int at = 0;
+        for (ShardNode.Found m : matches) {
+            System.arraycopy(m.fingerprints(), 0, fps, at, m.fingerprints().length);
+            System.arraycopy(m.generations(), 0, gens, at, m.generations().length);
+            at += m.fingerprints().length;
+        }
+        ShardNode.Found all = distinctPairs(fps, gens);
+        Map<Long, Map<Long, String[]>> ids = new HashMap<>();
+        if (all.fingerprints().length == 0) {
+            return ids;
+        }
+        Fanout f = Fanout.start();
+        int[][] groups = Fanout.group(all.fingerprints().length, shards.length, i -> placement.ownerOfFingerprint(all.fingerprints()[i]));
+        for (int s = 0; s < shards.length; s++) {
+            int[] group = groups[s];
+            if (group.length > 0) {
+                long[] partFps = Fanout.pick(all.fingerprints(), group);
+                long[] partGens = Fanout.pick(all.generations(), group);
+                f.add(shards[s].resolveIds(c, partGens, partFps)).thenAccept(found -> {
+                    synchronized (ids) {
+                        for (int i = 0; i < partFps.length; i++) {
+                            ids.computeIfAbsent(partGens[i], g -> new HashMap<>()).put(partFps[i], found[i]);
+                        }
+                    }
+                });
+            }
+        }
+        f.await();
+        return ids;
+    }
+
+    /** Detaches ids[i] from fps[i] in gens[i]; fingerprints left without ids leave that generation's buckets. */
+    private void detachAndUnindex(String c, long[] gens, long[] fps, String[] ids) {
+        boolean[] empty = new boolean[fps.length];
+        Fanout f = Fanout.start();
+        for (long g : Arrays.stream(gens).distinct().toArray()) {
+            int[] inGen = IntStream.range(0, fps.length).filter(i -> gens[i] == g).toArray();
+            int[][] groups = Fanout.group(inGen.length, shards.length, i -> placement.ownerOfFingerprint(fps[inGen[i]]));
+            for (int s = 0; s < shards.length; s++) {
+                int[] group = Arrays.stream(groups[s]).map(i -> inGen[i]).toArray();
+                if (group.length > 0) {
+                    f.add(shards[s].detachIds(c, g, Fanout.pick(fps, group), Fanout.pick(ids, group))).thenAccept(flags -> {
+                        for (int i = 0; i < group.length; i++) {
+                            empty[group[i]] = flags[i];
+                        }
+                    });
+                }
+            }
+        }
+        f.await();
+        for (long g : Arrays.stream(gens).distinct().toArray()) {
+            long[] gone = distinct(IntStream.range(0, fps.length).filter(i -> empty[i] && gens[i] == g).mapToLong(i -> fps[i]).toArray());
+            if (gone.length > 0) {
+                buckets(c, g, gone, false);
+            }
+        }
+    }
+
+    /** Adds (or removes) each fingerprint in its four buckets of generation g, one call per (table, owner). */
+    private void buckets(String c, long g, long[] fps, boolean add) {
+        Fanout f = Fanout.start();
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            int table = t;
+            int[][] groups = Fanout.group(fps.length, shards.length,
+                    i -> placement.ownerOfBucket(table, BlockTables.block(fps[i], table)));
+            for (int s = 0; s < shards.length; s++) {
+                if (groups[s].length > 0) {
+                    long[] part = Fanout.pick(fps, groups[s]);
+                    f.add(add ? shards[s].bucketAdd(c, g, t, part) : shards[s].bucketRemove(c, g, t, part));
+                }
+            }
+        }
+        f.await();
+    }
+
+    private static void scatter(ShardNode.Previous part, int[] group, ShardNode.Previous into) {
+        for (int i = 0; i < group.length; i++) {
+            into.present()[group[i]] = part.present()[i];
+            into.previous()[group[i]] = part.previous()[i];
+            into.generation()[group[i]] = part.generation()[i];
+        }
+    }
+
     /** The distinct bucket keys of {@code fps}, ascending. */
     private static int[] bucketKeys(long[] fps) {
         int[] keys = new int[fps.length * BlockTables.TABLES];
@@ -207,188 +411,26 @@ public final class IndexRouter implements AutoCloseable {
         return out;
     }
 
-    /** Removes documents by id; returns how many existed. */
-    public int delete(String c, String[] ids) {
-        ids = Arrays.stream(ids).distinct().toArray(String[]::new);
-        String[] finalIds = ids;
-        ShardNode.Previous previous = new ShardNode.Previous(new boolean[ids.length], new long[ids.length]);
-        Fanout f = Fanout.start();
-        int[][] byId = Fanout.group(ids.length, shards.length, i -> placement.ownerOfId(finalIds[i]));
-        for (int s = 0; s < shards.length; s++) {
-            int[] group = byId[s];
-            if (group.length > 0) {
-                f.add(shards[s].unbindIds(c, Fanout.pick(ids, group))).thenAccept(p -> scatter(p, group, previous));
-            }
-        }
-        f.await();
-        List<Integer> found = new ArrayList<>();
-        for (int i = 0; i < ids.length; i++) {
-            if (previous.present()[i]) {
-                found.add(i);
-            }
-        }
-        int[] k = found.stream().mapToInt(Integer::intValue).toArray();
-        if (k.length > 0) {
-            detachAndUnindex(c, Fanout.pick(previous.previous(), k), Fanout.pick(ids, k));
-        }
-        return k.length;
-    }
-
-    public Stats stats(String c) {
-        Fanout f = Fanout.start();
-        List<CompletableFuture<ShardNode.ShardStats>> parts = new ArrayList<>();
-        for (ShardClient shard : shards) {
-            parts.add(f.add(shard.stats(c)));
-        }
-        f.await();
-        long docs = 0, fps = 0, entries = 0, tableBytes = 0, docBytes = 0;
-        for (CompletableFuture<ShardNode.ShardStats> p : parts) {
-            ShardNode.ShardStats s = p.join();
-            docs += s.documents();
-            fps += s.fingerprints();
-            entries += s.bucketEntries();
-            tableBytes += s.tableBytes();
-            docBytes += s.docBytes();
-        }
-        return new Stats(docs, fps, entries, tableBytes, docBytes, shards.length);
-    }
-
-    public int shardCount() {
-        return shards.length;
-    }
-
-    @Override
-    public void close() {
-        for (ShardClient shard : shards) {
-            shard.close();
-        }
-    }
-
-    /** Probes all four tables for every probe; returns each probe's distinct matched fingerprints. */
-    private long[][] probe(String c, long[] probes, int maxDistance) {
-        long[][][] perTable = new long[BlockTables.TABLES][probes.length][];
-        Fanout f = Fanout.start();
-        for (int t = 0; t < BlockTables.TABLES; t++) {
-            int table = t;
-            int[][] groups = Fanout.group(probes.length, shards.length,
-                    i -> placement.ownerOfBucket(table, BlockTables.block(probes[i], table)));
-            for (int s = 0; s < shards.length; s++) {
-                int[] group = groups[s];
-                if (group.length > 0) {
-                    f.add(shards[s].probe(c, t, Fanout.pick(probes, group), maxDistance)).thenAccept(found -> {
-                        for (int i = 0; i < group.length; i++) {
-                            perTable[table][group[i]] = found[i];
-                        }
-                    });
-                }
-            }
-        }
-        f.await();
-        long[][] out = new long[probes.length][];
-        for (int q = 0; q < probes.length; q++) {
-            int n = 0;
-            for (int t = 0; t < BlockTables.TABLES; t++) {
-                n += perTable[t][q].length;
-            }
-            long[] all = new long[n];
-            int at = 0;
-            for (int t = 0; t < BlockTables.TABLES; t++) {
-                System.arraycopy(perTable[t][q], 0, all, at, perTable[t][q].length);
-                at += perTable[t][q].length;
-            }
-            // A fingerprint equal in several blocks is found in several tables: keep it once.
-            out[q] = n <= 1 ? all : distinct(all);
-        }
-        return out;
-    }
-
-    private Map<Long, String[]> resolve(String c, long[][] matches) {
-        long[] all = distinct(Arrays.stream(matches).flatMapToLong(Arrays::stream).toArray());
-        Map<Long, String[]> ids = new HashMap<>();
-        if (all.length == 0) {
-            return ids;
-        }
-        Fanout f = Fanout.start();
-        int[][] groups = Fanout.group(all.length, shards.length, i -> placement.ownerOfFingerprint(all[i]));
-        for (int s = 0; s < shards.length; s++) {
-            int[] group = groups[s];
-            if (group.length > 0) {
-                long[] fps = Fanout.pick(all, group);
-                f.add(shards[s].resolveIds(c, fps)).thenAccept(found -> {
-                    synchronized (ids) {
-                        for (int i = 0; i < fps.length; i++) {
-                            ids.put(fps[i], found[i]);
-                        }
-                    }
-                });
-            }
-        }
-        f.await();
-        return ids;
-    }
-
-    private ShardNode.Previous bind(String c, String[] ids, long[] fps) {
-        ShardNode.Previous out = new ShardNode.Previous(new boolean[ids.length], new long[ids.length]);
-        Fanout f = Fanout.start();
-        int[][] groups = Fanout.group(ids.length, shards.length, i -> placement.ownerOfId(ids[i]));
-        for (int s = 0; s < shards.length; s++) {
-            int[] group = groups[s];
-            if (group.length > 0) {
-                f.add(shards[s].bindIds(c, Fanout.pick(ids, group), Fanout.pick(fps, group))).thenAccept(p -> scatter(p, group, out));
-            }
-        }
-        f.await();
-        return out;
-    }
-
-    /** Detaches ids[i] from fps[i]; fingerprints left without ids leave their buckets. */
-    private void detachAndUnindex(String c, long[] fps, String[] ids) {
-        boolean[] empty = new boolean[fps.length];
-        Fanout f = Fanout.start();
-        int[][] groups = Fanout.group(fps.length, shards.length, i -> placement.ownerOfFingerprint(fps[i]));
-        for (int s = 0; s < shards.length; s++) {
-            int[] group = groups[s];
-            if (group.length > 0) {
-                f.add(shards[s].detachIds(c, Fanout.pick(fps, group), Fanout.pick(ids, group))).thenAccept(flags -> {
-                    for (int i = 0; i < group.length; i++) {
-                        empty[group[i]] = flags[i];
-                    }
-                });
-            }
-        }
-        f.await();
-        long[] gone = distinct(java.util.stream.IntStream.range(0, fps.length).filter(i -> empty[i]).mapToLong(i -> fps[i]).toArray());
-        if (gone.length > 0) {
-            buckets(c, gone, false);
-        }
-    }
-
-    /** Adds (or removes) each fingerprint in its four buckets, one call per (table, owner). */
-    private void buckets(String c, long[] fps, boolean add) {
-        Fanout f = Fanout.start();
-        for (int t = 0; t < BlockTables.TABLES; t++) {
-            int table = t;
-            int[][] groups = Fanout.group(fps.length, shards.length,
-                    i -> placement.ownerOfBucket(table, BlockTables.block(fps[i], table)));
-            for (int s = 0; s < shards.length; s++) {
-                if (groups[s].length > 0) {
-                    long[] part = Fanout.pick(fps, groups[s]);
-                    f.add(add ? shards[s].bucketAdd(c, t, part) : shards[s].bucketRemove(c, t, part));
-                }
-            }
-        }
-        f.await();
-    }
-
-    private static void scatter(ShardNode.Previous part, int[] group, ShardNode.Previous into) {
-        for (int i = 0; i < group.length; i++) {
-            into.present()[group[i]] = part.present()[i];
-            into.previous()[group[i]] = part.previous()[i];
-        }
-    }
-
     private static long[] distinct(long[] values) {
         return Arrays.stream(values).distinct().toArray();
+    }
+
+    /** Distinct (fingerprint, generation) pairs: a fingerprint equal in several blocks is found in several tables. */
+    private static ShardNode.Found distinctPairs(long[] fps, long[] gens) {
+        Map<Long, List<Long>> seen = new LinkedHashMap<>();
+        int n = 0;
+        long[] outF = new long[fps.length];
+        long[] outG = new long[fps.length];
+        for (int i = 0; i < fps.length; i++) {
+            List<Long> gs = seen.computeIfAbsent(fps[i], k -> new ArrayList<>(1));
+            if (!gs.contains(gens[i])) {
+                gs.add(gens[i]);
+                outF[n] = fps[i];
+                outG[n] = gens[i];
+                n++;
+            }
+        }
+        return new ShardNode.Found(Arrays.copyOf(outF, n), Arrays.copyOf(outG, n));
     }
 
     /** Indexes of the last occurrence of each distinct id, in order of those occurrences. */
@@ -399,7 +441,7 @@ public final class IndexRouter implements AutoCloseable {
             last.put(ids[i], i);
         }
         if (last.size() == ids.length) {
-            return java.util.stream.IntStream.range(0, ids.length).toArray();
+            return IntStream.range(0, ids.length).toArray();
         }
         return last.values().stream().mapToInt(Integer::intValue).toArray();
     }

@@ -1,12 +1,13 @@
 package io.simdex.router;
 
+import io.grpc.Status;
 import io.simdex.server.ShardNode;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /** A shard in this JVM: calls the {@link ShardNode} directly, in the caller's thread. */
-public final class LocalShardClient implements ShardClient {
+public class LocalShardClient implements ShardClient {
     private final ShardNode node;
 
     public LocalShardClient(ShardNode node) {
@@ -18,23 +19,23 @@ public final class LocalShardClient implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<long[][]> probe(String c, int table, long[] fps, int maxDistance) {
-        return run(() -> node.probe(c, table, fps, maxDistance));
+    public CompletableFuture<ShardNode.Found[]> probe(String c, long[] gens, int table, long[] fps, int maxDistance) {
+        return run(() -> node.probe(c, gens, table, fps, maxDistance));
     }
 
     @Override
-    public CompletableFuture<Integer> bucketAdd(String c, int table, long[] fps) {
-        return run(() -> node.bucketAdd(c, table, fps));
+    public CompletableFuture<Integer> bucketAdd(String c, long gen, int table, long[] fps) {
+        return run(() -> node.bucketAdd(c, gen, table, fps));
     }
 
     @Override
-    public CompletableFuture<Integer> bucketRemove(String c, int table, long[] fps) {
-        return run(() -> node.bucketRemove(c, table, fps));
+    public CompletableFuture<Integer> bucketRemove(String c, long gen, int table, long[] fps) {
+        return run(() -> node.bucketRemove(c, gen, table, fps));
     }
 
     @Override
-    public CompletableFuture<ShardNode.Previous> bindIds(String c, String[] ids, long[] fps) {
-        return run(() -> node.bindIds(c, ids, fps));
+    public CompletableFuture<ShardNode.Previous> bindIds(String c, long gen, String[] ids, long[] fps) {
+        return run(() -> node.bindIds(c, gen, ids, fps));
     }
 
     @Override
@@ -43,23 +44,28 @@ public final class LocalShardClient implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<boolean[]> attachIds(String c, long[] fps, String[] ids) {
-        return run(() -> node.attachIds(c, fps, ids));
+    public CompletableFuture<boolean[]> attachIds(String c, long gen, long[] fps, String[] ids) {
+        return run(() -> node.attachIds(c, gen, fps, ids));
     }
 
     @Override
-    public CompletableFuture<boolean[]> detachIds(String c, long[] fps, String[] ids) {
-        return run(() -> node.detachIds(c, fps, ids));
+    public CompletableFuture<boolean[]> detachIds(String c, long gen, long[] fps, String[] ids) {
+        return run(() -> node.detachIds(c, gen, fps, ids));
     }
 
     @Override
-    public CompletableFuture<String[][]> resolveIds(String c, long[] fps) {
-        return run(() -> node.resolveIds(c, fps));
+    public CompletableFuture<String[][]> resolveIds(String c, long[] gens, long[] fps) {
+        return run(() -> node.resolveIds(c, gens, fps));
     }
 
     @Override
-    public CompletableFuture<ShardNode.ShardStats> stats(String c) {
-        return run(() -> node.stats(c));
+    public CompletableFuture<ShardNode.ShardStats> stats(String c, long minGeneration) {
+        return run(() -> node.stats(c, minGeneration));
+    }
+
+    @Override
+    public CompletableFuture<Integer> expireBefore(String c, long minGeneration) {
+        return run(() -> node.expireBefore(c, minGeneration));
     }
 
     @Override
@@ -67,10 +73,10 @@ public final class LocalShardClient implements ShardClient {
         try {
             long stamp = node.lockBuckets(c, keys, token, leaseMillis, waitMillis);
             return stamp >= 0 ? CompletableFuture.completedFuture(stamp) : CompletableFuture.failedFuture(
-                    io.grpc.Status.ABORTED.withDescription("bucket locks busy for " + waitMillis + " ms; retry").asRuntimeException());
+                    Status.ABORTED.withDescription("bucket locks busy for " + waitMillis + " ms; retry").asRuntimeException());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return CompletableFuture.failedFuture(io.grpc.Status.CANCELLED.withDescription("interrupted").asRuntimeException());
+            return CompletableFuture.failedFuture(Status.CANCELLED.withDescription("interrupted").asRuntimeException());
         }
     }
 
@@ -79,6 +85,7 @@ public final class LocalShardClient implements ShardClient {
         return run(() -> node.unlockBuckets(c, keys, token, stamp));
     }
 
+    /** Closes the node: a router that owns its local shards closes them with itself. */
     @Override
     public void close() {
         node.close();

@@ -7,6 +7,7 @@ import com.google.common.util.concurrent.MoreExecutors;
 import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketRequest;
+import io.simdex.proto.v1.ShardExpireRequest;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.proto.v1.ShardIdsRequest;
 import io.simdex.proto.v1.ShardLockRequest;
@@ -37,50 +38,51 @@ public final class RemoteShardClient implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<long[][]> probe(String c, int table, long[] fps, int maxDistance) {
-        return adapt(stub.probe(ShardProbeRequest.newBuilder().setCollection(c).setTable(table)
+    public CompletableFuture<ShardNode.Found[]> probe(String c, long[] gens, int table, long[] fps, int maxDistance) {
+        return adapt(stub.probe(ShardProbeRequest.newBuilder().setCollection(c).setTable(table).addAllGenerations(boxed(gens))
                 .addAllFingerprints(boxed(fps)).setMaxDistance(maxDistance).build()), r -> {
-            long[][] out = new long[r.getMatchesCount()][];
+            ShardNode.Found[] out = new ShardNode.Found[r.getMatchesCount()];
             for (int i = 0; i < out.length; i++) {
-                out[i] = unboxed(r.getMatches(i).getFingerprintsList());
+                out[i] = new ShardNode.Found(unboxed(r.getMatches(i).getFingerprintsList()), unboxed(r.getMatches(i).getGenerationsList()));
             }
             return out;
         });
     }
 
     @Override
-    public CompletableFuture<Integer> bucketAdd(String c, int table, long[] fps) {
-        return adapt(stub.bucketAdd(bucketRequest(c, table, fps)), r -> (int) r.getChanged());
+    public CompletableFuture<Integer> bucketAdd(String c, long gen, int table, long[] fps) {
+        return adapt(stub.bucketAdd(bucketRequest(c, gen, table, fps)), r -> (int) r.getChanged());
     }
 
     @Override
-    public CompletableFuture<Integer> bucketRemove(String c, int table, long[] fps) {
-        return adapt(stub.bucketRemove(bucketRequest(c, table, fps)), r -> (int) r.getChanged());
+    public CompletableFuture<Integer> bucketRemove(String c, long gen, int table, long[] fps) {
+        return adapt(stub.bucketRemove(bucketRequest(c, gen, table, fps)), r -> (int) r.getChanged());
     }
 
     @Override
-    public CompletableFuture<ShardNode.Previous> bindIds(String c, String[] ids, long[] fps) {
-        return adapt(stub.bindIds(idsRequest(c, ids, fps)), RemoteShardClient::previous);
+    public CompletableFuture<ShardNode.Previous> bindIds(String c, long gen, String[] ids, long[] fps) {
+        return adapt(stub.bindIds(idsRequest(c, gen, ids, fps)), RemoteShardClient::previous);
     }
 
     @Override
     public CompletableFuture<ShardNode.Previous> unbindIds(String c, String[] ids) {
-        return adapt(stub.unbindIds(idsRequest(c, ids, new long[0])), RemoteShardClient::previous);
+        return adapt(stub.unbindIds(idsRequest(c, 0, ids, new long[0])), RemoteShardClient::previous);
     }
 
     @Override
-    public CompletableFuture<boolean[]> attachIds(String c, long[] fps, String[] ids) {
-        return adapt(stub.attachIds(idsRequest(c, ids, fps)), r -> flags(r.getFlagsList()));
+    public CompletableFuture<boolean[]> attachIds(String c, long gen, long[] fps, String[] ids) {
+        return adapt(stub.attachIds(idsRequest(c, gen, ids, fps)), r -> flags(r.getFlagsList()));
     }
 
     @Override
-    public CompletableFuture<boolean[]> detachIds(String c, long[] fps, String[] ids) {
-        return adapt(stub.detachIds(idsRequest(c, ids, fps)), r -> flags(r.getFlagsList()));
+    public CompletableFuture<boolean[]> detachIds(String c, long gen, long[] fps, String[] ids) {
+        return adapt(stub.detachIds(idsRequest(c, gen, ids, fps)), r -> flags(r.getFlagsList()));
     }
 
     @Override
-    public CompletableFuture<String[][]> resolveIds(String c, long[] fps) {
-        return adapt(stub.resolveIds(ShardResolveRequest.newBuilder().setCollection(c).addAllFingerprints(boxed(fps)).build()), r -> {
+    public CompletableFuture<String[][]> resolveIds(String c, long[] gens, long[] fps) {
+        return adapt(stub.resolveIds(ShardResolveRequest.newBuilder().setCollection(c).addAllFingerprints(boxed(fps))
+                .addAllGenerations(boxed(gens)).build()), r -> {
             String[][] out = new String[r.getIdsCount()][];
             for (int i = 0; i < out.length; i++) {
                 IdList ids = r.getIds(i);
@@ -91,9 +93,15 @@ public final class RemoteShardClient implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<ShardNode.ShardStats> stats(String c) {
-        return adapt(stub.stats(ShardStatsRequest.newBuilder().setCollection(c).build()),
+    public CompletableFuture<ShardNode.ShardStats> stats(String c, long minGeneration) {
+        return adapt(stub.stats(ShardStatsRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build()),
                 r -> new ShardNode.ShardStats(r.getDocuments(), r.getFingerprints(), r.getBucketEntries(), r.getTableBytes(), r.getDocBytes()));
+    }
+
+    @Override
+    public CompletableFuture<Integer> expireBefore(String c, long minGeneration) {
+        return adapt(stub.expireGenerations(ShardExpireRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build()),
+                r -> (int) r.getChanged());
     }
 
     @Override
@@ -122,17 +130,16 @@ public final class RemoteShardClient implements ShardClient {
         }
     }
 
-    private static ShardBucketRequest bucketRequest(String c, int table, long[] fps) {
-        return ShardBucketRequest.newBuilder().setCollection(c).setTable(table).addAllFingerprints(boxed(fps)).build();
+    private static ShardBucketRequest bucketRequest(String c, long gen, int table, long[] fps) {
+        return ShardBucketRequest.newBuilder().setCollection(c).setGeneration(gen).setTable(table).addAllFingerprints(boxed(fps)).build();
     }
 
-    private static ShardIdsRequest idsRequest(String c, String[] ids, long[] fps) {
-        return ShardIdsRequest.newBuilder().setCollection(c).addAllIds(Arrays.asList(ids)).addAllFingerprints(boxed(fps)).build();
+    private static ShardIdsRequest idsRequest(String c, long gen, String[] ids, long[] fps) {
+        return ShardIdsRequest.newBuilder().setCollection(c).setGeneration(gen).addAllIds(Arrays.asList(ids)).addAllFingerprints(boxed(fps)).build();
     }
 
     private static ShardNode.Previous previous(ShardPreviousResponse r) {
-        boolean[] present = flags(r.getPresentList());
-        return new ShardNode.Previous(present, unboxed(r.getPreviousList()));
+        return new ShardNode.Previous(flags(r.getPresentList()), unboxed(r.getPreviousList()), unboxed(r.getPreviousGenerationList()));
     }
 
     private static boolean[] flags(List<Boolean> list) {

@@ -7,26 +7,29 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The shard protocol as the router sees it: asynchronous, so probes to several shards run in
  * parallel. {@link LocalShardClient} answers in the caller's thread (one JVM, no copies, no
- * hops); {@link RemoteShardClient} sends the same calls over gRPC.
+ * hops); {@link RemoteShardClient} sends the same calls over gRPC. Generations are a
+ * collection's time generations (0 for collections without retention).
  */
 public interface ShardClient extends AutoCloseable {
-    CompletableFuture<long[][]> probe(String collection, int table, long[] fps, int maxDistance);
+    CompletableFuture<ShardNode.Found[]> probe(String collection, long[] generations, int table, long[] fps, int maxDistance);
 
-    CompletableFuture<Integer> bucketAdd(String collection, int table, long[] fps);
+    CompletableFuture<Integer> bucketAdd(String collection, long generation, int table, long[] fps);
 
-    CompletableFuture<Integer> bucketRemove(String collection, int table, long[] fps);
+    CompletableFuture<Integer> bucketRemove(String collection, long generation, int table, long[] fps);
 
-    CompletableFuture<ShardNode.Previous> bindIds(String collection, String[] ids, long[] fps);
+    CompletableFuture<ShardNode.Previous> bindIds(String collection, long generation, String[] ids, long[] fps);
 
     CompletableFuture<ShardNode.Previous> unbindIds(String collection, String[] ids);
 
-    CompletableFuture<boolean[]> attachIds(String collection, long[] fps, String[] ids);
+    CompletableFuture<boolean[]> attachIds(String collection, long generation, long[] fps, String[] ids);
 
-    CompletableFuture<boolean[]> detachIds(String collection, long[] fps, String[] ids);
+    CompletableFuture<boolean[]> detachIds(String collection, long generation, long[] fps, String[] ids);
 
-    CompletableFuture<String[][]> resolveIds(String collection, long[] fps);
+    CompletableFuture<String[][]> resolveIds(String collection, long[] generations, long[] fps);
 
-    CompletableFuture<ShardNode.ShardStats> stats(String collection);
+    CompletableFuture<ShardNode.ShardStats> stats(String collection, long minGeneration);
+
+    CompletableFuture<Integer> expireBefore(String collection, long minGeneration);
 
     /** Locks bucket keys for {@code token}; the largest stamp on them. Fails with ABORTED when they stay busy. */
     CompletableFuture<Long> lockBuckets(String collection, int[] bucketKeys, long token, int leaseMillis, int waitMillis);

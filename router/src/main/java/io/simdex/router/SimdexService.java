@@ -29,9 +29,14 @@ import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.StatsResponse;
 
+import com.google.protobuf.TextFormat;
+import io.simdex.core.text.TextFingerprinter;
+import io.simdex.proto.v1.CollectionSettings;
+
+import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-import java.util.function.ToLongFunction;
 
 /**
  * The public {@code simdex.v1.Simdex} service. Every request is validated and every text
@@ -40,13 +45,36 @@ import java.util.function.ToLongFunction;
 public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     private final IndexRouter index;
     private final Catalog catalog;
-    private final ToLongFunction<String> textFingerprint;
+    private final Clock clock;
+    private final ConcurrentHashMap<String, TextFingerprinter> fingerprinters = new ConcurrentHashMap<>();
 
-    /** @param textFingerprint SimHash of a text; throws IllegalArgumentException for a text with no terms */
-    public SimdexService(IndexRouter index, Catalog catalog, ToLongFunction<String> textFingerprint) {
+    /** @param clock decides which time generations are live (retention); tests pass a controllable one */
+    public SimdexService(IndexRouter index, Catalog catalog, Clock clock) {
         this.index = index;
         this.catalog = catalog;
-        this.textFingerprint = textFingerprint;
+        this.clock = clock;
+    }
+
+    /** One collection as a request sees it. */
+    private record Target(String name, CollectionSettings settings, Window window, TextFingerprinter text) {
+    }
+
+    /**
+     * Drops, on every shard, the generations that have left their collection's retention window;
+     * returns how many. Queries already ignore them: this returns their disk and memory.
+     */
+    public int sweepExpired() {
+        int dropped = 0;
+        for (CollectionInfo c : catalog.all()) {
+            if (c.getSettings().getRetentionSeconds() > 0) {
+                dropped += index.expire(c.getName(), window(c.getSettings()));
+            }
+        }
+        return dropped;
+    }
+
+    private Window window(CollectionSettings s) {
+        return Window.at(clock.instant(), CollectionSettingsRules.retention(s), CollectionSettingsRules.generation(s));
     }
 
     @Override
@@ -56,8 +84,13 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                 throw Validation.invalid("name is empty");
             }
             String name = Validation.collectionName(req.getName());
-            boolean created = catalog.create(name);
-            return CreateCollectionResponse.newBuilder().setCollection(info(name)).setCreated(created).build();
+            CollectionSettings settings = CollectionSettingsRules.complete(req.getSettings());
+            Catalog.Created c = catalog.create(name, settings);
+            if (!c.created() && !c.collection().getSettings().equals(settings)) {
+                throw Status.ALREADY_EXISTS.withDescription("collection '" + name + "' exists with other settings: "
+                        + TextFormat.shortDebugString(c.collection().getSettings())).asRuntimeException();
+            }
+            return CreateCollectionResponse.newBuilder().setCollection(c.collection()).setCreated(c.created()).build();
         });
     }
 
@@ -65,7 +98,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     public void listCollections(ListCollectionsRequest req, StreamObserver<ListCollectionsResponse> out) {
         answer(out, () -> {
             ListCollectionsResponse.Builder b = ListCollectionsResponse.newBuilder();
-            catalog.names().forEach(n -> b.addCollections(info(n)));
+            b.addAllCollections(catalog.all());
             return b.build();
         });
     }
@@ -73,9 +106,9 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     @Override
     public void insert(InsertRequest req, StreamObserver<InsertResponse> out) {
         answer(out, () -> {
-            String c = existing(req.getCollection());
-            Docs docs = docs(req.getDocumentsList());
-            index.insert(c, docs.ids, docs.fps);
+            Target c = existing(req.getCollection());
+            Docs docs = docs(c, req.getDocumentsList());
+            index.insert(c.name(), c.window(), docs.ids, docs.fps);
             return InsertResponse.newBuilder().setInserted(docs.ids.length).build();
         });
     }
@@ -83,14 +116,14 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     @Override
     public void query(QueryRequest req, StreamObserver<QueryResponse> out) {
         answer(out, () -> {
-            String c = existing(req.getCollection());
-            int k = Validation.maxDistance(req.getMaxDistance());
+            Target c = existing(req.getCollection());
+            int k = distance(c, req.hasMaxDistance(), req.getMaxDistance().getValue());
             int n = Validation.batch("probes", req.getProbesCount());
             long[] fps = new long[n];
             for (int i = 0; i < n; i++) {
-                fps[i] = probe(i, req.getProbes(i));
+                fps[i] = probe(c, i, req.getProbes(i));
             }
-            List<List<IndexRouter.Hit>> hits = index.query(c, fps, k, req.getLimit());
+            List<List<IndexRouter.Hit>> hits = index.query(c.name(), c.window(), fps, k, req.getLimit());
             QueryResponse.Builder b = QueryResponse.newBuilder();
             for (int i = 0; i < n; i++) {
                 QueryResult.Builder r = b.addResultsBuilder().setFingerprint(fps[i]);
@@ -103,10 +136,10 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     @Override
     public void dedup(DedupRequest req, StreamObserver<DedupResponse> out) {
         answer(out, () -> {
-            String c = existing(req.getCollection());
-            int k = Validation.maxDistance(req.getMaxDistance());
-            Docs docs = docs(req.getDocumentsList());
-            List<IndexRouter.Decision> decisions = index.dedup(c, docs.ids, docs.fps, k);
+            Target c = existing(req.getCollection());
+            int k = distance(c, req.hasMaxDistance(), req.getMaxDistance().getValue());
+            Docs docs = docs(c, req.getDocumentsList());
+            List<IndexRouter.Decision> decisions = index.dedup(c.name(), c.window(), docs.ids, docs.fps, k);
             DedupResponse.Builder b = DedupResponse.newBuilder();
             for (int i = 0; i < docs.ids.length; i++) {
                 IndexRouter.Decision d = decisions.get(i);
@@ -120,14 +153,14 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     @Override
     public void delete(DeleteRequest req, StreamObserver<DeleteResponse> out) {
         answer(out, () -> {
-            String c = existing(req.getCollection());
+            Target c = existing(req.getCollection());
             int n = Validation.batch("ids", req.getIdsCount());
             String[] ids = new String[n];
             for (int i = 0; i < n; i++) {
                 ids[i] = Validation.id("ids[" + i + "]", req.getIds(i));
             }
             int distinct = (int) java.util.Arrays.stream(ids).distinct().count();
-            int deleted = index.delete(c, ids);
+            int deleted = index.delete(c.name(), ids);
             return DeleteResponse.newBuilder().setDeleted(deleted).setNotFound(distinct - deleted).build();
         });
     }
@@ -135,11 +168,11 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     @Override
     public void fingerprint(FingerprintRequest req, StreamObserver<FingerprintResponse> out) {
         answer(out, () -> {
-            existing(req.getCollection());
+            Target c = existing(req.getCollection());
             int n = Validation.batch("texts", req.getTextsCount());
             FingerprintResponse.Builder b = FingerprintResponse.newBuilder();
             for (int i = 0; i < n; i++) {
-                b.addFingerprints(text("texts[" + i + "]", req.getTexts(i)));
+                b.addFingerprints(text(c, "texts[" + i + "]", req.getTexts(i)));
             }
             return b.build();
         });
@@ -148,9 +181,9 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     @Override
     public void stats(StatsRequest req, StreamObserver<StatsResponse> out) {
         answer(out, () -> {
-            String c = existing(req.getCollection());
-            IndexRouter.Stats s = index.stats(c);
-            return StatsResponse.newBuilder().setCollection(c).setDocuments(s.documents()).setFingerprints(s.fingerprints())
+            Target c = existing(req.getCollection());
+            IndexRouter.Stats s = index.stats(c.name(), c.window());
+            return StatsResponse.newBuilder().setCollection(c.name()).setDocuments(s.documents()).setFingerprints(s.fingerprints())
                     .setShards(s.shards()).setTableBytes(s.tableBytes()).setDocBytes(s.docBytes())
                     .setBucketEntries(s.bucketEntries()).build();
         });
@@ -170,13 +203,13 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                     return;
                 }
                 try {
-                    String c = existing(req.getCollection());
-                    if (collection != null && !collection.equals(c)) {
-                        throw Validation.invalid("batch " + batches + " names collection '" + c + "' but the stream loads '" + collection + "'");
+                    Target c = existing(req.getCollection());
+                    if (collection != null && !collection.equals(c.name())) {
+                        throw Validation.invalid("batch " + batches + " names collection '" + c.name() + "' but the stream loads '" + collection + "'");
                     }
-                    collection = c;
-                    Docs docs = docs(req.getDocumentsList());
-                    index.insert(c, docs.ids, docs.fps);
+                    collection = c.name();
+                    Docs docs = docs(c, req.getDocumentsList());
+                    index.insert(c.name(), c.window(), docs.ids, docs.fps);
                     inserted += docs.ids.length;
                     batches++;
                 } catch (RuntimeException e) {
@@ -206,7 +239,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     private record Docs(String[] ids, long[] fps) {
     }
 
-    private Docs docs(List<Document> documents) {
+    private Docs docs(Target c, List<Document> documents) {
         int n = Validation.batch("documents", documents.size());
         String[] ids = new String[n];
         long[] fps = new long[n];
@@ -215,40 +248,41 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             ids[i] = Validation.id("documents[" + i + "].id", d.getId());
             fps[i] = switch (d.getContentCase()) {
                 case FINGERPRINT -> d.getFingerprint();
-                case TEXT -> text("documents[" + i + "].text", d.getText());
+                case TEXT -> text(c, "documents[" + i + "].text", d.getText());
                 case CONTENT_NOT_SET -> throw Validation.invalid("documents[" + i + "] has neither fingerprint nor text");
             };
         }
         return new Docs(ids, fps);
     }
 
-    private long probe(int i, Probe p) {
+    private long probe(Target c, int i, Probe p) {
         return switch (p.getContentCase()) {
             case FINGERPRINT -> p.getFingerprint();
-            case TEXT -> text("probes[" + i + "].text", p.getText());
+            case TEXT -> text(c, "probes[" + i + "].text", p.getText());
             case CONTENT_NOT_SET -> throw Validation.invalid("probes[" + i + "] has neither fingerprint nor text");
         };
     }
 
-    private long text(String field, String text) {
+    private long text(Target c, String field, String text) {
         Validation.text(field, text);
         try {
-            return textFingerprint.applyAsLong(text);
+            return c.text().fingerprint(text);
         } catch (IllegalArgumentException e) {
             throw Validation.invalid(field + ": " + e.getMessage());
         }
     }
 
-    private String existing(String name) {
+    private Target existing(String name) {
         String c = Validation.collectionName(name);
-        if (!catalog.exists(c)) {
-            throw Status.NOT_FOUND.withDescription("collection '" + c + "' does not exist; create it with CreateCollection").asRuntimeException();
-        }
-        return c;
+        CollectionInfo info = catalog.get(c).orElseThrow(() -> Status.NOT_FOUND
+                .withDescription("collection '" + c + "' does not exist; create it with CreateCollection").asRuntimeException());
+        CollectionSettings s = info.getSettings();
+        return new Target(c, s, window(s), fingerprinters.computeIfAbsent(c, n -> CollectionSettingsRules.fingerprinter(s)));
     }
 
-    private CollectionInfo info(String name) {
-        return CollectionInfo.newBuilder().setName(name).setCreatedUnixMs(catalog.createdMillis(name)).build();
+    /** The request's distance if it gives one, else the collection's. */
+    private static int distance(Target c, boolean given, int k) {
+        return given ? Validation.maxDistance(k) : CollectionSettingsRules.maxDistance(c.settings());
     }
 
     private static Match match(IndexRouter.Hit h) {

@@ -1,5 +1,6 @@
 package io.simdex.router;
 
+import com.google.protobuf.UInt32Value;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.simdex.proto.v1.BulkLoadRequest;
@@ -104,13 +105,13 @@ class BadInputTest {
     @Test
     void query_maxDistanceFour_invalidArgument() {
         rejected(Status.Code.INVALID_ARGUMENT, "max_distance 4 outside 0..3", () -> stub.query(QueryRequest.newBuilder()
-                .setMaxDistance(4).addProbes(Probe.newBuilder().setFingerprint(1L)).build()));
+                .setMaxDistance(UInt32Value.of(4)).addProbes(Probe.newBuilder().setFingerprint(1L)).build()));
     }
 
     @Test
     void dedup_maxDistanceFour_invalidArgumentNothingStored() {
         rejected(Status.Code.INVALID_ARGUMENT, "max_distance 4", () -> stub.dedup(DedupRequest.newBuilder()
-                .setMaxDistance(4).addDocuments(doc("d", 99L)).build()));
+                .setMaxDistance(UInt32Value.of(4)).addDocuments(doc("d", 99L)).build()));
     }
 
     @Test

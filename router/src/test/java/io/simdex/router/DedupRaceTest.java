@@ -1,5 +1,6 @@
 package io.simdex.router;
 
+import com.google.protobuf.UInt32Value;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.core.BitFlips;
@@ -60,7 +61,7 @@ class DedupRaceTest {
                 // Each router is independent: its own IndexRouter and catalog, sharing only the shards.
                 List<ShardClient> clients = nodes.stream().map(SharedLocalShard::new).collect(Collectors.toList());
                 SimdexService service = new SimdexService(new IndexRouter(clients, placement),
-                        new Catalog(dir.resolve("router-" + r)), String::hashCode);
+                        new Catalog(dir.resolve("router-" + r)), java.time.Clock.systemUTC());
                 PublicServer server = PublicServer.start("127.0.0.1", 0, service, SimdexGrpc.SERVICE_NAME);
                 servers.add(server);
                 channels.add(NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build());
@@ -120,7 +121,7 @@ class DedupRaceTest {
             futures.add(pool.submit(() -> {
                 SplittableRandom rnd = new SplittableRandom(client);
                 while (true) {
-                    DedupRequest.Builder req = DedupRequest.newBuilder().setMaxDistance(K);
+                    DedupRequest.Builder req = DedupRequest.newBuilder().setMaxDistance(UInt32Value.of(K));
                     for (int n = 1 + rnd.nextInt(4); n > 0; n--) {
                         Doc d = queue.poll();
                         if (d != null) {
@@ -160,24 +161,12 @@ class DedupRaceTest {
     }
 
     /** A local shard several routers share: closing a router must not close the shared node. */
-    private static final class SharedLocalShard implements ShardClient {
-        private final LocalShardClient local;
-
+    private static final class SharedLocalShard extends LocalShardClient {
         SharedLocalShard(ShardNode node) {
-            local = new LocalShardClient(node);
+            super(node);
         }
 
-        public java.util.concurrent.CompletableFuture<long[][]> probe(String c, int t, long[] f, int k) { return local.probe(c, t, f, k); }
-        public java.util.concurrent.CompletableFuture<Integer> bucketAdd(String c, int t, long[] f) { return local.bucketAdd(c, t, f); }
-        public java.util.concurrent.CompletableFuture<Integer> bucketRemove(String c, int t, long[] f) { return local.bucketRemove(c, t, f); }
-        public java.util.concurrent.CompletableFuture<ShardNode.Previous> bindIds(String c, String[] i, long[] f) { return local.bindIds(c, i, f); }
-        public java.util.concurrent.CompletableFuture<ShardNode.Previous> unbindIds(String c, String[] i) { return local.unbindIds(c, i); }
-        public java.util.concurrent.CompletableFuture<boolean[]> attachIds(String c, long[] f, String[] i) { return local.attachIds(c, f, i); }
-        public java.util.concurrent.CompletableFuture<boolean[]> detachIds(String c, long[] f, String[] i) { return local.detachIds(c, f, i); }
-        public java.util.concurrent.CompletableFuture<String[][]> resolveIds(String c, long[] f) { return local.resolveIds(c, f); }
-        public java.util.concurrent.CompletableFuture<ShardNode.ShardStats> stats(String c) { return local.stats(c); }
-        public java.util.concurrent.CompletableFuture<Long> lockBuckets(String c, int[] k, long t, int l, int w) { return local.lockBuckets(c, k, t, l, w); }
-        public java.util.concurrent.CompletableFuture<Integer> unlockBuckets(String c, int[] k, long t, long s) { return local.unlockBuckets(c, k, t, s); }
+        @Override
         public void close() {
         }
     }

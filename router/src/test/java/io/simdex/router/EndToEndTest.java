@@ -1,5 +1,6 @@
 package io.simdex.router;
 
+import com.google.protobuf.UInt32Value;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.proto.v1.BulkLoadRequest;
@@ -83,7 +84,7 @@ class EndToEndTest {
         try (TestServer server = new TestServer(dir)) {
             var stub = server.stub();
             stub.insert(InsertRequest.newBuilder().addDocuments(doc("old", 0xF0F0_0000_0000_0000L)).build());
-            DedupResponse r = stub.dedup(DedupRequest.newBuilder().setMaxDistance(3)
+            DedupResponse r = stub.dedup(DedupRequest.newBuilder().setMaxDistance(UInt32Value.of(3))
                     .addDocuments(doc("x1", 0x0000_0000_0000_00FFL))
                     .addDocuments(doc("x2", 0x0000_0000_0000_00F8L))          // 3 from x1: dup of x1
                     .addDocuments(doc("x3", 0x0000_0000_0000_000FL))          // 4 from x1, 1 from... none kept: kept
@@ -98,7 +99,7 @@ class EndToEndTest {
             assertEquals("old", r.getResults(3).getDuplicates(0).getId());
             assertEquals(3, stats(stub).getDocuments());
             // A retried dedup finds the document itself.
-            DedupResponse again = stub.dedup(DedupRequest.newBuilder().setMaxDistance(3).addDocuments(doc("x1", 0xFFL)).build());
+            DedupResponse again = stub.dedup(DedupRequest.newBuilder().setMaxDistance(UInt32Value.of(3)).addDocuments(doc("x1", 0xFFL)).build());
             assertFalse(again.getResults(0).getInserted());
             assertEquals("x1", again.getResults(0).getDuplicates(0).getId());
         }
@@ -153,7 +154,7 @@ class EndToEndTest {
     private static void assertQueriesMatchBruteForce(SimdexGrpc.SimdexBlockingStub stub, Set<String> deleted) {
         for (int k = 0; k <= 3; k++) {
             for (int from = 0; from < CORPUS.probes.size(); from += 1000) {
-                QueryRequest.Builder req = QueryRequest.newBuilder().setMaxDistance(k);
+                QueryRequest.Builder req = QueryRequest.newBuilder().setMaxDistance(UInt32Value.of(k));
                 int to = Math.min(from + 1000, CORPUS.probes.size());
                 for (int i = from; i < to; i++) {
                     req.addProbes(Probe.newBuilder().setFingerprint(CORPUS.probes.get(i)));
@@ -173,7 +174,7 @@ class EndToEndTest {
     }
 
     static List<Match> query(SimdexGrpc.SimdexBlockingStub stub, long fp, int k) {
-        return stub.query(QueryRequest.newBuilder().setMaxDistance(k)
+        return stub.query(QueryRequest.newBuilder().setMaxDistance(UInt32Value.of(k))
                 .addProbes(Probe.newBuilder().setFingerprint(fp)).build()).getResults(0).getMatchesList();
     }
 
@@ -191,7 +192,7 @@ class EndToEndTest {
         final ManagedChannel channel;
 
         TestServer(Path dir) {
-            simdex = EmbeddedSimdex.start(dir, 4, "127.0.0.1", 0, 300_000, text -> text.hashCode());
+            simdex = EmbeddedSimdex.start(dir, 4, "127.0.0.1", 0, 300_000);
             channel = NettyChannelBuilder.forAddress("127.0.0.1", simdex.port()).usePlaintext()
                     .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES).build();
         }

@@ -8,12 +8,16 @@ import io.simdex.server.store.StoreSizing;
 
 import java.io.Closeable;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * One shard: the collections' stores under {@code dataDir/<collection>/}, opened on first use.
+ * One shard: each collection's stores under {@code dataDir/COLLECTION/g-GENERATION/}, opened on
+ * first use (see {@link CollectionGenerations}).
  * The operations are the shard protocol of {@code shard.proto}; the router calls them directly
  * in one JVM and through {@link ShardService} across processes. Every write is idempotent.
  * Callers (the router, or the gRPC service) have validated their arguments.
@@ -21,7 +25,7 @@ import java.util.function.Function;
 public final class ShardNode implements Closeable {
     private final Path dataDir;
     private final Function<String, StoreSizing> sizing;
-    private final ConcurrentHashMap<String, CollectionStore> stores = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, CollectionGenerations> collections = new ConcurrentHashMap<>();
     private final ThreadLocal<MatchBuffer> buffers = ThreadLocal.withInitial(MatchBuffer::new);
     private final BucketLocks locks = new BucketLocks();
 
@@ -35,30 +39,58 @@ public final class ShardNode implements Closeable {
         return dataDir;
     }
 
-    CollectionStore store(String collection) {
-        return stores.computeIfAbsent(collection, c -> CollectionStore.open(dataDir.resolve(c), sizing.apply(c)));
+    private CollectionGenerations collection(String name) {
+        return collections.computeIfAbsent(name, c -> new CollectionGenerations(dataDir.resolve(c), sizing.apply(c)));
     }
 
-    /** For each fingerprint, the stored fingerprints of its bucket in {@code table} within {@code maxDistance}. */
-    public long[][] probe(String collection, int table, long[] fps, int maxDistance) {
-        BucketTable buckets = store(collection).buckets();
+    /** Stored fingerprints near each of {@code fps}, with the generation each was found in. */
+    public record Found(long[] fingerprints, long[] generations) {
+        static final Found NONE = new Found(new long[0], new long[0]);
+    }
+
+    /**
+     * For each fingerprint, the stored fingerprints of its bucket in {@code table} within
+     * {@code maxDistance}, searched in every existing generation of {@code generations}.
+     */
+    public Found[] probe(String collection, long[] generations, int table, long[] fps, int maxDistance) {
+        CollectionGenerations c = collection(collection);
+        List<BucketTable> tables = new ArrayList<>(generations.length);
+        List<Long> gens = new ArrayList<>(generations.length);
+        for (long g : generations) {
+            CollectionStore store = c.existing(g);
+            if (store != null) {
+                tables.add(store.buckets());
+                gens.add(g);
+            }
+        }
         MatchBuffer buffer = buffers.get();
-        long[][] out = new long[fps.length][];
+        Found[] out = new Found[fps.length];
         for (int i = 0; i < fps.length; i++) {
             buffer.clear();
-            buckets.probe(table, fps[i], maxDistance, buffer);
-            out[i] = buffer.toArray();
+            long[] genOf = null;
+            for (int t = 0; t < tables.size(); t++) {
+                int before = buffer.size();
+                tables.get(t).probe(table, fps[i], maxDistance, buffer);
+                if (buffer.size() > before) {
+                    genOf = genOf == null ? new long[Math.max(8, buffer.size())] : java.util.Arrays.copyOf(genOf, Math.max(genOf.length, buffer.size()));
+                    java.util.Arrays.fill(genOf, before, buffer.size(), gens.get(t));
+                }
+            }
+            out[i] = buffer.size() == 0 ? Found.NONE : new Found(buffer.toArray(), java.util.Arrays.copyOf(genOf, buffer.size()));
         }
         return out;
     }
 
-    /** Probes one fingerprint into a caller's buffer: the in-process fast path, no result arrays. */
-    public void probe(String collection, int table, long fp, int maxDistance, MatchBuffer out) {
-        store(collection).buckets().probe(table, fp, maxDistance, out);
+    /** Probes one generation for one fingerprint into a caller's buffer: the in-process fast path. */
+    public void probe(String collection, long generation, int table, long fp, int maxDistance, MatchBuffer out) {
+        CollectionStore store = collection(collection).existing(generation);
+        if (store != null) {
+            store.buckets().probe(table, fp, maxDistance, out);
+        }
     }
 
-    public int bucketAdd(String collection, int table, long[] fps) {
-        BucketTable buckets = store(collection).buckets();
+    public int bucketAdd(String collection, long generation, int table, long[] fps) {
+        BucketTable buckets = collection(collection).writable(generation).buckets();
         int changed = 0;
         for (long fp : fps) {
             changed += buckets.add(table, fp) ? 1 : 0;
@@ -66,37 +98,56 @@ public final class ShardNode implements Closeable {
         return changed;
     }
 
-    public int bucketRemove(String collection, int table, long[] fps) {
-        BucketTable buckets = store(collection).buckets();
+    public int bucketRemove(String collection, long generation, int table, long[] fps) {
+        CollectionStore store = collection(collection).existing(generation);
+        if (store == null) {
+            return 0;
+        }
         int changed = 0;
         for (long fp : fps) {
-            changed += buckets.remove(table, fp) ? 1 : 0;
+            changed += store.buckets().remove(table, fp) ? 1 : 0;
         }
         return changed;
     }
 
-    /** id -> fingerprint for each pair; returns the previous bindings. */
-    public Previous bindIds(String collection, String[] ids, long[] fps) {
-        DocMaps docs = store(collection).docs();
+    /**
+     * id -> fingerprint in {@code generation} for each pair, unbinding the id from every other
+     * generation (an id lives in one); returns each id's previous binding, if any.
+     */
+    public Previous bindIds(String collection, long generation, String[] ids, long[] fps) {
+        CollectionGenerations c = collection(collection);
+        DocMaps target = c.writable(generation).docs();
+        List<Map.Entry<Long, CollectionStore>> all = c.from(Long.MIN_VALUE);
         Previous out = new Previous(ids.length);
         for (int i = 0; i < ids.length; i++) {
-            out.set(i, docs.bind(ids[i], fps[i]));
+            for (Map.Entry<Long, CollectionStore> e : all) {
+                if (e.getKey() != generation) {
+                    out.set(i, e.getValue().docs().unbind(ids[i]), e.getKey());
+                }
+            }
+            OptionalLong same = target.bind(ids[i], fps[i]);
+            if (same.isPresent()) {
+                out.set(i, same, generation);
+            }
         }
         return out;
     }
 
+    /** Unbinds each id from every generation; returns what it was bound to. */
     public Previous unbindIds(String collection, String[] ids) {
-        DocMaps docs = store(collection).docs();
+        List<Map.Entry<Long, CollectionStore>> all = collection(collection).from(Long.MIN_VALUE);
         Previous out = new Previous(ids.length);
         for (int i = 0; i < ids.length; i++) {
-            out.set(i, docs.unbind(ids[i]));
+            for (Map.Entry<Long, CollectionStore> e : all) {
+                out.set(i, e.getValue().docs().unbind(ids[i]), e.getKey());
+            }
         }
         return out;
     }
 
-    /** Adds ids[i] to fps[i]; flag i = fps[i] had no ids before. */
-    public boolean[] attachIds(String collection, long[] fps, String[] ids) {
-        DocMaps docs = store(collection).docs();
+    /** Adds ids[i] to fps[i] in {@code generation}; flag i = fps[i] had no ids there before. */
+    public boolean[] attachIds(String collection, long generation, long[] fps, String[] ids) {
+        DocMaps docs = collection(collection).writable(generation).docs();
         boolean[] out = new boolean[fps.length];
         for (int i = 0; i < fps.length; i++) {
             out[i] = docs.attach(fps[i], ids[i]);
@@ -104,23 +155,30 @@ public final class ShardNode implements Closeable {
         return out;
     }
 
-    /** Removes ids[i] from fps[i]; flag i = fps[i] has no ids left. */
-    public boolean[] detachIds(String collection, long[] fps, String[] ids) {
-        DocMaps docs = store(collection).docs();
+    /** Removes ids[i] from fps[i] in {@code generation}; flag i = fps[i] has no ids left there. */
+    public boolean[] detachIds(String collection, long generation, long[] fps, String[] ids) {
+        CollectionStore store = collection(collection).existing(generation);
         boolean[] out = new boolean[fps.length];
         for (int i = 0; i < fps.length; i++) {
-            out[i] = docs.detach(fps[i], ids[i]);
+            out[i] = store == null || store.docs().detach(fps[i], ids[i]);
         }
         return out;
     }
 
-    public String[][] resolveIds(String collection, long[] fps) {
-        DocMaps docs = store(collection).docs();
+    /** The ids of fps[i] in generations[i]. */
+    public String[][] resolveIds(String collection, long[] generations, long[] fps) {
+        CollectionGenerations c = collection(collection);
         String[][] out = new String[fps.length][];
         for (int i = 0; i < fps.length; i++) {
-            out[i] = docs.ids(fps[i]);
+            CollectionStore store = c.existing(generations[i]);
+            out[i] = store == null ? new String[0] : store.docs().ids(fps[i]);
         }
         return out;
+    }
+
+    /** Closes and deletes {@code collection}'s generations before {@code minGeneration}; returns how many. */
+    public int expireBefore(String collection, long minGeneration) {
+        return collection(collection).expireBefore(minGeneration);
     }
 
     /**
@@ -147,27 +205,38 @@ public final class ShardNode implements Closeable {
         return keys;
     }
 
-    public ShardStats stats(String collection) {
-        CollectionStore s = store(collection);
-        return new ShardStats(s.docs().documents(), s.docs().fingerprints(), s.buckets().entries(),
-                s.buckets().offHeapBytes(), s.docs().offHeapBytes());
+    /** Sizes of {@code collection}'s generations at or after {@code minGeneration}. */
+    public ShardStats stats(String collection, long minGeneration) {
+        long docs = 0, fps = 0, entries = 0, tableBytes = 0, docBytes = 0;
+        for (Map.Entry<Long, CollectionStore> e : collection(collection).from(minGeneration)) {
+            CollectionStore s = e.getValue();
+            docs += s.docs().documents();
+            fps += s.docs().fingerprints();
+            entries += s.buckets().entries();
+            tableBytes += s.buckets().offHeapBytes();
+            docBytes += s.docs().offHeapBytes();
+        }
+        return new ShardStats(docs, fps, entries, tableBytes, docBytes);
     }
 
     @Override
     public void close() {
-        stores.values().forEach(CollectionStore::close);
-        stores.clear();
+        collections.values().forEach(CollectionGenerations::close);
+        collections.clear();
     }
 
-    /** Previous bindings: {@code present[i]} says whether {@code previous[i]} means anything. */
-    public record Previous(boolean[] present, long[] previous) {
-        Previous(int n) {
-            this(new boolean[n], new long[n]);
+    /** Previous bindings: {@code present[i]} says whether {@code previous[i]} (in {@code generation[i]}) means anything. */
+    public record Previous(boolean[] present, long[] previous, long[] generation) {
+        public Previous(int n) {
+            this(new boolean[n], new long[n], new long[n]);
         }
 
-        void set(int i, OptionalLong value) {
-            present[i] = value.isPresent();
-            previous[i] = value.orElse(0);
+        void set(int i, OptionalLong value, long g) {
+            if (value.isPresent()) {
+                present[i] = true;
+                previous[i] = value.getAsLong();
+                generation[i] = g;
+            }
         }
     }
 

@@ -7,6 +7,7 @@ import io.simdex.proto.v1.FingerprintList;
 import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardCountResponse;
+import io.simdex.proto.v1.ShardExpireRequest;
 import io.simdex.proto.v1.ShardFlagsResponse;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.proto.v1.ShardIdsRequest;
@@ -39,12 +40,13 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
             if (req.getMaxDistance() > BlockTables.MAX_DISTANCE) {
                 throw invalid("max_distance " + req.getMaxDistance() + " above " + BlockTables.MAX_DISTANCE);
             }
-            long[][] matches = node.probe(collection(req.getCollection()), table, toArray(req.getFingerprintsList()), req.getMaxDistance());
+            ShardNode.Found[] matches = node.probe(collection(req.getCollection()), toArray(req.getGenerationsList()), table,
+                    toArray(req.getFingerprintsList()), req.getMaxDistance());
             ShardProbeResponse.Builder b = ShardProbeResponse.newBuilder();
-            for (long[] m : matches) {
+            for (ShardNode.Found m : matches) {
                 FingerprintList.Builder list = FingerprintList.newBuilder();
-                for (long fp : m) {
-                    list.addFingerprints(fp);
+                for (int i = 0; i < m.fingerprints().length; i++) {
+                    list.addFingerprints(m.fingerprints()[i]).addGenerations(m.generations()[i]);
                 }
                 b.addMatches(list);
             }
@@ -55,18 +57,18 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     @Override
     public void bucketAdd(ShardBucketRequest req, StreamObserver<ShardCountResponse> out) {
         answer(out, () -> ShardCountResponse.newBuilder().setChanged(
-                node.bucketAdd(collection(req.getCollection()), table(req.getTable()), toArray(req.getFingerprintsList()))).build());
+                node.bucketAdd(collection(req.getCollection()), req.getGeneration(), table(req.getTable()), toArray(req.getFingerprintsList()))).build());
     }
 
     @Override
     public void bucketRemove(ShardBucketRequest req, StreamObserver<ShardCountResponse> out) {
         answer(out, () -> ShardCountResponse.newBuilder().setChanged(
-                node.bucketRemove(collection(req.getCollection()), table(req.getTable()), toArray(req.getFingerprintsList()))).build());
+                node.bucketRemove(collection(req.getCollection()), req.getGeneration(), table(req.getTable()), toArray(req.getFingerprintsList()))).build());
     }
 
     @Override
     public void bindIds(ShardIdsRequest req, StreamObserver<ShardPreviousResponse> out) {
-        answer(out, () -> previous(node.bindIds(collection(req.getCollection()), ids(req, true), toArray(req.getFingerprintsList()))));
+        answer(out, () -> previous(node.bindIds(collection(req.getCollection()), req.getGeneration(), ids(req, true), toArray(req.getFingerprintsList()))));
     }
 
     @Override
@@ -76,19 +78,22 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void attachIds(ShardIdsRequest req, StreamObserver<ShardFlagsResponse> out) {
-        answer(out, () -> flags(node.attachIds(collection(req.getCollection()), toArray(req.getFingerprintsList()), ids(req, true))));
+        answer(out, () -> flags(node.attachIds(collection(req.getCollection()), req.getGeneration(), toArray(req.getFingerprintsList()), ids(req, true))));
     }
 
     @Override
     public void detachIds(ShardIdsRequest req, StreamObserver<ShardFlagsResponse> out) {
-        answer(out, () -> flags(node.detachIds(collection(req.getCollection()), toArray(req.getFingerprintsList()), ids(req, true))));
+        answer(out, () -> flags(node.detachIds(collection(req.getCollection()), req.getGeneration(), toArray(req.getFingerprintsList()), ids(req, true))));
     }
 
     @Override
     public void resolveIds(ShardResolveRequest req, StreamObserver<ShardResolveResponse> out) {
         answer(out, () -> {
             ShardResolveResponse.Builder b = ShardResolveResponse.newBuilder();
-            for (String[] ids : node.resolveIds(collection(req.getCollection()), toArray(req.getFingerprintsList()))) {
+            if (req.getGenerationsCount() != req.getFingerprintsCount()) {
+                throw invalid(req.getFingerprintsCount() + " fingerprints but " + req.getGenerationsCount() + " generations");
+            }
+            for (String[] ids : node.resolveIds(collection(req.getCollection()), toArray(req.getGenerationsList()), toArray(req.getFingerprintsList()))) {
                 b.addIds(IdList.newBuilder().addAllIds(Arrays.asList(ids)));
             }
             return b.build();
@@ -98,10 +103,16 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     @Override
     public void stats(ShardStatsRequest req, StreamObserver<ShardStatsResponse> out) {
         answer(out, () -> {
-            ShardNode.ShardStats s = node.stats(collection(req.getCollection()));
+            ShardNode.ShardStats s = node.stats(collection(req.getCollection()), req.getMinGeneration());
             return ShardStatsResponse.newBuilder().setDocuments(s.documents()).setFingerprints(s.fingerprints())
                     .setBucketEntries(s.bucketEntries()).setTableBytes(s.tableBytes()).setDocBytes(s.docBytes()).build();
         });
+    }
+
+    @Override
+    public void expireGenerations(ShardExpireRequest req, StreamObserver<ShardCountResponse> out) {
+        answer(out, () -> ShardCountResponse.newBuilder().setChanged(
+                node.expireBefore(collection(req.getCollection()), req.getMinGeneration())).build());
     }
 
     @Override
@@ -185,7 +196,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     private static ShardPreviousResponse previous(ShardNode.Previous p) {
         ShardPreviousResponse.Builder b = ShardPreviousResponse.newBuilder();
         for (int i = 0; i < p.present().length; i++) {
-            b.addPresent(p.present()[i]).addPrevious(p.previous()[i]);
+            b.addPresent(p.present()[i]).addPrevious(p.previous()[i]).addPreviousGeneration(p.generation()[i]);
         }
         return b.build();
     }

@@ -1,0 +1,93 @@
+package io.simdex.router;
+
+import io.simdex.core.BlockTables;
+import io.simdex.core.text.IdfTable;
+import io.simdex.core.text.TextFingerprinter;
+import io.simdex.core.text.TextSettings;
+import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.Tokenization;
+import io.simdex.proto.v1.Weighting;
+import com.google.protobuf.UInt32Value;
+
+import java.time.Duration;
+import java.util.Map;
+
+/** Validates collection settings, fills in their defaults, and turns them into the objects they configure. */
+final class CollectionSettingsRules {
+    static final int DEFAULT_NGRAM = 3;
+    static final long MIN_DEFAULT_GENERATION_SECONDS = 60;
+
+    private CollectionSettingsRules() {
+    }
+
+    /** The settings with every default made explicit; throws INVALID_ARGUMENT naming a bad field. */
+    static CollectionSettings complete(CollectionSettings s) {
+        CollectionSettings.Builder b = s.toBuilder();
+        if (!s.hasMaxDistance()) {
+            b.setMaxDistance(UInt32Value.of(BlockTables.MAX_DISTANCE));
+        } else if (s.getMaxDistance().getValue() > BlockTables.MAX_DISTANCE) {
+            throw Validation.invalid("settings.max_distance " + Integer.toUnsignedString(s.getMaxDistance().getValue()) + " outside 0..3");
+        }
+        if (s.getTokenization() == Tokenization.UNRECOGNIZED || s.getWeighting() == Weighting.UNRECOGNIZED) {
+            throw Validation.invalid("settings has an unknown tokenization or weighting value");
+        }
+        b.setTokenization(s.getTokenization() == Tokenization.TOKENIZATION_UNSPECIFIED ? Tokenization.WORDS : s.getTokenization());
+        b.setWeighting(s.getWeighting() == Weighting.WEIGHTING_UNSPECIFIED ? Weighting.TF : s.getWeighting());
+        if (s.getNgramSize() > 16) {
+            throw Validation.invalid("settings.ngram_size " + Integer.toUnsignedString(s.getNgramSize()) + " outside 1..16");
+        }
+        b.setNgramSize(s.getNgramSize() == 0 ? DEFAULT_NGRAM : s.getNgramSize());
+        if (!s.getIdfMap().isEmpty() && b.getWeighting() != Weighting.TF_IDF) {
+            throw Validation.invalid("settings.idf is given but weighting is " + b.getWeighting() + ", not TF_IDF");
+        }
+        for (Map.Entry<String, Double> e : s.getIdfMap().entrySet()) {
+            if (!(e.getValue() >= 0) || e.getValue().isInfinite()) {
+                throw Validation.invalid("settings.idf['" + e.getKey() + "'] = " + e.getValue() + " is not a finite number >= 0");
+            }
+        }
+        long retention = s.getRetentionSeconds();
+        long generation = s.getGenerationSeconds();
+        if (retention < 0 || generation < 0) {
+            throw Validation.invalid("settings.retention_seconds and generation_seconds must not be negative");
+        }
+        if (retention == 0 && generation != 0) {
+            throw Validation.invalid("settings.generation_seconds " + generation + " needs retention_seconds");
+        }
+        if (retention > 0) {
+            long g = generation == 0 ? Math.max(MIN_DEFAULT_GENERATION_SECONDS, retention / 8) : generation;
+            if (g > retention) {
+                throw Validation.invalid("settings.generation_seconds " + g + " is longer than retention_seconds " + retention);
+            }
+            b.setGenerationSeconds(g);
+        }
+        return b.build();
+    }
+
+    static int maxDistance(CollectionSettings s) {
+        return s.getMaxDistance().getValue();
+    }
+
+    static Duration retention(CollectionSettings s) {
+        return Duration.ofSeconds(s.getRetentionSeconds());
+    }
+
+    static Duration generation(CollectionSettings s) {
+        return Duration.ofSeconds(Math.max(1, s.getGenerationSeconds()));
+    }
+
+    /** The text fingerprinter complete settings describe. */
+    static TextFingerprinter fingerprinter(CollectionSettings s) {
+        io.simdex.core.text.Tokenization tokenization = s.getTokenization() == Tokenization.CHAR_NGRAMS
+                ? io.simdex.core.text.Tokenization.CHAR_NGRAMS : io.simdex.core.text.Tokenization.WORDS;
+        int shingle = tokenization == io.simdex.core.text.Tokenization.CHAR_NGRAMS ? s.getNgramSize() : 1;
+        if (s.getWeighting() == Weighting.TF_IDF) {
+            TextSettings ts = new TextSettings(tokenization, io.simdex.core.text.Weighting.TF_IDF, shingle, !s.getKeepStopWords());
+            if (s.getIdfMap().isEmpty()) {
+                return TextFingerprinter.of(ts);
+            }
+            double unknown = s.getIdfMap().values().stream().mapToDouble(Double::doubleValue).max().orElse(1.0);
+            return TextFingerprinter.of(ts, IdfTable.of(s.getIdfMap(), unknown));
+        }
+        return TextFingerprinter.of(new TextSettings(tokenization, io.simdex.core.text.Weighting.TF, shingle, !s.getKeepStopWords()));
+    }
+}

@@ -1,0 +1,204 @@
+package io.simdex.router;
+
+import com.google.protobuf.UInt32Value;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.simdex.proto.v1.CollectionInfo;
+import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.CreateCollectionRequest;
+import io.simdex.proto.v1.DedupRequest;
+import io.simdex.proto.v1.DedupResponse;
+import io.simdex.proto.v1.Document;
+import io.simdex.proto.v1.FingerprintRequest;
+import io.simdex.proto.v1.InsertRequest;
+import io.simdex.proto.v1.ListCollectionsRequest;
+import io.simdex.proto.v1.Probe;
+import io.simdex.proto.v1.QueryRequest;
+import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.proto.v1.StatsRequest;
+import io.simdex.proto.v1.Tokenization;
+import io.simdex.proto.v1.Weighting;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static io.simdex.router.EndToEndTest.doc;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Collections with their own settings, persisted; retention windows driven by a controllable clock. */
+class CollectionsTest {
+    @TempDir
+    Path dir;
+
+    /** A clock the test moves by hand. */
+    static final class ManualClock extends Clock {
+        private volatile Instant now;
+
+        ManualClock(Instant start) {
+            now = start;
+        }
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+
+    @Test
+    void createCollection_settingsPersistAndReopen_andConflictingSettingsRejected() throws Exception {
+        CollectionSettings ngrams = CollectionSettings.newBuilder().setTokenization(Tokenization.CHAR_NGRAMS).setNgramSize(2)
+                .setMaxDistance(UInt32Value.of(2)).setRetentionSeconds(172_800).build();
+        try (Server s = new Server(dir, Clock.systemUTC())) {
+            CollectionInfo created = s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("news").setSettings(ngrams).build()).getCollection();
+            assertEquals(21_600, created.getSettings().getGenerationSeconds(), "default generation: retention / 8");
+            assertEquals(Weighting.TF, created.getSettings().getWeighting(), "defaults are filled in");
+            assertFalse(s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("news").setSettings(ngrams).build()).getCreated());
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(
+                    CreateCollectionRequest.newBuilder().setName("news").build()));
+            assertEquals(Status.Code.ALREADY_EXISTS, e.getStatus().getCode());
+        }
+        try (Server s = new Server(dir, Clock.systemUTC())) {
+            List<CollectionInfo> all = s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsList();
+            assertEquals(List.of("default", "news"), all.stream().map(CollectionInfo::getName).toList());
+            CollectionInfo news = all.get(1);
+            assertEquals(Tokenization.CHAR_NGRAMS, news.getSettings().getTokenization());
+            assertEquals(2, news.getSettings().getNgramSize());
+            assertEquals(2, news.getSettings().getMaxDistance().getValue());
+        }
+    }
+
+    @Test
+    void createCollection_badSettings_invalidArgumentAndNothingCreated() throws Exception {
+        try (Server s = new Server(dir, Clock.systemUTC())) {
+            for (CollectionSettings bad : List.of(
+                    CollectionSettings.newBuilder().setMaxDistance(UInt32Value.of(4)).build(),
+                    CollectionSettings.newBuilder().setNgramSize(17).build(),
+                    CollectionSettings.newBuilder().setGenerationSeconds(60).build(),
+                    CollectionSettings.newBuilder().setRetentionSeconds(60).setGenerationSeconds(120).build(),
+                    CollectionSettings.newBuilder().putIdf("river", 2.0).build(),
+                    CollectionSettings.newBuilder().setWeighting(Weighting.TF_IDF).putIdf("river", -1).build())) {
+                StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(
+                        CreateCollectionRequest.newBuilder().setName("bad").setSettings(bad).build()));
+                assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), bad.toString());
+                assertTrue(e.getStatus().getDescription().startsWith("settings"), e.getStatus().getDescription());
+            }
+            assertEquals(1, s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsCount());
+        }
+    }
+
+    @Test
+    void collectionSettings_tokenizationAndDefaultDistanceApply() throws Exception {
+        try (Server s = new Server(dir, Clock.systemUTC())) {
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("grams").setSettings(
+                    CollectionSettings.newBuilder().setTokenization(Tokenization.CHAR_NGRAMS).setMaxDistance(UInt32Value.of(0))).build());
+            String text = "The city council voted on Tuesday to restore the wetlands along the river.";
+            long words = s.stub().fingerprint(FingerprintRequest.newBuilder().addTexts(text).build()).getFingerprints(0);
+            long grams = s.stub().fingerprint(FingerprintRequest.newBuilder().setCollection("grams").addTexts(text).build()).getFingerprints(0);
+            assertNotEquals(words, grams, "each collection fingerprints with its own tokenization");
+
+            s.stub().insert(InsertRequest.newBuilder().setCollection("grams").addDocuments(doc("a", 0xF0L)).build());
+            // The collection's max_distance (0) applies when the request gives none; an explicit 3 overrides it.
+            QueryRequest.Builder q = QueryRequest.newBuilder().setCollection("grams").addProbes(Probe.newBuilder().setFingerprint(0xF1L));
+            assertEquals(0, s.stub().query(q.build()).getResults(0).getMatchesCount());
+            assertEquals(1, s.stub().query(q.setMaxDistance(UInt32Value.of(3)).build()).getResults(0).getMatchesCount());
+        }
+    }
+
+    @Test
+    void retention_entriesExpireWithTheirGeneration_andDiskIsReturned() throws Exception {
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
+        try (Server s = new Server(dir, clock)) {
+            // Keep 2 days in generations of 6 hours.
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("window").setSettings(
+                    CollectionSettings.newBuilder().setRetentionSeconds(172_800).setGenerationSeconds(21_600)).build());
+            s.stub().insert(InsertRequest.newBuilder().setCollection("window").addDocuments(doc("day0", 0x1111L)).build());
+            clock.advance(Duration.ofHours(25));
+            s.stub().insert(InsertRequest.newBuilder().setCollection("window").addDocuments(doc("day1", 0x2222L)).build());
+            assertEquals(List.of("day0", "day1"), ids(s, "window", 0x1111L, 0x2222L));
+
+            // 48 h after day0's generation ended, it leaves the window: never found again, not a duplicate any more.
+            clock.advance(Duration.ofHours(23).plusMinutes(1));
+            assertEquals(List.of("day0", "day1"), ids(s, "window", 0x1111L, 0x2222L), "48 h after day0, its generation (ended 42 h ago) is still within 2 days");
+            clock.advance(Duration.ofHours(6));
+            assertEquals(List.of("day1"), ids(s, "window", 0x1111L, 0x2222L), "day0's generation ended more than 48 h ago");
+            DedupResponse d = s.stub().dedup(DedupRequest.newBuilder().setCollection("window").addDocuments(doc("again", 0x1111L)).build());
+            assertTrue(d.getResults(0).getInserted(), "an expired document is no duplicate");
+            assertEquals(2, s.stub().stats(StatsRequest.newBuilder().setCollection("window").build()).getDocuments());
+
+            // The sweep deletes expired generations' files.
+            long generationsBefore = generationDirs();
+            assertTrue(s.simdex.service().sweepExpired() > 0);
+            assertTrue(generationDirs() < generationsBefore, "expired generation directories are deleted");
+            assertEquals(List.of("again", "day1"), ids(s, "window", 0x1111L, 0x2222L));
+
+            // Re-inserting an id moves it to the current generation: it lives on with it.
+            s.stub().insert(InsertRequest.newBuilder().setCollection("window").addDocuments(doc("day1", 0x2222L)).build());
+            clock.advance(Duration.ofHours(30));
+            assertEquals(List.of("day1"), ids(s, "window", 0x2222L));
+        }
+    }
+
+    private long generationDirs() throws Exception {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("g-") && p.getParent().getFileName().toString().equals("window")).count();
+        }
+    }
+
+    private static List<String> ids(Server s, String collection, long... fps) {
+        QueryRequest.Builder q = QueryRequest.newBuilder().setCollection(collection).setMaxDistance(UInt32Value.of(0));
+        for (long fp : fps) {
+            q.addProbes(Probe.newBuilder().setFingerprint(fp));
+        }
+        return s.stub().query(q.build()).getResultsList().stream().flatMap(r -> r.getMatchesList().stream())
+                .map(io.simdex.proto.v1.Match::getId).sorted().toList();
+    }
+
+    private static final class Server implements AutoCloseable {
+        final EmbeddedSimdex simdex;
+        final ManagedChannel channel;
+
+        Server(Path dir, Clock clock) {
+            simdex = EmbeddedSimdex.start(dir, 2, "127.0.0.1", 0, 10_000, clock);
+            channel = NettyChannelBuilder.forAddress("127.0.0.1", simdex.port()).usePlaintext().build();
+        }
+
+        SimdexGrpc.SimdexBlockingStub stub() {
+            return SimdexGrpc.newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            simdex.close();
+        }
+    }
+}
