@@ -37,7 +37,7 @@ final class ProtoMapper {
     }
 
     static CollectionInfo fromProto(io.simdex.proto.v1.CollectionInfo info) {
-        return new CollectionInfo(info.getName(), Instant.ofEpochMilli(info.getCreatedUnixMs()));
+        return new CollectionInfo(info.getName(), Instant.ofEpochMilli(info.getCreatedUnixMs()), info.getSettings());
     }
 
     static CollectionStats fromProto(StatsResponse r) {

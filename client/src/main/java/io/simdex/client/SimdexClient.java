@@ -34,6 +34,9 @@ import java.util.function.Function;
  * are safe to retry are listed in {@code simdex.proto}. Thread-safe.
  */
 public final class SimdexClient implements AutoCloseable {
+    /** As a maxDistance: use the collection's max_distance setting. */
+    public static final int COLLECTION_DISTANCE = -1;
+
     private static final long SHUTDOWN_WAIT_SECONDS = 5;
 
     private final Channel channel;
@@ -78,7 +81,15 @@ public final class SimdexClient implements AutoCloseable {
 
     /** Creates a collection; true when it was created, false when it existed already. */
     public boolean createCollection(String name) {
-        return stub().createCollection(CreateCollectionRequest.newBuilder().setName(name).build()).getCreated();
+        return createCollection(name, io.simdex.proto.v1.CollectionSettings.getDefaultInstance());
+    }
+
+    /**
+     * Creates {@code name} with {@code settings} (unset fields take the server's defaults);
+     * false if it existed with the same settings. ALREADY_EXISTS if it exists with others.
+     */
+    public boolean createCollection(String name, io.simdex.proto.v1.CollectionSettings settings) {
+        return stub().createCollection(CreateCollectionRequest.newBuilder().setName(name).setSettings(settings).build()).getCreated();
     }
 
     public List<CollectionInfo> listCollections() {
@@ -115,14 +126,18 @@ public final class SimdexClient implements AutoCloseable {
      * {@code maxDistance} (the server accepts 0..3), nearest first.
      *
      * @param limit most matches per probe; 0 means no limit
-     * @throws IllegalArgumentException when maxDistance or limit is negative
+     * @param maxDistance 0..3, or {@link #COLLECTION_DISTANCE} for the collection's own
+     * @throws IllegalArgumentException when maxDistance (other than COLLECTION_DISTANCE) or limit is negative
      */
     public List<ProbeMatches> queryProbes(String collection, List<Probe> probes, int maxDistance, int limit) {
-        requireNonNegative("maxDistance", maxDistance);
+        requireDistance(maxDistance);
         requireNonNegative("limit", limit);
         return inBatches(probes, batch -> {
             QueryRequest.Builder req = QueryRequest.newBuilder()
-                    .setCollection(name(collection)).setMaxDistance(UInt32Value.of(maxDistance)).setLimit(limit);
+                    .setCollection(name(collection)).setLimit(limit);
+            if (maxDistance != COLLECTION_DISTANCE) {
+                req.setMaxDistance(UInt32Value.of(maxDistance));
+            }
             batch.forEach(p -> req.addProbes(ProtoMapper.toProto(p)));
             return stub().query(req.build()).getResultsList().stream().map(ProtoMapper::fromProto).toList();
         });
@@ -133,13 +148,16 @@ public final class SimdexClient implements AutoCloseable {
      * {@code maxDistance} is stored already, including documents earlier in {@code docs}
      * (which holds across split calls too, since they run in order).
      *
-     * @throws IllegalArgumentException when maxDistance is negative
+     * @param maxDistance 0..3, or {@link #COLLECTION_DISTANCE} for the collection's own
+     * @throws IllegalArgumentException when maxDistance (other than COLLECTION_DISTANCE) is negative
      */
     public List<DedupDecision> dedup(String collection, List<Doc> docs, int maxDistance) {
-        requireNonNegative("maxDistance", maxDistance);
+        requireDistance(maxDistance);
         return inBatches(docs, batch -> {
-            DedupRequest.Builder req = DedupRequest.newBuilder()
-                    .setCollection(name(collection)).setMaxDistance(UInt32Value.of(maxDistance));
+            DedupRequest.Builder req = DedupRequest.newBuilder().setCollection(name(collection));
+            if (maxDistance != COLLECTION_DISTANCE) {
+                req.setMaxDistance(UInt32Value.of(maxDistance));
+            }
             batch.forEach(d -> req.addDocuments(ProtoMapper.toProto(d)));
             return stub().dedup(req.build()).getResultsList().stream().map(ProtoMapper::fromProto).toList();
         });
@@ -214,6 +232,12 @@ public final class SimdexClient implements AutoCloseable {
 
     private static String name(String collection) {
         return collection == null ? "" : collection;
+    }
+
+    private static void requireDistance(int maxDistance) {
+        if (maxDistance != COLLECTION_DISTANCE) {
+            requireNonNegative("maxDistance", maxDistance);
+        }
     }
 
     private static void requireNonNegative(String name, int value) {

@@ -48,6 +48,7 @@ public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
     public final List<List<String>> insertCalls = new CopyOnWriteArrayList<>();
     /** Probe count of each Query call. */
     public final List<Integer> queryCalls = new CopyOnWriteArrayList<>();
+    public final List<QueryRequest> queryRequests = new CopyOnWriteArrayList<>();
     /** Document count of each BulkLoad message. */
     public final List<Integer> bulkBatches = new CopyOnWriteArrayList<>();
 
@@ -115,6 +116,7 @@ public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
         answer(obs, () -> {
             Map<String, Long> docs = collection(req.getCollection(), req.getProbesCount());
             queryCalls.add(req.getProbesCount());
+            queryRequests.add(req);
             QueryResponse.Builder r = QueryResponse.newBuilder();
             for (Probe p : req.getProbesList()) {
                 long fp = p.hasFingerprint() ? p.getFingerprint() : fingerprintOf(p.getText());

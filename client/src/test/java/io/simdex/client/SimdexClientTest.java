@@ -140,9 +140,17 @@ class SimdexClientTest {
     @Test
     void queryProbes_negativeDistance_rejectedBeforeCalling() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> client.query(null, List.of(1L), -1, 0));
-        assertTrue(e.getMessage().contains("-1"));
+                () -> client.query(null, List.of(1L), -2, 0));
+        assertTrue(e.getMessage().contains("-2"));
         assertTrue(fake.queryCalls.isEmpty());
+    }
+
+    @Test
+    void queryAndDedup_collectionDistance_sendNoMaxDistance() {
+        client.query(null, List.of(1L), SimdexClient.COLLECTION_DISTANCE, 0);
+        assertFalse(fake.queryRequests.get(0).hasMaxDistance(), "the server applies the collection's distance");
+        client.query(null, List.of(1L), 2, 0);
+        assertEquals(2, fake.queryRequests.get(1).getMaxDistance().getValue());
     }
 
     @Test

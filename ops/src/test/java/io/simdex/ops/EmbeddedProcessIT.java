@@ -59,7 +59,7 @@ class EmbeddedProcessIT {
             });
             server.kill9();
         }
-        assertFalse(Files.exists(data.resolve("shard-0/default/.clean")), "a killed process leaves no clean marker");
+        assertFalse(Files.exists(data.resolve("shard-0/default/g-0/.clean")), "a killed process leaves no clean marker");
 
         try (SimdexProcess server = SimdexProcess.start(dir.resolve("run2.log"), embedded)) {
             server.awaitServing(port, "simdex.v1.Simdex");
@@ -69,7 +69,7 @@ class EmbeddedProcessIT {
             });
             assertEquals(143, server.stop(), "SIGTERM exit code; shutdown hook closed the maps");
         }
-        assertTrue(Files.exists(data.resolve("shard-0/default/.clean")), "a stopped process closes its maps cleanly");
+        assertTrue(Files.exists(data.resolve("shard-0/default/g-0/.clean")), "a stopped process closes its maps cleanly");
 
         try (SimdexProcess server = SimdexProcess.start(dir.resolve("run3.log"), embedded)) {
             server.awaitServing(port, "simdex.v1.Simdex");
@@ -104,6 +104,15 @@ class EmbeddedProcessIT {
             SimdexProcess.Result stats = SimdexProcess.run(dir, "stats", "--target", target, "--json");
             assertEquals(0, stats.exitCode(), stats.output());
             assertTrue(stats.output().replace(" ", "").contains("\"documents\":1"), stats.output());
+
+            SimdexProcess.Result create = SimdexProcess.run(dir, "collections", "create", "news", "--target", target,
+                    "--tokenization", "char-ngrams", "--ngram", "2", "--max-distance", "2", "--retention", "2d", "--generation", "6h");
+            assertEquals(0, create.exitCode(), create.output());
+            SimdexProcess.Result list = SimdexProcess.run(dir, "collections", "list", "--target", target);
+            assertTrue(list.output().contains("news") && list.output().contains("k=2 char_ngrams(2) tf retention=PT48H/PT6H"), list.output());
+            SimdexProcess.Result conflict = SimdexProcess.run(dir, "collections", "create", "news", "--target", target);
+            assertEquals(2, conflict.exitCode(), conflict.output());
+            assertTrue(conflict.output().contains("ALREADY_EXISTS"), conflict.output());
 
             SimdexProcess.Result bad = SimdexProcess.run(dir, "query", "--target", target, "--fingerprint", "0123456789abcdef", "-k", "4");
             assertEquals(2, bad.exitCode(), bad.output());

@@ -60,6 +60,15 @@ final class Fanout {
         return call;
     }
 
+    /**
+     * Adds a call and what to do with its answer. {@link #await} waits for {@code onResult} to
+     * have run, not just for the call: with a remote shard the call completes on a gRPC thread
+     * and its continuations may run after other waiters wake.
+     */
+    <T> void add(CompletableFuture<T> call, java.util.function.Consumer<? super T> onResult) {
+        pending.add(call.thenAccept(onResult));
+    }
+
     /** Waits for one call; rethrows its failure's cause (a gRPC status from a remote shard). */
     static <T> T join(CompletableFuture<T> call) {
         try {

@@ -78,7 +78,7 @@ public final class IndexRouter implements AutoCloseable {
         for (int s = 0; s < shards.length; s++) {
             int[] group = byId[s];
             if (group.length > 0) {
-                f.add(shards[s].bindIds(c, g, Fanout.pick(idz, group), Fanout.pick(fpz, group))).thenAccept(p -> scatter(p, group, previous));
+                f.add(shards[s].bindIds(c, g, Fanout.pick(idz, group), Fanout.pick(fpz, group)), p -> scatter(p, group, previous));
             }
         }
         f.await();
@@ -176,7 +176,7 @@ public final class IndexRouter implements AutoCloseable {
         for (int s = 0; s < shards.length; s++) {
             int[] group = byId[s];
             if (group.length > 0) {
-                f.add(shards[s].unbindIds(c, Fanout.pick(idz, group))).thenAccept(p -> scatter(p, group, previous));
+                f.add(shards[s].unbindIds(c, Fanout.pick(idz, group)), p -> scatter(p, group, previous));
             }
         }
         f.await();
@@ -274,7 +274,7 @@ public final class IndexRouter implements AutoCloseable {
             for (int s = 0; s < shards.length; s++) {
                 int[] group = groups[s];
                 if (group.length > 0) {
-                    f.add(shards[s].probe(c, gens, t, Fanout.pick(probes, group), maxDistance)).thenAccept(found -> {
+                    f.add(shards[s].probe(c, gens, t, Fanout.pick(probes, group), maxDistance), found -> {
                         for (int i = 0; i < group.length; i++) {
                             perTable[table][group[i]] = found[i];
                         }
@@ -326,7 +326,7 @@ public final class IndexRouter implements AutoCloseable {
             if (group.length > 0) {
                 long[] partFps = Fanout.pick(all.fingerprints(), group);
                 long[] partGens = Fanout.pick(all.generations(), group);
-                f.add(shards[s].resolveIds(c, partGens, partFps)).thenAccept(found -> {
+                f.add(shards[s].resolveIds(c, partGens, partFps), found -> {
                     synchronized (ids) {
                         for (int i = 0; i < partFps.length; i++) {
                             ids.computeIfAbsent(partGens[i], g -> new HashMap<>()).put(partFps[i], found[i]);
@@ -349,7 +349,7 @@ public final class IndexRouter implements AutoCloseable {
             for (int s = 0; s < shards.length; s++) {
                 int[] group = Arrays.stream(groups[s]).map(i -> inGen[i]).toArray();
                 if (group.length > 0) {
-                    f.add(shards[s].detachIds(c, g, Fanout.pick(fps, group), Fanout.pick(ids, group))).thenAccept(flags -> {
+                    f.add(shards[s].detachIds(c, g, Fanout.pick(fps, group), Fanout.pick(ids, group)), flags -> {
                         for (int i = 0; i < group.length; i++) {
                             empty[group[i]] = flags[i];
                         }

@@ -6,6 +6,7 @@ import io.simdex.client.CollectionInfo;
 import io.simdex.client.SimdexClient;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -35,21 +36,24 @@ final class CollectionsCommand implements Runnable {
                 o.add("collections", array);
                 printJson(o);
             } else {
-                all.forEach(c -> out().printf("%s\t%s%n", c.name(), c.createdAt()));
+                all.forEach(c -> out().printf("%s\t%s\t%s%n", c.name(), c.createdAt(), SettingsOptions.describe(c.settings())));
             }
             return 0;
         }
     }
 
     @Command(name = "create",
-            description = "Create a collection; succeeds if it exists already.")
+            description = "Create a collection with its settings; succeeds if it exists already with the same settings.")
     static final class CreateCommand extends ClientCommand {
         @Parameters(paramLabel = "NAME", description = "1..64 characters of [A-Za-z0-9_-].")
         String name;
 
+        @Mixin
+        SettingsOptions settings;
+
         @Override
-        int execute(SimdexClient client) {
-            boolean created = client.createCollection(name);
+        int execute(SimdexClient client) throws BadInputException {
+            boolean created = client.createCollection(name, settings.toProto());
             if (json()) {
                 JsonObject o = new JsonObject();
                 o.addProperty("name", name);

@@ -21,8 +21,8 @@ final class DedupCommand extends ClientCommand {
     @ArgGroup(exclusive = true, multiplicity = "1")
     ContentGroup content;
 
-    @Option(names = {"-k", "--max-distance"}, paramLabel = "K", defaultValue = "3",
-            description = "Largest Hamming distance that counts as a duplicate, 0..3 (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"-k", "--max-distance"}, paramLabel = "K", defaultValue = "-1",
+            description = "Largest Hamming distance that counts as a duplicate, 0..3 (default: the collection's max_distance setting).")
     int maxDistance;
 
     @Override

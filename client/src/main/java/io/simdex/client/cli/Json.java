@@ -48,6 +48,20 @@ final class Json {
         JsonObject o = new JsonObject();
         o.addProperty("name", c.name());
         o.addProperty("createdAt", c.createdAt().toString());
+        o.add("settings", settings(c.settings()));
+        return o;
+    }
+
+    static JsonObject settings(io.simdex.proto.v1.CollectionSettings s) {
+        JsonObject o = new JsonObject();
+        o.addProperty("maxDistance", s.getMaxDistance().getValue());
+        o.addProperty("tokenization", s.getTokenization().name());
+        o.addProperty("ngramSize", s.getNgramSize());
+        o.addProperty("weighting", s.getWeighting().name());
+        o.addProperty("idfTerms", s.getIdfCount());
+        o.addProperty("keepStopWords", s.getKeepStopWords());
+        o.addProperty("retentionSeconds", s.getRetentionSeconds());
+        o.addProperty("generationSeconds", s.getGenerationSeconds());
         return o;
     }
 

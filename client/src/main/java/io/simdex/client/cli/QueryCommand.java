@@ -23,8 +23,8 @@ final class QueryCommand extends ClientCommand {
     @ArgGroup(exclusive = true, multiplicity = "1..*")
     List<ContentGroup> probes;
 
-    @Option(names = {"-k", "--max-distance"}, paramLabel = "K", defaultValue = "3",
-            description = "Largest Hamming distance, 0..3 (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"-k", "--max-distance"}, paramLabel = "K", defaultValue = "-1",
+            description = "Largest Hamming distance, 0..3 (default: the collection's max_distance setting).")
     int maxDistance;
 
     @Option(names = "--limit", paramLabel = "N", defaultValue = "0",

@@ -1,0 +1,79 @@
+package io.simdex.client.batch;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Reads a JSONL file of {@link BatchLine}s into {@link BatchDocs}, line by line, handing texts
+ * to {@link RemoteFingerprints} as it goes; only the batch in flight holds text. Blank lines
+ * are skipped; the first bad line stops the read with {@link BatchInputException}.
+ */
+final class BatchReader {
+    private static final int COUNT_BUFFER_BYTES = 1 << 16;
+
+    private BatchReader() {
+    }
+
+    /**
+     * Reads every document of {@code file} into {@code docs}.
+     *
+     * @param onLine runs once per line read, blank lines included (progress)
+     */
+    static void read(Path file, BatchDocs docs, RemoteFingerprints texts, Runnable onLine) throws IOException {
+        long lineNo = 0;
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                lineNo++;
+                onLine.run();
+                if (!line.isBlank()) {
+                    add(parse(file, lineNo, line), docs, texts);
+                }
+            }
+        } catch (CharacterCodingException e) {
+            // The reader decodes ahead of the line being parsed, so the line number is approximate.
+            throw new BatchInputException(file + ": not valid UTF-8 near line " + (lineNo + 1));
+        }
+        texts.finish();
+    }
+
+    /** Lines in {@code file} (a last line without '\n' counts), or -1 if it is not a regular file. */
+    static long countLines(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            return -1;
+        }
+        byte[] buf = new byte[COUNT_BUFFER_BYTES];
+        long lines = 0;
+        byte last = '\n';
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int n = in.read(buf); n > 0; n = in.read(buf)) {
+                for (int i = 0; i < n; i++) {
+                    if (buf[i] == '\n') {
+                        lines++;
+                    }
+                }
+                last = buf[n - 1];
+            }
+        }
+        return last == '\n' ? lines : lines + 1;
+    }
+
+    private static BatchLine parse(Path file, long lineNo, String line) throws BatchInputException {
+        try {
+            return BatchLine.parse(line);
+        } catch (IllegalArgumentException e) {
+            throw new BatchInputException(file + ":" + lineNo + ": " + e.getMessage());
+        }
+    }
+
+    private static void add(BatchLine line, BatchDocs docs, RemoteFingerprints texts) {
+        int doc = docs.add(line.id(), line.fingerprint(), line.text() != null, line.url(), line.fetchTime(), line.score());
+        if (line.text() != null) {
+            texts.add(doc, line.text());
+        }
+    }
+}

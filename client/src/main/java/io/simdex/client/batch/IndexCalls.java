@@ -1,0 +1,117 @@
+package io.simdex.client.batch;
+
+import io.grpc.Status;
+import io.simdex.client.DedupDecision;
+import io.simdex.client.Doc;
+import io.simdex.client.Match;
+import io.simdex.client.ProbeMatches;
+import io.simdex.client.SimdexClient;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.function.IntConsumer;
+
+/**
+ * The batch's calls to the index: Query in batches with up to {@code parallel} calls in
+ * flight (reads commute), Dedup in batches one after another (the order of check-and-insert
+ * is the decision order). Results reach the caller's thread in input order.
+ */
+final class IndexCalls {
+    /** Most matches asked for per probe: enough to name the duplicates, bounded for the response size. */
+    static final int MATCH_LIMIT = 8;
+
+    /** Receives the matches of one queried fingerprint. */
+    @FunctionalInterface
+    interface MatchSink {
+        void accept(int position, List<Match> matches);
+    }
+
+    private final SimdexClient client;
+    private final String collection;
+    private final int maxDistance;
+    private final int batchSize;
+    private final int parallel;
+    private final ExecutorService workers;
+    private long queryCalls;
+    private long dedupCalls;
+
+    IndexCalls(SimdexClient client, String collection, int maxDistance, int batchSize, int parallel,
+               ExecutorService workers) {
+        this.client = client;
+        this.collection = collection;
+        this.maxDistance = maxDistance;
+        this.batchSize = batchSize;
+        this.parallel = parallel;
+        this.workers = workers;
+    }
+
+    /**
+     * Queries every fingerprint; {@code sink} gets each one's stored matches (nearest first, at
+     * most {@link #MATCH_LIMIT}) by position in {@code fingerprints}, in order.
+     *
+     * @param onBatch told the size of each finished batch (progress)
+     */
+    void query(long[] fingerprints, MatchSink sink, IntConsumer onBatch) {
+        ArrayDeque<Pending> inFlight = new ArrayDeque<>();
+        for (int from = 0; from < fingerprints.length; from += batchSize) {
+            while (inFlight.size() >= parallel) {
+                deliver(inFlight.poll(), sink, onBatch);
+            }
+            long[] batch = Arrays.copyOfRange(fingerprints, from, Math.min(fingerprints.length, from + batchSize));
+            List<Long> boxed = Arrays.stream(batch).boxed().toList();
+            inFlight.add(new Pending(from, workers.submit(() -> client.query(collection, boxed, maxDistance, MATCH_LIMIT))));
+            queryCalls++;
+        }
+        while (!inFlight.isEmpty()) {
+            deliver(inFlight.poll(), sink, onBatch);
+        }
+    }
+
+    /** Dedup of {@code docs} in order, a batch per call; one decision per document. */
+    List<DedupDecision> dedup(List<Doc> docs, IntConsumer onBatch) {
+        List<DedupDecision> out = new java.util.ArrayList<>(docs.size());
+        for (int from = 0; from < docs.size(); from += batchSize) {
+            List<Doc> batch = docs.subList(from, Math.min(docs.size(), from + batchSize));
+            out.addAll(client.dedup(collection, batch, maxDistance));
+            dedupCalls++;
+            onBatch.accept(batch.size());
+        }
+        return out;
+    }
+
+    long queryCalls() {
+        return queryCalls;
+    }
+
+    long dedupCalls() {
+        return dedupCalls;
+    }
+
+    private static void deliver(Pending p, MatchSink sink, IntConsumer onBatch) {
+        List<ProbeMatches> results = await(p.result);
+        for (int i = 0; i < results.size(); i++) {
+            sink.accept(p.from + i, results.get(i).matches());
+        }
+        onBatch.accept(results.size());
+    }
+
+    private static <T> T await(Future<T> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw Status.CANCELLED.withDescription("interrupted").withCause(e).asRuntimeException();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    private record Pending(int from, Future<List<ProbeMatches>> result) {
+    }
+}

@@ -1,0 +1,135 @@
+package io.simdex.client.cli;
+
+import com.google.protobuf.UInt32Value;
+import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.Tokenization;
+import io.simdex.proto.v1.Weighting;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/** A collection's settings as command-line options; unset options take the server's defaults. */
+final class SettingsOptions {
+    @Option(names = "--max-distance", paramLabel = "K", description = "Distance Query and Dedup use when a request gives none, 0..3 (server default 3).")
+    Integer maxDistance;
+
+    @Option(names = "--tokenization", paramLabel = "words|char-ngrams", description = "Features: words (HanLP for Chinese) or character n-grams (server default words).")
+    String tokenization;
+
+    @Option(names = "--ngram", paramLabel = "N", description = "Characters per n-gram for char-ngrams, 1..16 (server default 3).")
+    Integer ngram;
+
+    @Option(names = "--weighting", paramLabel = "tf|tf-idf", description = "Feature weights (server default tf).")
+    String weighting;
+
+    @Option(names = "--idf", paramLabel = "FILE", description = "For tf-idf: a file of 'feature<TAB>idf' lines.")
+    Path idf;
+
+    @Option(names = "--keep-stop-words", description = "Keep stop words as features.")
+    boolean keepStopWords;
+
+    @Option(names = "--retention", paramLabel = "DURATION", description = "Keep documents this long, e.g. 2d, 36h, 90m (default: forever).")
+    String retention;
+
+    @Option(names = "--generation", paramLabel = "DURATION", description = "Width of a time generation, e.g. 6h (default: retention / 8, at least 1m).")
+    String generation;
+
+    CollectionSettings toProto() throws BadInputException {
+        CollectionSettings.Builder b = CollectionSettings.newBuilder().setKeepStopWords(keepStopWords);
+        if (maxDistance != null) {
+            b.setMaxDistance(UInt32Value.of(maxDistance));
+        }
+        if (tokenization != null) {
+            b.setTokenization(switch (tokenization.toLowerCase(Locale.ROOT)) {
+                case "words" -> Tokenization.WORDS;
+                case "char-ngrams", "ngrams" -> Tokenization.CHAR_NGRAMS;
+                default -> throw new BadInputException("--tokenization must be words or char-ngrams, was '" + tokenization + "'");
+            });
+        }
+        if (ngram != null) {
+            b.setNgramSize(ngram);
+        }
+        if (weighting != null) {
+            b.setWeighting(switch (weighting.toLowerCase(Locale.ROOT)) {
+                case "tf" -> Weighting.TF;
+                case "tf-idf", "tfidf" -> Weighting.TF_IDF;
+                default -> throw new BadInputException("--weighting must be tf or tf-idf, was '" + weighting + "'");
+            });
+        }
+        if (idf != null) {
+            readIdf(b);
+        }
+        if (retention != null) {
+            b.setRetentionSeconds(seconds("--retention", retention));
+        }
+        if (generation != null) {
+            b.setGenerationSeconds(seconds("--generation", generation));
+        }
+        return b.build();
+    }
+
+    static String describe(CollectionSettings s) {
+        StringBuilder b = new StringBuilder("k=").append(s.getMaxDistance().getValue())
+                .append(' ').append(s.getTokenization().name().toLowerCase(Locale.ROOT));
+        if (s.getTokenization() == Tokenization.CHAR_NGRAMS) {
+            b.append('(').append(s.getNgramSize()).append(')');
+        }
+        b.append(' ').append(s.getWeighting().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        if (s.getIdfCount() > 0) {
+            b.append('(').append(s.getIdfCount()).append(" terms)");
+        }
+        if (s.getKeepStopWords()) {
+            b.append(" stop-words-kept");
+        }
+        b.append(s.getRetentionSeconds() == 0 ? " retention=forever"
+                : " retention=" + Duration.ofSeconds(s.getRetentionSeconds()) + "/" + Duration.ofSeconds(s.getGenerationSeconds()));
+        return b.toString();
+    }
+
+    /** "2d", "36h", "90m", "45s", or an ISO-8601 duration such as PT6H. */
+    static long seconds(String option, String text) throws BadInputException {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (t.startsWith("p")) {
+                return Duration.parse(t.toUpperCase(Locale.ROOT)).toSeconds();
+            }
+            long n = Long.parseLong(t.substring(0, t.length() - 1));
+            switch (t.charAt(t.length() - 1)) {
+                case 'd': return Duration.ofDays(n).toSeconds();
+                case 'h': return Duration.ofHours(n).toSeconds();
+                case 'm': return Duration.ofMinutes(n).toSeconds();
+                case 's': return n;
+                default: throw new NumberFormatException();
+            }
+        } catch (RuntimeException e) {
+            throw new BadInputException(option + " '" + text + "' is not a duration like 2d, 36h, 90m, 45s or PT6H");
+        }
+    }
+
+    private void readIdf(CollectionSettings.Builder b) throws BadInputException {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(idf);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + idf, e);
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] parts = line.split("\t");
+            try {
+                b.putIdf(parts[0], Double.parseDouble(parts[1].trim()));
+            } catch (RuntimeException e) {
+                throw new BadInputException(idf + ":" + (i + 1) + ": expected 'feature<TAB>idf'");
+            }
+        }
+    }
+}
