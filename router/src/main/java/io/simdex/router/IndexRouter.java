@@ -217,6 +217,11 @@ public final class IndexRouter implements AutoCloseable {
         return parts.stream().mapToInt(CompletableFuture::join).sum();
     }
 
+    /** URL seen-sets on the same shards. */
+    public SeenUrls seenUrls() {
+        return new SeenUrls(List.of(shards), placement);
+    }
+
     public int shardCount() {
         return shards.length;
     }

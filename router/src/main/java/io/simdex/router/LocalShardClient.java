@@ -69,6 +69,21 @@ public class LocalShardClient implements ShardClient {
     }
 
     @Override
+    public CompletableFuture<boolean[]> checkUrls(String job, byte[][] hashes, long now, long expiresAt, boolean checkOnly) {
+        return run(() -> node.checkUrls(job, hashes, now, expiresAt, checkOnly));
+    }
+
+    @Override
+    public CompletableFuture<Long> sweepUrls(long now) {
+        return run(() -> node.sweepUrls(now));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> dropUrlJob(String job) {
+        return run(() -> node.dropUrlJob(job));
+    }
+
+    @Override
     public CompletableFuture<Long> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
         try {
             long stamp = node.lockBuckets(c, keys, token, leaseMillis, waitMillis);

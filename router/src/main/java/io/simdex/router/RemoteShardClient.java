@@ -8,6 +8,9 @@ import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardExpireRequest;
+import io.simdex.proto.v1.ShardDropUrlJobRequest;
+import io.simdex.proto.v1.ShardSweepUrlsRequest;
+import io.simdex.proto.v1.ShardUrlsRequest;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.proto.v1.ShardIdsRequest;
 import io.simdex.proto.v1.ShardLockRequest;
@@ -102,6 +105,26 @@ public final class RemoteShardClient implements ShardClient {
     public CompletableFuture<Integer> expireBefore(String c, long minGeneration) {
         return adapt(stub.expireGenerations(ShardExpireRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build()),
                 r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<boolean[]> checkUrls(String job, byte[][] hashes, long now, long expiresAt, boolean checkOnly) {
+        ShardUrlsRequest.Builder b = ShardUrlsRequest.newBuilder().setJob(job).setNowSeconds(now)
+                .setExpiresAtSeconds(expiresAt).setCheckOnly(checkOnly);
+        for (byte[] h : hashes) {
+            b.addUrlHashes(com.google.protobuf.ByteString.copyFrom(h));
+        }
+        return adapt(stub.checkUrls(b.build()), r -> flags(r.getFlagsList()));
+    }
+
+    @Override
+    public CompletableFuture<Long> sweepUrls(long now) {
+        return adapt(stub.sweepUrls(ShardSweepUrlsRequest.newBuilder().setNowSeconds(now).build()), r -> r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<Boolean> dropUrlJob(String job) {
+        return adapt(stub.dropUrlJob(ShardDropUrlJobRequest.newBuilder().setJob(job).build()), r -> r.getChanged() > 0);
     }
 
     @Override

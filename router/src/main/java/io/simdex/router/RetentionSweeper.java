@@ -6,10 +6,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** Drops expired generations once a minute (the shortest default generation), in the background. */
+/**
+ * In the background: drops expired generations once a minute (the shortest default generation),
+ * and expired URLs from seen-sets once an hour (a full pass over each set; lookups already treat
+ * them as absent).
+ */
 public final class RetentionSweeper implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RetentionSweeper.class.getName());
     private static final long PERIOD_SECONDS = 60;
+    private static final long URL_PERIOD_SECONDS = 3600;
 
     private final ScheduledExecutorService timer;
 
@@ -31,6 +36,13 @@ public final class RetentionSweeper implements AutoCloseable {
                 LOG.log(Level.WARNING, "retention sweep failed: " + e);
             }
         }, PERIOD_SECONDS, PERIOD_SECONDS, TimeUnit.SECONDS);
+        timer.scheduleWithFixedDelay(() -> {
+            try {
+                service.sweepExpiredUrls();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "URL sweep failed: " + e);
+            }
+        }, URL_PERIOD_SECONDS, URL_PERIOD_SECONDS, TimeUnit.SECONDS);
         return new RetentionSweeper(timer);
     }
 

@@ -31,6 +31,12 @@ public interface ShardClient extends AutoCloseable {
 
     CompletableFuture<Integer> expireBefore(String collection, long minGeneration);
 
+    CompletableFuture<boolean[]> checkUrls(String job, byte[][] hashes, long nowSeconds, long expiresAtSeconds, boolean checkOnly);
+
+    CompletableFuture<Long> sweepUrls(long nowSeconds);
+
+    CompletableFuture<Boolean> dropUrlJob(String job);
+
     /** Locks bucket keys for {@code token}; the largest stamp on them. Fails with ABORTED when they stay busy. */
     CompletableFuture<Long> lockBuckets(String collection, int[] bucketKeys, long token, int leaseMillis, int waitMillis);
 

@@ -5,7 +5,11 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import io.simdex.proto.v1.BulkLoadRequest;
 import io.simdex.proto.v1.BulkLoadResponse;
+import io.simdex.proto.v1.CheckUrlsRequest;
+import io.simdex.proto.v1.CheckUrlsResponse;
 import io.simdex.proto.v1.CollectionInfo;
+import io.simdex.proto.v1.DropUrlJobRequest;
+import io.simdex.proto.v1.DropUrlJobResponse;
 import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.CreateCollectionResponse;
 import io.simdex.proto.v1.DedupRequest;
@@ -47,12 +51,17 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     private final Catalog catalog;
     private final Clock clock;
     private final ConcurrentHashMap<String, TextFingerprinter> fingerprinters = new ConcurrentHashMap<>();
+    private final SeenUrls seenUrls;
+
+    /** A URL stays seen this long when CheckUrls gives no ttl. */
+    static final long DEFAULT_URL_TTL_SECONDS = 7 * 24 * 3600;
 
     /** @param clock decides which time generations are live (retention); tests pass a controllable one */
     public SimdexService(IndexRouter index, Catalog catalog, Clock clock) {
         this.index = index;
         this.catalog = catalog;
         this.clock = clock;
+        this.seenUrls = index.seenUrls();
     }
 
     /** One collection as a request sees it. */
@@ -233,6 +242,37 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                 }
             }
         };
+    }
+
+    @Override
+    public void checkUrls(CheckUrlsRequest req, StreamObserver<CheckUrlsResponse> out) {
+        answer(out, () -> {
+            String job = Validation.name("job", req.getJob());
+            int n = Validation.batch("urls", req.getUrlsCount());
+            String[] urls = new String[n];
+            for (int i = 0; i < n; i++) {
+                urls[i] = Validation.url("urls[" + i + "]", req.getUrls(i));
+            }
+            long ttl = req.getTtlSeconds() == 0 ? DEFAULT_URL_TTL_SECONDS : Validation.ttl(req.getTtlSeconds());
+            boolean[] fresh = seenUrls.check(job, urls, clock.instant().getEpochSecond(), ttl, req.getCheckOnly());
+            CheckUrlsResponse.Builder b = CheckUrlsResponse.newBuilder();
+            int count = 0;
+            for (boolean f : fresh) {
+                b.addIsNew(f);
+                count += f ? 1 : 0;
+            }
+            return b.setNewCount(count).build();
+        });
+    }
+
+    @Override
+    public void dropUrlJob(DropUrlJobRequest req, StreamObserver<DropUrlJobResponse> out) {
+        answer(out, () -> DropUrlJobResponse.newBuilder().setExisted(seenUrls.drop(Validation.name("job", req.getJob()))).build());
+    }
+
+    /** Removes expired URLs from every job's seen-set; returns how many. */
+    public long sweepExpiredUrls() {
+        return seenUrls.sweep(clock.instant().getEpochSecond());
     }
 
     /** Parallel arrays of a request's documents, validated and fingerprinted. */

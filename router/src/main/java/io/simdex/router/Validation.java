@@ -24,6 +24,34 @@ final class Validation {
         return c;
     }
 
+    static final int MAX_URL_CHARS = 8192;
+    static final long MAX_TTL_SECONDS = 10L * 366 * 24 * 3600;
+
+    /** A job or similar name: 1..64 characters of [A-Za-z0-9_-]. */
+    static String name(String field, String name) {
+        if (!COLLECTION.matcher(name).matches()) {
+            throw invalid(field + " '" + printable(name) + "' must be 1..64 characters of [A-Za-z0-9_-]");
+        }
+        return name;
+    }
+
+    static String url(String field, String url) {
+        if (url.isEmpty()) {
+            throw invalid(field + " is empty");
+        }
+        if (url.length() > MAX_URL_CHARS) {
+            throw invalid(field + " has " + url.length() + " characters, more than " + MAX_URL_CHARS);
+        }
+        return url;
+    }
+
+    static long ttl(long seconds) {
+        if (seconds < 0 || seconds > MAX_TTL_SECONDS) {
+            throw invalid("ttl_seconds " + Long.toUnsignedString(seconds) + " outside 1.." + MAX_TTL_SECONDS + " (10 years)");
+        }
+        return seconds;
+    }
+
     static int batch(String field, int size) {
         if (size == 0) {
             throw invalid(field + " is empty");

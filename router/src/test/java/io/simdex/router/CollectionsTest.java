@@ -182,7 +182,7 @@ class CollectionsTest {
                 .map(io.simdex.proto.v1.Match::getId).sorted().toList();
     }
 
-    private static final class Server implements AutoCloseable {
+    static final class Server implements AutoCloseable {
         final EmbeddedSimdex simdex;
         final ManagedChannel channel;
 

@@ -5,6 +5,7 @@ import io.simdex.server.store.CollectionStore;
 import io.simdex.server.store.DocMaps;
 import io.simdex.server.store.MatchBuffer;
 import io.simdex.server.store.StoreSizing;
+import io.simdex.server.store.UrlSeenSet;
 
 import java.io.Closeable;
 import java.nio.file.Path;
@@ -28,6 +29,7 @@ public final class ShardNode implements Closeable {
     private final ConcurrentHashMap<String, CollectionGenerations> collections = new ConcurrentHashMap<>();
     private final ThreadLocal<MatchBuffer> buffers = ThreadLocal.withInitial(MatchBuffer::new);
     private final BucketLocks locks = new BucketLocks();
+    private final ConcurrentHashMap<String, UrlSeenSet> urlJobs = new ConcurrentHashMap<>();
 
     /** @param sizing how to size a collection's maps when this shard first creates them */
     public ShardNode(Path dataDir, Function<String, StoreSizing> sizing) {
@@ -205,6 +207,53 @@ public final class ShardNode implements Closeable {
         return keys;
     }
 
+    /**
+     * For each 128-bit URL hash: true when job's seen-set did not hold it at {@code now} (absent
+     * or expired). Unless {@code checkOnly}, every hash is added with expiry {@code expiresAt}.
+     */
+    public boolean[] checkUrls(String job, byte[][] hashes, long now, long expiresAt, boolean checkOnly) {
+        UrlSeenSet set = urlJob(job);
+        boolean[] fresh = new boolean[hashes.length];
+        for (int i = 0; i < hashes.length; i++) {
+            fresh[i] = checkOnly ? !set.contains(hashes[i], now) : set.checkAndAdd(hashes[i], now, expiresAt);
+        }
+        return fresh;
+    }
+
+    /** Removes expired URLs from every job's seen-set; returns how many. */
+    public long sweepUrls(long now) {
+        long removed = 0;
+        for (UrlSeenSet set : urlJobs.values()) {
+            removed += set.sweep(now);
+        }
+        return removed;
+    }
+
+    /** Forgets a job's seen-set, files included; true if it existed. */
+    public synchronized boolean dropUrlJob(String job) {
+        UrlSeenSet set = urlJob(job);
+        boolean existed = set.size() > 0;
+        urlJobs.remove(job);
+        set.close();
+        try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(urlJobDir(job))) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.delete(p);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return existed;
+    }
+
+    private UrlSeenSet urlJob(String job) {
+        return urlJobs.computeIfAbsent(job, j -> new UrlSeenSet(urlJobDir(j), 1 << 20));
+    }
+
+    /** {@code urls.jobs/JOB}: the dot keeps it apart from collection directories, whose names cannot have one. */
+    private Path urlJobDir(String job) {
+        return dataDir.resolve("urls.jobs").resolve(job);
+    }
+
     /** Sizes of {@code collection}'s generations at or after {@code minGeneration}. */
     public ShardStats stats(String collection, long minGeneration) {
         long docs = 0, fps = 0, entries = 0, tableBytes = 0, docBytes = 0;
@@ -223,6 +272,8 @@ public final class ShardNode implements Closeable {
     public void close() {
         collections.values().forEach(CollectionGenerations::close);
         collections.clear();
+        urlJobs.values().forEach(UrlSeenSet::close);
+        urlJobs.clear();
     }
 
     /** Previous bindings: {@code present[i]} says whether {@code previous[i]} (in {@code generation[i]}) means anything. */

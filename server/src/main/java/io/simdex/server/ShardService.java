@@ -8,6 +8,9 @@ import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardCountResponse;
 import io.simdex.proto.v1.ShardExpireRequest;
+import io.simdex.proto.v1.ShardDropUrlJobRequest;
+import io.simdex.proto.v1.ShardSweepUrlsRequest;
+import io.simdex.proto.v1.ShardUrlsRequest;
 import io.simdex.proto.v1.ShardFlagsResponse;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.proto.v1.ShardIdsRequest;
@@ -113,6 +116,30 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     public void expireGenerations(ShardExpireRequest req, StreamObserver<ShardCountResponse> out) {
         answer(out, () -> ShardCountResponse.newBuilder().setChanged(
                 node.expireBefore(collection(req.getCollection()), req.getMinGeneration())).build());
+    }
+
+    @Override
+    public void checkUrls(ShardUrlsRequest req, StreamObserver<ShardFlagsResponse> out) {
+        answer(out, () -> {
+            byte[][] hashes = new byte[req.getUrlHashesCount()][];
+            for (int i = 0; i < hashes.length; i++) {
+                hashes[i] = req.getUrlHashes(i).toByteArray();
+                if (hashes[i].length != 16) {
+                    throw invalid("url_hashes[" + i + "] has " + hashes[i].length + " bytes, not 16");
+                }
+            }
+            return flags(node.checkUrls(collection(req.getJob()), hashes, req.getNowSeconds(), req.getExpiresAtSeconds(), req.getCheckOnly()));
+        });
+    }
+
+    @Override
+    public void sweepUrls(ShardSweepUrlsRequest req, StreamObserver<ShardCountResponse> out) {
+        answer(out, () -> ShardCountResponse.newBuilder().setChanged(node.sweepUrls(req.getNowSeconds())).build());
+    }
+
+    @Override
+    public void dropUrlJob(ShardDropUrlJobRequest req, StreamObserver<ShardCountResponse> out) {
+        answer(out, () -> ShardCountResponse.newBuilder().setChanged(node.dropUrlJob(collection(req.getJob())) ? 1 : 0).build());
     }
 
     @Override

@@ -20,7 +20,7 @@ import java.util.function.BiFunction;
  * Writers of a key hold its stripe lock, so two writers cannot place one key in two
  * generations while a new generation is being added.
  */
-final class GrowingMap<K, V> implements Closeable {
+public final class GrowingMap<K, V> implements Closeable {
     private static final int STRIPES = 1024;
 
     private final Path dir;
@@ -32,11 +32,11 @@ final class GrowingMap<K, V> implements Closeable {
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
 
     /** Makes the builder for a generation of {@code entries} entries. */
-    interface BuilderFactory<K, V> {
+    public interface BuilderFactory<K, V> {
         ChronicleMapBuilder<K, V> builder(long entries);
     }
 
-    GrowingMap(Path dir, String name, long initialEntries, BuilderFactory<K, V> builders, boolean clean) {
+    public GrowingMap(Path dir, String name, long initialEntries, BuilderFactory<K, V> builders, boolean clean) {
         this.dir = dir;
         this.name = name;
         this.initialEntries = initialEntries;
@@ -53,7 +53,7 @@ final class GrowingMap<K, V> implements Closeable {
         }
     }
 
-    V get(K key) {
+    public V get(K key) {
         for (int g = generations.size() - 1; g >= 0; g--) {
             V v = generations.get(g).get(key);
             if (v != null) {
@@ -64,7 +64,7 @@ final class GrowingMap<K, V> implements Closeable {
     }
 
     /** Sets {@code key} to {@code value}; returns the previous value. */
-    V put(K key, V value) {
+    public V put(K key, V value) {
         ReentrantLock lock = stripe(key);
         lock.lock();
         try {
@@ -75,7 +75,7 @@ final class GrowingMap<K, V> implements Closeable {
         }
     }
 
-    V remove(K key) {
+    public V remove(K key) {
         ReentrantLock lock = stripe(key);
         lock.lock();
         try {
@@ -87,7 +87,7 @@ final class GrowingMap<K, V> implements Closeable {
     }
 
     /** Atomically replaces the value (null: absent) by {@code f(key, value)}; null removes. Returns the new value. */
-    V compute(K key, BiFunction<? super K, ? super V, ? extends V> f) {
+    public V compute(K key, BiFunction<? super K, ? super V, ? extends V> f) {
         ReentrantLock lock = stripe(key);
         lock.lock();
         try {
@@ -105,7 +105,18 @@ final class GrowingMap<K, V> implements Closeable {
         }
     }
 
-    long size() {
+    /** Removes every entry {@code drop} accepts; returns how many. */
+    public long removeIf(java.util.function.BiPredicate<? super K, ? super V> drop) {
+        long removed = 0;
+        for (ChronicleMap<K, V> m : generations) {
+            long before = m.longSize();
+            m.entrySet().removeIf(e -> drop.test(e.getKey(), e.getValue()));
+            removed += before - m.longSize();
+        }
+        return removed;
+    }
+
+    public long size() {
         long n = 0;
         for (ChronicleMap<K, V> m : generations) {
             n += m.longSize();
@@ -113,7 +124,7 @@ final class GrowingMap<K, V> implements Closeable {
         return n;
     }
 
-    long offHeapBytes() {
+    public long offHeapBytes() {
         long n = 0;
         for (ChronicleMap<K, V> m : generations) {
             n += m.offHeapMemoryUsed();
@@ -168,7 +179,9 @@ final class GrowingMap<K, V> implements Closeable {
         return dir.resolve(name + "-" + g + ".cm");
     }
 
+    /** Stripes by content, arrays included (their hashCode is identity, useless for locking). */
     private ReentrantLock stripe(K key) {
-        return stripes[(key.hashCode() * 0x9E3779B9 >>> 22) & (STRIPES - 1)];
+        int h = key instanceof byte[] bytes ? java.util.Arrays.hashCode(bytes) : key.hashCode();
+        return stripes[(h * 0x9E3779B9 >>> 22) & (STRIPES - 1)];
     }
 }
