@@ -17,6 +17,7 @@ import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.SimdexGrpc.SimdexBlockingStub;
 import io.simdex.proto.v1.StatsRequest;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -161,6 +162,21 @@ public final class SimdexClient implements AutoCloseable {
             batch.forEach(d -> req.addDocuments(ProtoMapper.toProto(d)));
             return stub().dedup(req.build()).getResultsList().stream().map(ProtoMapper::fromProto).toList();
         });
+    }
+
+    /**
+     * For each URL, whether the crawl job had not seen it; records them for {@code ttl} unless
+     * {@code checkOnly} (a zero ttl means the server's default, 7 days). Split into calls of at
+     * most the max batch size, in order, so a URL repeated across the list is new at most once.
+     */
+    public List<Boolean> checkUrls(String job, List<String> urls, Duration ttl, boolean checkOnly) {
+        return inBatches(urls, batch -> stub().checkUrls(io.simdex.proto.v1.CheckUrlsRequest.newBuilder().setJob(job)
+                .addAllUrls(batch).setTtlSeconds(ttl.toSeconds()).setCheckOnly(checkOnly).build()).getIsNewList());
+    }
+
+    /** Forgets a crawl job's URL seen-set; true if it had any. */
+    public boolean dropUrlJob(String job) {
+        return stub().dropUrlJob(io.simdex.proto.v1.DropUrlJobRequest.newBuilder().setJob(job).build()).getExisted();
     }
 
     /** Removes documents by id; unknown ids are counted, not an error. */

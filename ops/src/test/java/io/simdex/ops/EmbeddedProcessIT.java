@@ -114,6 +114,13 @@ class EmbeddedProcessIT {
             assertEquals(2, conflict.exitCode(), conflict.output());
             assertTrue(conflict.output().contains("ALREADY_EXISTS"), conflict.output());
 
+            SimdexProcess.Result urls = SimdexProcess.run(dir, "urls", "check", "--target", target, "--job", "job_108",
+                    "https://a.cn/1", "https://a.cn/2");
+            assertEquals("https://a.cn/1\nhttps://a.cn/2\n", urls.output(), "both are new");
+            SimdexProcess.Result again = SimdexProcess.run(dir, "urls", "check", "--target", target, "--job", "job_108",
+                    "https://a.cn/2", "https://a.cn/3");
+            assertEquals("https://a.cn/3\n", again.output(), "only the unseen one is printed");
+
             SimdexProcess.Result bad = SimdexProcess.run(dir, "query", "--target", target, "--fingerprint", "0123456789abcdef", "-k", "4");
             assertEquals(2, bad.exitCode(), bad.output());
             assertTrue(bad.output().contains("INVALID_ARGUMENT"), bad.output());
