@@ -217,6 +217,11 @@ public final class IndexRouter implements AutoCloseable {
         return parts.stream().mapToInt(CompletableFuture::join).sum();
     }
 
+    /** The content index on the same shards. */
+    public ContentIndex contentIndex() {
+        return new ContentIndex(List.of(shards), placement);
+    }
+
     /** URL seen-sets on the same shards. */
     public SeenUrls seenUrls() {
         return new SeenUrls(List.of(shards), placement);

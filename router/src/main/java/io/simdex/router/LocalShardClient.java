@@ -69,6 +69,16 @@ public class LocalShardClient implements ShardClient {
     }
 
     @Override
+    public CompletableFuture<ShardNode.Found> lookupContent(String c, long[] gens, byte[][] hashes) {
+        return run(() -> node.lookupContent(c, gens, hashes));
+    }
+
+    @Override
+    public CompletableFuture<Integer> recordContent(String c, long gen, byte[][] hashes, long[] fps) {
+        return run(() -> node.recordContent(c, gen, hashes, fps));
+    }
+
+    @Override
     public CompletableFuture<boolean[]> checkUrls(String job, byte[][] hashes, long now, long expiresAt, boolean checkOnly) {
         return run(() -> node.checkUrls(job, hashes, now, expiresAt, checkOnly));
     }

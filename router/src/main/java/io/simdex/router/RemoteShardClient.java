@@ -8,6 +8,7 @@ import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardExpireRequest;
+import io.simdex.proto.v1.ShardContentRequest;
 import io.simdex.proto.v1.ShardDropUrlJobRequest;
 import io.simdex.proto.v1.ShardSweepUrlsRequest;
 import io.simdex.proto.v1.ShardUrlsRequest;
@@ -105,6 +106,24 @@ public final class RemoteShardClient implements ShardClient {
     public CompletableFuture<Integer> expireBefore(String c, long minGeneration) {
         return adapt(stub.expireGenerations(ShardExpireRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build()),
                 r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<ShardNode.Found> lookupContent(String c, long[] gens, byte[][] hashes) {
+        ShardContentRequest.Builder b = ShardContentRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens));
+        for (byte[] h : hashes) {
+            b.addContentHashes(com.google.protobuf.ByteString.copyFrom(h));
+        }
+        return adapt(stub.lookupContent(b.build()), r -> new ShardNode.Found(unboxed(r.getFingerprintsList()), unboxed(r.getGenerationsList())));
+    }
+
+    @Override
+    public CompletableFuture<Integer> recordContent(String c, long gen, byte[][] hashes, long[] fps) {
+        ShardContentRequest.Builder b = ShardContentRequest.newBuilder().setCollection(c).setGeneration(gen).addAllFingerprints(boxed(fps));
+        for (byte[] h : hashes) {
+            b.addContentHashes(com.google.protobuf.ByteString.copyFrom(h));
+        }
+        return adapt(stub.recordContent(b.build()), r -> (int) r.getChanged());
     }
 
     @Override

@@ -31,6 +31,11 @@ public interface ShardClient extends AutoCloseable {
 
     CompletableFuture<Integer> expireBefore(String collection, long minGeneration);
 
+    /** Content index: fingerprints recorded for the hashes, with their generation (-1: none). */
+    CompletableFuture<ShardNode.Found> lookupContent(String collection, long[] generations, byte[][] hashes);
+
+    CompletableFuture<Integer> recordContent(String collection, long generation, byte[][] hashes, long[] fps);
+
     CompletableFuture<boolean[]> checkUrls(String job, byte[][] hashes, long nowSeconds, long expiresAtSeconds, boolean checkOnly);
 
     CompletableFuture<Long> sweepUrls(long nowSeconds);

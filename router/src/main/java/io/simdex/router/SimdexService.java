@@ -34,6 +34,7 @@ import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.StatsResponse;
 
 import com.google.protobuf.TextFormat;
+import io.simdex.core.crawl.ContentHash;
 import io.simdex.core.text.TextFingerprinter;
 import io.simdex.proto.v1.CollectionSettings;
 
@@ -52,6 +53,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     private final Clock clock;
     private final ConcurrentHashMap<String, TextFingerprinter> fingerprinters = new ConcurrentHashMap<>();
     private final SeenUrls seenUrls;
+    private final ContentIndex contents;
 
     /** A URL stays seen this long when CheckUrls gives no ttl. */
     static final long DEFAULT_URL_TTL_SECONDS = 7 * 24 * 3600;
@@ -62,6 +64,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         this.catalog = catalog;
         this.clock = clock;
         this.seenUrls = index.seenUrls();
+        this.contents = index.contentIndex();
     }
 
     /** One collection as a request sees it. */
@@ -118,6 +121,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             Target c = existing(req.getCollection());
             Docs docs = docs(c, req.getDocumentsList());
             index.insert(c.name(), c.window(), docs.ids, docs.fps);
+            docs.recordContents(contents, c, i -> true);
             return InsertResponse.newBuilder().setInserted(docs.ids.length).build();
         });
     }
@@ -149,10 +153,12 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             int k = distance(c, req.hasMaxDistance(), req.getMaxDistance().getValue());
             Docs docs = docs(c, req.getDocumentsList());
             List<IndexRouter.Decision> decisions = index.dedup(c.name(), c.window(), docs.ids, docs.fps, k);
+            docs.recordContents(contents, c, i -> decisions.get(i).inserted());
             DedupResponse.Builder b = DedupResponse.newBuilder();
             for (int i = 0; i < docs.ids.length; i++) {
                 IndexRouter.Decision d = decisions.get(i);
-                DedupResult.Builder r = b.addResultsBuilder().setId(docs.ids[i]).setFingerprint(docs.fps[i]).setInserted(d.inserted()).setSequence(d.sequence());
+                DedupResult.Builder r = b.addResultsBuilder().setId(docs.ids[i]).setFingerprint(docs.fps[i]).setInserted(d.inserted()).setSequence(d.sequence())
+                        .setKnownText(docs.known[i]);
                 d.duplicates().forEach(h -> r.addDuplicates(match(h)));
             }
             return b.build();
@@ -219,6 +225,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                     collection = c.name();
                     Docs docs = docs(c, req.getDocumentsList());
                     index.insert(c.name(), c.window(), docs.ids, docs.fps);
+                    docs.recordContents(contents, c, i -> true);
                     inserted += docs.ids.length;
                     batches++;
                 } catch (RuntimeException e) {
@@ -275,24 +282,63 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         return seenUrls.sweep(clock.instant().getEpochSecond());
     }
 
-    /** Parallel arrays of a request's documents, validated and fingerprinted. */
-    private record Docs(String[] ids, long[] fps) {
+    /**
+     * Parallel arrays of a request's documents, validated and fingerprinted: {@code contentKeys[i]}
+     * is the content hash of a text document (null for a fingerprint), {@code known[i]} says its
+     * fingerprint came from the content index.
+     */
+    private record Docs(String[] ids, long[] fps, byte[][] contentKeys, boolean[] known) {
+        /** Records the content hashes of the text documents {@code written} accepts. */
+        void recordContents(ContentIndex index, Target c, java.util.function.IntPredicate written) {
+            int[] texts = java.util.stream.IntStream.range(0, ids.length).filter(i -> contentKeys[i] != null && written.test(i)).toArray();
+            if (texts.length > 0) {
+                byte[][] keys = new byte[texts.length][];
+                for (int i = 0; i < texts.length; i++) {
+                    keys[i] = contentKeys[texts[i]];
+                }
+                index.record(c.name(), c.window(), keys, Fanout.pick(fps, texts));
+            }
+        }
     }
 
+    /**
+     * Validates and fingerprints documents. Texts whose content hash the collection has seen take
+     * the recorded fingerprint; only the others pay for SimHash.
+     */
     private Docs docs(Target c, List<Document> documents) {
         int n = Validation.batch("documents", documents.size());
         String[] ids = new String[n];
         long[] fps = new long[n];
+        byte[][] keys = new byte[n][];
+        boolean[] known = new boolean[n];
+        int texts = 0;
         for (int i = 0; i < n; i++) {
             Document d = documents.get(i);
             ids[i] = Validation.id("documents[" + i + "].id", d.getId());
-            fps[i] = switch (d.getContentCase()) {
-                case FINGERPRINT -> d.getFingerprint();
-                case TEXT -> text(c, "documents[" + i + "].text", d.getText());
+            switch (d.getContentCase()) {
+                case FINGERPRINT -> fps[i] = d.getFingerprint();
+                case TEXT -> {
+                    keys[i] = ContentIndex.key(ContentHash.of(Validation.text("documents[" + i + "].text", d.getText())));
+                    texts++;
+                }
                 case CONTENT_NOT_SET -> throw Validation.invalid("documents[" + i + "] has neither fingerprint nor text");
-            };
+            }
         }
-        return new Docs(ids, fps);
+        if (texts > 0) {
+            int[] textIndexes = java.util.stream.IntStream.range(0, n).filter(i -> keys[i] != null).toArray();
+            byte[][] textKeys = new byte[textIndexes.length][];
+            for (int i = 0; i < textIndexes.length; i++) {
+                textKeys[i] = keys[textIndexes[i]];
+            }
+            boolean[] found = new boolean[textIndexes.length];
+            long[] recorded = contents.lookup(c.name(), c.window(), textKeys, found);
+            for (int i = 0; i < textIndexes.length; i++) {
+                int at = textIndexes[i];
+                known[at] = found[i];
+                fps[at] = found[i] ? recorded[i] : text(c, "documents[" + at + "].text", documents.get(at).getText());
+            }
+        }
+        return new Docs(ids, fps, keys, known);
     }
 
     private long probe(Target c, int i, Probe p) {

@@ -178,6 +178,37 @@ public final class ShardNode implements Closeable {
         return out;
     }
 
+    /**
+     * For each 16-byte content hash, the fingerprint recorded for it in the newest of
+     * {@code generations} that has it ({@code generations()[i]} = -1 where none has).
+     */
+    public Found lookupContent(String collection, long[] generations, byte[][] hashes) {
+        CollectionGenerations c = collection(collection);
+        long[] fps = new long[hashes.length];
+        long[] found = new long[hashes.length];
+        java.util.Arrays.fill(found, -1);
+        for (int i = 0; i < hashes.length; i++) {
+            for (int g = generations.length - 1; g >= 0 && found[i] < 0; g--) {
+                CollectionStore store = c.existing(generations[g]);
+                Long fp = store == null ? null : store.contents().get(hashes[i]);
+                if (fp != null) {
+                    fps[i] = fp;
+                    found[i] = generations[g];
+                }
+            }
+        }
+        return new Found(fps, found);
+    }
+
+    /** Records content hash -> fingerprint in {@code generation}. */
+    public int recordContent(String collection, long generation, byte[][] hashes, long[] fps) {
+        CollectionStore store = collection(collection).writable(generation);
+        for (int i = 0; i < hashes.length; i++) {
+            store.contents().put(hashes[i], fps[i]);
+        }
+        return hashes.length;
+    }
+
     /** Closes and deletes {@code collection}'s generations before {@code minGeneration}; returns how many. */
     public int expireBefore(String collection, long minGeneration) {
         return collection(collection).expireBefore(minGeneration);

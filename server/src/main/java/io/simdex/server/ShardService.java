@@ -8,6 +8,7 @@ import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardCountResponse;
 import io.simdex.proto.v1.ShardExpireRequest;
+import io.simdex.proto.v1.ShardContentRequest;
 import io.simdex.proto.v1.ShardDropUrlJobRequest;
 import io.simdex.proto.v1.ShardSweepUrlsRequest;
 import io.simdex.proto.v1.ShardUrlsRequest;
@@ -116,6 +117,40 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     public void expireGenerations(ShardExpireRequest req, StreamObserver<ShardCountResponse> out) {
         answer(out, () -> ShardCountResponse.newBuilder().setChanged(
                 node.expireBefore(collection(req.getCollection()), req.getMinGeneration())).build());
+    }
+
+    @Override
+    public void lookupContent(ShardContentRequest req, StreamObserver<FingerprintList> out) {
+        answer(out, () -> {
+            ShardNode.Found f = node.lookupContent(collection(req.getCollection()), toArray(req.getGenerationsList()), hashes(req));
+            FingerprintList.Builder b = FingerprintList.newBuilder();
+            for (int i = 0; i < f.fingerprints().length; i++) {
+                b.addFingerprints(f.fingerprints()[i]).addGenerations(f.generations()[i]);
+            }
+            return b.build();
+        });
+    }
+
+    @Override
+    public void recordContent(ShardContentRequest req, StreamObserver<ShardCountResponse> out) {
+        answer(out, () -> {
+            if (req.getFingerprintsCount() != req.getContentHashesCount()) {
+                throw invalid(req.getContentHashesCount() + " content hashes but " + req.getFingerprintsCount() + " fingerprints");
+            }
+            return ShardCountResponse.newBuilder().setChanged(node.recordContent(collection(req.getCollection()),
+                    req.getGeneration(), hashes(req), toArray(req.getFingerprintsList()))).build();
+        });
+    }
+
+    private static byte[][] hashes(ShardContentRequest req) {
+        byte[][] out = new byte[req.getContentHashesCount()][];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = req.getContentHashes(i).toByteArray();
+            if (out[i].length != 16) {
+                throw invalid("content_hashes[" + i + "] has " + out[i].length + " bytes, not 16");
+            }
+        }
+        return out;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.simdex.server.store;
 
+import net.openhft.chronicle.map.ChronicleMap;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,18 +10,23 @@ import java.nio.file.Path;
 
 /**
  * Everything one shard keeps for one collection, in one directory:
- * {@code geometry.properties}, {@code buckets-G.cm}, {@code ids.cm}, {@code fps.cm}, and
+ * {@code geometry.properties}, {@code buckets-G.cm}, {@code ids-G.cm}, {@code fps-G.cm},
+ * {@code content-G.cm}, and
  * {@code .clean} while closed cleanly.
  */
 public final class CollectionStore implements Closeable {
+    static final int CONTENT_HASH_BYTES = 16;
+
     private final Path dir;
     private final BucketTable buckets;
     private final DocMaps docs;
+    private final GrowingMap<byte[], Long> contents;
 
-    private CollectionStore(Path dir, BucketTable buckets, DocMaps docs) {
+    private CollectionStore(Path dir, BucketTable buckets, DocMaps docs, GrowingMap<byte[], Long> contents) {
         this.dir = dir;
         this.buckets = buckets;
         this.docs = docs;
+        this.contents = contents;
     }
 
     /** Opens the store in {@code dir}, creating it with {@code sizing} if new, recovering it after a crash. */
@@ -34,7 +41,10 @@ public final class CollectionStore implements Closeable {
         TableGeometry geometry = TableGeometry.loadOrStore(dir, sizing.geometry());
         BucketTable buckets = new BucketTable(dir, geometry, clean);
         DocMaps docs = new DocMaps(dir, sizing.expectedDocuments(), sizing.averageIdBytes(), clean);
-        return new CollectionStore(dir, buckets, docs);
+        GrowingMap<byte[], Long> contents = new GrowingMap<>(dir, "content", Math.max(1024, sizing.expectedDocuments()),
+                n -> ChronicleMap.of(byte[].class, Long.class).entries(n).constantKeySizeBySample(new byte[CONTENT_HASH_BYTES])
+                        .maxBloatFactor(2.0), clean);
+        return new CollectionStore(dir, buckets, docs, contents);
     }
 
     public BucketTable buckets() {
@@ -45,10 +55,16 @@ public final class CollectionStore implements Closeable {
         return docs;
     }
 
+    /** Content index: 16-byte content hash -> the fingerprint of that text (see ContentHash in core). */
+    public GrowingMap<byte[], Long> contents() {
+        return contents;
+    }
+
     @Override
     public void close() {
         buckets.close();
         docs.close();
+        contents.close();
         MapFiles.putCleanMarker(dir);
     }
 }

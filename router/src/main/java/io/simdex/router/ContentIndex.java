@@ -1,0 +1,81 @@
+package io.simdex.router;
+
+import io.simdex.core.crawl.ContentHash;
+import io.simdex.server.ShardNode;
+
+import java.util.List;
+
+/**
+ * Exact content across the shards: content hash -> fingerprint, per collection and generation,
+ * at the shard that owns the hash. The fast path before SimHash: a text whose normalised form
+ * was stored before has that fingerprint (ContentHash's normal form is the one SimHash
+ * reads), so its SimHash need not be computed again. An entry left behind by a deleted
+ * document still names the right fingerprint, so entries are never wrong, only unused.
+ */
+public final class ContentIndex {
+    private final ShardClient[] shards;
+    private final Placement placement;
+
+    public ContentIndex(List<? extends ShardClient> shards, Placement placement) {
+        this.shards = shards.toArray(new ShardClient[0]);
+        this.placement = placement;
+    }
+
+    /** 16 bytes: the content hash as the shards key it. */
+    public static byte[] key(ContentHash h) {
+        byte[] b = new byte[16];
+        for (int i = 0; i < 8; i++) {
+            b[i] = (byte) (h.high() >>> (56 - 8 * i));
+            b[8 + i] = (byte) (h.low() >>> (56 - 8 * i));
+        }
+        return b;
+    }
+
+    /** For each key, the fingerprint recorded in the window ({@code found[i]} says whether there was one). */
+    public long[] lookup(String c, Window w, byte[][] keys, boolean[] found) {
+        long[] fps = new long[keys.length];
+        Fanout f = Fanout.start();
+        int[][] groups = Fanout.group(keys.length, shards.length, i -> owner(keys[i]));
+        for (int s = 0; s < shards.length; s++) {
+            int[] group = groups[s];
+            if (group.length > 0) {
+                f.add(shards[s].lookupContent(c, w.live(), pick(keys, group)), (ShardNode.Found r) -> {
+                    for (int i = 0; i < group.length; i++) {
+                        found[group[i]] = r.generations()[i] != -1;
+                        fps[group[i]] = r.fingerprints()[i];
+                    }
+                });
+            }
+        }
+        f.await();
+        return fps;
+    }
+
+    /** Records key -> fingerprint in the window's current generation. */
+    public void record(String c, Window w, byte[][] keys, long[] fps) {
+        Fanout f = Fanout.start();
+        int[][] groups = Fanout.group(keys.length, shards.length, i -> owner(keys[i]));
+        for (int s = 0; s < shards.length; s++) {
+            if (groups[s].length > 0) {
+                f.add(shards[s].recordContent(c, w.current(), pick(keys, groups[s]), Fanout.pick(fps, groups[s])));
+            }
+        }
+        f.await();
+    }
+
+    private int owner(byte[] key) {
+        long h = 0;
+        for (int i = 0; i < 8; i++) {
+            h = (h << 8) | (key[i] & 0xFF);
+        }
+        return placement.ownerOfFingerprint(h);
+    }
+
+    private static byte[][] pick(byte[][] values, int[] indexes) {
+        byte[][] out = new byte[indexes.length][];
+        for (int i = 0; i < indexes.length; i++) {
+            out[i] = values[indexes[i]];
+        }
+        return out;
+    }
+}
