@@ -33,6 +33,13 @@ public final class BlockTables {
     public static final int BLOCK_BITS = 16;
     /** Largest distance the four tables answer with full recall. */
     public static final int MAX_DISTANCE = TABLES - 1;
+    /**
+     * Largest distance found by also probing, in every table, the 16 buckets whose key differs
+     * from the probe's block in one bit (with a residue threshold one lower). Within distance 7,
+     * the differing bits cannot put 2 or more into each of the 4 blocks (that takes 8), so some
+     * block differs in at most one bit: its bucket or a one-bit neighbour holds the fingerprint.
+     */
+    public static final int MAX_NEIGHBOUR_DISTANCE = 2 * TABLES - 1;
     /** Distinct keys per table. */
     public static final int KEYS_PER_TABLE = 1 << BLOCK_BITS;
     /** Bits of a residue. */

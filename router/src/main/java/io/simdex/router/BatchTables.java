@@ -24,15 +24,22 @@ final class BatchTables {
         }
     }
 
-    /** Indexes of added documents within {@code maxDistance} of {@code fp}, in insertion order. */
+    /**
+     * Indexes of added documents within {@code maxDistance} of {@code fp}, in insertion order;
+     * beyond 3 the one-bit neighbour buckets are searched too (complete up to 7).
+     */
     Set<Integer> within(long fp, int maxDistance, long[] fps) {
         Set<Integer> out = new LinkedHashSet<>();
+        int variants = maxDistance > BlockTables.MAX_DISTANCE ? 1 + BlockTables.BLOCK_BITS : 1;
         for (int t = 0; t < BlockTables.TABLES; t++) {
-            List<Integer> bucket = buckets.get(BlockTables.bucketKey(t, BlockTables.block(fp, t)));
-            if (bucket != null) {
-                for (int j : bucket) {
-                    if (Hamming.distance(fp, fps[j]) <= maxDistance) {
-                        out.add(j);
+            int block = BlockTables.block(fp, t);
+            for (int v = 0; v < variants; v++) {
+                List<Integer> bucket = buckets.get(BlockTables.bucketKey(t, v == 0 ? block : block ^ (1 << (v - 1))));
+                if (bucket != null) {
+                    for (int j : bucket) {
+                        if (Hamming.distance(fp, fps[j]) <= maxDistance) {
+                            out.add(j);
+                        }
                     }
                 }
             }

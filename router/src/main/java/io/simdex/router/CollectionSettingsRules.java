@@ -5,6 +5,7 @@ import io.simdex.core.text.IdfTable;
 import io.simdex.core.text.TextFingerprinter;
 import io.simdex.core.text.TextSettings;
 import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.ShortTextSettings;
 import io.simdex.proto.v1.Tokenization;
 import io.simdex.proto.v1.Weighting;
 import com.google.protobuf.UInt32Value;
@@ -45,6 +46,11 @@ final class CollectionSettingsRules {
                 throw Validation.invalid("settings.idf['" + e.getKey() + "'] = " + e.getValue() + " is not a finite number >= 0");
             }
         }
+        if (s.hasShortText() && s.getShortText().getEnabled()) {
+            b.setShortText(completeShortText(s.getShortText()));
+        } else if (s.hasShortText()) {
+            b.clearShortText();
+        }
         long retention = s.getRetentionSeconds();
         long generation = s.getGenerationSeconds();
         if (retention < 0 || generation < 0) {
@@ -61,6 +67,37 @@ final class CollectionSettingsRules {
             b.setGenerationSeconds(g);
         }
         return b.build();
+    }
+
+    private static ShortTextSettings completeShortText(ShortTextSettings t) {
+        ShortTextSettings.Builder b = t.toBuilder();
+        if (t.getMaxChars() > 10_000) {
+            throw Validation.invalid("settings.short_text.max_chars " + Integer.toUnsignedString(t.getMaxChars()) + " outside 1..10000");
+        }
+        b.setMaxChars(t.getMaxChars() == 0 ? 200 : t.getMaxChars());
+        if (t.getCandidateDistance() > BlockTables.MAX_NEIGHBOUR_DISTANCE) {
+            throw Validation.invalid("settings.short_text.candidate_distance " + Integer.toUnsignedString(t.getCandidateDistance())
+                    + " outside 0.." + BlockTables.MAX_NEIGHBOUR_DISTANCE);
+        }
+        b.setCandidateDistance(t.getCandidateDistance() == 0 ? BlockTables.MAX_NEIGHBOUR_DISTANCE : t.getCandidateDistance());
+        if (!(t.getMinJaccard() >= 0 && t.getMinJaccard() <= 1)) {
+            throw Validation.invalid("settings.short_text.min_jaccard " + t.getMinJaccard() + " outside (0, 1]");
+        }
+        b.setMinJaccard(t.getMinJaccard() == 0 ? 0.6 : t.getMinJaccard());
+        if (t.getShingleSize() > 16) {
+            throw Validation.invalid("settings.short_text.shingle_size " + Integer.toUnsignedString(t.getShingleSize()) + " outside 1..16");
+        }
+        b.setShingleSize(t.getShingleSize() == 0 ? 3 : t.getShingleSize());
+        return b.build();
+    }
+
+    /** The collection's short-text rule, or null when verification is off. */
+    static ShortTextRule shortTextRule(CollectionSettings s) {
+        if (!s.hasShortText() || !s.getShortText().getEnabled()) {
+            return null;
+        }
+        ShortTextSettings t = s.getShortText();
+        return new ShortTextRule(t.getMaxChars(), t.getCandidateDistance(), t.getMinJaccard(), t.getShingleSize());
     }
 
     static int maxDistance(CollectionSettings s) {

@@ -51,9 +51,20 @@ public final class IndexRouter implements AutoCloseable {
         this.placement = placement;
     }
 
-    /** A stored document near a probe. */
-    public record Hit(String id, long fingerprint, int distance) {
+    /** A stored document near a probe; {@code similarity} is its verified shingle Jaccard, or -1 when not verified. */
+    public record Hit(String id, long fingerprint, int distance, double similarity) {
         static final Comparator<Hit> NEAREST_FIRST = Comparator.comparingInt(Hit::distance).thenComparing(Hit::id);
+
+        public Hit(String id, long fingerprint, int distance) {
+            this(id, fingerprint, distance, -1);
+        }
+    }
+
+    /** The short texts of a request: the collection's rule, and each item's normalised text where it is short (else null). */
+    public record ShortTexts(ShortTextRule rule, String[] texts) {
+        boolean any() {
+            return Arrays.stream(texts).anyMatch(java.util.Objects::nonNull);
+        }
     }
 
     /** Dedup's decision for one document: inserted, or the stored documents it duplicates; its place in the serial order. */
@@ -66,9 +77,15 @@ public final class IndexRouter implements AutoCloseable {
 
     /** Stores each (ids[i], fps[i]) in the window's current generation; an id given twice keeps its last fingerprint. */
     public void insert(String c, Window w, String[] ids, long[] fps) {
+        insert(c, w, ids, fps, null);
+    }
+
+    /** As {@link #insert(String, Window, String[], long[])}, also storing the non-null {@code shortTexts[i]} for verification. */
+    public void insert(String c, Window w, String[] ids, long[] fps, String[] shortTexts) {
         int[] last = lastOccurrences(ids);
         String[] idz = Fanout.pick(ids, last);
         long[] fpz = Fanout.pick(fps, last);
+        String[] textz = shortTexts == null ? null : Fanout.pick(shortTexts, last);
         long g = w.current();
 
         // 1. id -> fp, learning what each id was bound to before (in any generation).
@@ -98,10 +115,95 @@ public final class IndexRouter implements AutoCloseable {
         }
         f.await();
         buckets(c, g, distinct(fpz), true);
+        if (textz != null) {
+            putTexts(c, g, idz, textz);
+        }
+    }
+
+    private void putTexts(String c, long g, String[] ids, String[] texts) {
+        int[] withText = IntStream.range(0, ids.length).filter(i -> texts[i] != null).toArray();
+        Fanout f = Fanout.start();
+        int[][] byId = Fanout.group(withText.length, shards.length, i -> placement.ownerOfId(ids[withText[i]]));
+        for (int s = 0; s < shards.length; s++) {
+            if (byId[s].length > 0) {
+                int[] group = Arrays.stream(byId[s]).map(i -> withText[i]).toArray();
+                f.add(shards[s].putTexts(c, g, Fanout.pick(ids, group), Fanout.pick(texts, group)));
+            }
+        }
+        f.await();
     }
 
     /** For each probe, every stored document within {@code maxDistance}, nearest first, at most {@code limit} (0: all). */
     public List<List<Hit>> query(String c, Window w, long[] probes, int maxDistance, int limit) {
+        return query(c, w, probes, maxDistance, limit, null);
+    }
+
+    /**
+     * As {@link #query(String, Window, long[], int, int)}; probes with a short text (in
+     * {@code shortTexts}) are answered by verification instead: candidates within the rule's
+     * distance whose stored text is similar enough, or, with no stored text, within maxDistance.
+     */
+    public List<List<Hit>> query(String c, Window w, long[] probes, int maxDistance, int limit, ShortTexts shortTexts) {
+        boolean verify = shortTexts != null && shortTexts.any();
+        int k = verify ? Math.max(maxDistance, shortTexts.rule().candidateDistance()) : maxDistance;
+        List<List<Hit>> hits = candidates(c, w, probes, k);
+        if (verify) {
+            hits = verify(c, w, hits, maxDistance, shortTexts);
+        }
+        if (limit > 0) {
+            hits.replaceAll(h -> h.size() > limit ? List.copyOf(h.subList(0, limit)) : h);
+        }
+        return hits;
+    }
+
+    /** Keeps, for short items, the candidates whose stored text is similar enough; for the others, those within k. */
+    private List<List<Hit>> verify(String c, Window w, List<List<Hit>> candidates, int k, ShortTexts st) {
+        Map<String, String> stored = texts(c, w, IntStream.range(0, candidates.size()).filter(i -> st.texts()[i] != null)
+                .boxed().flatMap(i -> candidates.get(i).stream().map(Hit::id)).distinct().toArray(String[]::new));
+        List<List<Hit>> out = new ArrayList<>(candidates.size());
+        for (int i = 0; i < candidates.size(); i++) {
+            List<Hit> kept = new ArrayList<>();
+            for (Hit h : candidates.get(i)) {
+                String text = st.texts()[i] == null ? null : stored.get(h.id());
+                if (text != null) {
+                    double sim = st.rule().similarity(st.texts()[i], text);
+                    if (sim >= st.rule().minJaccard()) {
+                        kept.add(new Hit(h.id(), h.fingerprint(), h.distance(), sim));
+                    }
+                } else if (h.distance() <= k) {
+                    kept.add(h);
+                }
+            }
+            out.add(kept);
+        }
+        return out;
+    }
+
+    /** Stored short texts of ids, at their owners, in the window's generations. */
+    private Map<String, String> texts(String c, Window w, String[] ids) {
+        Map<String, String> out = new HashMap<>();
+        Fanout f = Fanout.start();
+        int[][] byId = Fanout.group(ids.length, shards.length, i -> placement.ownerOfId(ids[i]));
+        for (int s = 0; s < shards.length; s++) {
+            int[] group = byId[s];
+            if (group.length > 0) {
+                f.add(shards[s].getTexts(c, w.live(), Fanout.pick(ids, group)), texts -> {
+                    synchronized (out) {
+                        for (int i = 0; i < group.length; i++) {
+                            if (texts[i] != null) {
+                                out.put(ids[group[i]], texts[i]);
+                            }
+                        }
+                    }
+                });
+            }
+        }
+        f.await();
+        return out;
+    }
+
+    /** Every stored document within {@code maxDistance} of each probe, nearest first. */
+    private List<List<Hit>> candidates(String c, Window w, long[] probes, int maxDistance) {
         ShardNode.Found[] matches = probe(c, w.live(), probes, maxDistance);
         Map<Long, Map<Long, String[]>> ids = resolve(c, matches);
         List<List<Hit>> out = new ArrayList<>(probes.length);
@@ -122,7 +224,7 @@ public final class IndexRouter implements AutoCloseable {
             }
             List<Hit> hits = new ArrayList<>(byId.values());
             hits.sort(Hit.NEAREST_FIRST);
-            out.add(limit > 0 && hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits);
+            out.add(hits);
         }
         return out;
     }
@@ -136,7 +238,18 @@ public final class IndexRouter implements AutoCloseable {
      * until after its insert. Shards are locked in ascending order, so calls cannot deadlock.
      */
     public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance) {
-        int[] keys = bucketKeys(fps);
+        return dedup(c, w, ids, fps, maxDistance, null);
+    }
+
+    /**
+     * As {@link #dedup(String, Window, String[], long[], int)}, with short-text verification for
+     * the documents that have a short text: probes, locks and in-request tables then reach the
+     * rule's candidate distance.
+     */
+    public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance, ShortTexts shortTexts) {
+        boolean verify = shortTexts != null && shortTexts.any();
+        int reach = verify ? Math.max(maxDistance, shortTexts.rule().candidateDistance()) : maxDistance;
+        int[] keys = bucketKeys(fps, reach);
         int[][] byShard = Fanout.group(keys.length, shards.length, i -> placement.ownerOfBucket(keys[i] >>> BlockTables.BLOCK_BITS,
                 keys[i] & (BlockTables.KEYS_PER_TABLE - 1)));
         long token = ThreadLocalRandom.current().nextLong();
@@ -151,14 +264,14 @@ public final class IndexRouter implements AutoCloseable {
                     locked[s] = true;
                 }
             }
-            List<Decision> decisions = decide(c, w, ids, fps, maxDistance, stamp + 1);
+            List<Decision> decisions = decide(c, w, ids, fps, maxDistance, verify ? shortTexts : null, stamp + 1);
             if (System.nanoTime() - started > LEASE_MILLIS / 2 * 1_000_000L) {
                 // The locks may be about to expire: inserting now could race another router.
                 throw Status.ABORTED.withDescription("dedup took longer than half the lock lease; retry").asRuntimeException();
             }
             int[] kept = IntStream.range(0, ids.length).filter(i -> decisions.get(i).inserted()).toArray();
             if (kept.length > 0) {
-                insert(c, w, Fanout.pick(ids, kept), Fanout.pick(fps, kept));
+                insert(c, w, Fanout.pick(ids, kept), Fanout.pick(fps, kept), verify ? Fanout.pick(shortTexts.texts(), kept) : null);
             }
             released = stamp + ids.length;
             return decisions;
@@ -239,14 +352,23 @@ public final class IndexRouter implements AutoCloseable {
     }
 
     /** The decisions for one locked batch, numbered from {@code firstSequence}. */
-    private List<Decision> decide(String c, Window w, String[] ids, long[] fps, int maxDistance, long firstSequence) {
-        List<List<Hit>> stored = query(c, w, fps, maxDistance, 0);
+    private List<Decision> decide(String c, Window w, String[] ids, long[] fps, int maxDistance, ShortTexts st, long firstSequence) {
+        int reach = st == null ? maxDistance : Math.max(maxDistance, st.rule().candidateDistance());
+        List<List<Hit>> stored = query(c, w, fps, maxDistance, 0, st);
         BatchTables kept = new BatchTables();
         List<Decision> decisions = new ArrayList<>(ids.length);
         for (int i = 0; i < ids.length; i++) {
             List<Hit> dups = new ArrayList<>(stored.get(i));
-            for (int j : kept.within(fps[i], maxDistance, fps)) {
-                dups.add(new Hit(ids[j], fps[j], Hamming.distance(fps[i], fps[j])));
+            for (int j : kept.within(fps[i], reach, fps)) {
+                int d = Hamming.distance(fps[i], fps[j]);
+                if (st != null && st.texts()[i] != null && st.texts()[j] != null) {
+                    double sim = st.rule().similarity(st.texts()[i], st.texts()[j]);
+                    if (sim >= st.rule().minJaccard()) {
+                        dups.add(new Hit(ids[j], fps[j], d, sim));
+                    }
+                } else if (d <= maxDistance) {
+                    dups.add(new Hit(ids[j], fps[j], d));
+                }
             }
             if (dups.isEmpty()) {
                 kept.add(i, fps[i]);
@@ -273,22 +395,35 @@ public final class IndexRouter implements AutoCloseable {
         }
     }
 
-    /** Probes all four tables of the given generations for every probe; each probe's distinct (fp, generation) matches. */
+    /**
+     * Probes all four tables of the given generations for every probe; each probe's distinct
+     * (fp, generation) matches. Beyond distance 3 each table is also probed at the 16 one-bit
+     * neighbours of the probe's block, with a residue threshold one lower
+     * ({@link BlockTables#MAX_NEIGHBOUR_DISTANCE} says why that finds everything up to 7).
+     */
     private ShardNode.Found[] probe(String c, long[] gens, long[] probes, int maxDistance) {
-        ShardNode.Found[][] perTable = new ShardNode.Found[BlockTables.TABLES][probes.length];
+        int variants = maxDistance > BlockTables.MAX_DISTANCE ? 1 + BlockTables.BLOCK_BITS : 1;
+        ShardNode.Found[][] parts = new ShardNode.Found[BlockTables.TABLES * variants][probes.length];
         Fanout f = Fanout.start();
         for (int t = 0; t < BlockTables.TABLES; t++) {
-            int table = t;
-            int[][] groups = Fanout.group(probes.length, shards.length,
-                    i -> placement.ownerOfBucket(table, BlockTables.block(probes[i], table)));
-            for (int s = 0; s < shards.length; s++) {
-                int[] group = groups[s];
-                if (group.length > 0) {
-                    f.add(shards[s].probe(c, gens, t, Fanout.pick(probes, group), maxDistance), found -> {
-                        for (int i = 0; i < group.length; i++) {
-                            perTable[table][group[i]] = found[i];
-                        }
-                    });
+            for (int v = 0; v < variants; v++) {
+                int table = t;
+                int part = t * variants + v;
+                // Variant 0 is the probe's own bucket; variant v > 0 flips bit v-1 of its block.
+                long flip = v == 0 ? 0 : 1L << (table * BlockTables.BLOCK_BITS + v - 1);
+                int threshold = v == 0 ? maxDistance : maxDistance - 1;
+                long[] shifted = Arrays.stream(probes).map(p -> p ^ flip).toArray();
+                int[][] groups = Fanout.group(probes.length, shards.length,
+                        i -> placement.ownerOfBucket(table, BlockTables.block(shifted[i], table)));
+                for (int s = 0; s < shards.length; s++) {
+                    int[] group = groups[s];
+                    if (group.length > 0) {
+                        f.add(shards[s].probe(c, gens, t, Fanout.pick(shifted, group), threshold), found -> {
+                            for (int i = 0; i < group.length; i++) {
+                                parts[part][group[i]] = found[i];
+                            }
+                        });
+                    }
                 }
             }
         }
@@ -296,14 +431,14 @@ public final class IndexRouter implements AutoCloseable {
         ShardNode.Found[] out = new ShardNode.Found[probes.length];
         for (int q = 0; q < probes.length; q++) {
             int n = 0;
-            for (int t = 0; t < BlockTables.TABLES; t++) {
-                n += perTable[t][q].fingerprints().length;
+            for (ShardNode.Found[] part : parts) {
+                n += part[q].fingerprints().length;
             }
             long[] fps = new long[n];
             long[] gs = new long[n];
             int at = 0;
-            for (int t = 0; t < BlockTables.TABLES; t++) {
-                ShardNode.Found found = perTable[t][q];
+            for (ShardNode.Found[] part : parts) {
+                ShardNode.Found found = part[q];
                 System.arraycopy(found.fingerprints(), 0, fps, at, found.fingerprints().length);
                 System.arraycopy(found.generations(), 0, gs, at, found.generations().length);
                 at += found.fingerprints().length;
@@ -401,13 +536,23 @@ public final class IndexRouter implements AutoCloseable {
         }
     }
 
-    /** The distinct bucket keys of {@code fps}, ascending. */
-    private static int[] bucketKeys(long[] fps) {
-        int[] keys = new int[fps.length * BlockTables.TABLES];
+    /**
+     * The distinct bucket keys a check-and-insert of {@code fps} within {@code reach} must lock,
+     * ascending: each block's key, and beyond distance 3 its 16 one-bit neighbours too (two
+     * documents within 7 have, in some table, equal or one-bit-apart keys, and each locks the
+     * other's).
+     */
+    private static int[] bucketKeys(long[] fps, int reach) {
+        int per = reach > BlockTables.MAX_DISTANCE ? 1 + BlockTables.BLOCK_BITS : 1;
+        int[] keys = new int[fps.length * BlockTables.TABLES * per];
         int n = 0;
         for (long fp : fps) {
             for (int t = 0; t < BlockTables.TABLES; t++) {
-                keys[n++] = BlockTables.bucketKey(t, BlockTables.block(fp, t));
+                int block = BlockTables.block(fp, t);
+                keys[n++] = BlockTables.bucketKey(t, block);
+                for (int bit = 0; per > 1 && bit < BlockTables.BLOCK_BITS; bit++) {
+                    keys[n++] = BlockTables.bucketKey(t, block ^ (1 << bit));
+                }
             }
         }
         return Arrays.stream(keys).sorted().distinct().toArray();

@@ -69,6 +69,16 @@ public class LocalShardClient implements ShardClient {
     }
 
     @Override
+    public CompletableFuture<Integer> putTexts(String c, long gen, String[] ids, String[] texts) {
+        return run(() -> node.putTexts(c, gen, ids, texts));
+    }
+
+    @Override
+    public CompletableFuture<String[]> getTexts(String c, long[] gens, String[] ids) {
+        return run(() -> node.getTexts(c, gens, ids));
+    }
+
+    @Override
     public CompletableFuture<ShardNode.Found> lookupContent(String c, long[] gens, byte[][] hashes) {
         return run(() -> node.lookupContent(c, gens, hashes));
     }

@@ -9,6 +9,7 @@ import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardExpireRequest;
 import io.simdex.proto.v1.ShardContentRequest;
+import io.simdex.proto.v1.ShardTextsRequest;
 import io.simdex.proto.v1.ShardDropUrlJobRequest;
 import io.simdex.proto.v1.ShardSweepUrlsRequest;
 import io.simdex.proto.v1.ShardUrlsRequest;
@@ -106,6 +107,24 @@ public final class RemoteShardClient implements ShardClient {
     public CompletableFuture<Integer> expireBefore(String c, long minGeneration) {
         return adapt(stub.expireGenerations(ShardExpireRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build()),
                 r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<Integer> putTexts(String c, long gen, String[] ids, String[] texts) {
+        return adapt(stub.putTexts(ShardTextsRequest.newBuilder().setCollection(c).setGeneration(gen)
+                .addAllIds(Arrays.asList(ids)).addAllTexts(Arrays.asList(texts)).build()), r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<String[]> getTexts(String c, long[] gens, String[] ids) {
+        return adapt(stub.getTexts(ShardTextsRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens))
+                .addAllIds(Arrays.asList(ids)).build()), r -> {
+            String[] out = new String[r.getTextsCount()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = r.getPresent(i) ? r.getTexts(i) : null;
+            }
+            return out;
+        });
     }
 
     @Override

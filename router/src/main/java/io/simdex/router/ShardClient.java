@@ -31,6 +31,11 @@ public interface ShardClient extends AutoCloseable {
 
     CompletableFuture<Integer> expireBefore(String collection, long minGeneration);
 
+    CompletableFuture<Integer> putTexts(String collection, long generation, String[] ids, String[] texts);
+
+    /** Stored short texts of the ids (null where none). */
+    CompletableFuture<String[]> getTexts(String collection, long[] generations, String[] ids);
+
     /** Content index: fingerprints recorded for the hashes, with their generation (-1: none). */
     CompletableFuture<ShardNode.Found> lookupContent(String collection, long[] generations, byte[][] hashes);
 

@@ -68,7 +68,18 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     }
 
     /** One collection as a request sees it. */
-    private record Target(String name, CollectionSettings settings, Window window, TextFingerprinter text) {
+    private record Target(String name, CollectionSettings settings, Window window, TextFingerprinter text, ShortTextRule shortText) {
+        /** The request's short texts, or null when the collection does not verify them. */
+        IndexRouter.ShortTexts shortTexts(String[] normalised) {
+            if (shortText == null) {
+                return null;
+            }
+            String[] shortOnes = new String[normalised.length];
+            for (int i = 0; i < normalised.length; i++) {
+                shortOnes[i] = normalised[i] != null && shortText.applies(normalised[i]) ? normalised[i] : null;
+            }
+            return new IndexRouter.ShortTexts(shortText, shortOnes);
+        }
     }
 
     /**
@@ -120,7 +131,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         answer(out, () -> {
             Target c = existing(req.getCollection());
             Docs docs = docs(c, req.getDocumentsList());
-            index.insert(c.name(), c.window(), docs.ids, docs.fps);
+            index.insert(c.name(), c.window(), docs.ids, docs.fps, shortTextsToStore(c, docs));
             docs.recordContents(contents, c, i -> true);
             return InsertResponse.newBuilder().setInserted(docs.ids.length).build();
         });
@@ -133,10 +144,14 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             int k = distance(c, req.hasMaxDistance(), req.getMaxDistance().getValue());
             int n = Validation.batch("probes", req.getProbesCount());
             long[] fps = new long[n];
+            String[] texts = new String[n];
             for (int i = 0; i < n; i++) {
                 fps[i] = probe(c, i, req.getProbes(i));
+                if (req.getProbes(i).hasText()) {
+                    texts[i] = ContentHash.normalise(req.getProbes(i).getText());
+                }
             }
-            List<List<IndexRouter.Hit>> hits = index.query(c.name(), c.window(), fps, k, req.getLimit());
+            List<List<IndexRouter.Hit>> hits = index.query(c.name(), c.window(), fps, k, req.getLimit(), c.shortTexts(texts));
             QueryResponse.Builder b = QueryResponse.newBuilder();
             for (int i = 0; i < n; i++) {
                 QueryResult.Builder r = b.addResultsBuilder().setFingerprint(fps[i]);
@@ -152,7 +167,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             Target c = existing(req.getCollection());
             int k = distance(c, req.hasMaxDistance(), req.getMaxDistance().getValue());
             Docs docs = docs(c, req.getDocumentsList());
-            List<IndexRouter.Decision> decisions = index.dedup(c.name(), c.window(), docs.ids, docs.fps, k);
+            List<IndexRouter.Decision> decisions = index.dedup(c.name(), c.window(), docs.ids, docs.fps, k, c.shortTexts(docs.normalised));
             docs.recordContents(contents, c, i -> decisions.get(i).inserted());
             DedupResponse.Builder b = DedupResponse.newBuilder();
             for (int i = 0; i < docs.ids.length; i++) {
@@ -224,7 +239,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                     }
                     collection = c.name();
                     Docs docs = docs(c, req.getDocumentsList());
-                    index.insert(c.name(), c.window(), docs.ids, docs.fps);
+                    index.insert(c.name(), c.window(), docs.ids, docs.fps, shortTextsToStore(c, docs));
                     docs.recordContents(contents, c, i -> true);
                     inserted += docs.ids.length;
                     batches++;
@@ -287,7 +302,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
      * is the content hash of a text document (null for a fingerprint), {@code known[i]} says its
      * fingerprint came from the content index.
      */
-    private record Docs(String[] ids, long[] fps, byte[][] contentKeys, boolean[] known) {
+    private record Docs(String[] ids, long[] fps, byte[][] contentKeys, boolean[] known, String[] normalised) {
         /** Records the content hashes of the text documents {@code written} accepts. */
         void recordContents(ContentIndex index, Target c, java.util.function.IntPredicate written) {
             int[] texts = java.util.stream.IntStream.range(0, ids.length).filter(i -> contentKeys[i] != null && written.test(i)).toArray();
@@ -311,6 +326,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         long[] fps = new long[n];
         byte[][] keys = new byte[n][];
         boolean[] known = new boolean[n];
+        String[] normalised = new String[n];
         int texts = 0;
         for (int i = 0; i < n; i++) {
             Document d = documents.get(i);
@@ -318,7 +334,8 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             switch (d.getContentCase()) {
                 case FINGERPRINT -> fps[i] = d.getFingerprint();
                 case TEXT -> {
-                    keys[i] = ContentIndex.key(ContentHash.of(Validation.text("documents[" + i + "].text", d.getText())));
+                    normalised[i] = ContentHash.normalise(Validation.text("documents[" + i + "].text", d.getText()));
+                    keys[i] = ContentIndex.key(ContentHash.of(normalised[i]));
                     texts++;
                 }
                 case CONTENT_NOT_SET -> throw Validation.invalid("documents[" + i + "] has neither fingerprint nor text");
@@ -338,7 +355,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                 fps[at] = found[i] ? recorded[i] : text(c, "documents[" + at + "].text", documents.get(at).getText());
             }
         }
-        return new Docs(ids, fps, keys, known);
+        return new Docs(ids, fps, keys, known, normalised);
     }
 
     private long probe(Target c, int i, Probe p) {
@@ -363,7 +380,14 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         CollectionInfo info = catalog.get(c).orElseThrow(() -> Status.NOT_FOUND
                 .withDescription("collection '" + c + "' does not exist; create it with CreateCollection").asRuntimeException());
         CollectionSettings s = info.getSettings();
-        return new Target(c, s, window(s), fingerprinters.computeIfAbsent(c, n -> CollectionSettingsRules.fingerprinter(s)));
+        return new Target(c, s, window(s), fingerprinters.computeIfAbsent(c, n -> CollectionSettingsRules.fingerprinter(s)),
+                CollectionSettingsRules.shortTextRule(s));
+    }
+
+    /** The short texts an Insert stores for later verification (null: none). */
+    private static String[] shortTextsToStore(Target c, Docs docs) {
+        IndexRouter.ShortTexts st = c.shortTexts(docs.normalised);
+        return st == null ? null : st.texts();
     }
 
     /** The request's distance if it gives one, else the collection's. */
@@ -372,7 +396,8 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     }
 
     private static Match match(IndexRouter.Hit h) {
-        return Match.newBuilder().setId(h.id()).setFingerprint(h.fingerprint()).setDistance(h.distance()).build();
+        return Match.newBuilder().setId(h.id()).setFingerprint(h.fingerprint()).setDistance(h.distance())
+                .setSimilarity((float) h.similarity()).build();
     }
 
     private static <T> void answer(StreamObserver<T> out, Supplier<T> call) {

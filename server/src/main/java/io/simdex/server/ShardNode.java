@@ -123,6 +123,8 @@ public final class ShardNode implements Closeable {
         Previous out = new Previous(ids.length);
         for (int i = 0; i < ids.length; i++) {
             for (Map.Entry<Long, CollectionStore> e : all) {
+                // A re-bound id's old short text is gone; the router stores the new one after binding.
+                e.getValue().texts().remove(ids[i]);
                 if (e.getKey() != generation) {
                     out.set(i, e.getValue().docs().unbind(ids[i]), e.getKey());
                 }
@@ -142,6 +144,7 @@ public final class ShardNode implements Closeable {
         for (int i = 0; i < ids.length; i++) {
             for (Map.Entry<Long, CollectionStore> e : all) {
                 out.set(i, e.getValue().docs().unbind(ids[i]), e.getKey());
+                e.getValue().texts().remove(ids[i]);
             }
         }
         return out;
@@ -198,6 +201,28 @@ public final class ShardNode implements Closeable {
             }
         }
         return new Found(fps, found);
+    }
+
+    /** Stores the short texts of ids (bound in {@code generation}) for verification. */
+    public int putTexts(String collection, long generation, String[] ids, String[] texts) {
+        CollectionStore store = collection(collection).writable(generation);
+        for (int i = 0; i < ids.length; i++) {
+            store.texts().put(ids[i], texts[i]);
+        }
+        return ids.length;
+    }
+
+    /** The stored short text of each id, searched in {@code generations}; null where there is none. */
+    public String[] getTexts(String collection, long[] generations, String[] ids) {
+        CollectionGenerations c = collection(collection);
+        String[] out = new String[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            for (int g = generations.length - 1; g >= 0 && out[i] == null; g--) {
+                CollectionStore store = c.existing(generations[g]);
+                out[i] = store == null ? null : store.texts().get(ids[i]);
+            }
+        }
+        return out;
     }
 
     /** Records content hash -> fingerprint in {@code generation}. */

@@ -9,6 +9,8 @@ import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardCountResponse;
 import io.simdex.proto.v1.ShardExpireRequest;
 import io.simdex.proto.v1.ShardContentRequest;
+import io.simdex.proto.v1.ShardTextsRequest;
+import io.simdex.proto.v1.ShardTextsResponse;
 import io.simdex.proto.v1.ShardDropUrlJobRequest;
 import io.simdex.proto.v1.ShardSweepUrlsRequest;
 import io.simdex.proto.v1.ShardUrlsRequest;
@@ -41,8 +43,8 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     public void probe(ShardProbeRequest req, StreamObserver<ShardProbeResponse> out) {
         answer(out, () -> {
             int table = table(req.getTable());
-            if (req.getMaxDistance() > BlockTables.MAX_DISTANCE) {
-                throw invalid("max_distance " + req.getMaxDistance() + " above " + BlockTables.MAX_DISTANCE);
+            if (req.getMaxDistance() > BlockTables.MAX_NEIGHBOUR_DISTANCE) {
+                throw invalid("max_distance " + req.getMaxDistance() + " above " + BlockTables.MAX_NEIGHBOUR_DISTANCE);
             }
             ShardNode.Found[] matches = node.probe(collection(req.getCollection()), toArray(req.getGenerationsList()), table,
                     toArray(req.getFingerprintsList()), req.getMaxDistance());
@@ -117,6 +119,30 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     public void expireGenerations(ShardExpireRequest req, StreamObserver<ShardCountResponse> out) {
         answer(out, () -> ShardCountResponse.newBuilder().setChanged(
                 node.expireBefore(collection(req.getCollection()), req.getMinGeneration())).build());
+    }
+
+    @Override
+    public void putTexts(ShardTextsRequest req, StreamObserver<ShardCountResponse> out) {
+        answer(out, () -> {
+            if (req.getIdsCount() != req.getTextsCount()) {
+                throw invalid(req.getIdsCount() + " ids but " + req.getTextsCount() + " texts");
+            }
+            return ShardCountResponse.newBuilder().setChanged(node.putTexts(collection(req.getCollection()), req.getGeneration(),
+                    req.getIdsList().toArray(new String[0]), req.getTextsList().toArray(new String[0]))).build();
+        });
+    }
+
+    @Override
+    public void getTexts(ShardTextsRequest req, StreamObserver<ShardTextsResponse> out) {
+        answer(out, () -> {
+            String[] texts = node.getTexts(collection(req.getCollection()), toArray(req.getGenerationsList()),
+                    req.getIdsList().toArray(new String[0]));
+            ShardTextsResponse.Builder b = ShardTextsResponse.newBuilder();
+            for (String t : texts) {
+                b.addPresent(t != null).addTexts(t == null ? "" : t);
+            }
+            return b.build();
+        });
     }
 
     @Override

@@ -21,12 +21,15 @@ public final class CollectionStore implements Closeable {
     private final BucketTable buckets;
     private final DocMaps docs;
     private final GrowingMap<byte[], Long> contents;
+    private final GrowingMap<String, String> texts;
 
-    private CollectionStore(Path dir, BucketTable buckets, DocMaps docs, GrowingMap<byte[], Long> contents) {
+    private CollectionStore(Path dir, BucketTable buckets, DocMaps docs, GrowingMap<byte[], Long> contents,
+                            GrowingMap<String, String> texts) {
         this.dir = dir;
         this.buckets = buckets;
         this.docs = docs;
         this.contents = contents;
+        this.texts = texts;
     }
 
     /** Opens the store in {@code dir}, creating it with {@code sizing} if new, recovering it after a crash. */
@@ -44,7 +47,11 @@ public final class CollectionStore implements Closeable {
         GrowingMap<byte[], Long> contents = new GrowingMap<>(dir, "content", Math.max(1024, sizing.expectedDocuments()),
                 n -> ChronicleMap.of(byte[].class, Long.class).entries(n).constantKeySizeBySample(new byte[CONTENT_HASH_BYTES])
                         .maxBloatFactor(2.0), clean);
-        return new CollectionStore(dir, buckets, docs, contents);
+        // Short texts only (collections with short-text verification): sized small, grown on demand.
+        GrowingMap<String, String> texts = new GrowingMap<>(dir, "texts", 1024, n -> ChronicleMap.of(String.class, String.class)
+                .entries(n).averageKey("x".repeat(Math.max(1, sizing.averageIdBytes()))).averageValue("x".repeat(120))
+                .maxBloatFactor(2.0), clean);
+        return new CollectionStore(dir, buckets, docs, contents, texts);
     }
 
     public BucketTable buckets() {
@@ -53,6 +60,11 @@ public final class CollectionStore implements Closeable {
 
     public DocMaps docs() {
         return docs;
+    }
+
+    /** Short texts for verification: id -> normalised text, at the id's owner. */
+    public GrowingMap<String, String> texts() {
+        return texts;
     }
 
     /** Content index: 16-byte content hash -> the fingerprint of that text (see ContentHash in core). */
@@ -65,6 +77,7 @@ public final class CollectionStore implements Closeable {
         buckets.close();
         docs.close();
         contents.close();
+        texts.close();
         MapFiles.putCleanMarker(dir);
     }
 }
