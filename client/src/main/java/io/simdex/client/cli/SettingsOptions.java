@@ -2,6 +2,7 @@ package io.simdex.client.cli;
 
 import com.google.protobuf.UInt32Value;
 import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.ShortTextSettings;
 import io.simdex.proto.v1.Tokenization;
 import io.simdex.proto.v1.Weighting;
 import picocli.CommandLine.Option;
@@ -40,6 +41,21 @@ final class SettingsOptions {
     @Option(names = "--generation", paramLabel = "DURATION", description = "Width of a time generation, e.g. 6h (default: retention / 8, at least 1m).")
     String generation;
 
+    @Option(names = "--short-text", description = "Verify short texts by shingle Jaccard (candidates up to distance 7).")
+    boolean shortText;
+
+    @Option(names = "--short-text-max-chars", paramLabel = "N", description = "Texts up to N characters are short (server default 200).")
+    Integer shortTextMaxChars;
+
+    @Option(names = "--short-text-distance", paramLabel = "K", description = "Candidate distance for short texts, 0..7 (server default 7).")
+    Integer shortTextDistance;
+
+    @Option(names = "--short-text-min-jaccard", paramLabel = "J", description = "Least shingle Jaccard of a duplicate, (0, 1] (server default 0.6).")
+    Double shortTextMinJaccard;
+
+    @Option(names = "--short-text-shingle", paramLabel = "N", description = "Characters per shingle, 1..16 (server default 3).")
+    Integer shortTextShingle;
+
     CollectionSettings toProto() throws BadInputException {
         CollectionSettings.Builder b = CollectionSettings.newBuilder().setKeepStopWords(keepStopWords);
         if (maxDistance != null) {
@@ -71,6 +87,24 @@ final class SettingsOptions {
         if (generation != null) {
             b.setGenerationSeconds(seconds("--generation", generation));
         }
+        if (shortText) {
+            ShortTextSettings.Builder t = ShortTextSettings.newBuilder().setEnabled(true);
+            if (shortTextMaxChars != null) {
+                t.setMaxChars(shortTextMaxChars);
+            }
+            if (shortTextDistance != null) {
+                t.setCandidateDistance(shortTextDistance);
+            }
+            if (shortTextMinJaccard != null) {
+                t.setMinJaccard(shortTextMinJaccard);
+            }
+            if (shortTextShingle != null) {
+                t.setShingleSize(shortTextShingle);
+            }
+            b.setShortText(t);
+        } else if (shortTextMaxChars != null || shortTextDistance != null || shortTextMinJaccard != null || shortTextShingle != null) {
+            throw new BadInputException("--short-text-* options need --short-text");
+        }
         return b.build();
     }
 
@@ -86,6 +120,11 @@ final class SettingsOptions {
         }
         if (s.getKeepStopWords()) {
             b.append(" stop-words-kept");
+        }
+        if (s.hasShortText()) {
+            ShortTextSettings t = s.getShortText();
+            b.append(" short-text(<=").append(t.getMaxChars()).append(" chars, k<=").append(t.getCandidateDistance())
+                    .append(", jaccard>=").append(t.getMinJaccard()).append(')');
         }
         b.append(s.getRetentionSeconds() == 0 ? " retention=forever"
                 : " retention=" + Duration.ofSeconds(s.getRetentionSeconds()) + "/" + Duration.ofSeconds(s.getGenerationSeconds()));
