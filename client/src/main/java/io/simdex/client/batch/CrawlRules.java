@@ -1,6 +1,8 @@
 package io.simdex.client.batch;
 
 import java.util.Arrays;
+import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
 
 /**
  * The priority order of a batch and Nutch's exact rules over its columns: the same rules as
@@ -100,8 +102,8 @@ final class CrawlRules {
         }
     }
 
-    private static int[] select(int n, java.util.function.IntPredicate keep) {
-        return java.util.stream.IntStream.range(0, n).filter(keep).toArray();
+    private static int[] select(int n, IntPredicate keep) {
+        return IntStream.range(0, n).filter(keep).toArray();
     }
 
     @FunctionalInterface

@@ -29,9 +29,10 @@ import picocli.CommandLine.Spec;
  * the index, one decision line per document; see {@link DedupBatch} and the package comment.
  */
 @Command(name = "dedup-batch",
-        description = {"Find near-duplicates in a JSONL batch, within the batch and against the index;",
-                "print one decision per document, in input order. Lines: {\"id\", \"text\" or \"fingerprint\",",
-                "optional \"url\", \"fetch_time\", \"score\"}. Without --insert nothing is written."})
+        description = {"Find near-duplicates in a JSONL batch, within the batch and against the index, and print"
+                + " one decision per document, in input order.",
+                "Input lines: {\"id\", \"text\" or \"fingerprint\", optional \"url\", \"fetch_time\", \"score\"}.",
+                "Without --insert nothing is written."})
 public final class DedupBatchCommand implements Callable<Integer> {
     private static final int DEFAULT_MAX_DISTANCE = 3;
     private static final int MAX_PARALLEL = 64;

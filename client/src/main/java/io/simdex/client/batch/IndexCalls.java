@@ -7,6 +7,7 @@ import io.simdex.client.Match;
 import io.simdex.client.ProbeMatches;
 import io.simdex.client.SimdexClient;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -72,7 +73,7 @@ final class IndexCalls {
 
     /** Dedup of {@code docs} in order, a batch per call; one decision per document. */
     List<DedupDecision> dedup(List<Doc> docs, IntConsumer onBatch) {
-        List<DedupDecision> out = new java.util.ArrayList<>(docs.size());
+        List<DedupDecision> out = new ArrayList<>(docs.size());
         for (int from = 0; from < docs.size(); from += batchSize) {
             List<Doc> batch = docs.subList(from, Math.min(docs.size(), from + batchSize));
             out.addAll(client.dedup(collection, batch, maxDistance));

@@ -61,11 +61,6 @@ final class StringColumn {
         return Arrays.compareUnsigned(bytes, starts[i], ends[i], bytes, starts[j], ends[j]);
     }
 
-    /** Bytes held, for the memory estimate. */
-    long footprintBytes() {
-        return bytes.length + 8L * starts.length;
-    }
-
     private void ensureBytes(int more) {
         long needed = (long) used + more;
         if (needed > Integer.MAX_VALUE - 8) {

@@ -1,0 +1,34 @@
+/**
+ * {@code simdex dedup-batch}: deduplicates a crawl batch within itself and against the index,
+ * the way the seeds' MapReduce job does (shared/seeds/000): the small side, the batch, becomes
+ * in-memory block tables; the large side, the index, is only probed.
+ *
+ * <h2>Stages</h2>
+ * <ol>
+ *   <li>{@link io.simdex.client.batch.BatchReader} reads the JSONL file into columns
+ *       ({@link io.simdex.client.batch.BatchDocs}); texts are fingerprinted by the server's
+ *       Fingerprint RPC ({@link io.simdex.client.batch.RemoteFingerprints} says why) and
+ *       hashed for exact identity ({@link io.simdex.client.batch.ContentDigest}).</li>
+ *   <li>{@link io.simdex.client.batch.CrawlRules}: Nutch's exact rules, URL then content, and
+ *       the priority order (score, then URL) that picks winners.</li>
+ *   <li>{@link io.simdex.client.batch.BatchDeduplicator}: near-duplicates in the batch through
+ *       {@link io.simdex.client.batch.NearTables}, then the survivors against the index by
+ *       Query (and Dedup with {@code --insert}), in rounds.</li>
+ *   <li>{@link io.simdex.client.batch.DecisionWriter}: one decision line per input line, in
+ *       input order.</li>
+ * </ol>
+ * The decisions equal sending the documents one at a time, in priority order, through Dedup
+ * against the index as it was; {@code DedupBatchTest} checks that against a brute-force model.
+ *
+ * <h2>Names</h2>
+ * A <em>document</em> is an input line, named by its position {@code i} (input order); its
+ * <em>rank</em> is its place in priority order. A <em>distinct fingerprint</em> {@code u} is a
+ * position in the tables. <em>Kept</em> means decided "keep"; <em>stored</em> means Dedup
+ * inserted it.
+ *
+ * <h2>Why not core</h2>
+ * The same exact rules live in {@code io.simdex.core.crawl}; the client module does not depend
+ * on {@code simdex-core} (its pom), so {@code CrawlRules} and {@code ContentDigest} restate
+ * them over arrays. With that dependency added they could call core directly.
+ */
+package io.simdex.client.batch;

@@ -1,0 +1,26 @@
+package io.simdex.client.batch;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class IntSortTest {
+    @Test
+    void sort_randomKeysWithTies_sameAsStableBoxedSort() {
+        SplittableRandom random = new SplittableRandom(3);
+        for (int n : new int[] {0, 1, 2, 23, 24, 25, 100, 1000, 4097}) {
+            int[] keys = random.ints(n, 0, 10).toArray();
+            int[] values = IntStream.range(0, n).toArray();
+            Integer[] expected = Arrays.stream(values).boxed().toArray(Integer[]::new);
+            Arrays.sort(expected, Comparator.comparingInt(i -> keys[i]));
+
+            IntSort.sort(values, (a, b) -> Integer.compare(keys[a], keys[b]));
+
+            assertArrayEquals(Arrays.stream(expected).mapToInt(Integer::intValue).toArray(), values, "n=" + n);
+        }
+    }
+}
