@@ -1,0 +1,230 @@
+package io.simdex.loadtest.quality;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * The documents of the corpus, read from text that ships on a Debian machine:
+ * <ul>
+ *   <li>English long: man pages in sections 1, 5, 7 and 8 of 250..1,500 words;</li>
+ *   <li>English short: sentences of 8..40 words from those pages, at most 3 per page;</li>
+ *   <li>Chinese long: the zh_CN man pages (package {@code manpages-zh}) with 300+ Han
+ *       characters, cut at 3,000 characters;</li>
+ *   <li>Chinese short: Tang and Song poems and Chinese fortunes (package {@code fortunes-zh})
+ *       of 10..64 Han characters.</li>
+ * </ul>
+ * Files are listed in sorted order and shuffled with the seed, so the same machine always
+ * gives the same corpus. Texts that are the same after dropping case, punctuation and spaces
+ * are kept once (man pages repeat licences and whole pages under several names).
+ */
+final class Sources {
+    private static final int LONG_MIN_WORDS = 250;
+    private static final int LONG_MAX_WORDS = 1500;
+    private static final int SHORT_MIN_WORDS = 8;
+    private static final int SHORT_MAX_WORDS = 40;
+    private static final int SENTENCES_PER_PAGE = 3;
+    private static final int ZH_LONG_MIN_HAN = 300;
+    private static final int ZH_LONG_MAX_CHARS = 3000;
+    private static final int ZH_SHORT_MIN_HAN = 10;
+    private static final int ZH_SHORT_MAX_HAN = 64;
+    private static final List<String> EN_SECTIONS = List.of("man1", "man5", "man7", "man8");
+    private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[A-Z])");
+    private static final Pattern PLAIN_WORD = Pattern.compile("[A-Za-z][A-Za-z'-]*[.,;:!?)]?|\\(?[A-Za-z]+");
+    private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*m");
+    private static final Pattern VERSION_WORDS = Pattern.compile("\\S*\\d\\S*");
+
+    private final Path manRoot;
+    private final Path fortunes;
+    private final long seed;
+
+    Sources(Path manRoot, Path fortunes, long seed) {
+        this.manRoot = manRoot;
+        this.fortunes = fortunes;
+        this.seed = seed;
+    }
+
+    List<Doc> englishLong(int count) {
+        return take(englishPages(), count, page -> {
+            int words = Language.wordCount(page.text());
+            return words >= LONG_MIN_WORDS && words <= LONG_MAX_WORDS ? List.of(page) : List.of();
+        });
+    }
+
+    List<Doc> englishShort(int count) {
+        return take(englishPages(), count, page -> sentences(page));
+    }
+
+    List<Doc> chineseLong(int count) {
+        List<Path> files = shuffled(manFiles(manRoot.resolve("zh_CN"), null));
+        return take(files.stream().map(this::manPage), count, page -> {
+            if (page == null || Language.hanCount(page.text()) < ZH_LONG_MIN_HAN) {
+                return List.of();
+            }
+            String text = page.text().length() <= ZH_LONG_MAX_CHARS ? page.text() : page.text().substring(0, ZH_LONG_MAX_CHARS);
+            return List.of(new Doc(page.id(), text, page.group()));
+        });
+    }
+
+    List<Doc> chineseShort(int count) {
+        List<Doc> all = new ArrayList<>();
+        for (String file : List.of("tang300", "song100", "chinese")) {
+            all.addAll(fortuneEntries(fortunes.resolve(file)));
+        }
+        Collections.shuffle(all, new Random(seed));
+        return take(all.stream(), count, d -> {
+            int han = Language.hanCount(d.text());
+            return han >= ZH_SHORT_MIN_HAN && han <= ZH_SHORT_MAX_HAN ? List.of(d) : List.of();
+        });
+    }
+
+    /** Whether the Chinese sources are installed (packages manpages-zh and fortunes-zh). */
+    boolean hasChinese() {
+        return Files.isDirectory(manRoot.resolve("zh_CN")) && Files.isRegularFile(fortunes.resolve("tang300"));
+    }
+
+    /** How many source files each kind had, for the report. */
+    String describe() {
+        return manFiles(manRoot, EN_SECTIONS).size() + " English man pages, "
+                + (hasChinese() ? manFiles(manRoot.resolve("zh_CN"), null).size() + " Chinese man pages" : "no Chinese sources");
+    }
+
+    /** Parsed lazily: a stream, so that only the pages needed are read. */
+    private Stream<Doc> englishPages() {
+        return shuffled(manFiles(manRoot, EN_SECTIONS)).stream().map(this::manPage);
+    }
+
+    /**
+     * Takes expanded documents in order until {@code count} distinct ones; {@code from} is
+     * consumed only as far as needed.
+     */
+    private static List<Doc> take(Stream<Doc> from, int count, Function<Doc, List<Doc>> expand) {
+        List<Doc> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Doc d : (Iterable<Doc>) from::iterator) {
+            if (d == null) {
+                continue;
+            }
+            for (Doc e : expand.apply(d)) {
+                if (out.size() < count && seen.add(identity(e.text()))) {
+                    out.add(e);
+                }
+            }
+            if (out.size() >= count) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    /** Lower case, letters and digits only: texts equal here are the same document. */
+    static String identity(String text) {
+        StringBuilder b = new StringBuilder();
+        text.toLowerCase(Locale.ROOT).codePoints().filter(Character::isLetterOrDigit).forEach(b::appendCodePoint);
+        return b.toString();
+    }
+
+    private List<Doc> sentences(Doc page) {
+        List<Doc> out = new ArrayList<>();
+        for (String paragraph : page.text().split("\n\\s*\n")) {
+            for (String s : SENTENCE_END.split(paragraph.replaceAll("\\s+", " ").strip())) {
+                if (out.size() < SENTENCES_PER_PAGE && isPlainSentence(s)) {
+                    out.add(new Doc(page.id() + "#" + out.size(), s, page.id()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** 8..40 words, mostly plain words, a capital first and a full stop last: prose, not an option list. */
+    private static boolean isPlainSentence(String s) {
+        String[] words = s.split(" ");
+        if (words.length < SHORT_MIN_WORDS || words.length > SHORT_MAX_WORDS) {
+            return false;
+        }
+        long plain = Stream.of(words).filter(w -> PLAIN_WORD.matcher(w).matches()).count();
+        return plain >= 0.85 * words.length && Character.isUpperCase(s.charAt(0)) && ".!?".indexOf(s.charAt(s.length() - 1)) >= 0;
+    }
+
+    private Doc manPage(Path file) {
+        RoffText page = RoffText.parse(read(file));
+        if (page == null || page.text().isBlank()) {
+            return null;
+        }
+        String group = VERSION_WORDS.matcher(page.source()).replaceAll("").strip();
+        String id = manRoot.relativize(file).toString();
+        return new Doc(id, page.text(), group.isEmpty() ? id.substring(0, id.indexOf('/')) : group);
+    }
+
+    /** Poems (title, author, body) and fortunes ("%"-separated, attribution lines "-- ..."). */
+    private static List<Doc> fortuneEntries(Path file) {
+        List<Doc> out = new ArrayList<>();
+        String[] entries = ANSI.matcher(read(file)).replaceAll("").split("\n%\n");
+        for (int i = 0; i < entries.length; i++) {
+            List<String> body = new ArrayList<>();
+            String group = file.getFileName().toString();
+            for (String line : entries[i].split("\n")) {
+                String l = line.strip();
+                if (l.startsWith("作者")) {
+                    group = "poet:" + l.replaceFirst("^作者[:：]", "").replaceAll("[（(].*", "");
+                } else if (l.startsWith("--") || l.startsWith("——")) {
+                    group = "source:" + l.replaceAll("^[-—\\s]+", "");
+                } else if (!l.isEmpty() && !(l.contains("《") && body.isEmpty() && l.length() < 40 && l.endsWith("》"))
+                        && !l.startsWith("题目")) {
+                    body.add(l);
+                }
+            }
+            out.add(new Doc(file.getFileName() + "#" + i, String.join("\n", body), group));
+        }
+        return out;
+    }
+
+    private static List<Path> manFiles(Path root, List<String> sections) {
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        try (Stream<Path> dirs = Files.list(root)) {
+            List<Path> out = new ArrayList<>();
+            for (Path dir : dirs.filter(Files::isDirectory).sorted().toList()) {
+                String name = dir.getFileName().toString();
+                if (name.matches("man\\d\\w*") && (sections == null || sections.contains(name))) {
+                    try (Stream<Path> files = Files.list(dir)) {
+                        files.filter(Files::isRegularFile).sorted().forEach(out::add);
+                    }
+                }
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private List<Path> shuffled(List<Path> files) {
+        List<Path> out = new ArrayList<>(files);
+        Collections.shuffle(out, new Random(seed));
+        return out;
+    }
+
+    private static String read(Path file) {
+        try (InputStream raw = Files.newInputStream(file);
+             InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + file, e);
+        }
+    }
+}
