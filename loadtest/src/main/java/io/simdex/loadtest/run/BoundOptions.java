@@ -1,0 +1,40 @@
+package io.simdex.loadtest.run;
+
+import io.simdex.loadtest.DurationConverter;
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+
+/** How long, how many, how often: every run is bounded in time, optionally in count too. */
+public final class BoundOptions {
+    /** Longest single run accepted; the machine is shared. */
+    static final Duration MAX_DURATION = Duration.ofMinutes(30);
+
+    @Option(names = "--duration", defaultValue = "10s", converter = DurationConverter.class,
+            description = "Length of each measured run, at most 30m (default: ${DEFAULT-VALUE}).")
+    public Duration duration;
+
+    @Option(names = "--requests", defaultValue = "0", description = "Stop each run after this many calls too; 0: time only (default: ${DEFAULT-VALUE}).")
+    public long requests;
+
+    @Option(names = "--warmup", defaultValue = "3s", converter = DurationConverter.class,
+            description = "Unrecorded load before the first run, for the JIT (default: ${DEFAULT-VALUE}).")
+    public Duration warmup;
+
+    @Option(names = "--runs", defaultValue = "1", description = "Measured runs; the report gives each and their median (default: ${DEFAULT-VALUE}).")
+    public int runs;
+
+    LoadLoop.Bound measured() {
+        if (duration.isZero() || duration.isNegative() || duration.compareTo(MAX_DURATION) > 0) {
+            throw new IllegalArgumentException("--duration must be > 0 and <= 30m, was " + DurationConverter.format(duration));
+        }
+        if (runs < 1 || runs > 20) {
+            throw new IllegalArgumentException("--runs must be 1..20, was " + runs);
+        }
+        return new LoadLoop.Bound(requests, duration.toNanos());
+    }
+
+    LoadLoop.Bound warmup() {
+        return new LoadLoop.Bound(0, warmup.toNanos());
+    }
+}

@@ -1,0 +1,48 @@
+package io.simdex.loadtest.run;
+
+import java.util.List;
+
+/**
+ * One measured run. {@code latencyMicros} is per successful call: in a closed loop from send to
+ * response (service time as one of C callers sees it); in an open loop from the call's intended
+ * start on the fixed schedule, so time spent queued behind a slow call counts (no coordinated
+ * omission). {@code dispatchLagMicros} (open loop only) is how late the generator itself sent
+ * calls: if its p99 approaches the latency's, the generator, not the server, is the limit.
+ *
+ * @param mode        "closed" or "open"
+ * @param targetRate  calls/s asked for (open loop), 0 in a closed loop
+ * @param requests    calls completed, failed ones included
+ * @param errors      calls that ended with a non-OK status
+ * @param firstError  the first failure's status, or null
+ */
+public record RunResult(String mode, int concurrency, double targetRate, long requests, long errors, String firstError,
+                        double seconds, double requestsPerSecond, double itemsPerSecond,
+                        Percentiles latencyMicros, Percentiles dispatchLagMicros) {
+
+    /** Field-wise medians of several runs of one configuration. */
+    static RunResult median(List<RunResult> runs) {
+        RunResult first = runs.get(0);
+        long errors = runs.stream().mapToLong(RunResult::errors).sum();
+        return new RunResult(first.mode, first.concurrency, first.targetRate,
+                (long) Percentiles.med(runs, RunResult::requests), errors, first.firstError,
+                round(Percentiles.med(runs, RunResult::seconds)),
+                round(Percentiles.med(runs, RunResult::requestsPerSecond)),
+                round(Percentiles.med(runs, RunResult::itemsPerSecond)),
+                Percentiles.median(runs.stream().map(RunResult::latencyMicros).toList()),
+                Percentiles.median(runs.stream().map(RunResult::dispatchLagMicros).toList()));
+    }
+
+    /** One decimal below 1,000; whole numbers above, where a decimal is noise. */
+    public static double round(double v) {
+        return Math.abs(v) >= 1_000 ? Math.rint(v) : Math.round(v * 10) / 10.0;
+    }
+
+    /** One line for a terminal. */
+    String summary() {
+        Percentiles l = latencyMicros;
+        return String.format("%s c=%d rate=%s: %,d calls (%d errors) in %.1fs, %,.0f calls/s, %,.0f items/s; "
+                        + "latency us p50 %.0f p90 %.0f p99 %.0f p99.9 %.0f max %.0f",
+                mode, concurrency, targetRate > 0 ? String.format("%,.0f/s", targetRate) : "-", requests, errors, seconds,
+                requestsPerSecond, itemsPerSecond, l.p50(), l.p90(), l.p99(), l.p999(), l.max());
+    }
+}

@@ -1,0 +1,45 @@
+package io.simdex.loadtest.run;
+
+import io.simdex.loadtest.DurationConverter;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** Where to send load and over how many connections. */
+public final class TargetOptions {
+    @Option(names = "--target", defaultValue = "127.0.0.1:7411",
+            description = {"echo: start the echo floor in this JVM; embedded: start simdex in this JVM;",
+                    "or [LABEL=]HOST:PORT of a loopback address (default: ${DEFAULT-VALUE})."})
+    public String target;
+
+    @Option(names = "--data", defaultValue = "loadtest/target/embedded-data",
+            description = "Data directory when --target embedded (default: ${DEFAULT-VALUE}).")
+    public Path data;
+
+    @Option(names = "--shards", defaultValue = "4", description = "Shards when --target embedded (default: ${DEFAULT-VALUE}).")
+    public int shards;
+
+    @Option(names = "--expected", defaultValue = "10000000",
+            description = "Collection sizing when --target embedded, as `simdex embedded --expected` (default: ${DEFAULT-VALUE}).")
+    public long expected;
+
+    @Option(names = "--connections", defaultValue = "1", description = "HTTP/2 connections, calls spread round-robin (default: ${DEFAULT-VALUE}).")
+    public int connections;
+
+    @Option(names = "--timeout", defaultValue = "30s", converter = DurationConverter.class,
+            description = "Deadline of each call (default: ${DEFAULT-VALUE}).")
+    public Duration timeout;
+
+    public Target open() {
+        return open(target);
+    }
+
+    /** {@code spec} (echo, embedded or HOST:PORT) with these options' data directory and sizing. */
+    public Target open(String spec) {
+        if (connections < 1 || connections > 64) {
+            throw new IllegalArgumentException("--connections must be 1..64, was " + connections);
+        }
+        return Target.open(spec, data, shards, expected);
+    }
+}

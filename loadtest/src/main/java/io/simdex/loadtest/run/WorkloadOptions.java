@@ -1,0 +1,52 @@
+package io.simdex.loadtest.run;
+
+import picocli.CommandLine.Option;
+
+/** What each call asks. */
+public final class WorkloadOptions {
+    /** The RPC a run drives. */
+    public enum Method { query, dedup, insert }
+
+    @Option(names = "--method", defaultValue = "query", description = "query, dedup or insert (default: ${DEFAULT-VALUE}).")
+    public Method method;
+
+    @Option(names = "--batch", defaultValue = "1", description = "Probes or documents per request, 1..10000 (default: ${DEFAULT-VALUE}).")
+    public int batch;
+
+    @Option(names = "--max-distance", defaultValue = "3", description = "Query and Dedup max_distance (default: ${DEFAULT-VALUE}).")
+    public int maxDistance;
+
+    @Option(names = "--probes", defaultValue = "planted",
+            description = {"Query probes: planted (at 0..5 bits from the stored set of --seed/--stored),",
+                    "random, or a probes.jsonl path from `gen` (default: ${DEFAULT-VALUE})."})
+    public String probes;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Seed of the stored set, as given to `load`/`gen` (default: ${DEFAULT-VALUE}).")
+    public long seed;
+
+    @Option(names = "--stored", defaultValue = "1000000", description = "Size of the stored set planted probes refer to (default: ${DEFAULT-VALUE}).")
+    public long stored;
+
+    @Option(names = "--dup-fraction", defaultValue = "0.5",
+            description = "Dedup: share of documents planted within 3 of a stored one; the rest are new (default: ${DEFAULT-VALUE}).")
+    public double dupFraction;
+
+    @Option(names = "--collection", defaultValue = "", description = "Collection; empty means default.")
+    public String collection;
+
+    void validate() {
+        if (batch < 1 || batch > 10_000) {
+            throw new IllegalArgumentException("--batch must be 1..10000, was " + batch);
+        }
+        if (dupFraction < 0 || dupFraction > 1) {
+            throw new IllegalArgumentException("--dup-fraction must be 0..1, was " + dupFraction);
+        }
+        if (stored < 1) {
+            throw new IllegalArgumentException("--stored must be >= 1, was " + stored);
+        }
+    }
+
+    String describe() {
+        return method + " x" + batch;
+    }
+}

@@ -1,0 +1,113 @@
+package io.simdex.loadtest.run;
+
+import io.grpc.ManagedChannel;
+import io.simdex.loadtest.echo.EchoService;
+import io.simdex.router.PublicServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The load generator against the echo server in this JVM, each run bounded to about a second. No timing asserted. */
+class LoadLoopSmokeTest {
+    private static final LoadLoop.Bound SHORT = new LoadLoop.Bound(2_000, TimeUnit.SECONDS.toNanos(1));
+
+    private PublicServer echo;
+    private Target target;
+
+    @BeforeEach
+    void start() {
+        echo = EchoService.serve(0);
+        target = Target.open("127.0.0.1:" + echo.port(), Path.of("unused"), 1, 1);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        target.close();
+        echo.close();
+    }
+
+    @Test
+    void closed_unaryQueryAgainstEcho_completesWithoutErrors() throws Exception {
+        Workload w = Workloads.create(options(WorkloadOptions.Method.query, 1), target.channels(1), Duration.ofSeconds(5));
+
+        RunResult r = LoadLoop.closed(w, 4, SHORT);
+
+        assertEquals(0, r.errors(), r.firstError());
+        assertTrue(r.requests() > 0);
+        assertTrue(r.latencyMicros().p50() > 0 && r.latencyMicros().p50() <= r.latencyMicros().max());
+        assertEquals(null, r.dispatchLagMicros());
+    }
+
+    @Test
+    void open_batchedQueryAtFixedRate_recordsLatencyAndDispatchLag() throws Exception {
+        Workload w = Workloads.create(options(WorkloadOptions.Method.query, 100), target.channels(2), Duration.ofSeconds(5));
+
+        RunResult r = LoadLoop.open(w, 200, SHORT, 100);
+
+        assertEquals(0, r.errors(), r.firstError());
+        assertTrue(r.requests() > 0);
+        assertEquals(r.requestsPerSecond() * 100, r.itemsPerSecond(), r.itemsPerSecond() * 0.01 + 1);
+        assertNotNull(r.dispatchLagMicros());
+    }
+
+    @Test
+    void closed_dedupAndInsertBatchesAgainstEcho_completeWithoutErrors() throws Exception {
+        for (WorkloadOptions.Method m : new WorkloadOptions.Method[]{WorkloadOptions.Method.dedup, WorkloadOptions.Method.insert}) {
+            ManagedChannel[] channels = target.channels(1);
+            RunResult r = LoadLoop.closed(Workloads.create(options(m, 50), channels, Duration.ofSeconds(5)), 2,
+                    new LoadLoop.Bound(50, TimeUnit.SECONDS.toNanos(1)));
+            assertEquals(0, r.errors(), m + ": " + r.firstError());
+            assertEquals(50, r.requests(), m.name());
+        }
+    }
+
+    @Test
+    void runCommand_echoTarget_printsJsonReportAndExitsZero() {
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        PrintStream saved = System.out;
+        System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
+        int status;
+        try {
+            status = new CommandLine(new RunCommand()).execute("--target", "echo", "--duration", "500ms", "--warmup", "0s",
+                    "--concurrency", "2", "--stored", "1000");
+        } finally {
+            System.setOut(saved);
+        }
+        assertEquals(0, status);
+        String json = stdout.toString(StandardCharsets.UTF_8);
+        assertTrue(json.contains("\"median\"") && json.contains("\"p99\""), json);
+    }
+
+    @Test
+    void open_nonLoopbackTarget_refused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Target.open("10.1.2.3:7411", Path.of("unused"), 1, 1));
+        assertTrue(e.getMessage().contains("non-loopback"), e.getMessage());
+    }
+
+    private static WorkloadOptions options(WorkloadOptions.Method method, int batch) {
+        WorkloadOptions o = new WorkloadOptions();
+        o.method = method;
+        o.batch = batch;
+        o.maxDistance = 3;
+        o.probes = "planted";
+        o.seed = 42;
+        o.stored = 10_000;
+        o.dupFraction = 0.5;
+        o.collection = "";
+        return o;
+    }
+}
