@@ -32,7 +32,9 @@ final class StoreSizes {
      */
     static Map<String, Object> of(BucketTable buckets, Path dir, long count, IdealIndex ideal) {
         long offHeap = buckets.offHeapBytes();
-        List<Path> bucketFiles = files(dir, "buckets-");
+        // The base map and the overflow maps of buckets that outgrow it: every byte the tables take.
+        List<Path> bucketFiles = new java.util.ArrayList<>(files(dir, "buckets-"));
+        bucketFiles.addAll(files(dir, "overflow-"));
         long bucketFileBytes = fileBytes(bucketFiles);
         Long allocated = allocatedBytes(bucketFiles);
         Map<String, Object> m = new LinkedHashMap<>();

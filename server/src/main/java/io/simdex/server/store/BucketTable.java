@@ -8,9 +8,7 @@ import net.openhft.chronicle.map.ExternalMapQueryContext;
 import net.openhft.chronicle.map.MapEntry;
 
 import java.io.Closeable;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.StampedLock;
 
@@ -20,8 +18,10 @@ import java.util.concurrent.locks.StampedLock;
  * {@code (table, block, page)}.
  *
  * <h2>Files</h2>
- * {@code buckets-G.cm} is generation G: pages G*K .. G*K+K-1 of every bucket, with K from
- * {@link TableGeometry}. Generations are created when a bucket first needs a page in them.
+ * {@code buckets-0.cm} holds pages 0 .. K-1 of every bucket, with K from {@link TableGeometry},
+ * created for exactly that many pages; {@code overflow-G.cm} ({@link GrowingMap}) holds the pages
+ * of the few buckets that grow past K. Base pages are scanned in place, off-heap; overflow pages
+ * are copied to the heap first, a cost paid only by buckets the sizing did not foresee.
  *
  * <h2>Concurrency</h2>
  * Writers of a bucket hold the write lock of its stripe. Readers scan under an optimistic
@@ -32,25 +32,29 @@ import java.util.concurrent.locks.StampedLock;
 public final class BucketTable implements Closeable {
     private static final int STRIPES = 4096;
 
-    private final Path dir;
     private final TableGeometry geometry;
-    private final boolean recover;
     private final int pageBytes;
-    private final CopyOnWriteArrayList<ChronicleMap<Long, byte[]>> generations = new CopyOnWriteArrayList<>();
+    private final ChronicleMap<Long, byte[]> base;
+    private final GrowingMap<Long, byte[]> overflow;
     private final StampedLock[] stripes = new StampedLock[STRIPES];
     private final AtomicLong entries = new AtomicLong();
 
     BucketTable(Path dir, TableGeometry geometry, boolean clean) {
-        this.dir = dir;
         this.geometry = geometry;
-        this.recover = !clean;
         this.pageBytes = PageLayout.pageBytes(geometry.pageCapacity());
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new StampedLock();
         }
-        for (int g = 0; Files.exists(file(g)); g++) {
-            generations.add(openGeneration(g));
-        }
+        base = MapFiles.open(ChronicleMap.of(Long.class, byte[].class)
+                .name("buckets")
+                .entries(geometry.pagesPerMap())
+                .constantValueSizeBySample(new byte[pageBytes])
+                .putReturnsNull(true)
+                .removeReturnsNull(true), dir.resolve("buckets-0.cm"), clean);
+        int pageBytes = this.pageBytes;
+        overflow = new GrowingMap<>(dir, "overflow", Math.max(1024, geometry.pagesPerMap() / 16),
+                n -> ChronicleMap.of(Long.class, byte[].class).entries(n).constantValueSizeBySample(new byte[pageBytes])
+                        .maxBloatFactor(2.0), clean);
         entries.set(countEntries());
     }
 
@@ -90,13 +94,13 @@ public final class BucketTable implements Closeable {
         }
     }
 
-    /** Scans one page in place, off-heap; returns the page's "pages" field (meaningful on page 0). */
+    /** Scans one page; returns the page's "pages" field (meaningful on page 0). */
     private int scanPage(int table, int block, int page, long residue, int maxDistance, MatchBuffer out) {
-        int g = page / geometry.pagesPerGeneration();
-        if (g >= generations.size()) {
-            return 0;
+        if (page >= geometry.pagesPerGeneration()) {
+            return scanOverflowSlowPath(table, block, page, residue, maxDistance, out);
         }
-        try (ExternalMapQueryContext<Long, byte[], ?> c = generations.get(g).queryContext(pageKey(table, block, page))) {
+        // In place, off-heap: no copy of the page, no allocation.
+        try (ExternalMapQueryContext<Long, byte[], ?> c = base.queryContext(pageKey(table, block, page))) {
             MapEntry<Long, byte[]> e = c.entry();
             if (e == null) {
                 return 0;
@@ -114,6 +118,21 @@ public final class BucketTable implements Closeable {
             }
             return in.readInt(base + PageLayout.PAGES_OFFSET);
         }
+    }
+
+    private int scanOverflowSlowPath(int table, int block, int page, long residue, int maxDistance, MatchBuffer out) {
+        byte[] bytes = overflow.get(pageKey(table, block, page));
+        if (bytes == null) {
+            return 0;
+        }
+        int count = PageLayout.count(bytes);
+        for (int i = 0; i < count; i++) {
+            long stored = PageLayout.residue(bytes, i);
+            if (Long.bitCount(stored ^ residue) <= maxDistance) {
+                out.add(BlockTables.fingerprint(table, block, stored));
+            }
+        }
+        return PageLayout.pages(bytes);
     }
 
     /** Adds {@code fp} to its bucket of {@code table}; false if it was there already. */
@@ -203,9 +222,9 @@ public final class BucketTable implements Closeable {
             if (lastCount - 1 > 0) {
                 put(table, block, lastIndex, last);
             } else if (lastIndex == 0) {
-                generations.get(0).remove(pageKey(table, block, 0));
+                base.remove(pageKey(table, block, 0));
             } else {
-                generations.get(lastIndex / geometry.pagesPerGeneration()).remove(pageKey(table, block, lastIndex));
+                removePage(table, block, lastIndex);
                 PageLayout.pages(first, pages - 1);
                 put(table, block, 0, first);
             }
@@ -221,13 +240,9 @@ public final class BucketTable implements Closeable {
         return entries.get();
     }
 
-    /** Off-heap bytes the generation maps occupy. */
+    /** Off-heap bytes the base and overflow maps occupy. */
     public long offHeapBytes() {
-        long sum = 0;
-        for (ChronicleMap<Long, byte[]> m : generations) {
-            sum += m.offHeapMemoryUsed();
-        }
-        return sum;
+        return base.offHeapMemoryUsed() + overflow.offHeapBytes();
     }
 
     public TableGeometry geometry() {
@@ -236,9 +251,8 @@ public final class BucketTable implements Closeable {
 
     @Override
     public void close() {
-        for (ChronicleMap<Long, byte[]> m : generations) {
-            m.close();
-        }
+        base.close();
+        overflow.close();
     }
 
     private static int slotOf(byte[] page, long residue) {
@@ -252,47 +266,35 @@ public final class BucketTable implements Closeable {
     }
 
     private byte[] page(int table, int block, int page) {
-        int g = page / geometry.pagesPerGeneration();
-        return g < generations.size() ? generations.get(g).get(pageKey(table, block, page)) : null;
+        long key = pageKey(table, block, page);
+        return page < geometry.pagesPerGeneration() ? base.get(key) : overflow.get(key);
     }
 
     private void put(int table, int block, int page, byte[] value) {
-        generation(page / geometry.pagesPerGeneration()).put(pageKey(table, block, page), value);
-    }
-
-    private ChronicleMap<Long, byte[]> generation(int g) {
-        if (g < generations.size()) {
-            return generations.get(g);
-        }
-        synchronized (generations) {
-            while (generations.size() <= g) {
-                generations.add(openGeneration(generations.size()));
-            }
-            return generations.get(g);
+        long key = pageKey(table, block, page);
+        if (page < geometry.pagesPerGeneration()) {
+            base.put(key, value);
+        } else {
+            overflow.put(key, value);
         }
     }
 
-    private ChronicleMap<Long, byte[]> openGeneration(int g) {
-        return MapFiles.open(ChronicleMap.of(Long.class, byte[].class)
-                .name("buckets-" + g)
-                .entries(geometry.pagesPerMap())
-                .constantValueSizeBySample(new byte[pageBytes])
-                .putReturnsNull(true)
-                .removeReturnsNull(true), file(g), !recover);
+    private void removePage(int table, int block, int page) {
+        long key = pageKey(table, block, page);
+        if (page < geometry.pagesPerGeneration()) {
+            base.remove(key);
+        } else {
+            overflow.remove(key);
+        }
     }
 
     private long countEntries() {
-        long sum = 0;
-        for (ChronicleMap<Long, byte[]> m : generations) {
-            for (byte[] page : m.values()) {
-                sum += PageLayout.count(page);
-            }
+        long[] sum = {0};
+        for (byte[] page : base.values()) {
+            sum[0] += PageLayout.count(page);
         }
-        return sum;
-    }
-
-    private Path file(int g) {
-        return dir.resolve("buckets-" + g + ".cm");
+        overflow.forEachValue(page -> sum[0] += PageLayout.count(page));
+        return sum[0];
     }
 
     private StampedLock stripe(int table, int block) {

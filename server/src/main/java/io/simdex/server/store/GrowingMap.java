@@ -105,6 +105,13 @@ public final class GrowingMap<K, V> implements Closeable {
         }
     }
 
+    /** Calls {@code action} with every value (a copy). */
+    public void forEachValue(java.util.function.Consumer<? super V> action) {
+        for (ChronicleMap<K, V> m : generations) {
+            m.values().forEach(action);
+        }
+    }
+
     /** Removes every entry {@code drop} accepts; returns how many. */
     public long removeIf(java.util.function.BiPredicate<? super K, ? super V> drop) {
         long removed = 0;

@@ -11,15 +11,21 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 /**
- * The sizes that fix a bucket table's file layout: residues per page, pages of each bucket per
- * map generation, and the entries each generation's map is created for. Chosen once from the
- * expected load when a collection is created, then persisted beside the maps, because files
- * written with one geometry cannot be read with another.
+ * The sizes that fix a bucket table's file layout: residues per page, pages of each bucket in
+ * the base map, and the entries the base map is created for. Chosen once from the expected load
+ * when a collection is created, then persisted beside the maps, because files written with one
+ * geometry cannot be read with another.
  *
- * <p>Page {@code p} of every bucket lives in generation {@code p / pagesPerGeneration}. A
- * generation therefore holds at most {@code ownedBuckets * pagesPerGeneration} pages: that is
- * its exact capacity, so no map can overflow; a bucket that outgrows it spills into the next
- * generation, a new map file.
+ * <p>Pages {@code 0 .. pagesPerGeneration-1} of every bucket live in the base map, which
+ * therefore holds at most {@code ownedBuckets * pagesPerGeneration} pages: its exact capacity,
+ * so it cannot overflow. Later pages go to a small overflow map that grows by doubling.
+ *
+ * <h2>Sizing</h2>
+ * Random fingerprints fill a bucket like a Poisson variable of mean m = expected / 65536, so
+ * the base map gives each bucket about m + 2 sqrt(m) slots: about 2% of buckets spill, few
+ * enough for the overflow map to stay small, while the base map wastes about 2 sqrt(m) / m of
+ * its slots (13% at m = 763, i.e. 50M fingerprints). Pages hold 8..64 residues, the size that
+ * fits the slot count into the fewest pages.
  */
 public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap) {
     static final String FILE = "geometry.properties";
@@ -37,11 +43,16 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
      * tens of millions a bucket is a handful of 64-residue pages.
      */
     public static TableGeometry forExpected(long expectedFingerprints, int ownedBuckets) {
-        long perBucket = Math.max(1, expectedFingerprints / BlockTables.KEYS_PER_TABLE);
-        int capacity = (int) Math.min(64, Math.max(16, Long.highestOneBit(perBucket)));
-        int pages = (int) Math.max(1, (perBucket + capacity - 1) / capacity);
-        return new TableGeometry(capacity, pages, (long) ownedBuckets * pages);
+        double mean = Math.max(1.0, (double) expectedFingerprints / BlockTables.KEYS_PER_TABLE);
+        long slots = (long) Math.ceil(mean + 2 * Math.sqrt(mean));
+        long pages = Math.max(1, (slots + MAX_CAPACITY - 1) / MAX_CAPACITY);
+        int capacity = (int) Math.max(MIN_CAPACITY, Math.min(MAX_CAPACITY, (slots + pages - 1) / pages));
+        pages = Math.max(1, (slots + capacity - 1) / capacity);
+        return new TableGeometry(capacity, (int) pages, ownedBuckets * pages);
     }
+
+    static final int MIN_CAPACITY = 8;
+    static final int MAX_CAPACITY = 64;
 
     static TableGeometry loadOrStore(Path dir, TableGeometry fresh) {
         Path file = dir.resolve(FILE);
