@@ -1,7 +1,5 @@
 package io.simdex.ops;
 
-import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.router.Catalog;
 import io.simdex.router.IndexRouter;
@@ -9,6 +7,7 @@ import io.simdex.router.Placement;
 import io.simdex.router.PublicServer;
 import io.simdex.router.RemoteShardClient;
 import io.simdex.router.RetentionSweeper;
+import io.simdex.router.ShardChannels;
 import io.simdex.router.ShardClient;
 import io.simdex.router.SimdexService;
 import picocli.CommandLine.Command;
@@ -41,9 +40,7 @@ final class RouterCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         List<ShardClient> clients = new ArrayList<>();
         for (String address : shards) {
-            ManagedChannel channel = NettyChannelBuilder.forTarget(address).usePlaintext()
-                    .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES).build();
-            clients.add(new RemoteShardClient(channel));
+            clients.add(new RemoteShardClient(ShardChannels.forTarget(address)));
         }
         IndexRouter index = new IndexRouter(clients, Placement.roundRobin(clients.size()));
         SimdexService service = new SimdexService(index, new Catalog(data), Clock.systemUTC());

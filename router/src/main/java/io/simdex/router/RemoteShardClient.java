@@ -44,8 +44,8 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<ShardNode.Found[]> probe(String c, long[] gens, int table, long[] fps, int maxDistance) {
-        return adapt(stub.probe(ShardProbeRequest.newBuilder().setCollection(c).setTable(table).addAllGenerations(boxed(gens))
-                .addAllFingerprints(boxed(fps)).setMaxDistance(maxDistance).build()), r -> {
+        return adapt(watched(stub.probe(ShardProbeRequest.newBuilder().setCollection(c).setTable(table).addAllGenerations(boxed(gens))
+                .addAllFingerprints(boxed(fps)).setMaxDistance(maxDistance).build())), r -> {
             ShardNode.Found[] out = new ShardNode.Found[r.getMatchesCount()];
             for (int i = 0; i < out.length; i++) {
                 out[i] = new ShardNode.Found(unboxed(r.getMatches(i).getFingerprintsList()), unboxed(r.getMatches(i).getGenerationsList()));
@@ -56,38 +56,38 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<Integer> bucketAdd(String c, long gen, int table, long[] fps) {
-        return adapt(stub.bucketAdd(bucketRequest(c, gen, table, fps)), r -> (int) r.getChanged());
+        return adapt(watched(stub.bucketAdd(bucketRequest(c, gen, table, fps))), r -> (int) r.getChanged());
     }
 
     @Override
     public CompletableFuture<Integer> bucketRemove(String c, long gen, int table, long[] fps) {
-        return adapt(stub.bucketRemove(bucketRequest(c, gen, table, fps)), r -> (int) r.getChanged());
+        return adapt(watched(stub.bucketRemove(bucketRequest(c, gen, table, fps))), r -> (int) r.getChanged());
     }
 
     @Override
     public CompletableFuture<ShardNode.Previous> bindIds(String c, long gen, String[] ids, long[] fps) {
-        return adapt(stub.bindIds(idsRequest(c, gen, ids, fps)), RemoteShardClient::previous);
+        return adapt(watched(stub.bindIds(idsRequest(c, gen, ids, fps))), RemoteShardClient::previous);
     }
 
     @Override
     public CompletableFuture<ShardNode.Previous> unbindIds(String c, String[] ids) {
-        return adapt(stub.unbindIds(idsRequest(c, 0, ids, new long[0])), RemoteShardClient::previous);
+        return adapt(watched(stub.unbindIds(idsRequest(c, 0, ids, new long[0]))), RemoteShardClient::previous);
     }
 
     @Override
     public CompletableFuture<boolean[]> attachIds(String c, long gen, long[] fps, String[] ids) {
-        return adapt(stub.attachIds(idsRequest(c, gen, ids, fps)), r -> flags(r.getFlagsList()));
+        return adapt(watched(stub.attachIds(idsRequest(c, gen, ids, fps))), r -> flags(r.getFlagsList()));
     }
 
     @Override
     public CompletableFuture<boolean[]> detachIds(String c, long gen, long[] fps, String[] ids) {
-        return adapt(stub.detachIds(idsRequest(c, gen, ids, fps)), r -> flags(r.getFlagsList()));
+        return adapt(watched(stub.detachIds(idsRequest(c, gen, ids, fps))), r -> flags(r.getFlagsList()));
     }
 
     @Override
     public CompletableFuture<String[][]> resolveIds(String c, long[] gens, long[] fps) {
-        return adapt(stub.resolveIds(ShardResolveRequest.newBuilder().setCollection(c).addAllFingerprints(boxed(fps))
-                .addAllGenerations(boxed(gens)).build()), r -> {
+        return adapt(watched(stub.resolveIds(ShardResolveRequest.newBuilder().setCollection(c).addAllFingerprints(boxed(fps))
+                .addAllGenerations(boxed(gens)).build())), r -> {
             String[][] out = new String[r.getIdsCount()][];
             for (int i = 0; i < out.length; i++) {
                 IdList ids = r.getIds(i);
@@ -99,26 +99,26 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<ShardNode.ShardStats> stats(String c, long minGeneration) {
-        return adapt(stub.stats(ShardStatsRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build()),
+        return adapt(watched(stub.stats(ShardStatsRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build())),
                 r -> new ShardNode.ShardStats(r.getDocuments(), r.getFingerprints(), r.getBucketEntries(), r.getTableBytes(), r.getDocBytes()));
     }
 
     @Override
     public CompletableFuture<Integer> expireBefore(String c, long minGeneration) {
-        return adapt(stub.expireGenerations(ShardExpireRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build()),
+        return adapt(watched(stub.expireGenerations(ShardExpireRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build())),
                 r -> (int) r.getChanged());
     }
 
     @Override
     public CompletableFuture<Integer> putTexts(String c, long gen, String[] ids, String[] texts) {
-        return adapt(stub.putTexts(ShardTextsRequest.newBuilder().setCollection(c).setGeneration(gen)
-                .addAllIds(Arrays.asList(ids)).addAllTexts(Arrays.asList(texts)).build()), r -> (int) r.getChanged());
+        return adapt(watched(stub.putTexts(ShardTextsRequest.newBuilder().setCollection(c).setGeneration(gen)
+                .addAllIds(Arrays.asList(ids)).addAllTexts(Arrays.asList(texts)).build())), r -> (int) r.getChanged());
     }
 
     @Override
     public CompletableFuture<String[]> getTexts(String c, long[] gens, String[] ids) {
-        return adapt(stub.getTexts(ShardTextsRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens))
-                .addAllIds(Arrays.asList(ids)).build()), r -> {
+        return adapt(watched(stub.getTexts(ShardTextsRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens))
+                .addAllIds(Arrays.asList(ids)).build())), r -> {
             String[] out = new String[r.getTextsCount()];
             for (int i = 0; i < out.length; i++) {
                 out[i] = r.getPresent(i) ? r.getTexts(i) : null;
@@ -133,7 +133,7 @@ public final class RemoteShardClient implements ShardClient {
         for (byte[] h : hashes) {
             b.addContentHashes(com.google.protobuf.ByteString.copyFrom(h));
         }
-        return adapt(stub.lookupContent(b.build()), r -> new ShardNode.Found(unboxed(r.getFingerprintsList()), unboxed(r.getGenerationsList())));
+        return adapt(watched(stub.lookupContent(b.build())), r -> new ShardNode.Found(unboxed(r.getFingerprintsList()), unboxed(r.getGenerationsList())));
     }
 
     @Override
@@ -142,7 +142,7 @@ public final class RemoteShardClient implements ShardClient {
         for (byte[] h : hashes) {
             b.addContentHashes(com.google.protobuf.ByteString.copyFrom(h));
         }
-        return adapt(stub.recordContent(b.build()), r -> (int) r.getChanged());
+        return adapt(watched(stub.recordContent(b.build())), r -> (int) r.getChanged());
     }
 
     @Override
@@ -152,29 +152,29 @@ public final class RemoteShardClient implements ShardClient {
         for (byte[] h : hashes) {
             b.addUrlHashes(com.google.protobuf.ByteString.copyFrom(h));
         }
-        return adapt(stub.checkUrls(b.build()), r -> flags(r.getFlagsList()));
+        return adapt(watched(stub.checkUrls(b.build())), r -> flags(r.getFlagsList()));
     }
 
     @Override
     public CompletableFuture<Long> sweepUrls(long now) {
-        return adapt(stub.sweepUrls(ShardSweepUrlsRequest.newBuilder().setNowSeconds(now).build()), r -> r.getChanged());
+        return adapt(watched(stub.sweepUrls(ShardSweepUrlsRequest.newBuilder().setNowSeconds(now).build())), r -> r.getChanged());
     }
 
     @Override
     public CompletableFuture<Boolean> dropUrlJob(String job) {
-        return adapt(stub.dropUrlJob(ShardDropUrlJobRequest.newBuilder().setJob(job).build()), r -> r.getChanged() > 0);
+        return adapt(watched(stub.dropUrlJob(ShardDropUrlJobRequest.newBuilder().setJob(job).build())), r -> r.getChanged() > 0);
     }
 
     @Override
     public CompletableFuture<Long> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
-        return adapt(stub.lockBuckets(ShardLockRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
-                .setToken(token).setLeaseMs(leaseMillis).setWaitMs(waitMillis).build()), r -> r.getStamp());
+        return adapt(watched(stub.lockBuckets(ShardLockRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
+                .setToken(token).setLeaseMs(leaseMillis).setWaitMs(waitMillis).build())), r -> r.getStamp());
     }
 
     @Override
     public CompletableFuture<Integer> unlockBuckets(String c, int[] keys, long token, long stamp) {
-        return adapt(stub.unlockBuckets(ShardUnlockRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
-                .setToken(token).setStamp(stamp).build()), r -> (int) r.getChanged());
+        return adapt(watched(stub.unlockBuckets(ShardUnlockRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
+                .setToken(token).setStamp(stamp).build())), r -> (int) r.getChanged());
     }
 
     private static List<Integer> boxed(int[] keys) {
@@ -241,5 +241,22 @@ public final class RemoteShardClient implements ShardClient {
             }
         }, MoreExecutors.directExecutor());
         return out;
+    }
+
+    /** After UNAVAILABLE, reconnect at the next call instead of waiting out the channel's backoff. */
+    private <R> ListenableFuture<R> watched(ListenableFuture<R> call) {
+        Futures.addCallback(call, new FutureCallback<>() {
+            @Override
+            public void onSuccess(R result) {
+            }
+
+            @Override
+            public void onFailure(Throwable t) {
+                if (io.grpc.Status.fromThrowable(t).getCode() == io.grpc.Status.Code.UNAVAILABLE) {
+                    channel.resetConnectBackoff();
+                }
+            }
+        }, MoreExecutors.directExecutor());
+        return call;
     }
 }
