@@ -105,16 +105,29 @@ public final class IndexRouter implements AutoCloseable {
         if (moved.length > 0) {
             detachAndUnindex(c, Fanout.pick(previous.generation(), moved), Fanout.pick(previous.previous(), moved), Fanout.pick(idz, moved));
         }
-        // 3. fp -> ids, then 4. the buckets. Bucket adds are idempotent and always sent, so a
-        // retry after a failure between 3 and 4 completes the insert.
+        // 3. fp -> ids, then 4. the buckets. Bucket adds are always sent, so a retry after a
+        // failure between 3 and 4 completes the insert: a fingerprint that had no ids is new and
+        // is appended without a scan; one that had ids (a retry, or another id's) is added checked.
+        boolean[] fresh = new boolean[fpz.length];
         int[][] byFp = Fanout.group(fpz.length, shards.length, i -> placement.ownerOfFingerprint(fpz[i]));
         for (int s = 0; s < shards.length; s++) {
-            if (byFp[s].length > 0) {
-                f.add(shards[s].attachIds(c, g, Fanout.pick(fpz, byFp[s]), Fanout.pick(idz, byFp[s])));
+            int[] group = byFp[s];
+            if (group.length > 0) {
+                f.add(shards[s].attachIds(c, g, Fanout.pick(fpz, group), Fanout.pick(idz, group)), wasEmpty -> {
+                    for (int i = 0; i < group.length; i++) {
+                        fresh[group[i]] = wasEmpty[i];
+                    }
+                });
             }
         }
         f.await();
-        buckets(c, g, distinct(fpz), true);
+        // A fingerprint given twice in one batch is new once: the first copy decides.
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        long[] added = IntStream.range(0, fpz.length).filter(i -> fresh[i] && seen.add(fpz[i])).mapToLong(i -> fpz[i]).toArray();
+        long[] checked = distinct(IntStream.range(0, fpz.length).filter(i -> !fresh[i]).mapToLong(i -> fpz[i])
+                .filter(fp -> !seen.contains(fp)).toArray());
+        addToBuckets(c, g, added, true);
+        addToBuckets(c, g, checked, false);
         if (textz != null) {
             putTexts(c, g, idz, textz);
         }
@@ -511,8 +524,18 @@ public final class IndexRouter implements AutoCloseable {
         }
     }
 
+    private void addToBuckets(String c, long g, long[] fps, boolean newFingerprints) {
+        if (fps.length > 0) {
+            buckets(c, g, fps, true, newFingerprints);
+        }
+    }
+
     /** Adds (or removes) each fingerprint in its four buckets of generation g, one call per (table, owner). */
     private void buckets(String c, long g, long[] fps, boolean add) {
+        buckets(c, g, fps, add, false);
+    }
+
+    private void buckets(String c, long g, long[] fps, boolean add, boolean newFingerprints) {
         Fanout f = Fanout.start();
         for (int t = 0; t < BlockTables.TABLES; t++) {
             int table = t;
@@ -521,7 +544,7 @@ public final class IndexRouter implements AutoCloseable {
             for (int s = 0; s < shards.length; s++) {
                 if (groups[s].length > 0) {
                     long[] part = Fanout.pick(fps, groups[s]);
-                    f.add(add ? shards[s].bucketAdd(c, g, t, part) : shards[s].bucketRemove(c, g, t, part));
+                    f.add(add ? shards[s].bucketAdd(c, g, t, part, newFingerprints) : shards[s].bucketRemove(c, g, t, part));
                 }
             }
         }

@@ -24,8 +24,8 @@ public class LocalShardClient implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<Integer> bucketAdd(String c, long gen, int table, long[] fps) {
-        return run(() -> node.bucketAdd(c, gen, table, fps));
+    public CompletableFuture<Integer> bucketAdd(String c, long gen, int table, long[] fps, boolean newFingerprints) {
+        return run(() -> node.bucketAdd(c, gen, table, fps, !newFingerprints));
     }
 
     @Override

@@ -55,8 +55,9 @@ public final class RemoteShardClient implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<Integer> bucketAdd(String c, long gen, int table, long[] fps) {
-        return adapt(watched(stub.bucketAdd(bucketRequest(c, gen, table, fps))), r -> (int) r.getChanged());
+    public CompletableFuture<Integer> bucketAdd(String c, long gen, int table, long[] fps, boolean newFingerprints) {
+        return adapt(watched(stub.bucketAdd(bucketRequest(c, gen, table, fps).toBuilder().setNewFingerprints(newFingerprints).build())),
+                r -> (int) r.getChanged());
     }
 
     @Override

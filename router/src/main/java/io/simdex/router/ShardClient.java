@@ -13,7 +13,8 @@ import java.util.concurrent.CompletableFuture;
 public interface ShardClient extends AutoCloseable {
     CompletableFuture<ShardNode.Found[]> probe(String collection, long[] generations, int table, long[] fps, int maxDistance);
 
-    CompletableFuture<Integer> bucketAdd(String collection, long generation, int table, long[] fps);
+    /** Adds fps to their buckets; {@code newFingerprints}: they had no ids in this generation, skip the presence scan. */
+    CompletableFuture<Integer> bucketAdd(String collection, long generation, int table, long[] fps, boolean newFingerprints);
 
     CompletableFuture<Integer> bucketRemove(String collection, long generation, int table, long[] fps);
 

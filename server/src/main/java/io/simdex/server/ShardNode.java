@@ -92,10 +92,15 @@ public final class ShardNode implements Closeable {
     }
 
     public int bucketAdd(String collection, long generation, int table, long[] fps) {
+        return bucketAdd(collection, generation, table, fps, true);
+    }
+
+    /** Adds each fingerprint to its bucket; {@code checkPresence} false: the caller knows they are new (see BucketTable.add). */
+    public int bucketAdd(String collection, long generation, int table, long[] fps, boolean checkPresence) {
         BucketTable buckets = collection(collection).writable(generation).buckets();
         int changed = 0;
         for (long fp : fps) {
-            changed += buckets.add(table, fp) ? 1 : 0;
+            changed += buckets.add(table, fp, checkPresence) ? 1 : 0;
         }
         return changed;
     }

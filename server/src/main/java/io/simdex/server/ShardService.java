@@ -63,7 +63,8 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     @Override
     public void bucketAdd(ShardBucketRequest req, StreamObserver<ShardCountResponse> out) {
         answer(out, () -> ShardCountResponse.newBuilder().setChanged(
-                node.bucketAdd(collection(req.getCollection()), req.getGeneration(), table(req.getTable()), toArray(req.getFingerprintsList()))).build());
+                node.bucketAdd(collection(req.getCollection()), req.getGeneration(), table(req.getTable()), toArray(req.getFingerprintsList()),
+                        !req.getNewFingerprints())).build());
     }
 
     @Override

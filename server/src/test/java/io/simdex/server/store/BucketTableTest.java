@@ -75,6 +75,28 @@ class BucketTableTest {
     }
 
     @Test
+    void add_unchecked_appendsWithoutScanning_andAWrongGuessIsAHarmlessDuplicate() {
+        try (BucketTable table = new BucketTable(dir, TINY, true)) {
+            for (long i = 0; i < 50; i++) {
+                assertTrue(table.add(0, (i << 16) | 0xABCD, false), "appended to a 4-slot page chain");
+            }
+            MatchBuffer out = new MatchBuffer();
+            table.probe(0, (7L << 16) | 0xABCD, 0, out);
+            assertEquals(1, out.size());
+
+            assertTrue(table.add(0, (7L << 16) | 0xABCD, false), "unchecked: no scan, appended again");
+            out.clear();
+            table.probe(0, (7L << 16) | 0xABCD, 0, out);
+            assertEquals(2, out.size(), "the duplicate is found twice (the router keeps distinct fingerprints)");
+            assertFalse(table.add(0, (7L << 16) | 0xABCD, true), "a checked add sees it");
+            assertTrue(table.remove(0, (7L << 16) | 0xABCD));
+            assertTrue(table.remove(0, (7L << 16) | 0xABCD));
+            assertFalse(table.remove(0, (7L << 16) | 0xABCD));
+            assertEquals(49, table.entries());
+        }
+    }
+
+    @Test
     void remove_fromLongChain_keepsEveryOtherEntryFindable() {
         SplittableRandom random = new SplittableRandom(11);
         TreeSet<Long> present = new TreeSet<>();
