@@ -24,7 +24,7 @@ import java.util.Properties;
  * Random fingerprints fill a bucket like a Poisson variable of mean m = expected / 65536, so
  * the base map gives each bucket about m + 2 sqrt(m) slots: about 2% of buckets spill, few
  * enough for the overflow map to stay small, while the base map wastes about 2 sqrt(m) / m of
- * its slots (13% at m = 763, i.e. 50M fingerprints). Pages hold 8..64 residues, the size that
+ * its slots (13% at m = 763, i.e. 50M fingerprints). Pages hold 8..256 residues, the size that
  * fits the slot count into the fewest pages.
  */
 public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap) {
@@ -52,7 +52,7 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
     }
 
     static final int MIN_CAPACITY = 8;
-    static final int MAX_CAPACITY = 64;
+    static final int MAX_CAPACITY = 256;
 
     static TableGeometry loadOrStore(Path dir, TableGeometry fresh) {
         Path file = dir.resolve(FILE);
