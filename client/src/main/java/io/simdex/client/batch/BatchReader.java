@@ -2,7 +2,6 @@ package io.simdex.client.batch;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,7 +13,6 @@ import java.nio.file.Path;
  * are skipped; the first bad line stops the read with {@link BatchInputException}.
  */
 final class BatchReader {
-    private static final int COUNT_BUFFER_BYTES = 1 << 16;
 
     private BatchReader() {
     }
@@ -43,23 +41,7 @@ final class BatchReader {
 
     /** Lines in {@code file} (a last line without '\n' counts), or -1 if it is not a regular file. */
     static long countLines(Path file) throws IOException {
-        if (!Files.isRegularFile(file)) {
-            return -1;
-        }
-        byte[] buf = new byte[COUNT_BUFFER_BYTES];
-        long lines = 0;
-        byte last = '\n';
-        try (InputStream in = Files.newInputStream(file)) {
-            for (int n = in.read(buf); n > 0; n = in.read(buf)) {
-                for (int i = 0; i < n; i++) {
-                    if (buf[i] == '\n') {
-                        lines++;
-                    }
-                }
-                last = buf[n - 1];
-            }
-        }
-        return last == '\n' ? lines : lines + 1;
+        return io.simdex.client.cli.LineCounter.count(java.util.List.of(file));
     }
 
     private static BatchLine parse(Path file, long lineNo, String line) throws BatchInputException {

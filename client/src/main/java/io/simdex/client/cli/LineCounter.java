@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** Counts lines quickly, by scanning bytes for '\n', to give the progress bar a total. */
-final class LineCounter {
+public final class LineCounter {
     private static final int BUFFER_BYTES = 1 << 16;
 
     private LineCounter() {
@@ -17,7 +17,7 @@ final class LineCounter {
      * Lines in all {@code files} (a last line without '\n' counts), or -1 when a file is not a
      * regular file (a pipe cannot be read twice).
      */
-    static long count(List<Path> files) throws IOException {
+    public static long count(List<Path> files) throws IOException {
         long total = 0;
         for (Path file : files) {
             if (!Files.isRegularFile(file)) {

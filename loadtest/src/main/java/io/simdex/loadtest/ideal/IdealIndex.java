@@ -1,5 +1,7 @@
 package io.simdex.loadtest.ideal;
 
+import io.simdex.server.store.MatchBuffer;
+
 import io.simdex.core.BlockTables;
 
 import java.util.Arrays;
@@ -66,7 +68,7 @@ public final class IdealIndex {
      * Appends to {@code out} every stored fingerprint within {@code maxDistance} (0..3) of {@code fp}.
      * Allocation-free once {@code out} has grown. Benchmarked by StoreBench and StoreProbeBenchmark.
      */
-    public void probe(long fp, int maxDistance, Matches out) {
+    public void probe(long fp, int maxDistance, MatchBuffer out) {
         for (int t = 0; t < BlockTables.TABLES; t++) {
             final long[] table = sorted[t];
             final int block = (int) (fp >>> (t * BlockTables.BLOCK_BITS)) & BLOCK_MASK;
@@ -82,7 +84,7 @@ public final class IdealIndex {
 
     /** Distinct stored fingerprints within {@code maxDistance} of {@code fp}, sorted unsigned, as LinearScan.within. */
     public long[] within(long fp, int maxDistance) {
-        Matches m = new Matches();
+        MatchBuffer m = new MatchBuffer();
         probe(fp, maxDistance, m);
         return Arrays.stream(m.toArray()).distinct().boxed().sorted(Long::compareUnsigned).mapToLong(Long::longValue).toArray();
     }

@@ -2,7 +2,6 @@ package io.simdex.loadtest.jmh;
 
 import io.simdex.core.BlockTables;
 import io.simdex.loadtest.ideal.IdealIndex;
-import io.simdex.loadtest.ideal.Matches;
 import io.simdex.loadtest.store.StoreFixture;
 import io.simdex.server.store.BucketTable;
 import io.simdex.server.store.CollectionStore;
@@ -79,7 +78,7 @@ public class StoreProbeBenchmark {
     public static class Cursor {
         int next;
         final MatchBuffer storeMatches = new MatchBuffer();
-        final Matches idealMatches = new Matches();
+        final MatchBuffer idealMatches = new MatchBuffer();
     }
 
     @Benchmark

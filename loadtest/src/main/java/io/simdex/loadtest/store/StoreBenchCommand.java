@@ -3,7 +3,6 @@ package io.simdex.loadtest.store;
 import io.simdex.core.BlockTables;
 import io.simdex.loadtest.Json;
 import io.simdex.loadtest.ideal.IdealIndex;
-import io.simdex.loadtest.ideal.Matches;
 import io.simdex.loadtest.run.RunResult;
 import io.simdex.server.store.BucketTable;
 import io.simdex.server.store.CollectionStore;
@@ -118,7 +117,7 @@ public final class StoreBenchCommand implements Callable<Integer> {
     }
 
     private double idealRound(IdealIndex ideal, long[] probes) {
-        Matches buffer = new Matches();
+        MatchBuffer buffer = new MatchBuffer();
         long matches = 0;
         long t0 = System.nanoTime();
         for (long p : probes) {

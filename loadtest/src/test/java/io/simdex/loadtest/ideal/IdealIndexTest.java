@@ -1,5 +1,7 @@
 package io.simdex.loadtest.ideal;
 
+import io.simdex.server.store.MatchBuffer;
+
 import io.simdex.core.BitFlips;
 import io.simdex.core.Hamming;
 import io.simdex.core.LinearScan;
@@ -61,7 +63,7 @@ class IdealIndexTest {
     void probe_matchEqualInAllFourBlocks_reportedOnce() {
         long fp = 0x1234_5678_9abc_def0L;
         IdealIndex ideal = IdealIndex.of(new long[]{fp});
-        Matches out = new Matches();
+        MatchBuffer out = new MatchBuffer();
 
         ideal.probe(fp, 3, out);
 
@@ -71,7 +73,7 @@ class IdealIndexTest {
 
     @Test
     void probe_emptyIndex_findsNothing() {
-        Matches out = new Matches();
+        MatchBuffer out = new MatchBuffer();
         IdealIndex.of(new long[0]).probe(42L, 3, out);
         assertEquals(0, out.size());
     }

@@ -27,7 +27,8 @@ public final class MatchBuffer {
         this.size = size;
     }
 
-    void add(long value) {
+    /** Appends a value, growing the buffer when full. */
+    public void add(long value) {
         if (size == values.length) {
             values = Arrays.copyOf(values, size * 2);
         }
