@@ -174,6 +174,11 @@ public final class SimdexClient implements AutoCloseable {
                 .addAllUrls(batch).setTtlSeconds(ttl.toSeconds()).setCheckOnly(checkOnly).build()).getIsNewList());
     }
 
+    /** The server's handling time per RPC method; {@code reset} starts its counting afresh. */
+    public io.simdex.proto.v1.HandlingTimesResponse handlingTimes(boolean reset) {
+        return stub().handlingTimes(io.simdex.proto.v1.HandlingTimesRequest.newBuilder().setReset(reset).build());
+    }
+
     /** Forgets a crawl job's URL seen-set; true if it had any. */
     public boolean dropUrlJob(String job) {
         return stub().dropUrlJob(io.simdex.proto.v1.DropUrlJobRequest.newBuilder().setJob(job).build()).getExisted();

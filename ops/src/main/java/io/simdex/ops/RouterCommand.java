@@ -44,7 +44,8 @@ final class RouterCommand implements Callable<Integer> {
         }
         IndexRouter index = new IndexRouter(clients, Placement.roundRobin(clients.size()));
         SimdexService service = new SimdexService(index, new Catalog(data), Clock.systemUTC());
-        PublicServer server = PublicServer.start(host, port, service, SimdexGrpc.SERVICE_NAME);
+        PublicServer server = PublicServer.start(host, port,
+                io.grpc.ServerInterceptors.intercept(service, service.handlingTimes()), SimdexGrpc.SERVICE_NAME);
         RetentionSweeper sweeper = RetentionSweeper.start(service);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             sweeper.close();

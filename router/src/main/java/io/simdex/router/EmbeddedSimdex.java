@@ -61,7 +61,8 @@ public final class EmbeddedSimdex implements AutoCloseable {
         IndexRouter index = new IndexRouter(clients, placement);
         Catalog catalog = new Catalog(dataDir.resolve("router"));
         SimdexService service = new SimdexService(index, catalog, clock);
-        PublicServer server = PublicServer.start(host, port, service, SimdexGrpc.SERVICE_NAME);
+        PublicServer server = PublicServer.start(host, port,
+                io.grpc.ServerInterceptors.intercept(service, service.handlingTimes()), SimdexGrpc.SERVICE_NAME);
         return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service));
     }
 

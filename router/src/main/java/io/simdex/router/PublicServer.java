@@ -2,6 +2,7 @@ package io.simdex.router;
 
 import io.grpc.BindableService;
 import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
@@ -31,6 +32,11 @@ public final class PublicServer implements AutoCloseable {
 
     /** Starts serving {@code service} named {@code serviceName} on {@code host:port} (port 0 picks a free port). */
     public static PublicServer start(String host, int port, BindableService service, String serviceName) {
+        return start(host, port, service.bindService(), serviceName);
+    }
+
+    /** As {@link #start(String, int, BindableService, String)}, for a service with interceptors. */
+    public static PublicServer start(String host, int port, ServerServiceDefinition service, String serviceName) {
         HealthStatusManager health = new HealthStatusManager();
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .addService(service)

@@ -19,6 +19,8 @@ import io.simdex.proto.v1.DeleteRequest;
 import io.simdex.proto.v1.DeleteResponse;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.FingerprintRequest;
+import io.simdex.proto.v1.HandlingTimesRequest;
+import io.simdex.proto.v1.HandlingTimesResponse;
 import io.simdex.proto.v1.FingerprintResponse;
 import io.simdex.proto.v1.InsertRequest;
 import io.simdex.proto.v1.InsertResponse;
@@ -54,6 +56,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     private final ConcurrentHashMap<String, TextFingerprinter> fingerprinters = new ConcurrentHashMap<>();
     private final SeenUrls seenUrls;
     private final ContentIndex contents;
+    private final HandlingTimes handlingTimes = new HandlingTimes();
 
     /** A URL stays seen this long when CheckUrls gives no ttl. */
     static final long DEFAULT_URL_TTL_SECONDS = 7 * 24 * 3600;
@@ -290,6 +293,16 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     @Override
     public void dropUrlJob(DropUrlJobRequest req, StreamObserver<DropUrlJobResponse> out) {
         answer(out, () -> DropUrlJobResponse.newBuilder().setExisted(seenUrls.drop(Validation.name("job", req.getJob()))).build());
+    }
+
+    @Override
+    public void handlingTimes(HandlingTimesRequest req, StreamObserver<HandlingTimesResponse> out) {
+        answer(out, () -> handlingTimes.snapshot(req.getReset()));
+    }
+
+    /** The interceptor that times this service's calls: serve the service through it. */
+    public HandlingTimes handlingTimes() {
+        return handlingTimes;
     }
 
     /** Removes expired URLs from every job's seen-set; returns how many. */
