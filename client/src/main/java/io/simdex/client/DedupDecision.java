@@ -10,9 +10,17 @@ import java.util.List;
  * @param inserted    true when nothing was near and the document is now stored
  * @param duplicates  when not inserted, the stored documents it duplicates, nearest first;
  *                    empty when inserted; unmodifiable
+ * @param knownText   its normalised text was stored before: the fingerprint came from the
+ *                    server's content index, not a new SimHash
+ * @param sequence    its place in the serial order of the collection's Dedup decisions
  */
-public record DedupDecision(String id, long fingerprint, boolean inserted, List<Match> duplicates) {
+public record DedupDecision(String id, long fingerprint, boolean inserted, List<Match> duplicates, boolean knownText, long sequence) {
     public DedupDecision {
         duplicates = List.copyOf(duplicates);
+    }
+
+    /** A decision without content-index or ordering information. */
+    public DedupDecision(String id, long fingerprint, boolean inserted, List<Match> duplicates) {
+        this(id, fingerprint, inserted, duplicates, false, 0);
     }
 }

@@ -33,7 +33,7 @@ final class ProtoMapper {
 
     static DedupDecision fromProto(DedupResult result) {
         return new DedupDecision(result.getId(), result.getFingerprint(), result.getInserted(),
-                matches(result.getDuplicatesList()));
+                matches(result.getDuplicatesList()), result.getKnownText(), result.getSequence());
     }
 
     static CollectionInfo fromProto(io.simdex.proto.v1.CollectionInfo info) {
@@ -48,7 +48,7 @@ final class ProtoMapper {
     private static List<Match> matches(List<io.simdex.proto.v1.Match> protos) {
         List<Match> out = new ArrayList<>(protos.size());
         for (io.simdex.proto.v1.Match m : protos) {
-            out.add(new Match(m.getId(), m.getFingerprint(), m.getDistance()));
+            out.add(new Match(m.getId(), m.getFingerprint(), m.getDistance(), m.getSimilarity()));
         }
         return out;
     }

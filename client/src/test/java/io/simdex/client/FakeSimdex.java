@@ -248,7 +248,7 @@ public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
         docs.forEach((id, f) -> {
             int d = Long.bitCount(f ^ fp);
             if (d <= maxDistance) {
-                out.add(Match.newBuilder().setId(id).setFingerprint(f).setDistance(d).build());
+                out.add(Match.newBuilder().setId(id).setFingerprint(f).setDistance(d).setSimilarity(-1).build());
             }
         });
         out.sort(Comparator.comparingInt(Match::getDistance).thenComparing(Match::getId));

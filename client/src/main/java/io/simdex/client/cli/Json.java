@@ -26,6 +26,9 @@ final class Json {
         o.addProperty("id", m.id());
         o.addProperty("fingerprint", Fingerprints.format(m.fingerprint()));
         o.addProperty("distance", m.distance());
+        if (m.similarity() >= 0) {
+            o.addProperty("similarity", m.similarity());
+        }
         return o;
     }
 
@@ -41,6 +44,8 @@ final class Json {
         o.addProperty("fingerprint", Fingerprints.format(d.fingerprint()));
         o.addProperty("inserted", d.inserted());
         o.add("duplicates", matches(d.duplicates()));
+        o.addProperty("knownText", d.knownText());
+        o.addProperty("sequence", d.sequence());
         return o;
     }
 

@@ -52,7 +52,8 @@ final class QueryCommand extends ClientCommand {
     /** One indented line per match: distance, fingerprint, id. */
     static void printMatches(PrintWriter out, List<Match> matches) {
         for (Match m : matches) {
-            out.printf("  d=%d  %s  %s%n", m.distance(), Fingerprints.format(m.fingerprint()), m.id());
+            out.printf("  d=%d  %s  %s%s%n", m.distance(), Fingerprints.format(m.fingerprint()), m.id(),
+                    m.similarity() >= 0 ? String.format("  jaccard=%.2f", m.similarity()) : "");
         }
     }
 
