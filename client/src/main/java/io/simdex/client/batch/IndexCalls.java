@@ -1,6 +1,5 @@
 package io.simdex.client.batch;
 
-import io.grpc.Status;
 import io.simdex.client.DedupDecision;
 import io.simdex.client.Doc;
 import io.simdex.client.Match;
@@ -10,7 +9,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.function.IntConsumer;
@@ -92,26 +90,13 @@ final class IndexCalls {
     }
 
     private static void deliver(Pending p, MatchSink sink, IntConsumer onBatch) {
-        List<ProbeMatches> results = await(p.result);
+        List<ProbeMatches> results = Await.result(p.result);
         for (int i = 0; i < results.size(); i++) {
             sink.accept(p.from + i, results.get(i).matches());
         }
         onBatch.accept(results.size());
     }
 
-    private static <T> T await(Future<T> f) {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw Status.CANCELLED.withDescription("interrupted").withCause(e).asRuntimeException();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
-    }
 
     private record Pending(int from, Future<List<ProbeMatches>> result) {
     }

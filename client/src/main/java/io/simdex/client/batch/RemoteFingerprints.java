@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
@@ -85,7 +84,7 @@ final class RemoteFingerprints {
             submit();
         }
         while (!inFlight.isEmpty()) {
-            apply(await(inFlight.poll()));
+            apply(Await.result(inFlight.poll()));
         }
     }
 
@@ -101,12 +100,12 @@ final class RemoteFingerprints {
         pendingTexts = new ArrayList<>();
         pendingChars = 0;
         while (inFlight.size() >= parallel) {
-            apply(await(inFlight.poll()));
+            apply(Await.result(inFlight.poll()));
         }
         inFlight.add(workers.submit(() -> fingerprint(batchDocs, batchTexts)));
         // Apply whatever is already done, so results do not pile up behind a slow head.
         while (!inFlight.isEmpty() && inFlight.peek().isDone()) {
-            apply(await(inFlight.poll()));
+            apply(Await.result(inFlight.poll()));
         }
     }
 
@@ -157,19 +156,6 @@ final class RemoteFingerprints {
         }
     }
 
-    private static Result await(Future<Result> f) {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw Status.CANCELLED.withDescription("interrupted").withCause(e).asRuntimeException();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
-    }
 
     private record Result(List<Integer> docs, long[] fingerprints, long[][] digests, Map<Integer, String> errors) {
     }
