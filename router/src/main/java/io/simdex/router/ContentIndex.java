@@ -64,11 +64,7 @@ public final class ContentIndex {
     }
 
     private int owner(byte[] key) {
-        long h = 0;
-        for (int i = 0; i < 8; i++) {
-            h = (h << 8) | (key[i] & 0xFF);
-        }
-        return placement.ownerOfFingerprint(h);
+        return placement.ownerOfContentHash(key);
     }
 
     private static byte[][] pick(byte[][] values, int[] indexes) {

@@ -42,13 +42,30 @@ public final class IndexRouter implements AutoCloseable {
 
     private final ShardClient[] shards;
     private final Placement placement;
+    private final ShardClient[] nodes;
+    private final int replication;
+    private final boolean ownsShards;
 
+    /** Over unreplicated shards, which this router owns (closes). */
     public IndexRouter(List<? extends ShardClient> shards, Placement placement) {
+        this(shards, placement, shards, 1, true);
+    }
+
+    /**
+     * Over groups of a cluster: {@code shards} are the placement's groups (replica sets),
+     * {@code nodes} every node once (for stats and retention, which are per node), each record
+     * kept {@code replication} times. Whoever built the groups closes them.
+     */
+    public IndexRouter(List<? extends ShardClient> shards, Placement placement, List<? extends ShardClient> nodes, int replication,
+            boolean ownsShards) {
         if (placement.shards() != shards.size()) {
             throw new IllegalArgumentException(placement.shards() + " shards placed but " + shards.size() + " given");
         }
         this.shards = shards.toArray(new ShardClient[0]);
         this.placement = placement;
+        this.nodes = nodes.toArray(new ShardClient[0]);
+        this.replication = replication;
+        this.ownsShards = ownsShards;
     }
 
     /** A stored document near a probe; {@code similarity} is its verified shingle Jaccard, or -1 when not verified. */
@@ -273,8 +290,9 @@ public final class IndexRouter implements AutoCloseable {
         try {
             for (int s = 0; s < shards.length; s++) {
                 if (byShard[s].length > 0) {
-                    stamp = Math.max(stamp, Fanout.join(shards[s].lockBuckets(c, pick(keys, byShard[s]), token, LEASE_MILLIS, WAIT_MILLIS)));
+                    // Marked before the call: a replica set may hold some replicas' locks when it fails.
                     locked[s] = true;
+                    stamp = Math.max(stamp, Fanout.join(shards[s].lockBuckets(c, pick(keys, byShard[s]), token, LEASE_MILLIS, WAIT_MILLIS)));
                 }
             }
             List<Decision> decisions = decide(c, w, ids, fps, maxDistance, verify ? shortTexts : null, stamp + 1);
@@ -316,7 +334,7 @@ public final class IndexRouter implements AutoCloseable {
     public Stats stats(String c, Window w) {
         Fanout f = Fanout.start();
         List<CompletableFuture<ShardNode.ShardStats>> parts = new ArrayList<>();
-        for (ShardClient shard : shards) {
+        for (ShardClient shard : nodes) {
             parts.add(f.add(shard.stats(c, w.oldest())));
         }
         f.await();
@@ -329,14 +347,16 @@ public final class IndexRouter implements AutoCloseable {
             tableBytes += s.tableBytes();
             docBytes += s.docBytes();
         }
-        return new Stats(docs, fps, entries, tableBytes, docBytes, shards.length);
+        // Every record is kept on `replication` nodes: counts are per copy (exact unless a move is half done).
+        int r = replication;
+        return new Stats(docs / r, fps / r, entries / r, tableBytes, docBytes, nodes.length);
     }
 
     /** Deletes every generation older than the window on every shard; returns how many were dropped. */
     public int expire(String c, Window w) {
         Fanout f = Fanout.start();
         List<CompletableFuture<Integer>> parts = new ArrayList<>();
-        for (ShardClient shard : shards) {
+        for (ShardClient shard : nodes) {
             parts.add(f.add(shard.expireBefore(c, w.oldest())));
         }
         f.await();
@@ -350,17 +370,19 @@ public final class IndexRouter implements AutoCloseable {
 
     /** URL seen-sets on the same shards. */
     public SeenUrls seenUrls() {
-        return new SeenUrls(List.of(shards), placement);
+        return new SeenUrls(List.of(shards), placement, List.of(nodes));
     }
 
     public int shardCount() {
-        return shards.length;
+        return nodes.length;
     }
 
     @Override
     public void close() {
-        for (ShardClient shard : shards) {
-            shard.close();
+        if (ownsShards) {
+            for (ShardClient shard : shards) {
+                shard.close();
+            }
         }
     }
 

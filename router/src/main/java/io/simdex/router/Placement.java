@@ -1,26 +1,27 @@
 package io.simdex.router;
 
 import io.simdex.core.BlockTables;
-import io.simdex.core.Hashing;
+import io.simdex.core.Partitions;
 
 /**
- * Which shard owns what. Every key (a (table, block) bucket, an id, a fingerprint) hashes to one
- * of {@value #PARTITIONS} virtual partitions; partitions map to shards. Fixing the partition
- * count lets shards be added later by moving whole partitions, never rehashing keys.
- *
- * <p>Bucket keys are hashed, not used directly, so that a table's 65536 buckets spread over the
- * shards instead of each table landing on one shard; ids and fingerprints use different seeds
- * so a document's id and fingerprint records are placed independently.
+ * Which shard group owns what. Every key (a (table, block) bucket, an id, a fingerprint) falls in
+ * one of {@value Partitions#COUNT} virtual partitions ({@link Partitions}); each partition maps
+ * to a group. A group is one shard on the embedded default and a replica set in a cluster
+ * ({@code ReplicaSet}), so the index code is the same for both.
  */
 public final class Placement {
-    public static final int PARTITIONS = 4096;
-    private static final long BUCKET_SEED = 0x5bd1e9955bd1e995L;
-    private static final long FP_SEED = 0x27d4eb2f165667c5L;
+    public static final int PARTITIONS = Partitions.COUNT;
 
-    private final int[] shardOfPartition;
+    private final int[] groupOfPartition;
+    private final int groups;
 
-    private Placement(int[] shardOfPartition) {
-        this.shardOfPartition = shardOfPartition;
+    private Placement(int[] groupOfPartition) {
+        this.groupOfPartition = groupOfPartition;
+        int max = 0;
+        for (int s : groupOfPartition) {
+            max = Math.max(max, s);
+        }
+        this.groups = max + 1;
     }
 
     /** Partitions dealt round-robin over {@code shards} shards. */
@@ -35,24 +36,37 @@ public final class Placement {
         return new Placement(map);
     }
 
-    public int shards() {
-        int max = 0;
-        for (int s : shardOfPartition) {
-            max = Math.max(max, s);
+    /** Partition p belongs to group {@code groupOfPartition[p]}; groups are numbered from 0 without gaps. */
+    public static Placement of(int[] groupOfPartition) {
+        if (groupOfPartition.length != PARTITIONS) {
+            throw new IllegalArgumentException(PARTITIONS + " partitions expected, got " + groupOfPartition.length);
         }
-        return max + 1;
+        return new Placement(groupOfPartition.clone());
+    }
+
+    /** How many groups (shards, or replica sets) the partitions map to. */
+    public int shards() {
+        return groups;
     }
 
     public int ownerOfBucket(int table, int block) {
-        return shardOfPartition[partition(Hashing.mix64(BlockTables.bucketKey(table, block) ^ BUCKET_SEED))];
+        return groupOfPartition[Partitions.ofBucket(table, block)];
     }
 
     public int ownerOfFingerprint(long fp) {
-        return shardOfPartition[partition(Hashing.mix64(fp ^ FP_SEED))];
+        return groupOfPartition[Partitions.ofFingerprint(fp)];
     }
 
     public int ownerOfId(String id) {
-        return shardOfPartition[partition(Hashing.hash(id))];
+        return groupOfPartition[Partitions.ofId(id)];
+    }
+
+    public int ownerOfContentHash(byte[] hash) {
+        return groupOfPartition[Partitions.ofContentHash(hash)];
+    }
+
+    public int ownerOfUrlHash(byte[] hash) {
+        return groupOfPartition[Partitions.ofUrlHash(hash)];
     }
 
     /** How many of the 4 x 65536 buckets {@code shard} owns. */
@@ -64,9 +78,5 @@ public final class Placement {
             }
         }
         return n;
-    }
-
-    private static int partition(long hash) {
-        return Hashing.reduce(hash, PARTITIONS);
     }
 }

@@ -37,8 +37,16 @@ public final class PublicServer implements AutoCloseable {
 
     /** As {@link #start(String, int, BindableService, String)}, for a service with interceptors. */
     public static PublicServer start(String host, int port, ServerServiceDefinition service, String serviceName) {
+        return start(host, port, service, serviceName, java.util.List.of());
+    }
+
+    /** As above, with more services (a cluster router's Admin). */
+    public static PublicServer start(String host, int port, ServerServiceDefinition service, String serviceName,
+            java.util.List<ServerServiceDefinition> more) {
         HealthStatusManager health = new HealthStatusManager();
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port));
+        more.forEach(builder::addService);
+        Server server = builder
                 .addService(service)
                 .addService(health.getHealthService())
                 .addService(ProtoReflectionServiceV1.newInstance())

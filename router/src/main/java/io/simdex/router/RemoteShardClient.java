@@ -36,15 +36,41 @@ import java.util.function.Function;
 public final class RemoteShardClient implements ShardClient {
     private final ManagedChannel channel;
     private final ShardGrpc.ShardFutureStub stub;
+    private final long timeoutMillis;
+    private final boolean ownsChannel;
 
     public RemoteShardClient(ManagedChannel channel) {
+        this(channel, ShardGrpc.newFutureStub(channel), 0, true);
+    }
+
+    private RemoteShardClient(ManagedChannel channel, ShardGrpc.ShardFutureStub stub, long timeoutMillis, boolean ownsChannel) {
         this.channel = channel;
-        this.stub = ShardGrpc.newFutureStub(channel);
+        this.stub = stub;
+        this.timeoutMillis = timeoutMillis;
+        this.ownsChannel = ownsChannel;
+    }
+
+    /**
+     * The same node for a cluster router: calls stamped with the partition map's epoch and
+     * bounded by {@code timeoutMillis} (a client's shorter deadline still wins through the gRPC
+     * Context), so a hung replica fails over instead of holding the request. Closing the view
+     * leaves the channel open.
+     */
+    public RemoteShardClient atEpoch(long epoch, long timeoutMillis) {
+        return new RemoteShardClient(channel, ShardGrpc.newFutureStub(channel).withInterceptors(ShardEpochs.stamp(epoch)), timeoutMillis, false);
+    }
+
+    public ManagedChannel channel() {
+        return channel;
+    }
+
+    private ShardGrpc.ShardFutureStub stub() {
+        return timeoutMillis > 0 ? stub.withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS) : stub;
     }
 
     @Override
     public CompletableFuture<ShardNode.Found[]> probe(String c, long[] gens, int table, long[] fps, int maxDistance) {
-        return adapt(watched(stub.probe(ShardProbeRequest.newBuilder().setCollection(c).setTable(table).addAllGenerations(boxed(gens))
+        return adapt(watched(stub().probe(ShardProbeRequest.newBuilder().setCollection(c).setTable(table).addAllGenerations(boxed(gens))
                 .addAllFingerprints(boxed(fps)).setMaxDistance(maxDistance).build())), r -> {
             ShardNode.Found[] out = new ShardNode.Found[r.getMatchesCount()];
             for (int i = 0; i < out.length; i++) {
@@ -56,38 +82,38 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<Integer> bucketAdd(String c, long gen, int table, long[] fps, boolean newFingerprints) {
-        return adapt(watched(stub.bucketAdd(bucketRequest(c, gen, table, fps).toBuilder().setNewFingerprints(newFingerprints).build())),
+        return adapt(watched(stub().bucketAdd(bucketRequest(c, gen, table, fps).toBuilder().setNewFingerprints(newFingerprints).build())),
                 r -> (int) r.getChanged());
     }
 
     @Override
     public CompletableFuture<Integer> bucketRemove(String c, long gen, int table, long[] fps) {
-        return adapt(watched(stub.bucketRemove(bucketRequest(c, gen, table, fps))), r -> (int) r.getChanged());
+        return adapt(watched(stub().bucketRemove(bucketRequest(c, gen, table, fps))), r -> (int) r.getChanged());
     }
 
     @Override
     public CompletableFuture<ShardNode.Previous> bindIds(String c, long gen, String[] ids, long[] fps) {
-        return adapt(watched(stub.bindIds(idsRequest(c, gen, ids, fps))), RemoteShardClient::previous);
+        return adapt(watched(stub().bindIds(idsRequest(c, gen, ids, fps))), RemoteShardClient::previous);
     }
 
     @Override
     public CompletableFuture<ShardNode.Previous> unbindIds(String c, String[] ids) {
-        return adapt(watched(stub.unbindIds(idsRequest(c, 0, ids, new long[0]))), RemoteShardClient::previous);
+        return adapt(watched(stub().unbindIds(idsRequest(c, 0, ids, new long[0]))), RemoteShardClient::previous);
     }
 
     @Override
     public CompletableFuture<boolean[]> attachIds(String c, long gen, long[] fps, String[] ids) {
-        return adapt(watched(stub.attachIds(idsRequest(c, gen, ids, fps))), r -> flags(r.getFlagsList()));
+        return adapt(watched(stub().attachIds(idsRequest(c, gen, ids, fps))), r -> flags(r.getFlagsList()));
     }
 
     @Override
     public CompletableFuture<boolean[]> detachIds(String c, long gen, long[] fps, String[] ids) {
-        return adapt(watched(stub.detachIds(idsRequest(c, gen, ids, fps))), r -> flags(r.getFlagsList()));
+        return adapt(watched(stub().detachIds(idsRequest(c, gen, ids, fps))), r -> flags(r.getFlagsList()));
     }
 
     @Override
     public CompletableFuture<String[][]> resolveIds(String c, long[] gens, long[] fps) {
-        return adapt(watched(stub.resolveIds(ShardResolveRequest.newBuilder().setCollection(c).addAllFingerprints(boxed(fps))
+        return adapt(watched(stub().resolveIds(ShardResolveRequest.newBuilder().setCollection(c).addAllFingerprints(boxed(fps))
                 .addAllGenerations(boxed(gens)).build())), r -> {
             String[][] out = new String[r.getIdsCount()][];
             for (int i = 0; i < out.length; i++) {
@@ -100,25 +126,25 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<ShardNode.ShardStats> stats(String c, long minGeneration) {
-        return adapt(watched(stub.stats(ShardStatsRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build())),
+        return adapt(watched(stub().stats(ShardStatsRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build())),
                 r -> new ShardNode.ShardStats(r.getDocuments(), r.getFingerprints(), r.getBucketEntries(), r.getTableBytes(), r.getDocBytes()));
     }
 
     @Override
     public CompletableFuture<Integer> expireBefore(String c, long minGeneration) {
-        return adapt(watched(stub.expireGenerations(ShardExpireRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build())),
+        return adapt(watched(stub().expireGenerations(ShardExpireRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build())),
                 r -> (int) r.getChanged());
     }
 
     @Override
     public CompletableFuture<Integer> putTexts(String c, long gen, String[] ids, String[] texts) {
-        return adapt(watched(stub.putTexts(ShardTextsRequest.newBuilder().setCollection(c).setGeneration(gen)
+        return adapt(watched(stub().putTexts(ShardTextsRequest.newBuilder().setCollection(c).setGeneration(gen)
                 .addAllIds(Arrays.asList(ids)).addAllTexts(Arrays.asList(texts)).build())), r -> (int) r.getChanged());
     }
 
     @Override
     public CompletableFuture<String[]> getTexts(String c, long[] gens, String[] ids) {
-        return adapt(watched(stub.getTexts(ShardTextsRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens))
+        return adapt(watched(stub().getTexts(ShardTextsRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens))
                 .addAllIds(Arrays.asList(ids)).build())), r -> {
             String[] out = new String[r.getTextsCount()];
             for (int i = 0; i < out.length; i++) {
@@ -134,7 +160,7 @@ public final class RemoteShardClient implements ShardClient {
         for (byte[] h : hashes) {
             b.addContentHashes(com.google.protobuf.ByteString.copyFrom(h));
         }
-        return adapt(watched(stub.lookupContent(b.build())), r -> new ShardNode.Found(unboxed(r.getFingerprintsList()), unboxed(r.getGenerationsList())));
+        return adapt(watched(stub().lookupContent(b.build())), r -> new ShardNode.Found(unboxed(r.getFingerprintsList()), unboxed(r.getGenerationsList())));
     }
 
     @Override
@@ -143,7 +169,7 @@ public final class RemoteShardClient implements ShardClient {
         for (byte[] h : hashes) {
             b.addContentHashes(com.google.protobuf.ByteString.copyFrom(h));
         }
-        return adapt(watched(stub.recordContent(b.build())), r -> (int) r.getChanged());
+        return adapt(watched(stub().recordContent(b.build())), r -> (int) r.getChanged());
     }
 
     @Override
@@ -153,28 +179,28 @@ public final class RemoteShardClient implements ShardClient {
         for (byte[] h : hashes) {
             b.addUrlHashes(com.google.protobuf.ByteString.copyFrom(h));
         }
-        return adapt(watched(stub.checkUrls(b.build())), r -> flags(r.getFlagsList()));
+        return adapt(watched(stub().checkUrls(b.build())), r -> flags(r.getFlagsList()));
     }
 
     @Override
     public CompletableFuture<Long> sweepUrls(long now) {
-        return adapt(watched(stub.sweepUrls(ShardSweepUrlsRequest.newBuilder().setNowSeconds(now).build())), r -> r.getChanged());
+        return adapt(watched(stub().sweepUrls(ShardSweepUrlsRequest.newBuilder().setNowSeconds(now).build())), r -> r.getChanged());
     }
 
     @Override
     public CompletableFuture<Boolean> dropUrlJob(String job) {
-        return adapt(watched(stub.dropUrlJob(ShardDropUrlJobRequest.newBuilder().setJob(job).build())), r -> r.getChanged() > 0);
+        return adapt(watched(stub().dropUrlJob(ShardDropUrlJobRequest.newBuilder().setJob(job).build())), r -> r.getChanged() > 0);
     }
 
     @Override
     public CompletableFuture<Long> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
-        return adapt(watched(stub.lockBuckets(ShardLockRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
+        return adapt(watched(stub().lockBuckets(ShardLockRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
                 .setToken(token).setLeaseMs(leaseMillis).setWaitMs(waitMillis).build())), r -> r.getStamp());
     }
 
     @Override
     public CompletableFuture<Integer> unlockBuckets(String c, int[] keys, long token, long stamp) {
-        return adapt(watched(stub.unlockBuckets(ShardUnlockRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
+        return adapt(watched(stub().unlockBuckets(ShardUnlockRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
                 .setToken(token).setStamp(stamp).build())), r -> (int) r.getChanged());
     }
 
@@ -184,6 +210,9 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public void close() {
+        if (!ownsChannel) {
+            return;
+        }
         channel.shutdown();
         try {
             channel.awaitTermination(5, TimeUnit.SECONDS);

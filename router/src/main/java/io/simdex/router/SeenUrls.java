@@ -1,6 +1,5 @@
 package io.simdex.router;
 
-import io.simdex.core.Hashing;
 import net.openhft.hashing.LongTupleHashFunction;
 
 import java.util.List;
@@ -16,10 +15,13 @@ public final class SeenUrls {
 
     private final ShardClient[] shards;
     private final Placement placement;
+    private final ShardClient[] nodes;
 
-    public SeenUrls(List<? extends ShardClient> shards, Placement placement) {
+    /** @param nodes every node once, for sweeps and drops (the shards themselves when they are not replicated) */
+    public SeenUrls(List<? extends ShardClient> shards, Placement placement, List<? extends ShardClient> nodes) {
         this.shards = shards.toArray(new ShardClient[0]);
         this.placement = placement;
+        this.nodes = nodes.toArray(new ShardClient[0]);
     }
 
     /**
@@ -29,15 +31,13 @@ public final class SeenUrls {
      */
     public boolean[] check(String job, String[] urls, long nowSeconds, long ttlSeconds, boolean checkOnly) {
         byte[][] hashes = new byte[urls.length][];
-        long[] placementKeys = new long[urls.length];
         for (int i = 0; i < urls.length; i++) {
             long[] h = URL_HASH.hashChars(urls[i]);
             hashes[i] = toBytes(h);
-            placementKeys[i] = h[0];
         }
         boolean[] fresh = new boolean[urls.length];
         Fanout f = Fanout.start();
-        int[][] groups = Fanout.group(urls.length, shards.length, i -> placement.ownerOfFingerprint(Hashing.mix64(placementKeys[i])));
+        int[][] groups = Fanout.group(urls.length, shards.length, i -> placement.ownerOfUrlHash(hashes[i]));
         for (int s = 0; s < shards.length; s++) {
             int[] group = groups[s];
             if (group.length > 0) {
@@ -60,7 +60,7 @@ public final class SeenUrls {
     public long sweep(long nowSeconds) {
         Fanout f = Fanout.start();
         long[] removed = {0};
-        for (ShardClient shard : shards) {
+        for (ShardClient shard : nodes) {
             f.add(shard.sweepUrls(nowSeconds), n -> {
                 synchronized (removed) {
                     removed[0] += n;
@@ -75,7 +75,7 @@ public final class SeenUrls {
     public boolean drop(String job) {
         Fanout f = Fanout.start();
         boolean[] existed = {false};
-        for (ShardClient shard : shards) {
+        for (ShardClient shard : nodes) {
             f.add(shard.dropUrlJob(job), had -> {
                 synchronized (existed) {
                     existed[0] |= had;

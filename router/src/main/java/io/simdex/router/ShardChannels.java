@@ -31,6 +31,17 @@ public final class ShardChannels {
                 .build();
     }
 
+    /**
+     * For a cluster router: no retries on the channel, because a replica set fails over to
+     * another replica at once instead of waiting out a dead node's backoff.
+     */
+    public static ManagedChannel forReplica(String address) {
+        return NettyChannelBuilder.forTarget(address).usePlaintext()
+                .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES)
+                .disableRetry()
+                .build();
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, ?> load() {
         try (InputStream in = ShardChannels.class.getResourceAsStream("shard_service_config.json")) {

@@ -50,12 +50,10 @@ import java.util.function.Supplier;
  * fingerprinted before the first write, so a rejected request changes nothing.
  */
 public final class SimdexService extends SimdexGrpc.SimdexImplBase {
-    private final IndexRouter index;
+    private final IndexView view;
     private final Catalog catalog;
     private final Clock clock;
     private final ConcurrentHashMap<String, TextFingerprinter> fingerprinters = new ConcurrentHashMap<>();
-    private final SeenUrls seenUrls;
-    private final ContentIndex contents;
     private final HandlingTimes handlingTimes = new HandlingTimes();
 
     /** A URL stays seen this long when CheckUrls gives no ttl. */
@@ -63,11 +61,18 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
 
     /** @param clock decides which time generations are live (retention); tests pass a controllable one */
     public SimdexService(IndexRouter index, Catalog catalog, Clock clock) {
-        this.index = index;
+        this(IndexView.fixed(index), catalog, clock);
+    }
+
+    /** @param view the index for each request (a cluster's changes with its partition map) */
+    public SimdexService(IndexView view, Catalog catalog, Clock clock) {
+        this.view = view;
         this.catalog = catalog;
         this.clock = clock;
-        this.seenUrls = index.seenUrls();
-        this.contents = index.contentIndex();
+    }
+
+    private IndexRouter index() {
+        return view.current();
     }
 
     /** One collection as a request sees it. */
@@ -93,7 +98,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         int dropped = 0;
         for (CollectionInfo c : catalog.all()) {
             if (c.getSettings().getRetentionSeconds() > 0) {
-                dropped += index.expire(c.getName(), window(c.getSettings()));
+                dropped += index().expire(c.getName(), window(c.getSettings()));
             }
         }
         return dropped;
@@ -134,8 +139,8 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         answer(out, () -> {
             Target c = existing(req.getCollection());
             Docs docs = docs(c, req.getDocumentsList());
-            index.insert(c.name(), c.window(), docs.ids, docs.fps, shortTextsToStore(c, docs));
-            docs.recordContents(contents, c, i -> true);
+            index().insert(c.name(), c.window(), docs.ids, docs.fps, shortTextsToStore(c, docs));
+            docs.recordContents(index().contentIndex(), c, i -> true);
             return InsertResponse.newBuilder().setInserted(docs.ids.length).build();
         });
     }
@@ -154,7 +159,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                     texts[i] = ContentHash.normalise(req.getProbes(i).getText());
                 }
             }
-            List<List<IndexRouter.Hit>> hits = index.query(c.name(), c.window(), fps, k, req.getLimit(), c.shortTexts(texts));
+            List<List<IndexRouter.Hit>> hits = index().query(c.name(), c.window(), fps, k, req.getLimit(), c.shortTexts(texts));
             QueryResponse.Builder b = QueryResponse.newBuilder();
             for (int i = 0; i < n; i++) {
                 QueryResult.Builder r = b.addResultsBuilder().setFingerprint(fps[i]);
@@ -170,8 +175,8 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             Target c = existing(req.getCollection());
             int k = distance(c, req.hasMaxDistance(), req.getMaxDistance().getValue());
             Docs docs = docs(c, req.getDocumentsList());
-            List<IndexRouter.Decision> decisions = index.dedup(c.name(), c.window(), docs.ids, docs.fps, k, c.shortTexts(docs.normalised));
-            docs.recordContents(contents, c, i -> decisions.get(i).inserted());
+            List<IndexRouter.Decision> decisions = index().dedup(c.name(), c.window(), docs.ids, docs.fps, k, c.shortTexts(docs.normalised));
+            docs.recordContents(index().contentIndex(), c, i -> decisions.get(i).inserted());
             DedupResponse.Builder b = DedupResponse.newBuilder();
             for (int i = 0; i < docs.ids.length; i++) {
                 IndexRouter.Decision d = decisions.get(i);
@@ -193,7 +198,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                 ids[i] = Validation.id("ids[" + i + "]", req.getIds(i));
             }
             int distinct = (int) java.util.Arrays.stream(ids).distinct().count();
-            int deleted = index.delete(c.name(), ids);
+            int deleted = index().delete(c.name(), ids);
             return DeleteResponse.newBuilder().setDeleted(deleted).setNotFound(distinct - deleted).build();
         });
     }
@@ -215,7 +220,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     public void stats(StatsRequest req, StreamObserver<StatsResponse> out) {
         answer(out, () -> {
             Target c = existing(req.getCollection());
-            IndexRouter.Stats s = index.stats(c.name(), c.window());
+            IndexRouter.Stats s = index().stats(c.name(), c.window());
             return StatsResponse.newBuilder().setCollection(c.name()).setDocuments(s.documents()).setFingerprints(s.fingerprints())
                     .setShards(s.shards()).setTableBytes(s.tableBytes()).setDocBytes(s.docBytes())
                     .setBucketEntries(s.bucketEntries()).build();
@@ -242,8 +247,11 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                     }
                     collection = c.name();
                     Docs docs = docs(c, req.getDocumentsList());
-                    index.insert(c.name(), c.window(), docs.ids, docs.fps, shortTextsToStore(c, docs));
-                    docs.recordContents(contents, c, i -> true);
+                    withFreshMap(() -> {
+                        index().insert(c.name(), c.window(), docs.ids, docs.fps, shortTextsToStore(c, docs));
+                        docs.recordContents(index().contentIndex(), c, i -> true);
+                        return null;
+                    });
                     inserted += docs.ids.length;
                     batches++;
                 } catch (RuntimeException e) {
@@ -279,7 +287,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                 urls[i] = Validation.url("urls[" + i + "]", req.getUrls(i));
             }
             long ttl = req.getTtlSeconds() == 0 ? DEFAULT_URL_TTL_SECONDS : Validation.ttl(req.getTtlSeconds());
-            boolean[] fresh = seenUrls.check(job, urls, clock.instant().getEpochSecond(), ttl, req.getCheckOnly());
+            boolean[] fresh = index().seenUrls().check(job, urls, clock.instant().getEpochSecond(), ttl, req.getCheckOnly());
             CheckUrlsResponse.Builder b = CheckUrlsResponse.newBuilder();
             int count = 0;
             for (boolean f : fresh) {
@@ -292,7 +300,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
 
     @Override
     public void dropUrlJob(DropUrlJobRequest req, StreamObserver<DropUrlJobResponse> out) {
-        answer(out, () -> DropUrlJobResponse.newBuilder().setExisted(seenUrls.drop(Validation.name("job", req.getJob()))).build());
+        answer(out, () -> DropUrlJobResponse.newBuilder().setExisted(index().seenUrls().drop(Validation.name("job", req.getJob()))).build());
     }
 
     @Override
@@ -307,7 +315,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
 
     /** Removes expired URLs from every job's seen-set; returns how many. */
     public long sweepExpiredUrls() {
-        return seenUrls.sweep(clock.instant().getEpochSecond());
+        return index().seenUrls().sweep(clock.instant().getEpochSecond());
     }
 
     /**
@@ -361,7 +369,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                 textKeys[i] = keys[textIndexes[i]];
             }
             boolean[] found = new boolean[textIndexes.length];
-            long[] recorded = contents.lookup(c.name(), c.window(), textKeys, found);
+            long[] recorded = index().contentIndex().lookup(c.name(), c.window(), textKeys, found);
             for (int i = 0; i < textIndexes.length; i++) {
                 int at = textIndexes[i];
                 known[at] = found[i];
@@ -413,16 +421,37 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                 .setSimilarity((float) h.similarity()).build();
     }
 
-    private static <T> void answer(StreamObserver<T> out, Supplier<T> call) {
+    /** How often a request is retried after a shard said this router's partition map is stale. */
+    private static final int STALE_MAP_RETRIES = 3;
+
+    /**
+     * Runs a request and answers it. A shard that refuses a call for a stale partition map
+     * (FAILED_PRECONDITION from its epoch fence) gets the request retried on the newer map:
+     * every write is idempotent, and Dedup releases its locks before it gives up.
+     */
+    private <T> void answer(StreamObserver<T> out, Supplier<T> call) {
         T response;
         try {
-            response = call.get();
+            response = withFreshMap(call);
         } catch (RuntimeException e) {
             out.onError(status(e).asRuntimeException());
             return;
         }
         out.onNext(response);
         out.onCompleted();
+    }
+
+    private <T> T withFreshMap(Supplier<T> call) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return call.get();
+            } catch (StatusRuntimeException e) {
+                if (attempt == STALE_MAP_RETRIES || !ShardEpochs.isStale(e.getStatus())) {
+                    throw e;
+                }
+                view.refresh();
+            }
+        }
     }
 
     private static Status status(RuntimeException e) {

@@ -1,0 +1,83 @@
+package io.simdex.router.cluster;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * A node's or router's cluster settings, from a Java properties file:
+ * <pre>
+ * id=node-1                  this member's id (unique in the cluster)
+ * host=10.0.0.1              address it listens on and others reach it at
+ * port=7511                  gRPC: the shard service (node) or the public API (router)
+ * atomix.port=7611           Atomix membership and Raft (TCP and UDP)
+ * data=/var/lib/simdex       data directory
+ * seeds=node-1@10.0.0.1:7611,node-2@10.0.0.2:7611,node-3@10.0.0.3:7611
+ * raft=node-1,node-2,node-3  founding nodes: the Raft group and the first placement
+ * replication=2              R (used when the first map is made)
+ * write.quorum=1             W, default majority of R
+ * expected=1000000           documents a new collection is sized for on a node
+ * </pre>
+ */
+public record ClusterConfig(String id, String host, int port, int atomixPort, Path data, List<Seed> seeds, Set<String> raft,
+        int replication, int writeQuorum, long expected) {
+
+    /** A founding member's Atomix address: {@code id@host:port}. */
+    public record Seed(String id, String host, int port) {
+        static Seed parse(String s) {
+            int at = s.indexOf('@');
+            int colon = s.lastIndexOf(':');
+            if (at <= 0 || colon < at) {
+                throw new IllegalArgumentException("seed '" + s + "' is not id@host:port");
+            }
+            return new Seed(s.substring(0, at), s.substring(at + 1, colon), Integer.parseInt(s.substring(colon + 1)));
+        }
+    }
+
+    public static ClusterConfig load(Path file) throws IOException {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file)) {
+            p.load(r);
+        }
+        return of(p, file.toString());
+    }
+
+    static ClusterConfig of(Properties p, String source) {
+        String id = required(p, "id", source);
+        int replication = Integer.parseInt(p.getProperty("replication", "2").trim());
+        String w = p.getProperty("write.quorum", "").trim();
+        int quorum = w.isEmpty() ? PartitionMap.majority(replication) : Integer.parseInt(w);
+        if (quorum < 1 || quorum > replication) {
+            throw new IllegalArgumentException(source + ": write.quorum must be 1.." + replication + ", was " + quorum);
+        }
+        List<Seed> seeds = Arrays.stream(required(p, "seeds", source).split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                .map(Seed::parse).toList();
+        Set<String> raft = new LinkedHashSet<>();
+        for (String s : p.getProperty("raft", "").split(",")) {
+            if (!s.isBlank()) {
+                raft.add(s.trim());
+            }
+        }
+        return new ClusterConfig(id, p.getProperty("host", "127.0.0.1").trim(), Integer.parseInt(required(p, "port", source)),
+                Integer.parseInt(required(p, "atomix.port", source)), Path.of(required(p, "data", source)), seeds, raft,
+                replication, quorum, Long.parseLong(p.getProperty("expected", "1000000").trim()));
+    }
+
+    private static String required(Properties p, String key, String source) {
+        String v = p.getProperty(key);
+        if (v == null || v.isBlank()) {
+            throw new IllegalArgumentException(source + ": '" + key + "' is required");
+        }
+        return v.trim();
+    }
+
+    public String address() {
+        return host + ":" + port;
+    }
+}

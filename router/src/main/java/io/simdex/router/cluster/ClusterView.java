@@ -1,0 +1,123 @@
+package io.simdex.router.cluster;
+
+import io.simdex.core.Partitions;
+import io.simdex.proto.v1.PlacedNode;
+import io.simdex.router.IndexRouter;
+import io.simdex.router.IndexView;
+import io.simdex.router.Placement;
+import io.simdex.router.RemoteShardClient;
+import io.simdex.router.ReplicaSet;
+import io.simdex.router.ShardChannels;
+import io.simdex.router.ShardClient;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * A cluster router's index: rebuilt from every new partition map. Each distinct (replicas,
+ * incoming) list of the map becomes one {@link ReplicaSet}, and the partitions map to those
+ * groups, so {@link IndexRouter} works on a cluster as it does on plain shards. Calls carry the
+ * map's epoch (see {@code ShardEpochs}). Channels are kept per node address across maps.
+ */
+public final class ClusterView implements IndexView, AutoCloseable {
+    /** A shard call that takes longer than this fails over to another replica. */
+    static final long CALL_TIMEOUT_MILLIS = 5_000;
+
+    private final PartitionMapStore store;
+    private final Supplier<Set<String>> liveIds;
+    private final Map<String, RemoteShardClient> channels = new ConcurrentHashMap<>();
+    private volatile Built built;
+
+    private record Built(PartitionMap map, IndexRouter index) {
+    }
+
+    /** @param liveIds the members the failure detector reports up (read per call, so keep it cheap) */
+    public ClusterView(PartitionMapStore store, Supplier<Set<String>> liveIds) {
+        this.store = store;
+        this.liveIds = liveIds;
+        store.watch(this::install);
+    }
+
+    @Override
+    public IndexRouter current() {
+        Built b = built;
+        if (b == null) {
+            throw io.grpc.Status.UNAVAILABLE.withDescription("no partition map yet").asRuntimeException();
+        }
+        return b.index();
+    }
+
+    public PartitionMap map() {
+        Built b = built;
+        return b == null ? null : b.map();
+    }
+
+    @Override
+    public void refresh() {
+        install(store.current());
+    }
+
+    /** The shard client of a node address, not stamped with any epoch (admin calls). */
+    public RemoteShardClient node(String address) {
+        return channels.computeIfAbsent(address, a -> new RemoteShardClient(ShardChannels.forReplica(a)));
+    }
+
+    private synchronized void install(PartitionMap map) {
+        if (map == null || (built != null && built.map().epoch() >= map.epoch())) {
+            return;
+        }
+        built = new Built(map, build(map));
+    }
+
+    private IndexRouter build(PartitionMap map) {
+        List<PlacedNode> nodes = map.nodes();
+        List<RemoteShardClient> stamped = new ArrayList<>(nodes.size());
+        for (PlacedNode n : nodes) {
+            stamped.add(node(n.getAddress()).atEpoch(map.epoch(), CALL_TIMEOUT_MILLIS));
+        }
+        java.util.function.IntPredicate live = i -> liveIds.get().contains(nodes.get(i).getId());
+        Map<String, Integer> groupOf = new HashMap<>();
+        List<ShardClient> groups = new ArrayList<>();
+        int[] groupOfPartition = new int[Partitions.COUNT];
+        for (int p = 0; p < Partitions.COUNT; p++) {
+            int[] replicas = map.replicas(p);
+            int[] incoming = map.incoming(p);
+            String key = Arrays.toString(replicas) + Arrays.toString(incoming);
+            Integer g = groupOf.get(key);
+            if (g == null) {
+                g = groups.size();
+                groupOf.put(key, g);
+                groups.add(new ReplicaSet(pick(stamped, replicas), replicas, pick(stamped, incoming), incoming,
+                        Math.min(map.writeQuorum(), replicas.length), live));
+            }
+            groupOfPartition[p] = g;
+        }
+        // Stats and retention go to each node once; nodes that keep nothing are left out.
+        Set<Integer> keeping = new java.util.TreeSet<>();
+        for (int p = 0; p < Partitions.COUNT; p++) {
+            Arrays.stream(map.replicas(p)).forEach(keeping::add);
+        }
+        List<ShardClient> each = keeping.stream().map(i -> (ShardClient) stamped.get(i)).toList();
+        return new IndexRouter(groups, Placement.of(groupOfPartition), each, map.replication(), false);
+    }
+
+    private static List<ShardClient> pick(List<RemoteShardClient> clients, int[] indexes) {
+        List<ShardClient> out = new ArrayList<>(indexes.length);
+        for (int i : indexes) {
+            out.add(clients.get(i));
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        store.close();
+        channels.values().forEach(RemoteShardClient::close);
+    }
+}
