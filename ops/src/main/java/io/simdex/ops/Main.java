@@ -7,10 +7,10 @@ import java.util.Set;
 
 /**
  * The one entry point of {@code simdex.jar}: server commands ({@code embedded}, {@code shard},
- * {@code router}) run here; every other command is the client CLI.
+ * {@code router}, {@code node}) run here; every other command is the client CLI.
  */
 public final class Main {
-    private static final Set<String> SERVER_COMMANDS = Set.of("embedded", "shard", "router");
+    private static final Set<String> SERVER_COMMANDS = Set.of("embedded", "shard", "router", "node");
 
     private Main() {
     }
@@ -29,7 +29,7 @@ public final class Main {
     }
 
     @CommandLine.Command(name = "simdex", mixinStandardHelpOptions = true,
-            subcommands = {EmbeddedCommand.class, ShardCommand.class, RouterCommand.class},
+            subcommands = {EmbeddedCommand.class, ShardCommand.class, RouterCommand.class, NodeCommand.class},
             description = "simdex server commands; client commands: simdex --help is the client CLI's")
     static final class ServerCommands {
     }

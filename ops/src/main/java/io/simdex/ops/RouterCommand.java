@@ -10,6 +10,8 @@ import io.simdex.router.RetentionSweeper;
 import io.simdex.router.ShardChannels;
 import io.simdex.router.ShardClient;
 import io.simdex.router.SimdexService;
+import io.simdex.router.cluster.ClusterConfig;
+import io.simdex.router.cluster.ClusterRouter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -19,12 +21,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** A router in its own process, talking gRPC to shard nodes at fixed addresses. */
+/**
+ * A router in its own process: in a cluster ({@code --config}), an Atomix member routing by the
+ * partition map with replicas; otherwise in front of unreplicated shards at fixed addresses.
+ */
 @Command(name = "router", mixinStandardHelpOptions = true,
-        description = "Run a router in front of shard processes (the same router code as the embedded default).")
+        description = "Run a router: of a cluster (--config), or in front of fixed shard processes (--shard).")
 final class RouterCommand implements Callable<Integer> {
-    @Option(names = "--shard", required = true, split = ",",
-            description = "Shard addresses host:port, in shard order; the order fixes placement.")
+    @Option(names = "--config", description = "Cluster router settings (properties: id, host, port, atomix.port, seeds, data).")
+    Path config;
+
+    @Option(names = "--shard", split = ",",
+            description = "Without a cluster: shard addresses host:port, in shard order; the order fixes placement.")
     List<String> shards;
 
     @Option(names = "--data", defaultValue = "data/router", description = "Router directory for the collection catalog (default: ${DEFAULT-VALUE}).")
@@ -37,7 +45,13 @@ final class RouterCommand implements Callable<Integer> {
     int port;
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() throws Exception {
+        if (config != null) {
+            return cluster();
+        }
+        if (shards == null || shards.isEmpty()) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "give --config (cluster) or --shard (fixed shards)");
+        }
         List<ShardClient> clients = new ArrayList<>();
         for (String address : shards) {
             clients.add(new RemoteShardClient(ShardChannels.forTarget(address)));
@@ -54,6 +68,21 @@ final class RouterCommand implements Callable<Integer> {
         }, "router-shutdown"));
         System.err.printf("simdex router: %d shards %s, listening on %s:%d%n", clients.size(), shards, host, server.port());
         server.awaitTermination();
+        return 0;
+    }
+
+    private int cluster() throws Exception {
+        ClusterConfig c = ClusterConfig.load(config);
+        ClusterRouter router = ClusterRouter.start(c);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                router.close();
+            } catch (Exception e) {
+                System.err.println("simdex router: shutdown: " + e);
+            }
+        }, "router-shutdown"));
+        System.err.printf("simdex router %s: cluster of %s, listening on %s:%d%n", c.id(), c.seeds().size() + " seeds", c.host(), router.port());
+        router.awaitTermination();
         return 0;
     }
 }
