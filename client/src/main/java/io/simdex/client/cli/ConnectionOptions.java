@@ -17,7 +17,7 @@ final class ConnectionOptions {
     String target;
 
     @Option(names = "--deadline", paramLabel = "SECONDS",
-            description = "Deadline of each call (default: 30), or of the whole stream for load (default: 3600).")
+            description = "Deadline of each call (default: 30), or of the whole stream for load, admin add and admin drain (default: 3600).")
     Double deadlineSeconds;
 
     @Option(names = "--json", description = "Print machine-readable JSON instead of text.")

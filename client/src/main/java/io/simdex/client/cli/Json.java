@@ -9,6 +9,11 @@ import io.simdex.client.CollectionStats;
 import io.simdex.client.DedupDecision;
 import io.simdex.client.Fingerprints;
 import io.simdex.client.Match;
+import io.simdex.proto.v1.Member;
+import io.simdex.proto.v1.MembersResponse;
+import io.simdex.proto.v1.NodeShare;
+import io.simdex.proto.v1.PartitionReplicas;
+import io.simdex.proto.v1.PlacementResponse;
 import java.util.List;
 
 /**
@@ -80,6 +85,65 @@ final class Json {
         o.addProperty("docBytes", s.docBytes());
         o.addProperty("bucketEntries", s.bucketEntries());
         return o;
+    }
+
+    /** {@code admin members}: every field of each member, booleans as booleans. */
+    static JsonObject members(MembersResponse r) {
+        JsonArray members = new JsonArray(r.getMembersCount());
+        for (Member m : r.getMembersList()) {
+            JsonObject o = new JsonObject();
+            o.addProperty("id", m.getId());
+            o.addProperty("role", m.getRole());
+            o.addProperty("address", m.getAddress());
+            o.addProperty("live", m.getLive());
+            o.addProperty("raft", m.getRaft());
+            o.addProperty("replicas", m.getReplicas());
+            o.addProperty("incoming", m.getIncoming());
+            o.addProperty("readable", m.getReadable());
+            o.addProperty("state", m.getState());
+            members.add(o);
+        }
+        JsonObject o = new JsonObject();
+        o.addProperty("epoch", r.getEpoch());
+        o.add("members", members);
+        return o;
+    }
+
+    /** {@code admin placement}: the summary, and "partitions" only when the response has them. */
+    static JsonObject placement(PlacementResponse r) {
+        JsonObject o = new JsonObject();
+        o.addProperty("epoch", r.getEpoch());
+        o.addProperty("replication", r.getReplication());
+        o.addProperty("writeQuorum", r.getWriteQuorum());
+        o.addProperty("moving", r.getMoving());
+        JsonArray nodes = new JsonArray(r.getNodesCount());
+        for (NodeShare n : r.getNodesList()) {
+            JsonObject node = new JsonObject();
+            node.addProperty("node", n.getNode());
+            node.addProperty("state", n.getState());
+            node.addProperty("replicas", n.getReplicas());
+            node.addProperty("incoming", n.getIncoming());
+            nodes.add(node);
+        }
+        o.add("nodes", nodes);
+        if (r.getPartitionsCount() > 0) {
+            JsonArray partitions = new JsonArray(r.getPartitionsCount());
+            for (PartitionReplicas p : r.getPartitionsList()) {
+                JsonObject part = new JsonObject();
+                part.addProperty("partition", p.getPartition());
+                part.add("replicas", strings(p.getReplicasList()));
+                part.add("incoming", strings(p.getIncomingList()));
+                partitions.add(part);
+            }
+            o.add("partitions", partitions);
+        }
+        return o;
+    }
+
+    private static JsonArray strings(List<String> values) {
+        JsonArray a = new JsonArray(values.size());
+        values.forEach(a::add);
+        return a;
     }
 
     static JsonObject of(String key, Number value) {

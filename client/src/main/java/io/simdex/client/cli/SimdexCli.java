@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
         versionProvider = SimdexCli.Version.class,
         description = "Near-duplicate search over 64-bit SimHash fingerprints.",
         subcommands = {InsertCommand.class, QueryCommand.class, DedupCommand.class, UrlsCommand.class, HandlingTimesCommand.class, io.simdex.client.batch.DedupBatchCommand.class, LoadCommand.class,
-                StatsCommand.class, CollectionsCommand.class, FingerprintCommand.class, HelpCommand.class})
+                StatsCommand.class, CollectionsCommand.class, FingerprintCommand.class, AdminCommand.class, HelpCommand.class})
 public final class SimdexCli implements Runnable {
     /** Exit code of a gRPC failure. */
     public static final int EXIT_RPC_ERROR = 2;
@@ -44,12 +44,17 @@ public final class SimdexCli implements Runnable {
 
     /** Runs with the given client factory and writers: the seam tests use. */
     static int run(ClientFactory clients, PrintWriter out, PrintWriter err, String... args) {
+        return run(clients, AdminFactory.GRPC, out, err, args);
+    }
+
+    /** Runs with the given client and admin factories and writers. */
+    static int run(ClientFactory clients, AdminFactory admins, PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new SimdexCli())
                 .setOut(out)
                 .setErr(err)
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler((e, line, parsed) -> handle(e, err));
-        useClients(cli, clients);
+        useClients(cli, clients, admins);
         try {
             return cli.execute(args);
         } finally {
@@ -63,11 +68,14 @@ public final class SimdexCli implements Runnable {
         throw new ParameterException(spec.commandLine(), "Missing required subcommand");
     }
 
-    private static void useClients(CommandLine cli, ClientFactory clients) {
+    private static void useClients(CommandLine cli, ClientFactory clients, AdminFactory admins) {
         if (cli.getCommand() instanceof ClientCommand command) {
             command.useClients(clients);
         }
-        cli.getSubcommands().values().forEach(sub -> useClients(sub, clients));
+        if (cli.getCommand() instanceof AdminClientCommand command) {
+            command.useAdmins(admins);
+        }
+        cli.getSubcommands().values().forEach(sub -> useClients(sub, clients, admins));
     }
 
     private static int handle(Exception e, PrintWriter err) throws Exception {

@@ -5,7 +5,9 @@
  * {@code ...Command} class. Commands that talk to the server extend {@code ClientCommand},
  * which opens the client from the shared connection options ({@code --target},
  * {@code --deadline}, {@code --json}) and closes it afterwards; tests swap the way clients are
- * opened ({@code ClientFactory}) to run commands against an in-process server.
+ * opened ({@code ClientFactory}) to run commands against an in-process server. The
+ * {@code admin} subcommands do the same over {@link io.simdex.client.SimdexAdmin}
+ * ({@code AdminClientCommand}, {@code AdminFactory}).
  *
  * <p>Output goes to picocli's out writer, human-readable unless {@code --json} is given;
  * fingerprints are printed as 16 lowercase hex digits in both forms. Exit codes: 0 success,
