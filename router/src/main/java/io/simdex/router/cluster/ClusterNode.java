@@ -66,8 +66,7 @@ public final class ClusterNode implements AutoCloseable {
         int founders = Math.max(1, config.raft().size());
         StoreSizing sizing = StoreSizing.forShare(config.expected() * config.replication(), founders, 24);
         ShardNode node = new ShardNode(config.data().resolve("shard"), c -> sizing);
-        NodeState state = new NodeState(config.id());
-        state.setReadable(false);
+        NodeState state = new NodeState(config.id(), 0, false);
         HealthStatusManager health = new HealthStatusManager();
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
                 .addService(ShardService.withFence(node, state))
@@ -128,7 +127,7 @@ public final class ClusterNode implements AutoCloseable {
             while (!state.readable()) {
                 try {
                     pullFromPeers();
-                    state.setReadable(true);
+                    state.readable(true);
                     LOG.info(config.id() + " caught up: serving reads");
                 } catch (RuntimeException e) {
                     LOG.warning(config.id() + " catch-up failed (" + e + "); retrying in 2 s");

@@ -1,0 +1,126 @@
+package io.simdex.router;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.simdex.server.ShardNode;
+import io.simdex.server.store.StoreSizing;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.reflect.Proxy;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReplicaSetTest {
+    @TempDir
+    Path dir;
+
+    private final List<ShardNode> nodes = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        nodes.forEach(ShardNode::close);
+    }
+
+    private ShardClient replica(String name) {
+        ShardNode n = new ShardNode(dir.resolve(name), c -> StoreSizing.forShare(10_000, 1, 8));
+        nodes.add(n);
+        return new LocalShardClient(n);
+    }
+
+    /** Every call fails with {@code code}; counts calls. */
+    private static ShardClient failing(Status.Code code, AtomicInteger calls) {
+        return (ShardClient) Proxy.newProxyInstance(ShardClient.class.getClassLoader(), new Class<?>[]{ShardClient.class}, (p, m, args) -> {
+            if (m.getName().equals("close")) {
+                return null;
+            }
+            calls.incrementAndGet();
+            return CompletableFuture.failedFuture(Status.fromCode(code).withDescription("fake").asRuntimeException());
+        });
+    }
+
+    private static ReplicaSet set(List<ShardClient> serving, List<ShardClient> incoming, int w) {
+        int[] s = java.util.stream.IntStream.range(0, serving.size()).toArray();
+        int[] i = java.util.stream.IntStream.range(serving.size(), serving.size() + incoming.size()).toArray();
+        return new ReplicaSet(serving, s, incoming, i, w, n -> true);
+    }
+
+    private static Status.Code codeOf(Runnable r) {
+        CompletionException e = assertThrows(CompletionException.class, r::run);
+        return Status.fromThrowable(e.getCause()).getCode();
+    }
+
+    @Test
+    void read_failsOverOnUnavailable_toTheNextReplica() {
+        ShardClient good = replica("a");
+        good.bucketAdd("c", 0, 1, new long[]{42}, true).join();
+        AtomicInteger calls = new AtomicInteger();
+        ReplicaSet set = set(List.of(failing(Status.Code.UNAVAILABLE, calls), good), List.of(), 1);
+        ShardNode.Found[] found = set.probe("c", new long[]{0}, 1, new long[]{42}, 0).join();
+        assertArrayEquals(new long[]{42}, found[0].fingerprints());
+        assertEquals(1, calls.get());
+    }
+
+    @Test
+    void read_doesNotFailOverOnTheRequestsOwnError() {
+        AtomicInteger calls = new AtomicInteger();
+        ReplicaSet set = set(List.of(failing(Status.Code.INVALID_ARGUMENT, calls), replica("a")), List.of(), 1);
+        assertEquals(Status.Code.INVALID_ARGUMENT, codeOf(() -> set.probe("c", new long[]{0}, 1, new long[]{42}, 0).join()));
+    }
+
+    @Test
+    void write_reachesEveryReplica_andNeedsTheQuorum() {
+        ShardClient a = replica("a");
+        ShardClient b = replica("b");
+        AtomicInteger calls = new AtomicInteger();
+        ShardClient down = failing(Status.Code.UNAVAILABLE, calls);
+        set(List.of(a, b), List.of(), 2).bucketAdd("c", 0, 0, new long[]{7}, true).join();
+        assertEquals(1, a.probe("c", new long[]{0}, 0, new long[]{7}, 0).join()[0].fingerprints().length);
+        assertEquals(1, b.probe("c", new long[]{0}, 0, new long[]{7}, 0).join()[0].fingerprints().length);
+
+        set(List.of(a, down), List.of(), 1).bucketAdd("c", 0, 0, new long[]{8}, true).join(); // W=1: one is enough
+        Status.Code code = codeOf(() -> set(List.of(a, down), List.of(), 2).bucketAdd("c", 0, 0, new long[]{9}, true).join());
+        assertEquals(Status.Code.UNAVAILABLE, code);
+    }
+
+    @Test
+    void write_failsWhenAnIncomingReplicaMissesIt() {
+        AtomicInteger calls = new AtomicInteger();
+        ReplicaSet set = set(List.of(replica("a")), List.of(failing(Status.Code.UNAVAILABLE, calls)), 1);
+        assertEquals(Status.Code.UNAVAILABLE, codeOf(() -> set.bucketAdd("c", 0, 0, new long[]{7}, true).join()));
+        assertEquals(1, calls.get());
+    }
+
+    @Test
+    void attach_saysNewOnlyIfNoReplicaKnewTheFingerprint() {
+        ShardClient a = replica("a");
+        ShardClient b = replica("b");
+        a.attachIds("c", 0, new long[]{5}, new String[]{"x"}).join(); // b missed this write
+        boolean[] fresh = set(List.of(b, a), List.of(), 1).attachIds("c", 0, new long[]{5}, new String[]{"y"}).join();
+        assertArrayEquals(new boolean[]{false}, fresh);
+    }
+
+    @Test
+    void locks_skipADownReplicaWithinTheQuorum_andReportTheLargestStamp() {
+        ShardClient a = replica("a");
+        ShardClient b = replica("b");
+        a.lockBuckets("c", new int[]{1}, 1, 1000, 10).join();
+        a.unlockBuckets("c", new int[]{1}, 1, 50).join();
+        AtomicInteger calls = new AtomicInteger();
+        long stamp = set(List.of(b, failing(Status.Code.UNAVAILABLE, calls), a), List.of(), 2).lockBuckets("c", new int[]{1}, 2, 1000, 10).join();
+        assertEquals(50, stamp);
+        StatusRuntimeException e = (StatusRuntimeException) assertThrows(CompletionException.class, () ->
+                set(List.of(b, failing(Status.Code.UNAVAILABLE, calls)), List.of(), 2).lockBuckets("c", new int[]{2}, 3, 1000, 10).join()).getCause();
+        assertTrue(e.getStatus().getDescription().contains("1 of 2 replicas"), e.getStatus().toString());
+    }
+}
