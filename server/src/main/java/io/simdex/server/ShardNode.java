@@ -1,5 +1,7 @@
 package io.simdex.server;
 
+import io.simdex.core.BlockTables;
+import io.simdex.core.Partitions;
 import io.simdex.server.store.BucketTable;
 import io.simdex.server.store.CollectionStore;
 import io.simdex.server.store.DocMaps;
@@ -8,13 +10,20 @@ import io.simdex.server.store.StoreSizing;
 import io.simdex.server.store.UrlSeenSet;
 
 import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * One shard: each collection's stores under {@code dataDir/COLLECTION/g-GENERATION/}, opened on
@@ -22,6 +31,10 @@ import java.util.function.Function;
  * The operations are the shard protocol of {@code shard.proto}; the router calls them directly
  * in one JVM and through {@link ShardService} across processes. Every write is idempotent.
  * Callers (the router, or the gRPC service) have validated their arguments.
+ *
+ * <p>Partitions move between nodes by {@link PartitionPuller} (into this node),
+ * {@link PartitionExport} (out of it) and {@link #dropPartitions}; while a pull runs, deletes
+ * and rebinds here take their partition's lock and leave tombstones ({@link ActivePulls}).
  */
 public final class ShardNode implements Closeable {
     private final Path dataDir;
@@ -30,6 +43,7 @@ public final class ShardNode implements Closeable {
     private final ThreadLocal<MatchBuffer> buffers = ThreadLocal.withInitial(MatchBuffer::new);
     private final BucketLocks locks = new BucketLocks();
     private final ConcurrentHashMap<String, UrlSeenSet> urlJobs = new ConcurrentHashMap<>();
+    private final ActivePulls pulls = new ActivePulls();
 
     /** @param sizing how to size a collection's maps when this shard first creates them */
     public ShardNode(Path dataDir, Function<String, StoreSizing> sizing) {
@@ -41,8 +55,35 @@ public final class ShardNode implements Closeable {
         return dataDir;
     }
 
-    private CollectionGenerations collection(String name) {
+    CollectionGenerations collection(String name) {
         return collections.computeIfAbsent(name, c -> new CollectionGenerations(dataDir.resolve(c), sizing.apply(c)));
+    }
+
+    /** Every collection on disk or open, sorted: those not used since the process started too. */
+    List<String> collectionNames() {
+        // Collection names cannot hold a dot, so "urls.jobs" is never one.
+        return names(dataDir, collections.keySet(), name -> !name.contains("."));
+    }
+
+    /** Every URL job on disk or open, sorted. */
+    List<String> urlJobNames() {
+        return names(dataDir.resolve("urls.jobs"), urlJobs.keySet(), name -> true);
+    }
+
+    private static List<String> names(Path dir, Set<String> open, Predicate<String> keep) {
+        TreeSet<String> out = new TreeSet<>(open);
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> children = Files.list(dir)) {
+                children.filter(Files::isDirectory).map(p -> p.getFileName().toString()).filter(keep).forEach(out::add);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return new ArrayList<>(out);
+    }
+
+    ActivePulls pulls() {
+        return pulls;
     }
 
     /** Stored fingerprints near each of {@code fps}, with the generation each was found in. */
@@ -106,13 +147,15 @@ public final class ShardNode implements Closeable {
     }
 
     public int bucketRemove(String collection, long generation, int table, long[] fps) {
-        CollectionStore store = collection(collection).existing(generation);
-        if (store == null) {
-            return 0;
-        }
+        CollectionGenerations c = collection(collection);
         int changed = 0;
         for (long fp : fps) {
-            changed += store.buckets().remove(table, fp) ? 1 : 0;
+            // Recorded even where the generation is missing: a running pull may be about to copy it.
+            try (ActivePulls.Stripe s = pulls.changing(Partitions.ofBucket(table, BlockTables.block(fp, table)),
+                    new PullTombstones.BucketEntry(collection, generation, table, fp))) {
+                CollectionStore store = c.existing(generation);
+                changed += store != null && store.buckets().remove(table, fp) ? 1 : 0;
+            }
         }
         return changed;
     }
@@ -124,32 +167,46 @@ public final class ShardNode implements Closeable {
     public Previous bindIds(String collection, long generation, String[] ids, long[] fps) {
         CollectionGenerations c = collection(collection);
         DocMaps target = c.writable(generation).docs();
-        List<Map.Entry<Long, CollectionStore>> all = c.from(Long.MIN_VALUE);
         Previous out = new Previous(ids.length);
         for (int i = 0; i < ids.length; i++) {
-            for (Map.Entry<Long, CollectionStore> e : all) {
-                // A re-bound id's old short text is gone; the router stores the new one after binding.
-                e.getValue().texts().remove(ids[i]);
-                if (e.getKey() != generation) {
-                    out.set(i, e.getValue().docs().unbind(ids[i]), e.getKey());
-                }
-            }
-            OptionalLong same = target.bind(ids[i], fps[i]);
-            if (same.isPresent()) {
-                out.set(i, same, generation);
+            // A running pull must not copy the id's old binding over this one.
+            try (ActivePulls.Stripe s = pulls.changing(Partitions.ofId(ids[i]), new PullTombstones.Id(collection, ids[i]))) {
+                bind(c, target, generation, ids[i], fps[i], out, i);
             }
         }
         return out;
     }
 
+    /** Binds an id copied from another node (the caller holds its partition's lock). */
+    void bindCopied(String collection, long generation, String id, long fp) {
+        CollectionGenerations c = collection(collection);
+        bind(c, c.writable(generation).docs(), generation, id, fp, new Previous(1), 0);
+    }
+
+    private static void bind(CollectionGenerations c, DocMaps target, long generation, String id, long fp, Previous out, int i) {
+        for (Map.Entry<Long, CollectionStore> e : c.from(Long.MIN_VALUE)) {
+            // A re-bound id's old short text is gone; the router stores the new one after binding.
+            e.getValue().texts().remove(id);
+            if (e.getKey() != generation) {
+                out.set(i, e.getValue().docs().unbind(id), e.getKey());
+            }
+        }
+        OptionalLong same = target.bind(id, fp);
+        if (same.isPresent()) {
+            out.set(i, same, generation);
+        }
+    }
+
     /** Unbinds each id from every generation; returns what it was bound to. */
     public Previous unbindIds(String collection, String[] ids) {
-        List<Map.Entry<Long, CollectionStore>> all = collection(collection).from(Long.MIN_VALUE);
+        CollectionGenerations c = collection(collection);
         Previous out = new Previous(ids.length);
         for (int i = 0; i < ids.length; i++) {
-            for (Map.Entry<Long, CollectionStore> e : all) {
-                out.set(i, e.getValue().docs().unbind(ids[i]), e.getKey());
-                e.getValue().texts().remove(ids[i]);
+            try (ActivePulls.Stripe s = pulls.changing(Partitions.ofId(ids[i]), new PullTombstones.Id(collection, ids[i]))) {
+                for (Map.Entry<Long, CollectionStore> e : c.from(Long.MIN_VALUE)) {
+                    out.set(i, e.getValue().docs().unbind(ids[i]), e.getKey());
+                    e.getValue().texts().remove(ids[i]);
+                }
             }
         }
         return out;
@@ -167,10 +224,14 @@ public final class ShardNode implements Closeable {
 
     /** Removes ids[i] from fps[i] in {@code generation}; flag i = fps[i] has no ids left there. */
     public boolean[] detachIds(String collection, long generation, long[] fps, String[] ids) {
-        CollectionStore store = collection(collection).existing(generation);
+        CollectionGenerations c = collection(collection);
         boolean[] out = new boolean[fps.length];
         for (int i = 0; i < fps.length; i++) {
-            out[i] = store == null || store.docs().detach(fps[i], ids[i]);
+            try (ActivePulls.Stripe s = pulls.changing(Partitions.ofFingerprint(fps[i]),
+                    new PullTombstones.Attachment(collection, generation, fps[i], ids[i]))) {
+                CollectionStore store = c.existing(generation);
+                out[i] = store == null || store.docs().detach(fps[i], ids[i]);
+            }
         }
         return out;
     }
@@ -241,7 +302,7 @@ public final class ShardNode implements Closeable {
 
     /** Closes and deletes {@code collection}'s generations before {@code minGeneration}; returns how many. */
     public int expireBefore(String collection, long minGeneration) {
-        return collection(collection).expireBefore(minGeneration);
+        return pulls.changingAll(t -> t.expired(collection, minGeneration), () -> collection(collection).expireBefore(minGeneration));
     }
 
     /**
@@ -292,6 +353,10 @@ public final class ShardNode implements Closeable {
 
     /** Forgets a job's seen-set, files included; true if it existed. */
     public synchronized boolean dropUrlJob(String job) {
+        return pulls.changingAll(t -> t.add(new PullTombstones.UrlJob(job)), () -> dropUrlJobFiles(job));
+    }
+
+    private boolean dropUrlJobFiles(String job) {
         UrlSeenSet set = urlJob(job);
         boolean existed = set.size() > 0;
         urlJobs.remove(job);
@@ -306,13 +371,21 @@ public final class ShardNode implements Closeable {
         return existed;
     }
 
-    private UrlSeenSet urlJob(String job) {
+    UrlSeenSet urlJob(String job) {
         return urlJobs.computeIfAbsent(job, j -> new UrlSeenSet(urlJobDir(j), 1 << 20));
     }
 
     /** {@code urls.jobs/JOB}: the dot keeps it apart from collection directories, whose names cannot have one. */
     private Path urlJobDir(String job) {
         return dataDir.resolve("urls.jobs").resolve(job);
+    }
+
+    /**
+     * Deletes every record of {@code partitions} (they moved to other nodes) in every collection,
+     * generation and URL job; returns how many records that was.
+     */
+    public long dropPartitions(PartitionSet partitions) {
+        return PartitionDrop.run(this, partitions);
     }
 
     /** Sizes of {@code collection}'s generations at or after {@code minGeneration}. */

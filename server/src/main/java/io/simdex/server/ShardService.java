@@ -1,9 +1,19 @@
 package io.simdex.server;
 
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.simdex.core.BlockTables;
+import io.simdex.proto.v1.ExportChunk;
 import io.simdex.proto.v1.FingerprintList;
+import io.simdex.proto.v1.NodeStatus;
+import io.simdex.proto.v1.NodeStatusRequest;
+import io.simdex.proto.v1.PartitionsRequest;
+import io.simdex.proto.v1.PullProgress;
+import io.simdex.proto.v1.PullRequest;
+import io.simdex.proto.v1.SetEpochRequest;
 import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardCountResponse;
@@ -29,19 +39,42 @@ import io.simdex.proto.v1.ShardStatsRequest;
 import io.simdex.proto.v1.ShardStatsResponse;
 
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
-/** The shard protocol over gRPC: checks the request's shape, then calls the {@link ShardNode}. */
+/**
+ * The shard protocol over gRPC: checks the request's shape, then calls the {@link ShardNode}.
+ * While the {@link NodeState} says the node is not readable, the reads (Probe, ResolveIds,
+ * GetTexts, LookupContent) fail with UNAVAILABLE and everything else works; the placement epoch
+ * is enforced by {@link EpochFence}, see {@link #withFence}.
+ */
 public final class ShardService extends ShardGrpc.ShardImplBase {
-    private final ShardNode node;
+    /** Largest message a shard accepts or a pull receives: the router's limit too (PublicServer). */
+    public static final int MAX_MESSAGE_BYTES = 64 << 20;
 
+    private final ShardNode node;
+    private final NodeState state;
+
+    /** A service for a node outside any cluster: always readable, epoch 0. */
     public ShardService(ShardNode node) {
+        this(node, NodeState.standalone());
+    }
+
+    public ShardService(ShardNode node, NodeState state) {
         this.node = node;
+        this.state = state;
+    }
+
+    /** The service behind an {@link EpochFence} on {@code state}: what a cluster node registers. */
+    public static ServerServiceDefinition withFence(ShardNode node, NodeState state) {
+        return ServerInterceptors.intercept(new ShardService(node, state), new EpochFence(state));
     }
 
     @Override
     public void probe(ShardProbeRequest req, StreamObserver<ShardProbeResponse> out) {
         answer(out, () -> {
+            requireReadable();
             int table = table(req.getTable());
             if (req.getMaxDistance() > BlockTables.MAX_NEIGHBOUR_DISTANCE) {
                 throw invalid("max_distance " + req.getMaxDistance() + " above " + BlockTables.MAX_NEIGHBOUR_DISTANCE);
@@ -96,6 +129,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     @Override
     public void resolveIds(ShardResolveRequest req, StreamObserver<ShardResolveResponse> out) {
         answer(out, () -> {
+            requireReadable();
             ShardResolveResponse.Builder b = ShardResolveResponse.newBuilder();
             if (req.getGenerationsCount() != req.getFingerprintsCount()) {
                 throw invalid(req.getFingerprintsCount() + " fingerprints but " + req.getGenerationsCount() + " generations");
@@ -136,6 +170,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     @Override
     public void getTexts(ShardTextsRequest req, StreamObserver<ShardTextsResponse> out) {
         answer(out, () -> {
+            requireReadable();
             String[] texts = node.getTexts(collection(req.getCollection()), toArray(req.getGenerationsList()),
                     req.getIdsList().toArray(new String[0]));
             ShardTextsResponse.Builder b = ShardTextsResponse.newBuilder();
@@ -149,6 +184,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     @Override
     public void lookupContent(ShardContentRequest req, StreamObserver<FingerprintList> out) {
         answer(out, () -> {
+            requireReadable();
             ShardNode.Found f = node.lookupContent(collection(req.getCollection()), toArray(req.getGenerationsList()), hashes(req));
             FingerprintList.Builder b = FingerprintList.newBuilder();
             for (int i = 0; i < f.fingerprints().length; i++) {
@@ -228,6 +264,85 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
                 bucketKeys(req.getBucketKeysList()), req.getToken(), req.getStamp())).build());
     }
 
+    @Override
+    public void exportPartitions(PartitionsRequest req, StreamObserver<ExportChunk> out) {
+        ServerCallStreamObserver<ExportChunk> call = (ServerCallStreamObserver<ExportChunk>) out;
+        stream(out, () -> {
+            PartitionSet partitions = partitions(req.getPartitionsList());
+            PartitionExport.run(node, partitions, chunk -> {
+                awaitReady(call);
+                call.onNext(chunk);
+            });
+        });
+    }
+
+    /**
+     * Waits until the client can take another chunk, so an export never piles up in memory. Polls:
+     * the call's onReady callback runs on the call's serialized executor, behind this handler.
+     */
+    private static void awaitReady(ServerCallStreamObserver<?> call) {
+        while (!call.isReady()) {
+            if (call.isCancelled()) {
+                throw Status.CANCELLED.withDescription("export cancelled by the client").asRuntimeException();
+            }
+            LockSupport.parkNanos(1_000_000);
+        }
+    }
+
+    @Override
+    public void pullPartitions(PullRequest req, StreamObserver<PullProgress> out) {
+        stream(out, () -> {
+            if (req.getSource().isBlank()) {
+                throw invalid("source is empty: give the peer's host:port");
+            }
+            PartitionSet partitions = partitions(req.getPartitionsList());
+            long records;
+            try {
+                records = new PartitionPuller(node).pull(req.getSource(), partitions,
+                        sofar -> out.onNext(PullProgress.newBuilder().setRecords(sofar).build()));
+            } catch (io.grpc.StatusRuntimeException e) {
+                throw Status.fromThrowable(e).augmentDescription("pulling from " + req.getSource()).asRuntimeException();
+            }
+            out.onNext(PullProgress.newBuilder().setRecords(records).setDone(true).build());
+        });
+    }
+
+    @Override
+    public void dropPartitions(PartitionsRequest req, StreamObserver<ShardCountResponse> out) {
+        answer(out, () -> ShardCountResponse.newBuilder().setChanged(node.dropPartitions(partitions(req.getPartitionsList()))).build());
+    }
+
+    @Override
+    public void setEpoch(SetEpochRequest req, StreamObserver<NodeStatus> out) {
+        answer(out, () -> {
+            state.raiseEpoch(req.getEpoch());
+            return status();
+        });
+    }
+
+    @Override
+    public void status(NodeStatusRequest req, StreamObserver<NodeStatus> out) {
+        answer(out, this::status);
+    }
+
+    private NodeStatus status() {
+        return NodeStatus.newBuilder().setNodeId(state.nodeId()).setEpoch(state.epoch()).setReadable(state.readable()).build();
+    }
+
+    private void requireReadable() {
+        if (!state.readable()) {
+            throw Status.UNAVAILABLE.withDescription("node " + state.nodeId() + " is catching up").asRuntimeException();
+        }
+    }
+
+    private static PartitionSet partitions(List<Integer> partitions) {
+        try {
+            return PartitionSet.of(partitions);
+        } catch (IllegalArgumentException e) {
+            throw invalid(e.getMessage());
+        }
+    }
+
     private static int[] bucketKeys(java.util.List<Integer> keys) {
         int[] out = new int[keys.size()];
         for (int i = 0; i < out.length; i++) {
@@ -245,12 +360,26 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         try {
             response = call.get();
         } catch (RuntimeException e) {
-            out.onError(e instanceof io.grpc.StatusRuntimeException ? e
-                    : Status.INTERNAL.withDescription(e.toString()).withCause(e).asRuntimeException());
+            out.onError(asStatus(e));
             return;
         }
         out.onNext(response);
         out.onCompleted();
+    }
+
+    /** As {@link #answer} for a server-streaming call, whose body sends its own messages. */
+    private static <T> void stream(StreamObserver<T> out, Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            out.onError(asStatus(e));
+            return;
+        }
+        out.onCompleted();
+    }
+
+    private static RuntimeException asStatus(RuntimeException e) {
+        return e instanceof io.grpc.StatusRuntimeException ? e : Status.INTERNAL.withDescription(e.toString()).withCause(e).asRuntimeException();
     }
 
     private static String collection(String name) {

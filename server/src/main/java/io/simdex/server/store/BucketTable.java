@@ -249,6 +249,55 @@ public final class BucketTable implements Closeable {
         }
     }
 
+    /**
+     * Every fingerprint in bucket (table, block), read under the stripe's read lock so a
+     * concurrent remove cannot make the copy miss one: for streaming a bucket to another node.
+     */
+    public long[] fingerprints(int table, int block) {
+        StampedLock lock = stripe(table, block);
+        long stamp = lock.readLock();
+        try {
+            byte[] first = page(table, block, 0);
+            if (first == null) {
+                return new long[0];
+            }
+            int pages = PageLayout.pages(first);
+            MatchBuffer out = new MatchBuffer();
+            for (int p = 0; p < pages; p++) {
+                byte[] page = p == 0 ? first : page(table, block, p);
+                for (int i = 0, n = PageLayout.count(page); i < n; i++) {
+                    out.add(BlockTables.fingerprint(table, block, PageLayout.residue(page, i)));
+                }
+            }
+            return out.toArray();
+        } finally {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    /** Empties bucket (table, block), deleting its pages; returns how many entries it held. */
+    public int clear(int table, int block) {
+        StampedLock lock = stripe(table, block);
+        long stamp = lock.writeLock();
+        try {
+            byte[] first = page(table, block, 0);
+            if (first == null) {
+                return 0;
+            }
+            int removed = 0;
+            // Page 0 first: a crash midway leaves unreachable pages, never a chain with holes.
+            for (int p = 0, pages = PageLayout.pages(first); p < pages; p++) {
+                byte[] page = p == 0 ? first : page(table, block, p);
+                removed += page == null ? 0 : PageLayout.count(page);
+                removePage(table, block, p);
+            }
+            entries.addAndGet(-removed);
+            return removed;
+        } finally {
+            lock.unlockWrite(stamp);
+        }
+    }
+
     /** Residues stored across all buckets. */
     public long entries() {
         return entries.get();

@@ -5,6 +5,9 @@ import net.openhft.chronicle.map.ChronicleMap;
 import java.io.Closeable;
 import java.nio.file.Path;
 import java.util.OptionalLong;
+import java.util.function.LongPredicate;
+import java.util.function.ObjLongConsumer;
+import java.util.function.Predicate;
 
 /**
  * The two document maps of a shard and collection, both persisted Chronicle Maps:
@@ -88,8 +91,43 @@ public final class DocMaps implements Closeable {
 
     /** The ids of {@code fp}, empty when none. */
     public String[] ids(long fp) {
-        String joined = fpToIds.get(fp);
+        return split(fpToIds.get(fp));
+    }
+
+    private static String[] split(String joined) {
         return joined == null || joined.isEmpty() ? new String[0] : joined.split(String.valueOf(SEPARATOR));
+    }
+
+    /** Calls {@code action} with every binding (id, fingerprint); see {@link GrowingMap#forEach}. */
+    public void forEachBinding(ObjLongConsumer<String> action) {
+        idToFp.forEach((id, fp) -> action.accept(id, fp));
+    }
+
+    /** Calls {@code action} with every (id, fingerprint) pair of the fp -> ids map. */
+    public void forEachAttachment(ObjLongConsumer<String> action) {
+        fpToIds.forEach((fp, joined) -> {
+            for (String id : split(joined)) {
+                action.accept(id, fp);
+            }
+        });
+    }
+
+    /** Unbinds every id {@code drop} accepts; returns how many. */
+    public long unbindIf(Predicate<String> drop) {
+        return idToFp.removeIf((id, fp) -> drop.test(id));
+    }
+
+    /** Removes the ids of every fingerprint {@code drop} accepts; returns how many (fp, id) pairs. */
+    public long detachIf(LongPredicate drop) {
+        long[] pairs = {0};
+        fpToIds.removeIf((fp, joined) -> {
+            if (!drop.test(fp)) {
+                return false;
+            }
+            pairs[0] += split(joined).length;
+            return true;
+        });
+        return pairs[0];
     }
 
     public long documents() {

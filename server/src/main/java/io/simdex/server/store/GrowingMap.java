@@ -6,6 +6,7 @@ import net.openhft.chronicle.map.ChronicleMapBuilder;
 import java.io.Closeable;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
@@ -102,6 +103,19 @@ public final class GrowingMap<K, V> implements Closeable {
             return created;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Calls {@code action} with every entry (copies). No lock is held while it runs: Chronicle
+     * Map's iterator copies one segment at a time, so a slow consumer (a stream waiting for its
+     * reader) does not stall writers. Entries written meanwhile may or may not be seen.
+     */
+    public void forEach(java.util.function.BiConsumer<? super K, ? super V> action) {
+        for (ChronicleMap<K, V> m : generations) {
+            for (Map.Entry<K, V> e : m.entrySet()) {
+                action.accept(e.getKey(), e.getValue());
+            }
         }
     }
 

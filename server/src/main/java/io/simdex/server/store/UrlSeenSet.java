@@ -5,6 +5,8 @@ import net.openhft.chronicle.map.ChronicleMap;
 import java.io.Closeable;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 
 /**
  * One crawl job's set of seen URLs, as the seeds keep in a Redis hash per job: URL hash ->
@@ -47,6 +49,21 @@ public final class UrlSeenSet implements Closeable {
             return Math.max(old, expiresAt);
         });
         return fresh[0];
+    }
+
+    /** Adds the URL hash, keeping the later expiry if present: a copy from another node. */
+    public void addKeepingLater(byte[] urlHash, long expiresAt) {
+        seen.compute(urlHash, (k, old) -> old == null ? expiresAt : Math.max(old, expiresAt));
+    }
+
+    /** Calls {@code action} with every entry (hash, expiry), expired ones included. */
+    public void forEach(BiConsumer<byte[], Long> action) {
+        seen.forEach(action);
+    }
+
+    /** Removes every URL hash {@code drop} accepts; returns how many. */
+    public long removeIf(Predicate<byte[]> drop) {
+        return seen.removeIf((k, expiresAt) -> drop.test(k));
     }
 
     /** True when the URL hash is present and not expired at {@code now}; changes nothing. */

@@ -129,6 +129,35 @@ class BucketTableTest {
     }
 
     @Test
+    void fingerprintsAndClear_bucketOfManyPages_readAndEmptyOnlyThatBucket() {
+        SplittableRandom random = new SplittableRandom(13);
+        TreeSet<Long> crowd = new TreeSet<>();
+        try (BucketTable table = new BucketTable(dir, TINY, true)) {
+            for (int i = 0; i < 37; i++) {
+                long fp = (random.nextLong() & ~0xFFFFL) | 0xCAFE; // one table-0 bucket, 10 pages of 4
+                table.add(0, fp);
+                crowd.add(fp);
+            }
+            long neighbour = (random.nextLong() & ~0xFFFFL) | 0xCAFF;
+            table.add(0, neighbour);
+            table.add(1, crowd.first());
+
+            TreeSet<Long> read = new TreeSet<>();
+            Arrays.stream(table.fingerprints(0, 0xCAFE)).forEach(read::add);
+            assertEquals(crowd, read);
+            assertEquals(0, table.fingerprints(0, 0x1234).length);
+
+            assertEquals(37, table.clear(0, 0xCAFE));
+            assertEquals(0, table.fingerprints(0, 0xCAFE).length);
+            assertEquals(0, table.clear(0, 0xCAFE), "already empty");
+            assertEquals(2, table.entries(), "the neighbour bucket and table 1 keep theirs");
+            assertArrayEquals(new long[]{neighbour}, table.fingerprints(0, 0xCAFF));
+            assertTrue(table.add(0, crowd.last()), "an emptied bucket takes entries again");
+            assertArrayEquals(new long[]{crowd.last()}, table.fingerprints(0, 0xCAFE));
+        }
+    }
+
+    @Test
     void reopen_afterCleanClose_findsEverything() {
         SplittableRandom random = new SplittableRandom(3);
         long[] fps = random.longs(3000).toArray();

@@ -1,0 +1,51 @@
+package io.simdex.server;
+
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+
+/**
+ * Refuses calls made with a stale placement map: a router stamps each call with its map's epoch
+ * in the {@value #HEADER_NAME} header (ASCII decimal); if that is older than the node's epoch,
+ * the call fails with FAILED_PRECONDITION (refresh the map, then retry) before reaching the
+ * service. A call without the header passes: tools and single-node setups have no map.
+ * A header that is not a decimal number fails with INVALID_ARGUMENT.
+ */
+public final class EpochFence implements ServerInterceptor {
+    public static final String HEADER_NAME = "simdex-epoch";
+    public static final Metadata.Key<String> HEADER = Metadata.Key.of(HEADER_NAME, Metadata.ASCII_STRING_MARSHALLER);
+
+    private final NodeState state;
+
+    public EpochFence(NodeState state) {
+        this.state = state;
+    }
+
+    @Override
+    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+        String stamped = headers.get(HEADER);
+        if (stamped == null) {
+            return next.startCall(call, headers);
+        }
+        long epoch;
+        try {
+            epoch = Long.parseUnsignedLong(stamped.trim());
+        } catch (NumberFormatException e) {
+            return refuse(call, Status.INVALID_ARGUMENT.withDescription(HEADER_NAME + " header '" + stamped + "' is not a decimal number"));
+        }
+        long current = state.epoch();
+        if (Long.compareUnsigned(epoch, current) < 0) {
+            return refuse(call, Status.FAILED_PRECONDITION.withDescription("stale placement epoch " + Long.toUnsignedString(epoch)
+                    + ", node " + state.nodeId() + " is at " + Long.toUnsignedString(current)));
+        }
+        return next.startCall(call, headers);
+    }
+
+    private static <Q, R> ServerCall.Listener<Q> refuse(ServerCall<Q, R> call, Status status) {
+        call.close(status, new Metadata());
+        return new ServerCall.Listener<>() {
+        };
+    }
+}

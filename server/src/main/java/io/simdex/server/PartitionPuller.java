@@ -1,0 +1,64 @@
+package io.simdex.server;
+
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.simdex.proto.v1.ExportChunk;
+import io.simdex.proto.v1.PartitionsRequest;
+import io.simdex.proto.v1.ShardGrpc;
+
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.function.LongConsumer;
+
+/**
+ * Copies partitions from a peer into this node: streams the peer's ExportPartitions over a
+ * channel of its own and applies each chunk ({@link ChunkApplier}), with tombstones registered
+ * for the whole pull so that deletes made here meanwhile stay deleted ({@link ActivePulls}).
+ * Writes made here meanwhile stay too. Pulling again is harmless: every apply is idempotent.
+ */
+public final class PartitionPuller {
+    private final ShardNode node;
+
+    public PartitionPuller(ShardNode node) {
+        this.node = node;
+    }
+
+    /**
+     * Pulls {@code partitions} from the shard service at {@code source} ("host:port", plaintext),
+     * calling {@code progress} with the records handled so far after every chunk; returns the
+     * total. The current gRPC context's deadline and cancellation carry over to the export call.
+     *
+     * @throws IllegalArgumentException for an empty source, no partitions or one outside
+     *         0..4095 (nothing is pulled), or a malformed chunk from the peer
+     * @throws io.grpc.StatusRuntimeException when the export fails; what was applied stays
+     */
+    public long pull(String source, int[] partitions, LongConsumer progress) {
+        if (source == null || source.isBlank()) {
+            throw new IllegalArgumentException("source is empty: give the peer's host:port");
+        }
+        return pull(source, PartitionSet.of(partitions), progress);
+    }
+
+    long pull(String source, PartitionSet partitions, LongConsumer progress) {
+        ManagedChannel channel = NettyChannelBuilder.forTarget(source).usePlaintext()
+                .maxInboundMessageSize(ShardService.MAX_MESSAGE_BYTES).build();
+        // Registered before the export starts reading, so no delete here can slip in unrecorded.
+        PullTombstones tombstones = node.pulls().begin(partitions);
+        try {
+            ChunkApplier applier = new ChunkApplier(node, tombstones);
+            PartitionsRequest request = PartitionsRequest.newBuilder()
+                    .addAllPartitions(Arrays.stream(partitions.toArray()).boxed().toList()).build();
+            Iterator<ExportChunk> chunks = ShardGrpc.newBlockingStub(channel).exportPartitions(request);
+            long records = 0;
+            while (chunks.hasNext()) {
+                records += applier.apply(chunks.next());
+                progress.accept(records);
+            }
+            return records;
+        } finally {
+            node.pulls().end(tombstones);
+            // Also cancels the export if applying failed midway.
+            channel.shutdownNow();
+        }
+    }
+}

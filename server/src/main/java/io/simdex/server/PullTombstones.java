@@ -1,0 +1,61 @@
+package io.simdex.server;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What one running pull must not copy: the keys of its partitions that this node deleted, or
+ * rebound, since the pull began (see {@link ActivePulls}). Lives as long as the pull.
+ */
+final class PullTombstones {
+    /** A bucket entry removed here. */
+    record BucketEntry(String collection, long generation, int table, long fp) {
+    }
+
+    /** An id unbound or rebound here: its copied binding and short texts are stale. */
+    record Id(String collection, String id) {
+    }
+
+    /** A (fingerprint, id) pair detached here. */
+    record Attachment(String collection, long generation, long fp, String id) {
+    }
+
+    /** A URL job dropped here: every copied entry of it predates the drop. */
+    record UrlJob(String job) {
+    }
+
+    private final PartitionSet partitions;
+    private final Set<Object> keys = ConcurrentHashMap.newKeySet();
+    /** Collection -> the oldest generation this node kept when it expired older ones. */
+    private final ConcurrentHashMap<String, Long> expiredBefore = new ConcurrentHashMap<>();
+
+    PullTombstones(PartitionSet partitions) {
+        this.partitions = partitions;
+    }
+
+    PartitionSet partitions() {
+        return partitions;
+    }
+
+    boolean covers(int partition) {
+        return partitions.contains(partition);
+    }
+
+    void add(Object key) {
+        keys.add(key);
+    }
+
+    boolean contains(Object key) {
+        return keys.contains(key);
+    }
+
+    void expired(String collection, long minGeneration) {
+        expiredBefore.merge(collection, minGeneration, Math::max);
+    }
+
+    /** Whether this node expired {@code generation} of {@code collection} during the pull. */
+    boolean isExpired(String collection, long generation) {
+        Long min = expiredBefore.get(collection);
+        return min != null && generation < min;
+    }
+}
