@@ -17,7 +17,7 @@ import io.grpc.Status;
  */
 public final class ShardEpochs {
     /** The metadata header, as the node's fence reads it. */
-    public static final Metadata.Key<String> HEADER = Metadata.Key.of("simdex-epoch", Metadata.ASCII_STRING_MARSHALLER);
+    public static final Metadata.Key<String> HEADER = io.simdex.server.EpochFence.HEADER;
     private static final String STALE = "stale placement epoch";
 
     private ShardEpochs() {

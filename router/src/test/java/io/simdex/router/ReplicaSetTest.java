@@ -114,11 +114,11 @@ class ReplicaSetTest {
     void locks_skipADownReplicaWithinTheQuorum_andReportTheLargestStamp() {
         ShardClient a = replica("a");
         ShardClient b = replica("b");
-        a.lockBuckets("c", new int[]{1}, 1, 1000, 10).join();
-        a.unlockBuckets("c", new int[]{1}, 1, 50).join();
+        long high = a.lockBuckets("c", new int[]{1}, 1, 1000, 10).join() + 1_000_000_000L; // above b's stamps too
+        a.unlockBuckets("c", new int[]{1}, 1, high).join();
         AtomicInteger calls = new AtomicInteger();
         long stamp = set(List.of(b, failing(Status.Code.UNAVAILABLE, calls), a), List.of(), 2).lockBuckets("c", new int[]{1}, 2, 1000, 10).join();
-        assertEquals(50, stamp);
+        assertEquals(high, stamp);
         StatusRuntimeException e = (StatusRuntimeException) assertThrows(CompletionException.class, () ->
                 set(List.of(b, failing(Status.Code.UNAVAILABLE, calls)), List.of(), 2).lockBuckets("c", new int[]{2}, 3, 1000, 10).join()).getCause();
         assertTrue(e.getStatus().getDescription().contains("1 of 2 replicas"), e.getStatus().toString());

@@ -35,12 +35,43 @@ public final class EpochFence implements ServerInterceptor {
         } catch (NumberFormatException e) {
             return refuse(call, Status.INVALID_ARGUMENT.withDescription(HEADER_NAME + " header '" + stamped + "' is not a decimal number"));
         }
-        long current = state.epoch();
-        if (Long.compareUnsigned(epoch, current) < 0) {
+        if (!state.admit(epoch)) {
             return refuse(call, Status.FAILED_PRECONDITION.withDescription("stale placement epoch " + Long.toUnsignedString(epoch)
-                    + ", node " + state.nodeId() + " is at " + Long.toUnsignedString(current)));
+                    + ", node " + state.nodeId() + " is at " + Long.toUnsignedString(state.epoch())));
         }
-        return next.startCall(call, headers);
+        // Counted until the call ends, so SetEpoch can wait for calls routed by the older map.
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable finish = () -> {
+            if (done.compareAndSet(false, true)) {
+                state.finished(epoch);
+            }
+        };
+        ServerCall.Listener<Q> listener;
+        try {
+            listener = next.startCall(call, headers);
+        } catch (RuntimeException e) {
+            finish.run();
+            throw e;
+        }
+        return new io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
+            @Override
+            public void onComplete() {
+                try {
+                    super.onComplete();
+                } finally {
+                    finish.run();
+                }
+            }
+
+            @Override
+            public void onCancel() {
+                try {
+                    super.onCancel();
+                } finally {
+                    finish.run();
+                }
+            }
+        };
     }
 
     private static <Q, R> ServerCall.Listener<Q> refuse(ServerCall<Q, R> call, Status status) {

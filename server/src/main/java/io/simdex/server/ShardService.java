@@ -312,10 +312,21 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         answer(out, () -> ShardCountResponse.newBuilder().setChanged(node.dropPartitions(partitions(req.getPartitionsList()))).build());
     }
 
+    /** SetEpoch waits this long for calls admitted under older epochs to finish. */
+    private static final long DRAIN_MILLIS = 10_000;
+
     @Override
     public void setEpoch(SetEpochRequest req, StreamObserver<NodeStatus> out) {
         answer(out, () -> {
-            state.raiseEpoch(req.getEpoch());
+            try {
+                if (!state.raiseEpochAndDrain(req.getEpoch(), DRAIN_MILLIS)) {
+                    throw Status.DEADLINE_EXCEEDED.withDescription("calls routed by an older placement map still running after "
+                            + DRAIN_MILLIS + " ms").asRuntimeException();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw Status.CANCELLED.withDescription("interrupted").asRuntimeException();
+            }
             return status();
         });
     }
