@@ -17,7 +17,7 @@ import java.util.concurrent.Callable;
 /** The entry point of {@code simdex-loadtest.jar}: one subcommand per tool. */
 @Command(name = "simdex-loadtest", mixinStandardHelpOptions = true,
         subcommands = {GenCommand.class, LoadCommand.class, RunCommand.class, SweepCommand.class, ServeCommand.class,
-                StoreBenchCommand.class, LoadTestMain.JmhCommand.class},
+                StoreBenchCommand.class, io.simdex.loadtest.quality.PartitionSkew.class, LoadTestMain.JmhCommand.class},
         description = "simdex measurement harness: data, load, latency, the echo floor, the store benchmark and JMH.")
 public final class LoadTestMain {
     /** Exit status for bad arguments, as picocli uses for usage errors. */

@@ -19,15 +19,34 @@ import java.util.concurrent.ConcurrentSkipListMap;
 /**
  * The collections that exist and their settings, persisted as {@code collections.json}
  * (protobuf JSON of a ListCollectionsResponse) and rewritten atomically on each change.
- * "default" always exists, with default settings.
+ * "default" always exists, with default settings. In a cluster the routers share one catalog
+ * ({@link Shared}, kept in Atomix): the file is then this router's cache of it. A collection's
+ * settings never change once created, so a cached entry never goes stale.
  */
 public final class Catalog {
     public static final String DEFAULT = "default";
 
+    /** The cluster-wide catalog: first writer of a name wins. */
+    public interface Shared {
+        /** Stores {@code info} unless its name exists; returns what was there before (null if nothing). */
+        CollectionInfo putIfAbsent(CollectionInfo info);
+
+        Optional<CollectionInfo> get(String name);
+
+        List<CollectionInfo> all();
+    }
+
     private final Path file;
+    private final Shared shared;
     private final ConcurrentSkipListMap<String, CollectionInfo> collections = new ConcurrentSkipListMap<>();
 
     public Catalog(Path dir) {
+        this(dir, null);
+    }
+
+    /** @param shared the cluster's catalog, or null for a router of its own */
+    public Catalog(Path dir, Shared shared) {
+        this.shared = shared;
         this.file = dir.resolve("collections.json");
         try {
             Files.createDirectories(dir);
@@ -43,7 +62,19 @@ public final class Catalog {
     }
 
     public Optional<CollectionInfo> get(String name) {
-        return Optional.ofNullable(collections.get(name));
+        CollectionInfo local = collections.get(name);
+        if (local != null || shared == null) {
+            return Optional.ofNullable(local);
+        }
+        Optional<CollectionInfo> found = shared.get(name); // made by another router
+        found.ifPresent(this::cache);
+        return found;
+    }
+
+    private synchronized void cache(CollectionInfo info) {
+        if (collections.putIfAbsent(info.getName(), info) == null) {
+            save();
+        }
     }
 
     /**
@@ -57,6 +88,13 @@ public final class Catalog {
         }
         CollectionInfo info = CollectionInfo.newBuilder().setName(name).setCreatedUnixMs(System.currentTimeMillis())
                 .setSettings(settings).build();
+        if (shared != null) {
+            CollectionInfo first = shared.putIfAbsent(info);
+            if (first != null) {
+                cache(first);
+                return new Created(first, false);
+            }
+        }
         collections.put(name, info);
         save();
         return new Created(info, true);
@@ -66,6 +104,9 @@ public final class Catalog {
     }
 
     public List<CollectionInfo> all() {
+        if (shared != null) {
+            shared.all().forEach(this::cache);
+        }
         return new ArrayList<>(collections.values());
     }
 

@@ -1,11 +1,15 @@
 package io.simdex.router;
 
+import io.grpc.Context;
 import io.grpc.Status;
 import io.simdex.server.ShardNode;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
@@ -25,6 +29,13 @@ public final class ReplicaSet implements ShardClient {
     private final int[] incomingNodes;
     private final int writeQuorum;
     private final IntPredicate live;
+    private final long hedgeMillis;
+    /** Fires hedged reads; one daemon thread is plenty, it only starts calls. */
+    private static final ScheduledExecutorService HEDGES = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "hedged-reads");
+        t.setDaemon(true);
+        return t;
+    });
 
     /**
      * @param servingNodes node numbers of {@code serving}, for {@code live}
@@ -32,6 +43,16 @@ public final class ReplicaSet implements ShardClient {
      */
     public ReplicaSet(List<ShardClient> serving, int[] servingNodes, List<ShardClient> incoming, int[] incomingNodes,
             int writeQuorum, IntPredicate live) {
+        this(serving, servingNodes, incoming, incomingNodes, writeQuorum, live, 0);
+    }
+
+    /**
+     * @param hedgeMillis 0, or: when the first replica has not answered a read after this long,
+     *                    ask the second too and take whichever answers first (a hedged read:
+     *                    trades a little load for a shorter tail when one node stalls)
+     */
+    public ReplicaSet(List<ShardClient> serving, int[] servingNodes, List<ShardClient> incoming, int[] incomingNodes,
+            int writeQuorum, IntPredicate live, long hedgeMillis) {
         if (serving.isEmpty() || writeQuorum < 1 || writeQuorum > serving.size()) {
             throw new IllegalArgumentException("write quorum " + writeQuorum + " of " + serving.size() + " replicas");
         }
@@ -41,6 +62,7 @@ public final class ReplicaSet implements ShardClient {
         this.incomingNodes = incomingNodes.clone();
         this.writeQuorum = writeQuorum;
         this.live = live;
+        this.hedgeMillis = hedgeMillis;
     }
 
     /** Whether a failed call should be retried on another replica. */
@@ -59,16 +81,30 @@ public final class ReplicaSet implements ShardClient {
             }
         }
         CompletableFuture<T> out = new CompletableFuture<>();
-        attempt(order, 0, call, out);
+        // Failover calls start on a gRPC thread: carry the client's Context (its deadline) there.
+        Context context = Context.current();
+        attempt(order, 0, call, out, context);
+        if (hedgeMillis > 0 && order.size() > 1) {
+            HEDGES.schedule(() -> {
+                if (!out.isDone()) {
+                    context.run(() -> safely(call, order.get(1)).whenComplete((v, t) -> {
+                        if (t == null) {
+                            out.complete(v);
+                        }
+                    }));
+                }
+            }, hedgeMillis, TimeUnit.MILLISECONDS);
+        }
         return out;
     }
 
-    private static <T> void attempt(List<ShardClient> order, int i, Function<ShardClient, CompletableFuture<T>> call, CompletableFuture<T> out) {
-        call.apply(order.get(i)).whenComplete((value, failure) -> {
+    private static <T> void attempt(List<ShardClient> order, int i, Function<ShardClient, CompletableFuture<T>> call, CompletableFuture<T> out,
+            Context context) {
+        safely(call, order.get(i)).whenComplete((value, failure) -> {
             if (failure == null) {
                 out.complete(value);
             } else if (i + 1 < order.size() && failsOver(failure)) {
-                attempt(order, i + 1, call, out);
+                context.run(() -> attempt(order, i + 1, call, out, context));
             } else {
                 out.completeExceptionally(failure);
             }

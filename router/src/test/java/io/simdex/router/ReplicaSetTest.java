@@ -123,4 +123,18 @@ class ReplicaSetTest {
                 set(List.of(b, failing(Status.Code.UNAVAILABLE, calls)), List.of(), 2).lockBuckets("c", new int[]{2}, 3, 1000, 10).join()).getCause();
         assertTrue(e.getStatus().getDescription().contains("1 of 2 replicas"), e.getStatus().toString());
     }
+
+    @Test
+    void hedgedRead_asksTheSecondReplica_whenTheFirstStalls() {
+        ShardClient good = replica("a");
+        good.bucketAdd("c", 0, 1, new long[]{42}, true).join();
+        ShardClient stalled = (ShardClient) Proxy.newProxyInstance(ShardClient.class.getClassLoader(), new Class<?>[]{ShardClient.class},
+                (p, m, args) -> m.getName().equals("close") ? null : new CompletableFuture<>());
+        ReplicaSet hedged = new ReplicaSet(List.of(stalled, good), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, 20);
+        assertArrayEquals(new long[]{42}, hedged.probe("c", new long[]{0}, 1, new long[]{42}, 0).orTimeout(5, java.util.concurrent.TimeUnit.SECONDS)
+                .join()[0].fingerprints());
+        ReplicaSet plain = new ReplicaSet(List.of(stalled, good), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, 0);
+        assertThrows(CompletionException.class, () -> plain.probe("c", new long[]{0}, 1, new long[]{42}, 0)
+                .orTimeout(300, java.util.concurrent.TimeUnit.MILLISECONDS).join(), "without hedging the stalled replica holds the read");
+    }
 }

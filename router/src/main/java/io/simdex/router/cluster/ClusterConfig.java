@@ -23,10 +23,11 @@ import java.util.Set;
  * replication=2              R (used when the first map is made)
  * write.quorum=1             W, default majority of R
  * expected=1000000           documents a new collection is sized for on a node
+ * hedge.millis=0             routers: ask a second replica when the first has not answered a read by then (0: never)
  * </pre>
  */
 public record ClusterConfig(String id, String host, int port, int atomixPort, Path data, List<Seed> seeds, Set<String> raft,
-        int replication, int writeQuorum, long expected) {
+        int replication, int writeQuorum, long expected, long hedgeMillis) {
 
     /** A founding member's Atomix address: {@code id@host:port}. */
     public record Seed(String id, String host, int port) {
@@ -66,7 +67,8 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
         }
         return new ClusterConfig(id, p.getProperty("host", "127.0.0.1").trim(), Integer.parseInt(required(p, "port", source)),
                 Integer.parseInt(required(p, "atomix.port", source)), Path.of(required(p, "data", source)), seeds, raft,
-                replication, quorum, Long.parseLong(p.getProperty("expected", "1000000").trim()));
+                replication, quorum, Long.parseLong(p.getProperty("expected", "1000000").trim()),
+                Long.parseLong(p.getProperty("hedge.millis", "0").trim()));
     }
 
     private static String required(Properties p, String key, String source) {

@@ -34,10 +34,10 @@ public final class ClusterRouter implements AutoCloseable {
         AtomixMember member = new AtomixMember(config, "router", config.data().resolve("atomix"), null);
         PartitionMapStore store = new PartitionMapStore(member.atomix());
         awaitMap(store, Duration.ofMinutes(2));
-        ClusterView view = new ClusterView(store, member::liveIds);
+        ClusterView view = new ClusterView(store, member::liveIds, config.hedgeMillis());
         Set<String> raft = config.raft().isEmpty()
                 ? config.seeds().stream().map(ClusterConfig.Seed::id).collect(Collectors.toSet()) : config.raft();
-        SimdexService service = new SimdexService(view, new Catalog(config.data()), Clock.systemUTC());
+        SimdexService service = new SimdexService(view, new Catalog(config.data(), new SharedCatalog(member.atomix())), Clock.systemUTC());
         PublicServer server = PublicServer.start(config.host(), config.port(),
                 ServerInterceptors.intercept(service, service.handlingTimes()), SimdexGrpc.SERVICE_NAME,
                 List.of(new AdminService(member, store, view, raft).bindService()));

@@ -32,15 +32,17 @@ public final class ClusterView implements IndexView, AutoCloseable {
     private final PartitionMapStore store;
     private final Supplier<Set<String>> liveIds;
     private final Map<String, RemoteShardClient> channels = new ConcurrentHashMap<>();
+    private final long hedgeMillis;
     private volatile Built built;
 
     private record Built(PartitionMap map, IndexRouter index) {
     }
 
     /** @param liveIds the members the failure detector reports up (read per call, so keep it cheap) */
-    public ClusterView(PartitionMapStore store, Supplier<Set<String>> liveIds) {
+    public ClusterView(PartitionMapStore store, Supplier<Set<String>> liveIds, long hedgeMillis) {
         this.store = store;
         this.liveIds = liveIds;
+        this.hedgeMillis = hedgeMillis;
         store.watch(this::install);
     }
 
@@ -94,7 +96,7 @@ public final class ClusterView implements IndexView, AutoCloseable {
                 g = groups.size();
                 groupOf.put(key, g);
                 groups.add(new ReplicaSet(pick(stamped, replicas), replicas, pick(stamped, incoming), incoming,
-                        Math.min(map.writeQuorum(), replicas.length), live));
+                        Math.min(map.writeQuorum(), replicas.length), live, hedgeMillis));
             }
             groupOfPartition[p] = g;
         }

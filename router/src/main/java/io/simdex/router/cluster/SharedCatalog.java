@@ -1,0 +1,65 @@
+package io.simdex.router.cluster;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.atomix.core.Atomix;
+import io.atomix.core.map.AtomicMap;
+import io.atomix.protocols.raft.MultiRaftProtocol;
+import io.atomix.protocols.raft.ReadConsistency;
+import io.atomix.utils.serializer.Serializer;
+import io.atomix.utils.time.Versioned;
+import io.simdex.proto.v1.CollectionInfo;
+import io.simdex.router.Catalog;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** The routers' common collection catalog: an Atomix AtomicMap on the Raft group, name -> CollectionInfo bytes. */
+public final class SharedCatalog implements Catalog.Shared {
+    private final AtomicMap<String, byte[]> map;
+
+    public SharedCatalog(Atomix atomix) {
+        map = atomix.<String, byte[]>atomicMapBuilder("simdex-collections")
+                .withProtocol(MultiRaftProtocol.builder("raft").withReadConsistency(ReadConsistency.LINEARIZABLE)
+                        .withMaxTimeout(Duration.ofSeconds(5)).build())
+                .withSerializer(new Serializer() { // names as UTF-8, values as protobuf bytes: no Kryo
+                    @Override
+                    public <T> byte[] encode(T o) {
+                        return o == null ? null : o instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : (byte[]) o;
+                    }
+
+                    @SuppressWarnings("unchecked")
+                    @Override
+                    public <T> T decode(byte[] b) {
+                        return (T) b; // keys are never decoded by the calls used here; values stay bytes
+                    }
+                })
+                .build().async().sync(Duration.ofSeconds(10));
+    }
+
+    @Override
+    public CollectionInfo putIfAbsent(CollectionInfo info) {
+        Versioned<byte[]> before = map.putIfAbsent(info.getName(), info.toByteArray());
+        return before == null ? null : parse(before.value());
+    }
+
+    @Override
+    public Optional<CollectionInfo> get(String name) {
+        Versioned<byte[]> v = map.get(name);
+        return v == null ? Optional.empty() : Optional.of(parse(v.value()));
+    }
+
+    @Override
+    public List<CollectionInfo> all() {
+        return map.values().stream().map(v -> parse(v.value())).toList();
+    }
+
+    private static CollectionInfo parse(byte[] bytes) {
+        try {
+            return CollectionInfo.parseFrom(bytes);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("unreadable catalog entry", e);
+        }
+    }
+}
