@@ -59,7 +59,25 @@ public final class PartitionSkew implements Callable<Integer> {
             randomIds[i] = "doc-" + i;
         }
         row("random", random, randomIds);
+        heaviest(text);
         return 0;
+    }
+
+    /** Where text skew comes from: the fullest bucket, and the fingerprint most documents share. */
+    private static void heaviest(long[] fps) {
+        java.util.Map<Integer, Integer> buckets = new java.util.HashMap<>();
+        java.util.Map<Long, Integer> same = new java.util.HashMap<>();
+        for (long fp : fps) {
+            same.merge(fp, 1, Integer::sum);
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                buckets.merge(BlockTables.bucketKey(t, BlockTables.block(fp, t)), 1, Integer::sum);
+            }
+        }
+        var bucket = buckets.entrySet().stream().max(java.util.Map.Entry.comparingByValue()).orElseThrow();
+        var fp = same.entrySet().stream().max(java.util.Map.Entry.comparingByValue()).orElseThrow();
+        System.out.printf("text: fullest bucket table %d block %04x holds %,d entries (mean %.2f); most shared fingerprint %016x: %,d documents%n",
+                bucket.getKey() >>> BlockTables.BLOCK_BITS, bucket.getKey() & 0xFFFF, bucket.getValue(),
+                fps.length / (double) BlockTables.KEYS_PER_TABLE, fp.getKey(), fp.getValue());
     }
 
     private static void row(String name, long[] fps, String[] ids) {
