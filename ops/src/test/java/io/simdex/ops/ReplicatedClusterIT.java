@@ -48,7 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * founding nodes with R=2 (W=1) and a router; 1M fingerprints; a node SIGKILLed while a writer
  * and a reader run; its restart and catch-up (checked by then killing its partner, so the
  * restarted node alone serves the partitions they share); a fourth node added and the
- * partitions rebalanced while the reader and writer run. Every query must give exactly the
+ * partitions rebalanced while the reader and writer run; then drained and removed again. Every query must give exactly the
  * brute-force answer, and every acknowledged write must be found at the end.
  * Measured figures are printed and written to target/cluster-figures.txt.
  */
@@ -146,18 +146,31 @@ class ReplicatedClusterIT {
                 double moveSeconds = seconds(moveStart);
                 traffic.phase("after move");
                 Thread.sleep(3_000);
-                traffic.stop();
                 assertTrue(last.getDone(), last.toString());
                 figure("rebalance onto node-4: %d partition replicas, %,d records in %.1f s = %,.0f records/s", last.getPartitionsDone(),
                         last.getRecords(), moveSeconds, last.getRecords() / moveSeconds);
 
                 PlacementResponse placement = admin.placement(true);
+                traffic.phase("drain");
                 assertEquals(0, placement.getMoving());
                 for (NodeShare n : placement.getNodesList()) {
                     assertEquals(2048, n.getReplicas(), 1.0, "share of " + n.getNode() + ": " + placement.getNodesList());
                 }
                 assertTrue(placement.getPartitionsList().stream().allMatch(p -> p.getReplicasCount() == 2
                         && p.getReplicasList().stream().distinct().count() == 2), "every partition on 2 distinct nodes");
+
+                // 5. Decommission: drain node-4 again while the reader runs, then remove it.
+                long drainStart = System.nanoTime();
+                MoveProgress drained = admin.drainNode("node-4", p -> { });
+                figure("drain of node-4: %d partition replicas, %,d records in %.1f s", drained.getPartitionsDone(), drained.getRecords(),
+                        seconds(drainStart));
+                PlacementResponse afterRemove = admin.removeNode("node-4");
+                assertEquals(List.of("node-1", "node-2", "node-3"), afterRemove.getNodesList().stream().map(NodeShare::getNode).toList());
+                for (NodeShare n : afterRemove.getNodesList()) {
+                    assertEquals(2731, n.getReplicas(), 1.0, "share of " + n.getNode());
+                }
+                Thread.sleep(2_000);
+                traffic.stop();
 
                 assertEquals(List.of(), traffic.errors, "errors seen by the reader and writer");
                 assertTrue(traffic.queries.get() > 100, "reader made " + traffic.queries.get() + " queries");
@@ -166,6 +179,10 @@ class ReplicatedClusterIT {
                 assertAllAcknowledgedFound(stub, traffic.acked);
                 assertExact(stub, probes, expected);
                 figure("acknowledged writes checked: %,d", traffic.acked.size());
+                // Every write was acknowledged (errors is empty), so the copies add up exactly:
+                // nothing moved away was left behind, nothing was copied twice.
+                assertEquals(LOADED + traffic.acked.size(), stub.withDeadlineAfter(60, TimeUnit.SECONDS)
+                        .stats(StatsRequest.getDefaultInstance()).getDocuments(), "documents (stored copies / R)");
             }
             channel.shutdownNow();
         } finally {

@@ -3,6 +3,7 @@ package io.simdex.router.cluster;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.simdex.proto.v1.MoveProgress;
+import io.simdex.proto.v1.NodeStatusRequest;
 import io.simdex.proto.v1.PartitionsRequest;
 import io.simdex.proto.v1.PlacedNode;
 import io.simdex.proto.v1.PullProgress;
@@ -81,6 +82,7 @@ public final class Rebalancer {
         progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setEpoch(map.epoch())
                 .setStage(total == 0 ? "balanced: nothing to move" : "moving " + total + " partition replicas in " + batches.size() + " batches").build());
         for (List<Move> batch : batches) {
+            awaitCaughtUp(map, progress);
             Move first = batch.get(0);
             String from = map.nodes().get(first.from()).getId();
             String to = map.nodes().get(first.to()).getId();
@@ -113,6 +115,38 @@ public final class Rebalancer {
         }
         progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setPartitionsDone(done).setRecords(records)
                 .setEpoch(map.epoch()).setDone(true).setStage("done").build());
+    }
+
+    /**
+     * Waits until no live node is catching up: a node still pulling its partitions from peers
+     * (after a restart) would pull back a partition that a move has just dropped from it.
+     */
+    private void awaitCaughtUp(PartitionMap map, Consumer<MoveProgress> progress) {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
+        while (true) {
+            List<String> catchingUp = new ArrayList<>();
+            Set<String> live = liveIds.get();
+            for (PlacedNode n : map.nodes()) {
+                if (live.contains(n.getId()) && !ShardGrpc.newBlockingStub(view.node(n.getAddress()).channel())
+                        .withDeadlineAfter(5, TimeUnit.SECONDS).status(NodeStatusRequest.getDefaultInstance()).getReadable()) {
+                    catchingUp.add(n.getId());
+                }
+            }
+            if (catchingUp.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw Status.UNAVAILABLE.withDescription(catchingUp + " still catching up after 30 minutes").asRuntimeException();
+            }
+            progress.accept(MoveProgress.newBuilder().setEpoch(map.epoch()).setStage("waiting for " + String.join(", ", catchingUp)
+                    + " to catch up").build());
+            try {
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw Status.CANCELLED.withDescription("interrupted").asRuntimeException();
+            }
+        }
     }
 
     /** Moves grouped by (source, target), at most {@link #BATCH} partitions each. */
