@@ -7,6 +7,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 proto="$here/../../proto/src/main/proto"
 mkdir -p "$here/gen"
 /usr/bin/python3 -m grpc_tools.protoc -I "$proto" --python_out="$here/gen" --grpc_python_out="$here/gen" \
-  "$proto/simdex/v1/simdex.proto"
+  "$proto/simdex/v1/simdex.proto" "$proto/simdex/v1/admin.proto"
 touch "$here/gen/simdex/__init__.py" "$here/gen/simdex/v1/__init__.py"
 echo "stubs in $here/gen"
