@@ -74,7 +74,7 @@ public final class Rebalancer {
     }
 
     private void balance(Consumer<MoveProgress> progress) {
-        PartitionMap map = store.current();
+        PartitionMap map = abandonLeftovers(store.current());
         List<List<Move>> batches = batches(map, map.balancingMoves());
         int total = batches.stream().mapToInt(List::size).sum();
         int done = 0;
@@ -115,6 +115,30 @@ public final class Rebalancer {
         }
         progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setPartitionsDone(done).setRecords(records)
                 .setEpoch(map.epoch()).setDone(true).setStage("done").build());
+    }
+
+    /**
+     * Copies left "incoming" by a router that died mid-move: they are abandoned (the target
+     * stops taking writes and drops its partial copy) before anything is planned.
+     */
+    private PartitionMap abandonLeftovers(PartitionMap map) {
+        List<Move> leftovers = new ArrayList<>();
+        for (int p = 0; p < io.simdex.core.Partitions.COUNT; p++) {
+            for (int to : map.incoming(p)) {
+                leftovers.add(new Move(p, -1, to));
+            }
+        }
+        if (leftovers.isEmpty()) {
+            return map;
+        }
+        PartitionMap back = map.withMovesAbandoned(leftovers);
+        cas(map, back);
+        push(back);
+        Map<Integer, List<Move>> byTarget = new LinkedHashMap<>();
+        leftovers.forEach(m -> byTarget.computeIfAbsent(m.to(), k -> new ArrayList<>()).add(m));
+        byTarget.forEach((to, moves) -> drop(back, to, moves));
+        LOG.info(() -> "abandoned " + leftovers.size() + " unfinished moves of an earlier rebalance");
+        return back;
     }
 
     /**

@@ -104,4 +104,15 @@ class PartitionMapTest {
             assertEquals(0, back.incoming(p).length);
         }
     }
+
+    @Test
+    void abandoningByTargetOnly_clearsLeftoverIncomingCopies() {
+        PartitionMap before = initial(3, 2).withNode(node(4));
+        List<PartitionMap.Move> moves = before.balancingMoves();
+        PartitionMap stuck = before.withIncoming(moves);
+        List<PartitionMap.Move> leftovers = moves.stream().map(m -> new PartitionMap.Move(m.partition(), -1, m.to())).toList();
+        PartitionMap cleared = stuck.withMovesAbandoned(leftovers);
+        assertEquals(0, cleared.moving());
+        assertEquals(moves.size(), cleared.balancingMoves().size(), "the same moves are planned again");
+    }
 }
