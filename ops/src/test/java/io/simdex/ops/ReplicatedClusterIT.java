@@ -18,6 +18,13 @@ import io.simdex.proto.v1.Probe;
 import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.QueryResponse;
 import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.proto.v1.ShardProbeRequest;
+import io.simdex.proto.v1.ShardProbeResponse;
+import io.simdex.proto.v1.ShardResolveRequest;
+import io.simdex.proto.v1.ShardResolveResponse;
+import io.simdex.core.BlockTables;
+import io.simdex.core.Partitions;
 import io.simdex.proto.v1.StatsRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,7 +55,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * founding nodes with R=2 (W=1) and a router; 1M fingerprints; a node SIGKILLed while a writer
  * and a reader run; its restart and catch-up (checked by then killing its partner, so the
  * restarted node alone serves the partitions they share); a fourth node added and the
- * partitions rebalanced while the reader and writer run; then drained and removed again. Every query must give exactly the
+ * partitions rebalanced while the reader and writer run; then drained and removed again. A node
+ * SIGSTOPped past the call timeout misses writes without restarting; it must be reported,
+ * catch up, and hold them all. Every query must give exactly the
  * brute-force answer, and every acknowledged write must be found at the end.
  * Measured figures are printed and written to target/cluster-figures.txt.
  */
@@ -121,7 +130,7 @@ class ReplicatedClusterIT {
                 launch("node-2");
                 processes.get("node-2").awaitServing(shard[2], "simdex.v1.Shard");
                 awaitAll(admin, "node-2 caught up", () -> readableOf(admin, "node-2"));
-                figure("node restart to readable (Raft rejoin + %d ms wait + pull from peers): %.1f s", 5_500, seconds(restarted));
+                figure("node restart to readable (Raft rejoin + 2 s wait + pull from peers): %.1f s", seconds(restarted));
                 traffic.stopWriter();
                 assertTrue(acksWhileDown > 0, "the writer got no acknowledgement while a node was down");
 
@@ -135,7 +144,22 @@ class ReplicatedClusterIT {
                 processes.get("node-1").awaitServing(shard[1], "simdex.v1.Shard");
                 awaitAll(admin, "node-1 caught up", () -> readableOf(admin, "node-1"));
 
-                // 4. A fourth node joins and takes its share while the reader and writer run.
+                // 4. Stall node-3 (SIGSTOP) past the 15 s shard write timeout while the writer runs: with W=1
+                // writes are acknowledged by the other replicas, so node-3 falls behind without any restart.
+                // The router reports it; it must stop serving reads, catch up, and then hold every write.
+                traffic.startWriter();
+                Thread.sleep(1_000);
+                processes.get("node-3").signal("STOP");
+                Thread.sleep(17_000);
+                processes.get("node-3").signal("CONT");
+                long resumed = System.nanoTime();
+                awaitAll(admin, "node-3 refusing reads after missing writes", () -> live(admin, "node-3") && !readableOf(admin, "node-3"));
+                awaitAll(admin, "node-3 caught up after the stall", () -> readableOf(admin, "node-3"));
+                figure("stalled node behind, reported, caught up and readable again: %.1f s after SIGCONT", seconds(resumed));
+                traffic.stopWriter();
+                assertNodeHolds(admin, "127.0.0.1:" + shard[3], "node-3", traffic.acked);
+
+                // 5. A fourth node joins and takes its share while the reader and writer run.
                 traffic.startWriter();
                 launch("node-4");
                 processes.get("node-4").awaitServing(shard[4], "simdex.v1.Shard");
@@ -159,7 +183,7 @@ class ReplicatedClusterIT {
                 assertTrue(placement.getPartitionsList().stream().allMatch(p -> p.getReplicasCount() == 2
                         && p.getReplicasList().stream().distinct().count() == 2), "every partition on 2 distinct nodes");
 
-                // 5. Decommission: drain node-4 again while the reader runs, then remove it.
+                // 6. Decommission: drain node-4 again while the reader runs, then remove it.
                 long drainStart = System.nanoTime();
                 MoveProgress drained = admin.drainNode("node-4", p -> { });
                 figure("drain of node-4: %d partition replicas, %,d records in %.1f s", drained.getPartitionsDone(), drained.getRecords(),
@@ -382,6 +406,37 @@ class ReplicatedClusterIT {
             for (int q = 0; q < part.size(); q++) {
                 assertTrue(ids(r, q).contains("w-" + part.get(q)[0]), "acknowledged write w-" + part.get(q)[0] + " not found");
             }
+        }
+    }
+
+    /** Asks the node itself (not through a router): each acknowledged write in its partitions is in its buckets and fp map. */
+    private static void assertNodeHolds(SimdexAdmin admin, String address, String node, ConcurrentLinkedQueue<long[]> acked) throws Exception {
+        List<io.simdex.proto.v1.PartitionReplicas> placement = admin.placement(true).getPartitionsList();
+        java.util.function.IntPredicate holds = p -> placement.get(p).getReplicasList().contains(node);
+        ManagedChannel channel = NettyChannelBuilder.forTarget(address).usePlaintext().build();
+        try {
+            ShardGrpc.ShardBlockingStub shard = ShardGrpc.newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS);
+            int checked = 0;
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                int table = t;
+                List<long[]> mine = acked.stream().filter(w -> holds.test(Partitions.ofBucket(table, BlockTables.block(w[1], table)))).toList();
+                ShardProbeResponse r = shard.probe(ShardProbeRequest.newBuilder().setCollection("default").setTable(t).setMaxDistance(0)
+                        .addGenerations(0).addAllFingerprints(mine.stream().map(w -> w[1]).toList()).build());
+                for (int i = 0; i < mine.size(); i++) {
+                    assertTrue(r.getMatches(i).getFingerprintsList().contains(mine.get(i)[1]),
+                            node + " lacks w-" + mine.get(i)[0] + " in table " + t);
+                }
+                checked += mine.size();
+            }
+            List<long[]> mine = acked.stream().filter(w -> holds.test(Partitions.ofFingerprint(w[1]))).toList();
+            ShardResolveResponse ids = shard.resolveIds(ShardResolveRequest.newBuilder().setCollection("default")
+                    .addAllFingerprints(mine.stream().map(w -> w[1]).toList()).addAllGenerations(mine.stream().map(w -> 0L).toList()).build());
+            for (int i = 0; i < mine.size(); i++) {
+                assertTrue(ids.getIds(i).getIdsList().contains("w-" + mine.get(i)[0]), node + " lacks the fp -> id record of w-" + mine.get(i)[0]);
+            }
+            assertTrue(checked > 0 && !mine.isEmpty(), "nothing to check on " + node);
+        } finally {
+            channel.shutdownNow();
         }
     }
 

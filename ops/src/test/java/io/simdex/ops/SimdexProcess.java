@@ -73,6 +73,11 @@ final class SimdexProcess implements AutoCloseable {
         }
     }
 
+    /** SIGSTOP / SIGCONT: the process hangs (a stall, a long pause) but keeps its sockets. */
+    void signal(String name) throws Exception {
+        new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
+    }
+
     /** SIGKILL: no shutdown hook runs, maps are not closed. */
     void kill9() throws InterruptedException {
         process.destroyForcibly();

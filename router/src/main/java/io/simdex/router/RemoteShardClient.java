@@ -36,28 +36,33 @@ import java.util.function.Function;
 public final class RemoteShardClient implements ShardClient {
     private final ManagedChannel channel;
     private final ShardGrpc.ShardFutureStub stub;
-    private final long timeoutMillis;
+    private final long readTimeoutMillis;
+    private final long writeTimeoutMillis;
     private final boolean ownsChannel;
 
     public RemoteShardClient(ManagedChannel channel) {
-        this(channel, ShardGrpc.newFutureStub(channel), 0, true);
+        this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true);
     }
 
-    private RemoteShardClient(ManagedChannel channel, ShardGrpc.ShardFutureStub stub, long timeoutMillis, boolean ownsChannel) {
+    private RemoteShardClient(ManagedChannel channel, ShardGrpc.ShardFutureStub stub, long readTimeoutMillis, long writeTimeoutMillis,
+            boolean ownsChannel) {
         this.channel = channel;
         this.stub = stub;
-        this.timeoutMillis = timeoutMillis;
+        this.readTimeoutMillis = readTimeoutMillis;
+        this.writeTimeoutMillis = writeTimeoutMillis;
         this.ownsChannel = ownsChannel;
     }
 
     /**
      * The same node for a cluster router: calls stamped with the partition map's epoch and
-     * bounded by {@code timeoutMillis} (a client's shorter deadline still wins through the gRPC
-     * Context), so a hung replica fails over instead of holding the request. Closing the view
-     * leaves the channel open.
+     * bounded by a timeout (a client's shorter deadline still wins through the gRPC Context):
+     * short for reads, so a hung replica fails over instead of holding the request; longer for
+     * writes, which must not fail for being large on a busy node. Closing the view leaves the
+     * channel open.
      */
-    public RemoteShardClient atEpoch(long epoch, long timeoutMillis) {
-        return new RemoteShardClient(channel, ShardGrpc.newFutureStub(channel).withInterceptors(ShardEpochs.stamp(epoch)), timeoutMillis, false);
+    public RemoteShardClient atEpoch(long epoch, long readTimeoutMillis, long writeTimeoutMillis) {
+        return new RemoteShardClient(channel, ShardGrpc.newFutureStub(channel).withInterceptors(ShardEpochs.stamp(epoch)),
+                readTimeoutMillis, writeTimeoutMillis, false);
     }
 
     public ManagedChannel channel() {
@@ -65,12 +70,16 @@ public final class RemoteShardClient implements ShardClient {
     }
 
     private ShardGrpc.ShardFutureStub stub() {
-        return timeoutMillis > 0 ? stub.withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS) : stub;
+        return writeTimeoutMillis > 0 ? stub.withDeadlineAfter(writeTimeoutMillis, TimeUnit.MILLISECONDS) : stub;
+    }
+
+    private ShardGrpc.ShardFutureStub readStub() {
+        return readTimeoutMillis > 0 ? stub.withDeadlineAfter(readTimeoutMillis, TimeUnit.MILLISECONDS) : stub;
     }
 
     @Override
     public CompletableFuture<ShardNode.Found[]> probe(String c, long[] gens, int table, long[] fps, int maxDistance) {
-        return adapt(watched(stub().probe(ShardProbeRequest.newBuilder().setCollection(c).setTable(table).addAllGenerations(boxed(gens))
+        return adapt(watched(readStub().probe(ShardProbeRequest.newBuilder().setCollection(c).setTable(table).addAllGenerations(boxed(gens))
                 .addAllFingerprints(boxed(fps)).setMaxDistance(maxDistance).build())), r -> {
             ShardNode.Found[] out = new ShardNode.Found[r.getMatchesCount()];
             for (int i = 0; i < out.length; i++) {
@@ -113,7 +122,7 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<String[][]> resolveIds(String c, long[] gens, long[] fps) {
-        return adapt(watched(stub().resolveIds(ShardResolveRequest.newBuilder().setCollection(c).addAllFingerprints(boxed(fps))
+        return adapt(watched(readStub().resolveIds(ShardResolveRequest.newBuilder().setCollection(c).addAllFingerprints(boxed(fps))
                 .addAllGenerations(boxed(gens)).build())), r -> {
             String[][] out = new String[r.getIdsCount()][];
             for (int i = 0; i < out.length; i++) {
@@ -126,7 +135,7 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<ShardNode.ShardStats> stats(String c, long minGeneration) {
-        return adapt(watched(stub().stats(ShardStatsRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build())),
+        return adapt(watched(readStub().stats(ShardStatsRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build())),
                 r -> new ShardNode.ShardStats(r.getDocuments(), r.getFingerprints(), r.getBucketEntries(), r.getTableBytes(), r.getDocBytes()));
     }
 
@@ -144,7 +153,7 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<String[]> getTexts(String c, long[] gens, String[] ids) {
-        return adapt(watched(stub().getTexts(ShardTextsRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens))
+        return adapt(watched(readStub().getTexts(ShardTextsRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens))
                 .addAllIds(Arrays.asList(ids)).build())), r -> {
             String[] out = new String[r.getTextsCount()];
             for (int i = 0; i < out.length; i++) {
@@ -160,7 +169,7 @@ public final class RemoteShardClient implements ShardClient {
         for (byte[] h : hashes) {
             b.addContentHashes(com.google.protobuf.ByteString.copyFrom(h));
         }
-        return adapt(watched(stub().lookupContent(b.build())), r -> new ShardNode.Found(unboxed(r.getFingerprintsList()), unboxed(r.getGenerationsList())));
+        return adapt(watched(readStub().lookupContent(b.build())), r -> new ShardNode.Found(unboxed(r.getFingerprintsList()), unboxed(r.getGenerationsList())));
     }
 
     @Override

@@ -10,9 +10,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 import java.util.function.IntPredicate;
 
 /**
@@ -29,7 +29,9 @@ public final class ReplicaSet implements ShardClient {
     private final int[] incomingNodes;
     private final int writeQuorum;
     private final IntPredicate live;
+    private final IntPredicate readable;
     private final long hedgeMillis;
+    private final IntConsumer missed;
     /** Fires hedged reads; one daemon thread is plenty, it only starts calls. */
     private static final ScheduledExecutorService HEDGES = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "hedged-reads");
@@ -43,16 +45,20 @@ public final class ReplicaSet implements ShardClient {
      */
     public ReplicaSet(List<ShardClient> serving, int[] servingNodes, List<ShardClient> incoming, int[] incomingNodes,
             int writeQuorum, IntPredicate live) {
-        this(serving, servingNodes, incoming, incomingNodes, writeQuorum, live, 0);
+        this(serving, servingNodes, incoming, incomingNodes, writeQuorum, live, live, 0, node -> { });
     }
 
     /**
+     * @param readable    whether to read from a node first (live, and not known to have missed writes);
+     *                    writes go to every live node regardless, so a node that is behind catches up
      * @param hedgeMillis 0, or: when the first replica has not answered a read after this long,
      *                    ask the second too and take whichever answers first (a hedged read:
      *                    trades a little load for a shorter tail when one node stalls)
+     * @param missed      told the node number of a serving replica that failed (or was skipped
+     *                    for) a write the quorum acknowledged: that replica is now behind
      */
     public ReplicaSet(List<ShardClient> serving, int[] servingNodes, List<ShardClient> incoming, int[] incomingNodes,
-            int writeQuorum, IntPredicate live, long hedgeMillis) {
+            int writeQuorum, IntPredicate live, IntPredicate readable, long hedgeMillis, IntConsumer missed) {
         if (serving.isEmpty() || writeQuorum < 1 || writeQuorum > serving.size()) {
             throw new IllegalArgumentException("write quorum " + writeQuorum + " of " + serving.size() + " replicas");
         }
@@ -62,7 +68,9 @@ public final class ReplicaSet implements ShardClient {
         this.incomingNodes = incomingNodes.clone();
         this.writeQuorum = writeQuorum;
         this.live = live;
+        this.readable = readable;
         this.hedgeMillis = hedgeMillis;
+        this.missed = missed;
     }
 
     /** Whether a failed call should be retried on another replica. */
@@ -75,7 +83,7 @@ public final class ReplicaSet implements ShardClient {
         List<ShardClient> order = new ArrayList<>(serving.length);
         for (int pass = 0; pass < 2; pass++) { // live replicas first, then the rest
             for (int i = 0; i < serving.length; i++) {
-                if (live.test(servingNodes[i]) == (pass == 0)) {
+                if (readable.test(servingNodes[i]) == (pass == 0)) {
                     order.add(serving[i]);
                 }
             }
@@ -112,58 +120,74 @@ public final class ReplicaSet implements ShardClient {
     }
 
     /**
-     * Sends to every replica and waits for all answers (each bounded by its deadline); the
-     * value is {@code merge} over the serving replicas' answers in replica order.
+     * Sends to every replica and answers once all have settled (each bounded by its timeout):
+     * success if {@code writeQuorum} serving replicas and every incoming one have the write,
+     * with {@code merge} over the serving answers. Waiting for all, not just the quorum, keeps
+     * read-after-write within a router: a Dedup right after an Insert must not read a replica
+     * the Insert is still being applied to. A serving replica that failed a write the quorum
+     * acknowledged is reported to {@code missed} before the write is acknowledged, so this
+     * router stops reading from it at once, and the node, reading the report before it starts
+     * catching up, is sure to find the write at its peers.
      */
     private <T> CompletableFuture<T> write(Function<ShardClient, CompletableFuture<T>> call, BinaryOperator<T> merge) {
         int n = serving.length + incoming.length;
-        @SuppressWarnings("unchecked")
-        CompletableFuture<T>[] calls = new CompletableFuture[n];
+        Tally<T> tally = new Tally<>(merge);
         for (int i = 0; i < n; i++) {
             boolean isServing = i < serving.length;
             int node = isServing ? servingNodes[i] : incomingNodes[i - serving.length];
             ShardClient replica = isServing ? serving[i] : incoming[i - serving.length];
             // A replica the failure detector reports dead is not waited for, unless it is all we have.
-            calls[i] = live.test(node) || n == 1 ? safely(call, replica)
+            CompletableFuture<T> c = live.test(node) || n == 1 ? safely(call, replica)
                     : CompletableFuture.failedFuture(Status.UNAVAILABLE.withDescription("replica node " + node + " is down").asRuntimeException());
+            c.whenComplete((v, t) -> tally.settled(isServing, node, v, t));
         }
-        CompletableFuture<T> out = new CompletableFuture<>();
-        AtomicInteger pending = new AtomicInteger(n);
-        for (CompletableFuture<T> c : calls) {
-            c.whenComplete((v, t) -> {
-                if (pending.decrementAndGet() == 0) {
-                    settle(calls, merge, out);
-                }
-            });
-        }
-        return out;
+        return tally.out;
     }
 
-    private <T> void settle(CompletableFuture<T>[] calls, BinaryOperator<T> merge, CompletableFuture<T> out) {
-        T value = null;
-        int acks = 0;
-        Throwable firstFailure = null;
-        for (int i = 0; i < calls.length; i++) {
-            Throwable failure = calls[i].handle((v, t) -> t).join();
-            if (failure != null) {
-                firstFailure = firstFailure == null ? failure : firstFailure;
-                if (i >= serving.length || !failsOver(failure)) {
-                    // An incoming replica must not miss a write; other errors (bad request) are the request's.
-                    out.completeExceptionally(failure);
-                    return;
-                }
-            } else if (i < serving.length) {
-                T v = calls[i].join();
-                value = acks == 0 ? v : merge.apply(value, v);
-                acks++;
-            }
+    /** The answers of one write so far. */
+    private final class Tally<T> {
+        final CompletableFuture<T> out = new CompletableFuture<>();
+        final BinaryOperator<T> merge;
+        int pending = serving.length + incoming.length;
+        int acks;
+        int servingFailed;
+        int incomingAcks;
+        T value;
+        Throwable firstFailure;
+        final List<Integer> failedNodes = new ArrayList<>(1);
+
+        Tally(BinaryOperator<T> merge) {
+            this.merge = merge;
         }
-        if (acks >= writeQuorum) {
-            out.complete(value);
-        } else {
-            out.completeExceptionally(Status.UNAVAILABLE.withDescription("write quorum not reached: " + acks + " of " + serving.length
-                    + " replicas acknowledged, " + writeQuorum + " needed; first failure: " + Status.fromThrowable(firstFailure))
-                    .asRuntimeException());
+
+        synchronized void settled(boolean isServing, int node, T v, Throwable failure) {
+            pending--;
+            if (failure == null) {
+                if (isServing) {
+                    value = acks == 0 ? v : merge.apply(value, v);
+                    acks++;
+                } else {
+                    incomingAcks++;
+                }
+            } else if (!isServing || !failsOver(failure)) {
+                // An incoming replica must not miss a write; other errors (bad request) are the request's.
+                out.completeExceptionally(failure);
+            } else {
+                firstFailure = firstFailure == null ? failure : firstFailure;
+                servingFailed++;
+                failedNodes.add(node);
+            }
+            if (pending > 0 || out.isDone()) {
+                return;
+            }
+            if (acks >= writeQuorum && incomingAcks == incoming.length) {
+                failedNodes.forEach(missed::accept);
+                out.complete(value);
+            } else {
+                out.completeExceptionally(Status.UNAVAILABLE.withDescription("write quorum not reached: " + acks + " of "
+                        + serving.length + " replicas acknowledged, " + writeQuorum + " needed; first failure: "
+                        + Status.fromThrowable(firstFailure)).asRuntimeException());
+            }
         }
     }
 

@@ -130,11 +130,38 @@ class ReplicaSetTest {
         good.bucketAdd("c", 0, 1, new long[]{42}, true).join();
         ShardClient stalled = (ShardClient) Proxy.newProxyInstance(ShardClient.class.getClassLoader(), new Class<?>[]{ShardClient.class},
                 (p, m, args) -> m.getName().equals("close") ? null : new CompletableFuture<>());
-        ReplicaSet hedged = new ReplicaSet(List.of(stalled, good), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, 20);
+        ReplicaSet hedged = new ReplicaSet(List.of(stalled, good), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, n -> true, 20, n -> { });
         assertArrayEquals(new long[]{42}, hedged.probe("c", new long[]{0}, 1, new long[]{42}, 0).orTimeout(5, java.util.concurrent.TimeUnit.SECONDS)
                 .join()[0].fingerprints());
-        ReplicaSet plain = new ReplicaSet(List.of(stalled, good), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, 0);
+        ReplicaSet plain = new ReplicaSet(List.of(stalled, good), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, n -> true, 0, n -> { });
         assertThrows(CompletionException.class, () -> plain.probe("c", new long[]{0}, 1, new long[]{42}, 0)
                 .orTimeout(300, java.util.concurrent.TimeUnit.MILLISECONDS).join(), "without hedging the stalled replica holds the read");
+    }
+
+    @Test
+    void aReplicaThatFailsAnAcknowledgedWrite_isReportedBehind() {
+        AtomicInteger calls = new AtomicInteger();
+        List<Integer> behind = new ArrayList<>();
+        ReplicaSet set = new ReplicaSet(List.of(replica("a"), failing(Status.Code.DEADLINE_EXCEEDED, calls)), new int[]{4, 7}, List.of(),
+                new int[0], 1, n -> true, n -> true, 0, behind::add);
+        set.bindIds("c", 0, new String[]{"x"}, new long[]{1}).join();
+        assertEquals(List.of(7), behind);
+        set.probe("c", new long[]{0}, 0, new long[]{1}, 0).join(); // reads report nothing
+        assertEquals(List.of(7), behind);
+    }
+
+    @Test
+    void write_waitsForEveryLiveReplica_soReadsAfterItSeeIt() {
+        CompletableFuture<Integer> slow = new CompletableFuture<>();
+        ShardClient stalled = (ShardClient) Proxy.newProxyInstance(ShardClient.class.getClassLoader(), new Class<?>[]{ShardClient.class},
+                (p, m, args) -> m.getName().equals("close") ? null : slow);
+        List<Integer> behind = new ArrayList<>();
+        ReplicaSet set = new ReplicaSet(List.of(replica("a"), stalled), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, n -> true, 0,
+                behind::add);
+        CompletableFuture<Integer> write = set.bucketAdd("c", 0, 0, new long[]{3}, true);
+        assertThrows(CompletionException.class, () -> write.copy().orTimeout(300, java.util.concurrent.TimeUnit.MILLISECONDS).join(),
+                "not acknowledged while a live replica is still applying it");
+        slow.completeExceptionally(Status.DEADLINE_EXCEEDED.asRuntimeException());
+        assertEquals(List.of(1), behind, "the replica that timed out is reported behind");
     }
 }

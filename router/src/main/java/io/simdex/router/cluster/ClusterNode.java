@@ -31,14 +31,15 @@ import java.util.logging.Logger;
  *
  * <p>After a restart the node has missed the writes made while it was down. It takes writes at
  * once but refuses reads ("catching up", so routers fail over) until it has pulled each of its
- * partitions from a live peer replica. It waits one shard-call timeout before pulling: a write
- * that failed here because the node was still down has by then reached the peer, or was never
- * acknowledged.
+ * partitions from a live peer replica. The same happens while it runs when a router reports
+ * that it missed an acknowledged write ({@link MissedWrites}). A router reports a node only
+ * after the write has settled on every replica, so a report the node reads before it starts
+ * pulling is covered by that pull; a later report makes it pull again.
  */
 public final class ClusterNode implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ClusterNode.class.getName());
-    /** Before pulling: longer than a router's shard-call timeout (see the class comment). */
-    static final Duration CATCH_UP_DELAY = Duration.ofMillis(ClusterView.CALL_TIMEOUT_MILLIS + 500);
+    /** Before pulling: lets writes in flight settle and their reports arrive, so one pull usually covers them. */
+    static final Duration CATCH_UP_DELAY = Duration.ofSeconds(2);
 
     private final ClusterConfig config;
     private final ShardNode node;
@@ -47,6 +48,7 @@ public final class ClusterNode implements AutoCloseable {
     private final HealthStatusManager health;
     private final AtomixMember member;
     private final PartitionMapStore store;
+    private final MissedWrites missed;
     private final Thread catchUp;
 
     private ClusterNode(ClusterConfig config, ShardNode node, NodeState state, Server server, HealthStatusManager health,
@@ -58,6 +60,7 @@ public final class ClusterNode implements AutoCloseable {
         this.health = health;
         this.member = member;
         this.store = store;
+        this.missed = new MissedWrites(member.atomix());
         this.catchUp = new Thread(this::catchUp, "catch-up");
         this.catchUp.setDaemon(true);
     }
@@ -120,31 +123,74 @@ public final class ClusterNode implements AutoCloseable {
         }
     }
 
-    /** Pulls this node's partitions from live peers, then serves reads; retries until it succeeds. */
+    /**
+     * Catches up after the start, then whenever a router reports that this node missed an
+     * acknowledged write ({@link MissedWrites}): stop serving reads, let writes in flight
+     * settle, pull every partition from live peers, clear the report, serve reads again.
+     */
     private void catchUp() {
         try {
-            Thread.sleep(CATCH_UP_DELAY.toMillis());
-            while (!state.readable()) {
+            boolean first = true;
+            while (!Thread.currentThread().isInterrupted()) {
+                long mark;
                 try {
-                    pullFromPeers();
-                    state.readable(true);
-                    LOG.info(config.id() + " caught up: serving reads");
-                } catch (RuntimeException e) {
-                    LOG.warning(config.id() + " catch-up failed (" + e + "); retrying in 2 s");
-                    Thread.sleep(2000);
+                    mark = missed.markVersion(config.id());
+                } catch (RuntimeException noQuorumNow) {
+                    Thread.sleep(1000);
+                    continue;
                 }
+                if (first || mark >= 0) {
+                    if (state.readable()) {
+                        state.readable(false);
+                        LOG.warning(config.id() + " missed acknowledged writes: catching up before serving reads again");
+                    }
+                    Thread.sleep(CATCH_UP_DELAY.toMillis());
+                    if (catchUpOnce(missed.markVersion(config.id()))) {
+                        first = false;
+                    } else {
+                        Thread.sleep(2000);
+                    }
+                    continue;
+                }
+                Thread.sleep(500);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    private void pullFromPeers() {
+    /**
+     * One pull from the peers; true if it succeeded and no newer report came meanwhile (then
+     * reads resume). A node known to have missed writes stays unreadable while one of its
+     * partitions has no live peer to copy from: better unavailable than wrong.
+     */
+    private boolean catchUpOnce(long mark) {
+        try {
+            int uncovered = pullFromPeers();
+            if (mark >= 0 && uncovered > 0) {
+                LOG.warning(config.id() + " missed writes and " + uncovered + " of its partitions have no live peer: not serving reads yet");
+                return false;
+            }
+            if (mark >= 0 && !missed.clear(config.id(), mark)) {
+                return false; // reported again during the pull: go again, still unreadable
+            }
+            state.readable(true);
+            LOG.info(config.id() + " caught up: serving reads");
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warning(config.id() + " catch-up failed (" + e + "); retrying");
+            return false;
+        }
+    }
+
+    /** Pulls every partition of this node from a live peer; returns how many had none. */
+    private int pullFromPeers() {
         PartitionMap map = store.current();
         int me = map.indexOf(config.id());
         if (me < 0) {
-            return; // not placed yet: nothing to catch up on
+            return 0; // not placed yet: nothing to catch up on
         }
+        int uncovered = 0;
         Set<String> live = member.liveIds();
         Map<Integer, List<Integer>> byPeer = new LinkedHashMap<>();
         for (int p = 0; p < Partitions.COUNT; p++) {
@@ -152,12 +198,15 @@ public final class ClusterNode implements AutoCloseable {
             if (Arrays.stream(replicas).noneMatch(r -> r == me)) {
                 continue;
             }
+            boolean covered = replicas.length == 1;
             for (int r : replicas) {
                 if (r != me && live.contains(map.nodes().get(r).getId())) {
                     byPeer.computeIfAbsent(r, k -> new ArrayList<>()).add(p);
+                    covered = true;
                     break;
                 }
             }
+            uncovered += covered ? 0 : 1;
         }
         PartitionPuller puller = new PartitionPuller(node);
         for (Map.Entry<Integer, List<Integer>> e : byPeer.entrySet()) {
@@ -168,6 +217,7 @@ public final class ClusterNode implements AutoCloseable {
             LOG.info(String.format("%s pulled %d partitions from %s: %d records in %.1f s", config.id(), partitions.length,
                     peer.getId(), records, (System.nanoTime() - started) / 1e9));
         }
+        return uncovered;
     }
 
     public int port() {
@@ -185,6 +235,7 @@ public final class ClusterNode implements AutoCloseable {
     @Override
     public void close() throws Exception {
         catchUp.interrupt();
+        missed.close();
         health.enterTerminalState();
         server.shutdown();
         server.awaitTermination(10, TimeUnit.SECONDS);

@@ -34,7 +34,7 @@ public final class ClusterRouter implements AutoCloseable {
         AtomixMember member = new AtomixMember(config, "router", config.data().resolve("atomix"), null);
         PartitionMapStore store = new PartitionMapStore(member.atomix());
         awaitMap(store, Duration.ofMinutes(2));
-        ClusterView view = new ClusterView(store, member::liveIds, config.hedgeMillis());
+        ClusterView view = new ClusterView(store, member::liveIds, config.hedgeMillis(), new MissedWrites(member.atomix()).watching());
         Set<String> raft = config.raft().isEmpty()
                 ? config.seeds().stream().map(ClusterConfig.Seed::id).collect(Collectors.toSet()) : config.raft();
         SimdexService service = new SimdexService(view, new Catalog(config.data(), new SharedCatalog(member.atomix())), Clock.systemUTC());

@@ -26,23 +26,28 @@ import java.util.function.Supplier;
  * map's epoch (see {@code ShardEpochs}). Channels are kept per node address across maps.
  */
 public final class ClusterView implements IndexView, AutoCloseable {
-    /** A shard call that takes longer than this fails over to another replica. */
-    static final long CALL_TIMEOUT_MILLIS = 5_000;
+    /** A shard read that takes longer than this fails over to another replica. */
+    static final long READ_TIMEOUT_MILLIS = 5_000;
+    /** A shard write that takes longer than this counts as failed on that replica. */
+    static final long WRITE_TIMEOUT_MILLIS = 15_000;
 
     private final PartitionMapStore store;
     private final Supplier<Set<String>> liveIds;
     private final Map<String, RemoteShardClient> channels = new ConcurrentHashMap<>();
     private final long hedgeMillis;
+    private final MissedWrites missed;
     private volatile Built built;
 
     private record Built(PartitionMap map, IndexRouter index) {
     }
 
     /** @param liveIds the members the failure detector reports up (read per call, so keep it cheap) */
-    public ClusterView(PartitionMapStore store, Supplier<Set<String>> liveIds, long hedgeMillis) {
+    /** @param missed where replicas that missed acknowledged writes are reported (and then not read from) */
+    public ClusterView(PartitionMapStore store, Supplier<Set<String>> liveIds, long hedgeMillis, MissedWrites missed) {
         this.store = store;
         this.liveIds = liveIds;
         this.hedgeMillis = hedgeMillis;
+        this.missed = missed;
         store.watch(this::install);
     }
 
@@ -81,9 +86,11 @@ public final class ClusterView implements IndexView, AutoCloseable {
         List<PlacedNode> nodes = map.nodes();
         List<RemoteShardClient> stamped = new ArrayList<>(nodes.size());
         for (PlacedNode n : nodes) {
-            stamped.add(node(n.getAddress()).atEpoch(map.epoch(), CALL_TIMEOUT_MILLIS));
+            stamped.add(node(n.getAddress()).atEpoch(map.epoch(), READ_TIMEOUT_MILLIS, WRITE_TIMEOUT_MILLIS));
         }
         java.util.function.IntPredicate live = i -> liveIds.get().contains(nodes.get(i).getId());
+        java.util.function.IntPredicate readable = i -> live.test(i) && !missed.suspect(nodes.get(i).getId());
+        java.util.function.IntConsumer behind = i -> missed.mark(nodes.get(i).getId());
         Map<String, Integer> groupOf = new HashMap<>();
         List<ShardClient> groups = new ArrayList<>();
         int[] groupOfPartition = new int[Partitions.COUNT];
@@ -96,7 +103,7 @@ public final class ClusterView implements IndexView, AutoCloseable {
                 g = groups.size();
                 groupOf.put(key, g);
                 groups.add(new ReplicaSet(pick(stamped, replicas), replicas, pick(stamped, incoming), incoming,
-                        Math.min(map.writeQuorum(), replicas.length), live, hedgeMillis));
+                        Math.min(map.writeQuorum(), replicas.length), live, readable, hedgeMillis, behind));
             }
             groupOfPartition[p] = g;
         }
@@ -120,6 +127,7 @@ public final class ClusterView implements IndexView, AutoCloseable {
     @Override
     public void close() {
         store.close();
+        missed.close();
         channels.values().forEach(RemoteShardClient::close);
     }
 }

@@ -1,0 +1,136 @@
+package io.simdex.router.cluster;
+
+import io.atomix.core.Atomix;
+import io.atomix.core.map.AsyncAtomicMap;
+import io.atomix.core.map.AtomicMap;
+import io.atomix.protocols.raft.MultiRaftProtocol;
+import io.atomix.protocols.raft.ReadConsistency;
+import io.atomix.utils.serializer.Serializer;
+import io.atomix.utils.time.Versioned;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+
+/**
+ * Nodes that missed an acknowledged write. With a write quorum below R a write can succeed
+ * while one replica failed it (a stall, a flapping link): that replica is behind and no restart
+ * will tell it. The router that saw the failure marks the node here (an Atomix map on the Raft
+ * group), stops reading from it, and the node, which watches its own entry, stops serving
+ * reads, catches up from its peers and clears the entry.
+ */
+public final class MissedWrites implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(MissedWrites.class.getName());
+
+    private static final java.util.concurrent.atomic.AtomicLong PUTS = new java.util.concurrent.atomic.AtomicLong();
+    private static final String INSTANCE = java.util.UUID.randomUUID().toString();
+
+    private final AtomicMap<String, String> map;
+    private final AsyncAtomicMap<String, String> async;
+    /** Marked nodes as last read from the map, plus this process's own marks not yet seen there. */
+    private final Set<String> suspects = ConcurrentHashMap.newKeySet();
+    private final ConcurrentHashMap<String, Long> markedHere = new ConcurrentHashMap<>();
+    private final Set<String> pending = ConcurrentHashMap.newKeySet();
+    private final ConcurrentHashMap<String, Long> lastLogged = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
+    private final ScheduledExecutorService poll = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "missed-writes");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public MissedWrites(Atomix atomix) {
+        map = atomix.<String, String>atomicMapBuilder("simdex-missed-writes")
+                .withProtocol(MultiRaftProtocol.builder("raft").withReadConsistency(ReadConsistency.LINEARIZABLE)
+                        .withMaxTimeout(Duration.ofSeconds(5)).build())
+                .withSerializer(new Serializer() { // keys and values as UTF-8: no Kryo
+                    @Override
+                    public <T> byte[] encode(T o) {
+                        return o == null ? null : ((String) o).getBytes(StandardCharsets.UTF_8);
+                    }
+
+                    @SuppressWarnings("unchecked")
+                    @Override
+                    public <T> T decode(byte[] b) {
+                        return b == null ? null : (T) new String(b, StandardCharsets.UTF_8);
+                    }
+                })
+                .build().async().sync(Duration.ofSeconds(10));
+        async = map.async();
+    }
+
+    /** Router side: keeps {@link #suspect} current (the map every second). */
+    public MissedWrites watching() {
+        poll.scheduleWithFixedDelay(this::refresh, 1, 1, TimeUnit.SECONDS);
+        return this;
+    }
+
+    private void refresh() {
+        try {
+            Set<String> marked = map.keySet().stream().collect(java.util.stream.Collectors.toSet());
+            long now = System.nanoTime();
+            // Own marks count until the map shows them (or for 10 s, if the put was lost).
+            markedHere.entrySet().removeIf(e -> marked.contains(e.getKey()) || now - e.getValue() > TimeUnit.SECONDS.toNanos(10));
+            suspects.retainAll(marked);
+            suspects.addAll(marked);
+            suspects.addAll(markedHere.keySet());
+        } catch (RuntimeException noQuorumNow) {
+            // next second
+        }
+    }
+
+    /**
+     * A write acknowledged by the quorum failed on {@code nodeId} (called once the write has
+     * settled on every replica): stop reading from it, and tell it. Reports are coalesced into
+     * at most one Atomix write per node every 200 ms, but every report is followed by a write
+     * issued after it: the node relies on that (see ClusterNode).
+     */
+    public void mark(String nodeId) {
+        long now = System.nanoTime();
+        markedHere.putIfAbsent(nodeId, now);
+        Long logged = lastLogged.get(nodeId);
+        if (logged == null || now - logged > TimeUnit.SECONDS.toNanos(10)) { // one line per node per 10 s, not per write
+            lastLogged.put(nodeId, now);
+            LOG.warning(nodeId + " missed an acknowledged write: it must catch up before it serves reads again");
+        }
+        suspects.add(nodeId);
+        if (pending.add(nodeId) && scheduled.compareAndSet(false, true)) {
+            poll.schedule(this::flush, 200, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void flush() {
+        scheduled.set(false);
+        for (String nodeId : pending) {
+            pending.remove(nodeId); // removed before the put: a report arriving now schedules another
+            // A fresh value every time: Atomix keeps the version of a put that changes nothing.
+            async.put(nodeId, System.currentTimeMillis() + "/" + PUTS.incrementAndGet() + "/" + INSTANCE);
+        }
+    }
+
+    /** Whether reads should avoid the node (it missed writes and has not caught up yet). */
+    public boolean suspect(String nodeId) {
+        return !suspects.isEmpty() && suspects.contains(nodeId);
+    }
+
+    /** Node side: the version of this node's mark, or -1 when there is none. */
+    public long markVersion(String nodeId) {
+        Versioned<String> v = map.get(nodeId);
+        return v == null ? -1 : v.version();
+    }
+
+    /** Node side: clears the mark if nobody marked it again since {@code version}; false if someone did. */
+    public boolean clear(String nodeId, long version) {
+        return map.remove(nodeId, version);
+    }
+
+    @Override
+    public void close() {
+        poll.shutdownNow();
+    }
+}
