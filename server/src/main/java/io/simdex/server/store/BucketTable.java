@@ -1,6 +1,7 @@
 package io.simdex.server.store;
 
 import io.simdex.core.BlockTables;
+import net.openhft.chronicle.bytes.BytesStore;
 import net.openhft.chronicle.bytes.RandomDataInput;
 import net.openhft.chronicle.hash.Data;
 import net.openhft.chronicle.map.ChronicleMap;
@@ -142,9 +143,10 @@ public final class BucketTable implements Closeable {
 
     /**
      * Adds {@code fp} to its bucket of {@code table}. With {@code checkPresence} false the bucket
-     * is not scanned for it first: for a fingerprint the caller knows is new, the append reads
-     * two pages instead of every page of the bucket (13 at 50M fingerprints). If the caller was
-     * wrong, the bucket holds it twice, which probes collapse; the next remove takes one copy.
+     * is not scanned for it first: for a fingerprint the caller knows is new, the append touches
+     * one page (two once the bucket has several) instead of every page of the bucket. If the
+     * caller was wrong, the bucket holds it twice, which probes collapse; the next remove takes
+     * one copy.
      */
     public boolean add(int table, long fp, boolean checkPresence) {
         int block = BlockTables.block(fp, table);
@@ -152,47 +154,118 @@ public final class BucketTable implements Closeable {
         StampedLock lock = stripe(table, block);
         long stamp = lock.writeLock();
         try {
-            byte[] first = page(table, block, 0);
-            if (first == null) {
-                byte[] page = new byte[pageBytes];
-                PageLayout.count(page, 1);
-                PageLayout.pages(page, 1);
-                PageLayout.residue(page, 0, residue);
-                put(table, block, 0, page);
-                entries.incrementAndGet();
-                return true;
+            if (checkPresence && containsSlowPath(table, block, residue)) {
+                return false;
             }
-            int pages = PageLayout.pages(first);
-            byte[] last = first;
-            if (checkPresence) {
-                for (int p = 0; p < pages; p++) {
-                    byte[] page = p == 0 ? first : page(table, block, p);
-                    if (slotOf(page, residue) >= 0) {
-                        return false;
-                    }
-                    last = page;
-                }
-            } else if (pages > 1) {
-                last = page(table, block, pages - 1);
-            }
-            int count = PageLayout.count(last);
-            if (count < geometry.pageCapacity()) {
-                PageLayout.residue(last, count, residue);
-                PageLayout.count(last, count + 1);
-                put(table, block, pages - 1, last);
-            } else {
-                byte[] page = new byte[pageBytes];
-                PageLayout.count(page, 1);
-                PageLayout.residue(page, 0, residue);
-                put(table, block, pages, page);
-                PageLayout.pages(first, pages + 1);
-                put(table, block, 0, first);
-            }
+            append(table, block, residue);
             entries.incrementAndGet();
             return true;
         } finally {
             lock.unlockWrite(stamp);
         }
+    }
+
+    /**
+     * Appends {@code residue} to the bucket's last page, or to a new page when that one is full;
+     * the caller holds the stripe's write lock. Base pages are written in place, under Chronicle
+     * Map's segment write lock: 10 bytes written instead of a page copied out and back (2 x
+     * 1.5 KB at 256 slots, half of a bulk load's time when it was done that way).
+     */
+    private void append(int table, int block, long residue) {
+        long head = appendInPlace(pageKey(table, block, 0), residue, true);
+        if (head == APPENDED) {
+            return;
+        }
+        if (head == ABSENT) {
+            byte[] page = new byte[pageBytes];
+            PageLayout.count(page, 1);
+            PageLayout.pages(page, 1);
+            PageLayout.residue(page, 0, residue);
+            base.put(pageKey(table, block, 0), page);
+            return;
+        }
+        int pages = (int) head;
+        int last = pages - 1;
+        if (last > 0) {
+            if (last < geometry.pagesPerGeneration()) {
+                if (appendInPlace(pageKey(table, block, last), residue, false) == APPENDED) {
+                    return;
+                }
+            } else if (appendToOverflowSlowPath(table, block, last, residue)) {
+                return;
+            }
+        }
+        // The last page is full: a new page first, then page 0's count of pages, so a reader
+        // never follows the count to a page that is not there.
+        byte[] page = new byte[pageBytes];
+        PageLayout.count(page, 1);
+        PageLayout.residue(page, 0, residue);
+        put(table, block, pages, page);
+        setPagesInPlace(pageKey(table, block, 0), pages + 1);
+    }
+
+    private static final long APPENDED = -1;
+    private static final long ABSENT = -2;
+
+    /**
+     * Appends in place to base page {@code key} if it exists, has room and, with
+     * {@code onlyIfLast}, is the bucket's only page. Returns APPENDED, ABSENT, or else the page's
+     * "pages" field (the bucket's page count, on page 0).
+     */
+    private long appendInPlace(long key, long residue, boolean onlyIfLast) {
+        try (ExternalMapQueryContext<Long, byte[], ?> c = base.queryContext(key)) {
+            c.writeLock().lock();
+            MapEntry<Long, byte[]> e = c.entry();
+            if (e == null) {
+                return ABSENT;
+            }
+            Data<byte[]> v = e.value();
+            // The entry's bytes are the segment's memory (Chronicle Map's EntryValueBytesData), writable under the write lock.
+            BytesStore<?, ?> page = (BytesStore<?, ?>) v.bytes();
+            long at = v.offset();
+            int count = page.readInt(at + PageLayout.COUNT_OFFSET);
+            int pages = page.readInt(at + PageLayout.PAGES_OFFSET);
+            if (count >= geometry.pageCapacity() || (onlyIfLast && pages > 1)) {
+                return pages;
+            }
+            long slot = at + PageLayout.residueOffset(count);
+            page.writeInt(slot, (int) residue);
+            page.writeShort(slot + Integer.BYTES, (short) (residue >>> Integer.SIZE));
+            page.writeInt(at + PageLayout.COUNT_OFFSET, count + 1);
+            return APPENDED;
+        }
+    }
+
+    private void setPagesInPlace(long key, int pages) {
+        try (ExternalMapQueryContext<Long, byte[], ?> c = base.queryContext(key)) {
+            c.writeLock().lock();
+            Data<byte[]> v = c.entry().value();
+            ((BytesStore<?, ?>) v.bytes()).writeInt(v.offset() + PageLayout.PAGES_OFFSET, pages);
+        }
+    }
+
+    /** Appends to overflow page {@code page} through a heap copy if it has room; false if full. */
+    private boolean appendToOverflowSlowPath(int table, int block, int page, long residue) {
+        byte[] last = overflow.get(pageKey(table, block, page));
+        int count = PageLayout.count(last);
+        if (count >= geometry.pageCapacity()) {
+            return false;
+        }
+        PageLayout.residue(last, count, residue);
+        PageLayout.count(last, count + 1);
+        overflow.put(pageKey(table, block, page), last);
+        return true;
+    }
+
+    private boolean containsSlowPath(int table, int block, long residue) {
+        byte[] first = page(table, block, 0);
+        int pages = first == null ? 0 : PageLayout.pages(first);
+        for (int p = 0; p < pages; p++) {
+            if (slotOf(p == 0 ? first : page(table, block, p), residue) >= 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Removes {@code fp} from its bucket of {@code table}; false if it was not there. */
