@@ -8,11 +8,14 @@ import io.simdex.proto.v1.BulkLoadRequest;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.InsertRequest;
 import io.simdex.proto.v1.SimdexGrpc;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +62,12 @@ public final class LoadCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Also write the JSON report here.")
     Path json;
 
+    @Option(names = "--no-progress", description = "Do not draw the progress bar of documents sent (stderr).")
+    boolean noProgress;
+
+    /** Documents handed to gRPC; BulkLoad streams are flow-controlled, so this runs at most a few batches ahead of the server. */
+    private ProgressBar sent;
+
     @Override
     public Integer call() throws Exception {
         if (count < 1 || batch < 1 || batch > MAX_BATCH || concurrency < 1) {
@@ -73,6 +82,8 @@ public final class LoadCommand implements Callable<Integer> {
             report.put("documents", count);
             report.put("batch", batch);
             report.put("concurrency", concurrency);
+            sent = noProgress ? null : new ProgressBarBuilder().setTaskName("load").setInitialMax(count).setUnit(" docs", 1)
+                    .showSpeed().setSpeedUnit(ChronoUnit.SECONDS).setUpdateIntervalMillis(500).build();
             long start = System.nanoTime();
             if (via == Via.insert) {
                 RunResult r = LoadLoop.closed(insertBatches(channels, batches), concurrency, new LoadLoop.Bound(batches, LOAD_TIMEOUT_NANOS));
@@ -83,6 +94,9 @@ public final class LoadCommand implements Callable<Integer> {
                 report.put("inserted", BulkLoadStreams.run(asyncStubs(channels), concurrency, batches, this::bulkBatch, LOAD_TIMEOUT_NANOS));
             }
             double seconds = (System.nanoTime() - start) / 1e9;
+            if (sent != null) {
+                sent.close();
+            }
             report.put("seconds", RunResult.round(seconds));
             report.put("docsPerSecond", RunResult.round(count / seconds));
             System.err.printf("load: %,d documents via %s in %.1f s: %,.0f docs/s%n", count, via, seconds, count / seconds);
@@ -123,6 +137,9 @@ public final class LoadCommand implements Callable<Integer> {
         Document[] docs = new Document[(int) (to - from)];
         for (long i = from; i < to; i++) {
             docs[(int) (i - from)] = Document.newBuilder().setId(Fingerprints.storedId(i)).setFingerprint(Fingerprints.stored(seed, i)).build();
+        }
+        if (sent != null) {
+            sent.stepBy(docs.length);
         }
         return List.of(docs);
     }

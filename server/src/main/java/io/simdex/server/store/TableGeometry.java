@@ -24,8 +24,13 @@ import java.util.Properties;
  * Random fingerprints fill a bucket like a Poisson variable of mean m = expected / 65536, so
  * the base map gives each bucket about m + 2 sqrt(m) slots: about 2% of buckets spill, few
  * enough for the overflow map to stay small, while the base map wastes about 2 sqrt(m) / m of
- * its slots (13% at m = 763, i.e. 50M fingerprints). Pages hold 8..256 residues, the size that
- * fits the slot count into the fewest pages.
+ * its slots (13% at m = 763, i.e. 50M fingerprints). Pages hold 8..512 residues, the size that
+ * fits the slot count into the fewest pages. A probe costs one Chronicle Map lookup per page:
+ * at 50M, in pages of 205, those 16 lookups were 40% of Dedup's time. Larger pages cost loads
+ * in the kernel instead (an append dirties the page's header and its slot, and mapped pages
+ * written back are faulted again). Measured at 50M (loadtest/REPORT.md, session 3), 4 pages of
+ * 205 / 2 of 410 / 1 of 819: bulk load 335 / 389 / 541 s, batched Dedup 23K / 46K / 45K
+ * docs/s, batched Query 67K / 115K / 144K fingerprints/s.
  */
 public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap) {
     static final String FILE = "geometry.properties";
@@ -38,9 +43,8 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
 
     /**
      * Geometry for a shard expected to hold {@code expectedFingerprints} fingerprints in
-     * {@code ownedBuckets} of the 4 x 65536 buckets. Pages hold about the mean bucket size,
-     * between 16 and 64 residues: small pages waste little when buckets are small, and at
-     * tens of millions a bucket is a handful of 64-residue pages.
+     * {@code ownedBuckets} of the 4 x 65536 buckets: one page per bucket up to about 30M
+     * fingerprints, two up to about 60M.
      */
     public static TableGeometry forExpected(long expectedFingerprints, int ownedBuckets) {
         double mean = Math.max(1.0, (double) expectedFingerprints / BlockTables.KEYS_PER_TABLE);
@@ -52,7 +56,7 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
     }
 
     static final int MIN_CAPACITY = 8;
-    static final int MAX_CAPACITY = 256;
+    static final int MAX_CAPACITY = 512;
 
     static TableGeometry loadOrStore(Path dir, TableGeometry fresh) {
         Path file = dir.resolve(FILE);

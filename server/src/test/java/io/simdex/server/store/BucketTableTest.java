@@ -4,6 +4,8 @@ import io.simdex.core.BitFlips;
 import io.simdex.core.BlockTables;
 import io.simdex.core.LinearScan;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -24,9 +26,16 @@ class BucketTableTest {
 
     /** Small pages and one page per generation, so chains, spills and new generations happen. */
     private static final TableGeometry TINY = new TableGeometry(4, 1, 4096);
+    /** Three base pages a bucket: appends go in place to page 0, to later base pages, then to overflow pages. */
+    private static final TableGeometry THREE_BASE_PAGES = new TableGeometry(4, 3, 3 * 4096);
 
-    @Test
-    void probe_plantedNeighbours_matchesLinearScanInEveryTableUnion() {
+    static List<TableGeometry> geometries() {
+        return List.of(TINY, THREE_BASE_PAGES);
+    }
+
+    @ParameterizedTest
+    @MethodSource("geometries")
+    void probe_plantedNeighbours_matchesLinearScanInEveryTableUnion(TableGeometry geometry) {
         SplittableRandom random = new SplittableRandom(7);
         List<Long> stored = new ArrayList<>();
         List<long[]> queries = new ArrayList<>();
@@ -43,7 +52,7 @@ class BucketTableTest {
         for (int i = 0; i < 300; i++) {
             stored.add((random.nextLong() & ~0xFFFFL) | 0x1234);
         }
-        try (BucketTable table = new BucketTable(dir, TINY, true)) {
+        try (BucketTable table = new BucketTable(dir, geometry, true)) {
             for (long fp : stored) {
                 for (int t = 0; t < BlockTables.TABLES; t++) {
                     assertTrue(table.add(t, fp) || stored.indexOf(fp) != stored.lastIndexOf(fp));
