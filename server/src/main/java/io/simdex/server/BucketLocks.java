@@ -19,7 +19,12 @@ import java.util.Map;
  * with the last number. A document therefore gets a number above every document it could have
  * collided with before it: replaying all decisions in stamp order reproduces them. Stamps start
  * from the wall clock in microseconds when the shard starts, so they keep increasing across a
- * restart.
+ * restart. Stamps are kept per slot, not per key: a slot's stamp is the largest of the keys
+ * that share it, so a lock may return a larger stamp than its keys' own, which keeps the
+ * order above (numbers only need to exceed every earlier colliding document's). The low 18
+ * bits of a key are its bucket key, so one collection's keys get a slot each. (As a boxed
+ * {@code HashMap} of every key ever locked, {@code merge} had 13% of a batched Dedup's JFR
+ * samples at 10M; an A/B of the two was within the noise of this 2-core machine.)
  *
  * <h2>Leases</h2>
  * A lock expires after its lease, so a router that dies holding locks blocks others only that
@@ -30,8 +35,13 @@ final class BucketLocks {
     }
 
     private final Map<Long, Held> held = new HashMap<>();
-    private final Map<Long, Long> stamps = new HashMap<>();
+    private static final int STAMP_SLOTS = 1 << 18;
     private final long startStamp = System.currentTimeMillis() * 1000;
+    private final long[] stamps = new long[STAMP_SLOTS];
+
+    BucketLocks() {
+        java.util.Arrays.fill(stamps, startStamp);
+    }
 
     /**
      * Locks every key (ascending order expected) for {@code token}, waiting up to
@@ -56,7 +66,7 @@ final class BucketLocks {
                 }
                 wait(Math.max(1, left / 1_000_000));
             }
-            maxStamp = Math.max(maxStamp, stamps.getOrDefault(keys[i], startStamp));
+            maxStamp = Math.max(maxStamp, stamps[slot(keys[i])]);
         }
         return maxStamp;
     }
@@ -70,10 +80,15 @@ final class BucketLocks {
                 held.remove(key);
                 released++;
             }
-            stamps.merge(key, stamp, Math::max);
+            int slot = slot(key);
+            stamps[slot] = Math.max(stamps[slot], stamp);
         }
         notifyAll();
         return released;
+    }
+
+    private static int slot(long key) {
+        return (int) key & (STAMP_SLOTS - 1);
     }
 
     private void release(long[] keys, int count, long token) {
