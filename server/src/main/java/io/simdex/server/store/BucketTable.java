@@ -3,6 +3,7 @@ package io.simdex.server.store;
 import io.simdex.core.BlockTables;
 import net.openhft.chronicle.bytes.BytesStore;
 import net.openhft.chronicle.bytes.RandomDataInput;
+import net.openhft.chronicle.hash.ChecksumEntry;
 import net.openhft.chronicle.hash.Data;
 import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ExternalMapQueryContext;
@@ -232,6 +233,7 @@ public final class BucketTable implements Closeable {
             page.writeInt(slot, (int) residue);
             page.writeShort(slot + Integer.BYTES, (short) (residue >>> Integer.SIZE));
             page.writeInt(at + PageLayout.COUNT_OFFSET, count + 1);
+            updateChecksum(e);
             return APPENDED;
         }
     }
@@ -239,9 +241,20 @@ public final class BucketTable implements Closeable {
     private void setPagesInPlace(long key, int pages) {
         try (ExternalMapQueryContext<Long, byte[], ?> c = base.queryContext(key)) {
             c.writeLock().lock();
-            Data<byte[]> v = c.entry().value();
+            MapEntry<Long, byte[]> e = c.entry();
+            Data<byte[]> v = e.value();
             ((BytesStore<?, ?>) v.bytes()).writeInt(v.offset() + PageLayout.PAGES_OFFSET, pages);
+            updateChecksum(e);
         }
+    }
+
+    /**
+     * Chronicle Map recomputes an entry's checksum only when it writes the value itself; after
+     * bytes written in place it must be told, or recovery after a kill -9 finds the checksum
+     * wrong and drops the whole page (EmbeddedProcessIT caught exactly that).
+     */
+    private static void updateChecksum(MapEntry<Long, byte[]> e) {
+        ((ChecksumEntry) e).updateChecksum();
     }
 
     /** Appends to overflow page {@code page} through a heap copy if it has room; false if full. */
