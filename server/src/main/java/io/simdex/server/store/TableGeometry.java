@@ -30,7 +30,9 @@ import java.util.Properties;
  * in the kernel instead (an append dirties the page's header and its slot, and mapped pages
  * written back are faulted again). Measured at 50M (loadtest/REPORT.md, session 3), 4 pages of
  * 205 / 2 of 410 / 1 of 819: bulk load 335 / 389 / 541 s, batched Dedup 23K / 46K / 45K
- * docs/s, batched Query 67K / 115K / 144K fingerprints/s.
+ * docs/s, batched Query 67K / 115K / 144K fingerprints/s. That was before appends updated
+ * Chronicle Map's entry checksum, which hashes the page on every append and took the 2 x 410
+ * load to 505 s: smaller pages may now load relatively faster (not measured again).
  */
 public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap) {
     static final String FILE = "geometry.properties";
