@@ -169,8 +169,9 @@ public final class BucketTable implements Closeable {
     /**
      * Appends {@code residue} to the bucket's last page, or to a new page when that one is full;
      * the caller holds the stripe's write lock. Base pages are written in place, under Chronicle
-     * Map's segment write lock: 10 bytes written instead of a page copied out and back (2 x
-     * 1.5 KB at 256 slots, half of a bulk load's time when it was done that way).
+     * Map's segment write lock: 10 bytes written and the entry's checksum rehashed, instead of a
+     * page copied out and back (2 x 1.5 KB at 256 slots, half of a bulk load's time when it was
+     * done that way).
      */
     private void append(int table, int block, long residue) {
         long head = appendInPlace(pageKey(table, block, 0), residue, true);
