@@ -179,11 +179,7 @@ public final class BucketTable implements Closeable {
             return;
         }
         if (head == ABSENT) {
-            byte[] page = new byte[pageBytes];
-            PageLayout.count(page, 1);
-            PageLayout.pages(page, 1);
-            PageLayout.residue(page, 0, residue);
-            base.put(pageKey(table, block, 0), page);
+            put(table, block, 0, newPage(residue, 1));
             return;
         }
         int pages = (int) head;
@@ -199,11 +195,17 @@ public final class BucketTable implements Closeable {
         }
         // The last page is full: a new page first, then page 0's count of pages, so a reader
         // never follows the count to a page that is not there.
+        put(table, block, pages, newPage(residue, 0));
+        setPagesInPlace(pageKey(table, block, 0), pages + 1);
+    }
+
+    /** A page holding just {@code residue}; {@code pagesField} is 1 for a bucket's page 0, else 0 (see PageLayout). */
+    private byte[] newPage(long residue, int pagesField) {
         byte[] page = new byte[pageBytes];
         PageLayout.count(page, 1);
+        PageLayout.pages(page, pagesField);
         PageLayout.residue(page, 0, residue);
-        put(table, block, pages, page);
-        setPagesInPlace(pageKey(table, block, 0), pages + 1);
+        return page;
     }
 
     private static final long APPENDED = -1;
