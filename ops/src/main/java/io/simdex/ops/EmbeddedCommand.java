@@ -1,6 +1,7 @@
 package io.simdex.ops;
 
 import io.simdex.router.EmbeddedSimdex;
+import io.simdex.router.HandlerThreads;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -27,9 +28,13 @@ final class EmbeddedCommand implements Callable<Integer> {
             description = "Documents a new collection is sized for; larger collections still work (default: ${DEFAULT-VALUE}).")
     long expected;
 
+    @Option(names = "--threads", description = "gRPC handler threads (default: one per core; 0: gRPC's unbounded pool).")
+    Integer threads;
+
     @Override
     public Integer call() throws InterruptedException {
-        EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, host, port, expected);
+        EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, host, port, expected,
+                threads == null ? HandlerThreads.perCore() : threads, java.time.Clock.systemUTC());
         Runtime.getRuntime().addShutdownHook(new Thread(simdex::close, "simdex-shutdown"));
         System.err.printf("simdex embedded: %d shards, data in %s, listening on %s:%d%n",
                 simdex.index().shardCount(), data.toAbsolutePath(), host, simdex.port());

@@ -2,6 +2,7 @@ package io.simdex.ops;
 
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.router.Catalog;
+import io.simdex.router.HandlerThreads;
 import io.simdex.router.IndexRouter;
 import io.simdex.router.Placement;
 import io.simdex.router.PublicServer;
@@ -44,6 +45,9 @@ final class RouterCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "7411", description = "Public gRPC port (default: ${DEFAULT-VALUE}).")
     int port;
 
+    @Option(names = "--threads", description = "gRPC handler threads with --shard (default: unbounded, since handlers wait on remote shards).")
+    Integer threads;
+
     @Override
     public Integer call() throws Exception {
         if (config != null) {
@@ -59,7 +63,8 @@ final class RouterCommand implements Callable<Integer> {
         IndexRouter index = new IndexRouter(clients, Placement.roundRobin(clients.size()));
         SimdexService service = new SimdexService(index, new Catalog(data), Clock.systemUTC());
         PublicServer server = PublicServer.start(host, port,
-                io.grpc.ServerInterceptors.intercept(service, service.handlingTimes()), SimdexGrpc.SERVICE_NAME);
+                io.grpc.ServerInterceptors.intercept(service, service.handlingTimes()), SimdexGrpc.SERVICE_NAME,
+                threads == null ? HandlerThreads.UNBOUNDED : threads);
         RetentionSweeper sweeper = RetentionSweeper.start(service);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             sweeper.close();

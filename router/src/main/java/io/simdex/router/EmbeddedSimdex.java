@@ -44,11 +44,19 @@ public final class EmbeddedSimdex implements AutoCloseable {
      * @param expectedDocuments sizing of each new collection's maps: the documents it is expected to hold
      */
     public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments) {
-        return start(dataDir, shards, host, port, expectedDocuments, Clock.systemUTC());
+        return start(dataDir, shards, host, port, expectedDocuments, HandlerThreads.perCore(), Clock.systemUTC());
     }
 
     /** As {@link #start(Path, int, String, int, long)}, with the clock that drives retention. */
     public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments, Clock clock) {
+        return start(dataDir, shards, host, port, expectedDocuments, HandlerThreads.perCore(), clock);
+    }
+
+    /**
+     * As {@link #start(Path, int, String, int, long, Clock)}, running gRPC handlers on
+     * {@code threads} threads ({@link HandlerThreads}; 0: gRPC's unbounded pool).
+     */
+    public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments, int threads, Clock clock) {
         shards = fixedShardCount(dataDir, shards);
         Placement placement = Placement.roundRobin(shards);
         List<ShardClient> clients = new ArrayList<>();
@@ -62,7 +70,7 @@ public final class EmbeddedSimdex implements AutoCloseable {
         Catalog catalog = new Catalog(dataDir.resolve("router"));
         SimdexService service = new SimdexService(index, catalog, clock);
         PublicServer server = PublicServer.start(host, port,
-                io.grpc.ServerInterceptors.intercept(service, service.handlingTimes()), SimdexGrpc.SERVICE_NAME);
+                io.grpc.ServerInterceptors.intercept(service, service.handlingTimes()), SimdexGrpc.SERVICE_NAME, threads);
         return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service));
     }
 

@@ -12,6 +12,7 @@ import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,27 +25,36 @@ public final class PublicServer implements AutoCloseable {
 
     private final Server server;
     private final HealthStatusManager health;
+    private final ExecutorService handlers;
 
-    private PublicServer(Server server, HealthStatusManager health) {
+    private PublicServer(Server server, HealthStatusManager health, ExecutorService handlers) {
         this.server = server;
         this.health = health;
+        this.handlers = handlers;
     }
 
-    /** Starts serving {@code service} named {@code serviceName} on {@code host:port} (port 0 picks a free port). */
+    /**
+     * Starts serving {@code service} named {@code serviceName} on {@code host:port} (port 0 picks
+     * a free port), its handlers on one thread per core ({@link HandlerThreads}).
+     */
     public static PublicServer start(String host, int port, BindableService service, String serviceName) {
-        return start(host, port, service.bindService(), serviceName);
+        return start(host, port, service.bindService(), serviceName, HandlerThreads.perCore());
     }
 
-    /** As {@link #start(String, int, BindableService, String)}, for a service with interceptors. */
-    public static PublicServer start(String host, int port, ServerServiceDefinition service, String serviceName) {
-        return start(host, port, service, serviceName, java.util.List.of());
+    /** As {@link #start(String, int, BindableService, String)}, for a service with interceptors, on {@code threads} handler threads. */
+    public static PublicServer start(String host, int port, ServerServiceDefinition service, String serviceName, int threads) {
+        return start(host, port, service, serviceName, java.util.List.of(), threads);
     }
 
     /** As above, with more services (a cluster router's Admin). */
     public static PublicServer start(String host, int port, ServerServiceDefinition service, String serviceName,
-            java.util.List<ServerServiceDefinition> more) {
+            java.util.List<ServerServiceDefinition> more, int threads) {
         HealthStatusManager health = new HealthStatusManager();
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port));
+        ExecutorService handlers = HandlerThreads.pool(threads, "simdex-handler");
+        if (handlers != null) {
+            builder.executor(handlers);
+        }
         more.forEach(builder::addService);
         Server server = builder
                 .addService(service)
@@ -56,11 +66,14 @@ public final class PublicServer implements AutoCloseable {
         try {
             server.start();
         } catch (IOException e) {
+            if (handlers != null) {
+                handlers.shutdownNow();
+            }
             throw new UncheckedIOException("cannot listen on " + host + ":" + port, e);
         }
         health.setStatus("", ServingStatus.SERVING);
         health.setStatus(serviceName, ServingStatus.SERVING);
-        return new PublicServer(server, health);
+        return new PublicServer(server, health, handlers);
     }
 
     public int port() {
@@ -83,6 +96,9 @@ public final class PublicServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             server.shutdownNow();
+        }
+        if (handlers != null) {
+            handlers.shutdown();
         }
     }
 }

@@ -15,6 +15,7 @@ import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.QueryResponse;
 import io.simdex.proto.v1.QueryResult;
 import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.router.HandlerThreads;
 import io.simdex.router.PublicServer;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,9 +37,14 @@ public final class EchoService extends SimdexGrpc.SimdexImplBase {
 
     private final AtomicLong probes = new AtomicLong();
 
-    /** Serves the echo on 127.0.0.1:{@code port} (0 picks a free port). */
+    /** Serves the echo on 127.0.0.1:{@code port} (0 picks a free port), on one handler thread per core like the embedded default. */
     public static PublicServer serve(int port) {
-        return PublicServer.start("127.0.0.1", port, new EchoService(), SimdexGrpc.SERVICE_NAME);
+        return serve(port, HandlerThreads.perCore());
+    }
+
+    /** As {@link #serve(int)}, on {@code threads} handler threads (0: gRPC's unbounded pool). */
+    public static PublicServer serve(int port, int threads) {
+        return PublicServer.start("127.0.0.1", port, new EchoService().bindService(), SimdexGrpc.SERVICE_NAME, threads);
     }
 
     @Override

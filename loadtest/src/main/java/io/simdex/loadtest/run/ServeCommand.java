@@ -2,6 +2,7 @@ package io.simdex.loadtest.run;
 
 import io.simdex.loadtest.echo.EchoService;
 import io.simdex.router.EmbeddedSimdex;
+import io.simdex.router.HandlerThreads;
 import io.simdex.router.PublicServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -33,16 +34,20 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--expected", defaultValue = "10000000", description = "Collection sizing for embedded (default: ${DEFAULT-VALUE}).")
     long expected;
 
+    @Option(names = "--threads", description = "gRPC handler threads, for both kinds (default: one per core; 0: gRPC's unbounded pool).")
+    Integer threads;
+
     @Override
     public Integer call() throws InterruptedException {
         AutoCloseable server;
         int bound;
+        int handlers = threads == null ? HandlerThreads.perCore() : threads;
         if (kind == Kind.echo) {
-            PublicServer echo = EchoService.serve(port);
+            PublicServer echo = EchoService.serve(port, handlers);
             server = echo;
             bound = echo.port();
         } else {
-            EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, "127.0.0.1", port, expected);
+            EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, "127.0.0.1", port, expected, handlers, java.time.Clock.systemUTC());
             server = simdex;
             bound = simdex.port();
         }

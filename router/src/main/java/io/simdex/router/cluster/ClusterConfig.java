@@ -24,10 +24,11 @@ import java.util.Set;
  * write.quorum=1             W, default majority of R
  * expected=1000000           documents a new collection is sized for on a node
  * hedge.millis=0             routers: ask a second replica when the first has not answered a read by then (0: never)
+ * handler.threads=0          routers: gRPC handler threads (0: unbounded, as handlers wait on the nodes; see HandlerThreads)
  * </pre>
  */
 public record ClusterConfig(String id, String host, int port, int atomixPort, Path data, List<Seed> seeds, Set<String> raft,
-        int replication, int writeQuorum, long expected, long hedgeMillis) {
+        int replication, int writeQuorum, long expected, long hedgeMillis, int handlerThreads) {
 
     /** A founding member's Atomix address: {@code id@host:port}. */
     public record Seed(String id, String host, int port) {
@@ -68,7 +69,8 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
         return new ClusterConfig(id, p.getProperty("host", "127.0.0.1").trim(), Integer.parseInt(required(p, "port", source)),
                 Integer.parseInt(required(p, "atomix.port", source)), Path.of(required(p, "data", source)), seeds, raft,
                 replication, quorum, Long.parseLong(p.getProperty("expected", "1000000").trim()),
-                Long.parseLong(p.getProperty("hedge.millis", "0").trim()));
+                Long.parseLong(p.getProperty("hedge.millis", "0").trim()),
+                Integer.parseInt(p.getProperty("handler.threads", "0").trim()));
     }
 
     private static String required(Properties p, String key, String source) {

@@ -40,7 +40,7 @@ public final class ClusterRouter implements AutoCloseable {
         SimdexService service = new SimdexService(view, new Catalog(config.data(), new SharedCatalog(member.atomix())), Clock.systemUTC());
         PublicServer server = PublicServer.start(config.host(), config.port(),
                 ServerInterceptors.intercept(service, service.handlingTimes()), SimdexGrpc.SERVICE_NAME,
-                List.of(new AdminService(member, store, view, raft).bindService()));
+                List.of(new AdminService(member, store, view, raft).bindService()), config.handlerThreads());
         return new ClusterRouter(member, view, server, RetentionSweeper.start(service));
     }
 
