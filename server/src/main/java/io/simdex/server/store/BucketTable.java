@@ -25,6 +25,16 @@ import java.util.concurrent.locks.StampedLock;
  * of the few buckets that grow past K. Base pages are scanned in place, off-heap; overflow pages
  * are copied to the heap first, a cost paid only by buckets the sizing did not foresee.
  *
+ * <h2>Crashes</h2>
+ * Base pages are changed in place, in an order that a process killed at any instruction leaves
+ * consistent: an append writes the residue, then publishes it by the page's count; a remove
+ * fills its hole with the bucket's last residue, then drops the last slot (a crash between
+ * leaves that residue twice, which probes collapse); a new page is complete before page 0
+ * counts it. So base pages need no Chronicle Map entry checksums, which would cost a hash of
+ * the whole page (2.5 KB at 50M) on every append and, after a crash, drop a whole page for a
+ * torn write (TableGeometry#entryChecksums; tables created with checksums keep them). What a
+ * machine crash loses is the business of replicas or a write-ahead log, as for every map.
+ *
  * <h2>Concurrency</h2>
  * Writers of a bucket hold the write lock of its stripe. Readers scan under an optimistic
  * stamp and retry if a writer touched the stripe meanwhile: a remove moves the bucket's last
@@ -51,6 +61,7 @@ public final class BucketTable implements Closeable {
                 .name("buckets")
                 .entries(geometry.pagesPerMap())
                 .constantValueSizeBySample(new byte[pageBytes])
+                .checksumEntries(geometry.entryChecksums())
                 .putReturnsNull(true)
                 .removeReturnsNull(true), dir.resolve("buckets-0.cm"), clean);
         int pageBytes = this.pageBytes;
@@ -196,7 +207,7 @@ public final class BucketTable implements Closeable {
         // The last page is full: a new page first, then page 0's count of pages, so a reader
         // never follows the count to a page that is not there.
         put(table, block, pages, newPage(residue, 0));
-        setPagesInPlace(pageKey(table, block, 0), pages + 1);
+        setInt(table, block, 0, PageLayout.PAGES_OFFSET, pages + 1);
     }
 
     /** A page holding just {@code residue}; {@code pagesField} is 1 for a bucket's page 0, else 0 (see PageLayout). */
@@ -232,32 +243,61 @@ public final class BucketTable implements Closeable {
             if (count >= geometry.pageCapacity() || (onlyIfLast && pages > 1)) {
                 return pages;
             }
-            long slot = at + PageLayout.residueOffset(count);
-            page.writeInt(slot, (int) residue);
-            page.writeShort(slot + Integer.BYTES, (short) (residue >>> Integer.SIZE));
-            page.writeInt(at + PageLayout.COUNT_OFFSET, count + 1);
+            writeResidue(page, at + PageLayout.residueOffset(count), residue);
+            // Ordered after the residue: the count publishes it, even to a recovery after a crash.
+            page.writeOrderedInt(at + PageLayout.COUNT_OFFSET, count + 1);
             updateChecksum(e);
             return APPENDED;
         }
     }
 
-    private void setPagesInPlace(long key, int pages) {
+    private static void writeResidue(BytesStore<?, ?> page, long at, long residue) {
+        page.writeInt(at, (int) residue);
+        page.writeShort(at + Integer.BYTES, (short) (residue >>> Integer.SIZE));
+    }
+
+    /** Sets the int at {@code offset} of a page (its count, or page 0's pages), ordered after earlier writes. */
+    private void setInt(int table, int block, int page, int offset, int value) {
+        edit(table, block, page, (bytes, at) -> bytes.writeOrderedInt(at + offset, value));
+    }
+
+    /** Sets residue {@code slot} of a page. */
+    private void setResidue(int table, int block, int page, int slot, long residue) {
+        edit(table, block, page, (bytes, at) -> writeResidue(bytes, at + PageLayout.residueOffset(slot), residue));
+    }
+
+    /** A write into a page's bytes, the page starting at {@code at}. */
+    private interface PageWrite {
+        void apply(BytesStore<?, ?> bytes, long at);
+    }
+
+    /** Applies {@code write} to an existing page: in place for a base page, through a heap copy for an overflow page. */
+    private void edit(int table, int block, int page, PageWrite write) {
+        long key = pageKey(table, block, page);
+        if (page >= geometry.pagesPerGeneration()) {
+            byte[] copy = overflow.get(key);
+            write.apply(BytesStore.wrap(copy), 0);
+            overflow.put(key, copy);
+            return;
+        }
         try (ExternalMapQueryContext<Long, byte[], ?> c = base.queryContext(key)) {
             c.writeLock().lock();
             MapEntry<Long, byte[]> e = c.entry();
             Data<byte[]> v = e.value();
-            ((BytesStore<?, ?>) v.bytes()).writeInt(v.offset() + PageLayout.PAGES_OFFSET, pages);
+            write.apply((BytesStore<?, ?>) v.bytes(), v.offset());
             updateChecksum(e);
         }
     }
 
     /**
-     * Chronicle Map recomputes an entry's checksum only when it writes the value itself; after
-     * bytes written in place it must be told, or recovery after a kill -9 finds the checksum
-     * wrong and drops the whole page (EmbeddedProcessIT caught exactly that).
+     * In a table created with entry checksums, Chronicle Map recomputes a checksum only when it
+     * writes the value itself; after bytes written in place it must be told, or recovery after a
+     * kill -9 finds the checksum wrong and drops the whole page (EmbeddedProcessIT caught that).
      */
-    private static void updateChecksum(MapEntry<Long, byte[]> e) {
-        ((ChecksumEntry) e).updateChecksum();
+    private void updateChecksum(MapEntry<Long, byte[]> e) {
+        if (geometry.entryChecksums()) {
+            ((ChecksumEntry) e).updateChecksum();
+        }
     }
 
     /** Appends to overflow page {@code page} through a heap copy if it has room; false if full. */
@@ -316,20 +356,19 @@ public final class BucketTable implements Closeable {
             int lastIndex = pages - 1;
             byte[] last = chain[lastIndex] != null ? chain[lastIndex] : page(table, block, lastIndex);
             int lastCount = PageLayout.count(last);
-            // Fill the hole with the bucket's last residue so pages stay dense.
-            PageLayout.residue(chain[holePage], holeSlot, PageLayout.residue(last, lastCount - 1));
-            PageLayout.count(last, lastCount - 1);
-            if (holePage != lastIndex) {
-                put(table, block, holePage, chain[holePage]);
+            // Fill the hole with the bucket's last residue so pages stay dense, then drop the
+            // last slot (the order is what makes a crash harmless: see the class comment).
+            if (holePage != lastIndex || holeSlot != lastCount - 1) {
+                setResidue(table, block, holePage, holeSlot, PageLayout.residue(last, lastCount - 1));
             }
             if (lastCount - 1 > 0) {
-                put(table, block, lastIndex, last);
+                setInt(table, block, lastIndex, PageLayout.COUNT_OFFSET, lastCount - 1);
             } else if (lastIndex == 0) {
                 base.remove(pageKey(table, block, 0));
             } else {
+                // Unlinked first: a crash then leaves an unreachable page, which the next new page replaces.
+                setInt(table, block, 0, PageLayout.PAGES_OFFSET, pages - 1);
                 removePage(table, block, lastIndex);
-                PageLayout.pages(first, pages - 1);
-                put(table, block, 0, first);
             }
             entries.decrementAndGet();
             return true;

@@ -30,17 +30,27 @@ import java.util.Properties;
  * in the kernel instead (an append dirties the page's header and its slot, and mapped pages
  * written back are faulted again). Measured at 50M (loadtest/REPORT.md, session 3), 4 pages of
  * 205 / 2 of 410 / 1 of 819: bulk load 335 / 389 / 541 s, batched Dedup 23K / 46K / 45K
- * docs/s, batched Query 67K / 115K / 144K fingerprints/s. That was before appends updated
- * Chronicle Map's entry checksum, which hashes the page on every append and took the 2 x 410
- * load to 505 s: smaller pages may now load relatively faster (not measured again).
+ * docs/s, batched Query 67K / 115K / 144K fingerprints/s. That was without entry checksums,
+ * as base pages are again since session 4 ({@link #entryChecksums}); with them the 2 x 410
+ * load took 505 s.
  */
-public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap) {
+public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap, boolean entryChecksums) {
     static final String FILE = "geometry.properties";
 
     public TableGeometry {
         if (pageCapacity < 1 || pagesPerGeneration < 1 || pagesPerMap < 1) {
             throw new IllegalArgumentException("bad geometry " + pageCapacity + "/" + pagesPerGeneration + "/" + pagesPerMap);
         }
+    }
+
+    /**
+     * A geometry for a new table: base pages without Chronicle Map entry checksums, since
+     * BucketTable orders its in-place writes so that a crash cannot tear a page (see there).
+     * Tables created before that keep their checksums ({@code entryChecksums} absent from the
+     * file means true).
+     */
+    public TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap) {
+        this(pageCapacity, pagesPerGeneration, pagesPerMap, false);
     }
 
     /**
@@ -70,12 +80,14 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
                 }
                 return new TableGeometry(Integer.parseInt(p.getProperty("pageCapacity")),
                         Integer.parseInt(p.getProperty("pagesPerGeneration")),
-                        Long.parseLong(p.getProperty("pagesPerMap")));
+                        Long.parseLong(p.getProperty("pagesPerMap")),
+                        Boolean.parseBoolean(p.getProperty("entryChecksums", "true")));
             }
             Properties p = new Properties();
             p.setProperty("pageCapacity", Integer.toString(fresh.pageCapacity));
             p.setProperty("pagesPerGeneration", Integer.toString(fresh.pagesPerGeneration));
             p.setProperty("pagesPerMap", Long.toString(fresh.pagesPerMap));
+            p.setProperty("entryChecksums", Boolean.toString(fresh.entryChecksums));
             Path tmp = dir.resolve(FILE + ".tmp");
             try (Writer w = Files.newBufferedWriter(tmp)) {
                 p.store(w, "bucket table geometry: fixed at creation, do not edit");
