@@ -34,7 +34,7 @@ final class EmbeddedCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, host, port, expected,
-                threads == null ? HandlerThreads.perCore() : threads, java.time.Clock.systemUTC());
+                HandlerThreads.orPerCore(threads), java.time.Clock.systemUTC());
         Runtime.getRuntime().addShutdownHook(new Thread(simdex::close, "simdex-shutdown"));
         System.err.printf("simdex embedded: %d shards, data in %s, listening on %s:%d%n",
                 simdex.index().shardCount(), data.toAbsolutePath(), host, simdex.port());

@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * under an open-loop load a burst of calls gets a thread each, and on a 2-core host they then
  * share the cores by time slices, so every call of the burst finishes late. A pool of one thread
  * per core queues the burst instead and finishes calls in order: measured with the load
- * generator at half the echo floor's rate (loadtest/REPORT.md, target 3b), Query's p99 fell from
- * 5.4x the echo's to below it.
+ * generator at half the echo floor's rate (loadtest/REPORT.md, session 4, target 3b), Query's
+ * p99 over three rounds was 2.4x / 1.43x / 1.24x the echo's, against 5.1x / 1.6x / 7.2x.
  *
  * <p>A fixed pool suits servers whose handlers only compute (the embedded default: its shards
  * are in-process and its bucket locks are held by running handlers). A cluster router's handlers
@@ -28,6 +28,11 @@ public final class HandlerThreads {
     /** One thread per core: the default of servers whose handlers do not wait. */
     public static int perCore() {
         return Runtime.getRuntime().availableProcessors();
+    }
+
+    /** {@code threads} as given on a command line, one per core when not given. */
+    public static int orPerCore(Integer threads) {
+        return threads == null ? perCore() : threads;
     }
 
     /** A fixed pool of {@code threads} daemon threads, or null for {@link #UNBOUNDED}. */

@@ -41,7 +41,7 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         AutoCloseable server;
         int bound;
-        int handlers = threads == null ? HandlerThreads.perCore() : threads;
+        int handlers = HandlerThreads.orPerCore(threads);
         if (kind == Kind.echo) {
             PublicServer echo = EchoService.serve(port, handlers);
             server = echo;

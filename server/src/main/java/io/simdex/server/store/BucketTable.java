@@ -180,9 +180,8 @@ public final class BucketTable implements Closeable {
     /**
      * Appends {@code residue} to the bucket's last page, or to a new page when that one is full;
      * the caller holds the stripe's write lock. Base pages are written in place, under Chronicle
-     * Map's segment write lock: 10 bytes written and the entry's checksum rehashed, instead of a
-     * page copied out and back (2 x 1.5 KB at 256 slots, half of a bulk load's time when it was
-     * done that way).
+     * Map's segment write lock: 10 bytes written, instead of a page copied out and back (2 x 1.5
+     * KB at 256 slots, half of a bulk load's time when it was done that way).
      */
     private void append(int table, int block, long residue) {
         long head = appendInPlace(pageKey(table, block, 0), residue, true);
@@ -243,17 +242,12 @@ public final class BucketTable implements Closeable {
             if (count >= geometry.pageCapacity() || (onlyIfLast && pages > 1)) {
                 return pages;
             }
-            writeResidue(page, at + PageLayout.residueOffset(count), residue);
+            PageLayout.residue(page, at + PageLayout.residueOffset(count), residue);
             // Ordered after the residue: the count publishes it, even to a recovery after a crash.
             page.writeOrderedInt(at + PageLayout.COUNT_OFFSET, count + 1);
             updateChecksum(e);
             return APPENDED;
         }
-    }
-
-    private static void writeResidue(BytesStore<?, ?> page, long at, long residue) {
-        page.writeInt(at, (int) residue);
-        page.writeShort(at + Integer.BYTES, (short) (residue >>> Integer.SIZE));
     }
 
     /** Sets the int at {@code offset} of a page (its count, or page 0's pages), ordered after earlier writes. */
@@ -263,7 +257,7 @@ public final class BucketTable implements Closeable {
 
     /** Sets residue {@code slot} of a page. */
     private void setResidue(int table, int block, int page, int slot, long residue) {
-        edit(table, block, page, (bytes, at) -> writeResidue(bytes, at + PageLayout.residueOffset(slot), residue));
+        edit(table, block, page, (bytes, at) -> PageLayout.residue(bytes, at + PageLayout.residueOffset(slot), residue));
     }
 
     /** A write into a page's bytes, the page starting at {@code at}. */

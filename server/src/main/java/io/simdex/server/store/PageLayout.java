@@ -1,6 +1,7 @@
 package io.simdex.server.store;
 
 import io.simdex.core.BlockTables;
+import net.openhft.chronicle.bytes.BytesStore;
 
 /**
  * Byte layout of one bucket page: a fixed-size Chronicle Map value holding up to
@@ -65,6 +66,12 @@ final class PageLayout {
             v = (v << 8) | (page[off + i] & 0xFF);
         }
         return v;
+    }
+
+    /** Writes a residue at byte {@code at} of mapped or wrapped page bytes (little-endian, as Chronicle Map's memory is). */
+    static void residue(BytesStore<?, ?> bytes, long at, long residue) {
+        bytes.writeInt(at, (int) residue);
+        bytes.writeShort(at + Integer.BYTES, (short) (residue >>> Integer.SIZE));
     }
 
     static void residue(byte[] page, int slot, long residue) {
