@@ -72,6 +72,26 @@ public final class BlockTables {
         return low | ((long) block << shift) | ((high << BLOCK_BITS));
     }
 
+    /**
+     * {@code fps[0..n)} reordered so that each block of {@code table} is one run, in block
+     * order, keeping the given order within a run: a counting sort on the 16-bit key, two linear
+     * passes, where a comparison sort of a bulk load's window would cost log n passes.
+     */
+    public static long[] groupByBlock(long[] fps, int n, int table) {
+        int[] starts = new int[KEYS_PER_TABLE + 1];
+        for (int i = 0; i < n; i++) {
+            starts[block(fps[i], table) + 1]++;
+        }
+        for (int b = 0; b < KEYS_PER_TABLE; b++) {
+            starts[b + 1] += starts[b];
+        }
+        long[] out = new long[n];
+        for (int i = 0; i < n; i++) {
+            out[starts[block(fps[i], table)]++] = fps[i];
+        }
+        return out;
+    }
+
     /** One number per (table, block) bucket, 0..(4 * 65536 - 1), for hashing to an owner. */
     public static int bucketKey(int table, int block) {
         return (table << BLOCK_BITS) | block;

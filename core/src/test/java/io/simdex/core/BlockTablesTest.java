@@ -67,6 +67,31 @@ class BlockTablesTest {
         assertEquals(0, Hashing.reduce(0L, 4096));
     }
 
+    @Test
+    void groupByBlock_runsInBlockOrder_stableWithinARun_sameMultiset() {
+        SplittableRandom random = new SplittableRandom(6);
+        long[] fps = new long[20_000];
+        for (int i = 0; i < fps.length; i++) {
+            // Few distinct blocks, so runs are long; repeats too, so the multiset check has teeth.
+            fps[i] = i % 7 == 0 && i > 0 ? fps[i - 1] : (random.nextLong() & ~0xFFFFL) | random.nextInt(50);
+        }
+        int n = fps.length - 3;
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            long[] grouped = BlockTables.groupByBlock(fps, n, t);
+            assertEquals(n, grouped.length);
+            for (int i = 1; i < n; i++) {
+                assertTrue(BlockTables.block(grouped[i - 1], t) <= BlockTables.block(grouped[i], t), "block order at " + i);
+            }
+            // Stable: within each block, the input's order.
+            java.util.Map<Integer, java.util.List<Long>> expected = new java.util.TreeMap<>();
+            for (int i = 0; i < n; i++) {
+                expected.computeIfAbsent(BlockTables.block(fps[i], t), b -> new java.util.ArrayList<>()).add(fps[i]);
+            }
+            long[] flattened = expected.values().stream().flatMap(java.util.List::stream).mapToLong(Long::longValue).toArray();
+            org.junit.jupiter.api.Assertions.assertArrayEquals(flattened, grouped);
+        }
+    }
+
     private static boolean sharesBlock(long a, long b) {
         for (int t = 0; t < BlockTables.TABLES; t++) {
             if (BlockTables.block(a, t) == BlockTables.block(b, t)) {

@@ -99,6 +99,14 @@ public final class IndexRouter implements AutoCloseable {
 
     /** As {@link #insert(String, Window, String[], long[])}, also storing the non-null {@code shortTexts[i]} for verification. */
     public void insert(String c, Window w, String[] ids, long[] fps, String[] shortTexts) {
+        insert(c, w, ids, fps, shortTexts, null);
+    }
+
+    /**
+     * As {@link #insert(String, Window, String[], long[], String[])}; with {@code held} non-null
+     * (a bulk load) the bucket appends are held there and applied a window at a time.
+     */
+    public void insert(String c, Window w, String[] ids, long[] fps, String[] shortTexts, BulkAppends held) {
         int[] last = lastOccurrences(ids);
         String[] idz = Fanout.pick(ids, last);
         long[] fpz = Fanout.pick(fps, last);
@@ -120,6 +128,10 @@ public final class IndexRouter implements AutoCloseable {
         int[] moved = IntStream.range(0, idz.length)
                 .filter(i -> previous.present()[i] && (previous.previous()[i] != fpz[i] || previous.generation()[i] != g)).toArray();
         if (moved.length > 0) {
+            if (held != null) {
+                // A held append of an old fingerprint must land before its removal, or outlive it.
+                held.apply(this);
+            }
             detachAndUnindex(c, Fanout.pick(previous.generation(), moved), Fanout.pick(previous.previous(), moved), Fanout.pick(idz, moved));
         }
         // 3. fp -> ids, then 4. the buckets. Bucket adds are always sent, so a retry after a
@@ -143,8 +155,12 @@ public final class IndexRouter implements AutoCloseable {
         long[] added = IntStream.range(0, fpz.length).filter(i -> fresh[i] && seen.add(fpz[i])).mapToLong(i -> fpz[i]).toArray();
         long[] checked = distinct(IntStream.range(0, fpz.length).filter(i -> !fresh[i]).mapToLong(i -> fpz[i])
                 .filter(fp -> !seen.contains(fp)).toArray());
-        addToBuckets(c, g, added, true);
-        addToBuckets(c, g, checked, false);
+        if (held != null) {
+            held.hold(this, c, g, added, checked, idz.length);
+        } else {
+            addToBuckets(c, g, added, true);
+            addToBuckets(c, g, checked, false);
+        }
         if (textz != null) {
             putTexts(c, g, idz, textz);
         }
@@ -552,6 +568,32 @@ public final class IndexRouter implements AutoCloseable {
         }
     }
 
+    /**
+     * Adds {@code fps[0..n)} to their buckets of generation g, each table's share ordered by
+     * block first, so a shard appends each bucket's run at once (ShardNode#bucketAdd).
+     */
+    void addGrouped(String c, long g, long[] fps, int n, boolean newFingerprints) {
+        if (n == 0) {
+            return;
+        }
+        Fanout f = Fanout.start();
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            int table = t;
+            toOwners(f, t, BlockTables.groupByBlock(fps, n, t), (shard, part) -> shard.bucketAdd(c, g, table, part, newFingerprints));
+        }
+        f.await();
+    }
+
+    /** Sends each owner of table {@code t}'s buckets its share of {@code fps}, in the given order. */
+    private void toOwners(Fanout f, int t, long[] fps, java.util.function.BiFunction<ShardClient, long[], CompletableFuture<?>> call) {
+        int[][] groups = Fanout.group(fps.length, shards.length, i -> placement.ownerOfBucket(t, BlockTables.block(fps[i], t)));
+        for (int s = 0; s < shards.length; s++) {
+            if (groups[s].length > 0) {
+                f.add(call.apply(shards[s], Fanout.pick(fps, groups[s])));
+            }
+        }
+    }
+
     /** Adds (or removes) each fingerprint in its four buckets of generation g, one call per (table, owner). */
     private void buckets(String c, long g, long[] fps, boolean add) {
         buckets(c, g, fps, add, false);
@@ -561,14 +603,7 @@ public final class IndexRouter implements AutoCloseable {
         Fanout f = Fanout.start();
         for (int t = 0; t < BlockTables.TABLES; t++) {
             int table = t;
-            int[][] groups = Fanout.group(fps.length, shards.length,
-                    i -> placement.ownerOfBucket(table, BlockTables.block(fps[i], table)));
-            for (int s = 0; s < shards.length; s++) {
-                if (groups[s].length > 0) {
-                    long[] part = Fanout.pick(fps, groups[s]);
-                    f.add(add ? shards[s].bucketAdd(c, g, t, part, newFingerprints) : shards[s].bucketRemove(c, g, t, part));
-                }
-            }
+            toOwners(f, t, fps, (shard, part) -> add ? shard.bucketAdd(c, g, table, part, newFingerprints) : shard.bucketRemove(c, g, table, part));
         }
         f.await();
     }

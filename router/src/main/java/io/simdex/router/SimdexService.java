@@ -50,6 +50,8 @@ import java.util.function.Supplier;
  * fingerprinted before the first write, so a rejected request changes nothing.
  */
 public final class SimdexService extends SimdexGrpc.SimdexImplBase {
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(SimdexService.class.getName());
+
     private final IndexView view;
     private final Catalog catalog;
     private final Clock clock;
@@ -227,11 +229,16 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         });
     }
 
+    /**
+     * Each batch is validated and written as it arrives, but bucket appends are held and applied
+     * a window at a time, grouped by bucket ({@link BulkAppends}): documents are findable once
+     * their window is applied, and all of them before the response.
+     */
     @Override
     public StreamObserver<BulkLoadRequest> bulkLoad(StreamObserver<BulkLoadResponse> out) {
         return new StreamObserver<>() {
+            private final BulkAppends held = new BulkAppends();
             private String collection;
-            private long inserted;
             private long batches;
             private boolean failed;
 
@@ -248,31 +255,62 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                     collection = c.name();
                     Docs docs = docs(c, req.getDocumentsList());
                     withFreshMap(() -> {
-                        index().insert(c.name(), c.window(), docs.ids, docs.fps, shortTextsToStore(c, docs));
+                        index().insert(c.name(), c.window(), docs.ids, docs.fps, shortTextsToStore(c, docs), held);
                         docs.recordContents(index().contentIndex(), c, i -> true);
                         return null;
                     });
-                    inserted += docs.ids.length;
                     batches++;
                 } catch (RuntimeException e) {
-                    failed = true;
-                    Status s = status(e);
-                    out.onError(s.withDescription("batch " + batches + " rejected after " + inserted
-                            + " documents were accepted: " + s.getDescription()).asRuntimeException());
+                    fail(e, "batch " + batches + " rejected");
                 }
             }
 
             @Override
             public void onError(Throwable t) {
-                failed = true;
+                // Cancelled: the batches received so far were written, so make them findable too.
+                if (!failed) {
+                    failed = true;
+                    applyHeldIfPossible();
+                }
             }
 
             @Override
             public void onCompleted() {
-                if (!failed) {
-                    out.onNext(BulkLoadResponse.newBuilder().setInserted(inserted).setBatches(batches).build());
-                    out.onCompleted();
+                if (failed) {
+                    return;
                 }
+                try {
+                    applyHeld();
+                } catch (RuntimeException e) {
+                    fail(e, "the last " + held.held() + " documents were not indexed");
+                    return;
+                }
+                out.onNext(BulkLoadResponse.newBuilder().setInserted(held.applied()).setBatches(batches).build());
+                out.onCompleted();
+            }
+
+            private void applyHeld() {
+                withFreshMap(() -> {
+                    held.apply(index());
+                    return null;
+                });
+            }
+
+            private void applyHeldIfPossible() {
+                try {
+                    applyHeld();
+                } catch (RuntimeException e) {
+                    LOG.warning("a failed bulk load's last " + held.held() + " documents stay unindexed until sent again: " + e);
+                }
+            }
+
+            /** Fails the stream, first making the earlier batches findable where the shards allow: the count is then exact. */
+            private void fail(RuntimeException e, String what) {
+                failed = true;
+                applyHeldIfPossible();
+                Status s = status(e);
+                out.onError(s.withDescription(what + " after " + held.applied() + " documents were accepted: " + s.getDescription())
+                        .asRuntimeException());
             }
         };
     }

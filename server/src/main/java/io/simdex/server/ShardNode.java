@@ -136,12 +136,26 @@ public final class ShardNode implements Closeable {
         return bucketAdd(collection, generation, table, fps, true);
     }
 
-    /** Adds each fingerprint to its bucket; {@code checkPresence} false: the caller knows they are new (see BucketTable.add). */
+    /**
+     * Adds each fingerprint to its bucket; {@code checkPresence} false: the caller knows they are
+     * new (see BucketTable.add), and consecutive fingerprints of one bucket are appended as a run
+     * (BucketTable.addAll), which a caller that orders them by block (a bulk load) profits from.
+     */
     public int bucketAdd(String collection, long generation, int table, long[] fps, boolean checkPresence) {
         BucketTable buckets = collection(collection).writable(generation).buckets();
+        if (!checkPresence) {
+            for (int from = 0, to; from < fps.length; from = to) {
+                int block = BlockTables.block(fps[from], table);
+                for (to = from + 1; to < fps.length && BlockTables.block(fps[to], table) == block; to++) {
+                    // extends the run
+                }
+                buckets.addAll(table, fps, from, to);
+            }
+            return fps.length;
+        }
         int changed = 0;
         for (long fp : fps) {
-            changed += buckets.add(table, fp, checkPresence) ? 1 : 0;
+            changed += buckets.add(table, fp, true) ? 1 : 0;
         }
         return changed;
     }

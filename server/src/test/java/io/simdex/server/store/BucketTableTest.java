@@ -77,6 +77,82 @@ class BucketTableTest {
         }
     }
 
+    @ParameterizedTest
+    @MethodSource("geometries")
+    void addAll_runsThatFillStraddleAndChainPages_matchLinearScan_alsoAfterRecovery(TableGeometry geometry) {
+        SplittableRandom random = new SplittableRandom(17);
+        // In every table a fifth of the blocks is 0x5A5A, a bucket of ~100 entries whose runs
+        // reach overflow pages; the rest fall in 40 buckets of ~10, whose runs fill and straddle
+        // 4-slot base pages in place.
+        long[] fps = new long[500];
+        for (int i = 0; i < fps.length; i++) {
+            long fp = random.nextLong();
+            for (int b = 0; b < BlockTables.TABLES; b++) {
+                long block = random.nextInt(5) == 0 ? 0x5A5A : 0x1000 + random.nextInt(40);
+                fp = fp & ~(0xFFFFL << (16 * b)) | block << (16 * b);
+            }
+            fps[i] = fp;
+        }
+        fps = Arrays.stream(fps).distinct().toArray();
+        try (BucketTable table = new BucketTable(dir, geometry, true)) {
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                long[] grouped = BlockTables.groupByBlock(fps, fps.length, t);
+                for (int from = 0; from < grouped.length; ) {
+                    int to = from + 1;
+                    int run = 1 + random.nextInt(11);
+                    while (to < grouped.length && to - from < run && BlockTables.block(grouped[to], t) == BlockTables.block(grouped[from], t)) {
+                        to++;
+                    }
+                    if (to - from == 1 && random.nextBoolean()) {
+                        assertTrue(table.add(t, grouped[from], false));
+                    } else {
+                        table.addAll(t, grouped, from, to);
+                    }
+                    from = to;
+                }
+            }
+            assertEquals(4L * fps.length, table.entries());
+        }
+        LinearScan reference = new LinearScan(fps);
+        for (boolean clean : new boolean[]{true, false}) {
+            try (BucketTable table = new BucketTable(dir, geometry, clean)) {
+                assertEquals(4L * fps.length, table.entries());
+                for (int i = 0; i < fps.length; i += 5) {
+                    for (int d = 0; d <= 5; d++) {
+                        long query = BitFlips.flip(fps[i], d, random);
+                        for (int k = 0; k <= 3; k++) {
+                            assertArrayEquals(reference.within(query, k), union(table, query, k),
+                                    "clean=" + clean + " query " + Long.toHexString(query) + " k=" + k);
+                        }
+                        // Table by table too: the union would hide an entry lost from one table.
+                        for (int t = 0; t < BlockTables.TABLES; t++) {
+                            int block = BlockTables.block(query, t);
+                            int inTable = t;
+                            long[] expected = Arrays.stream(reference.within(query, 3)).filter(f -> BlockTables.block(f, inTable) == block).toArray();
+                            MatchBuffer out = new MatchBuffer();
+                            table.probe(t, query, 3, out);
+                            long[] found = Arrays.stream(out.toArray()).boxed().sorted(Long::compareUnsigned).mapToLong(Long::longValue).toArray();
+                            assertArrayEquals(expected, found, "clean=" + clean + " table " + t + " query " + Long.toHexString(query));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void addAll_runSpanningTwoBuckets_rejectedBeforeWriting() {
+        try (BucketTable table = new BucketTable(dir, TINY, true)) {
+            long[] fps = {0x10001L, 0x20001L, 0x30002L};
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> table.addAll(0, fps, 0, 3));
+            assertTrue(e.getMessage().contains("more than one bucket"), e.getMessage());
+            assertEquals(0, table.entries());
+            table.addAll(0, fps, 0, 2);
+            assertEquals(2, table.entries());
+        }
+    }
+
     @Test
     void add_sameFingerprintTwice_storedOnce() {
         try (BucketTable table = new BucketTable(dir, TINY, true)) {
