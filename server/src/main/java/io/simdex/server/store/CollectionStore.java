@@ -10,9 +10,9 @@ import java.nio.file.Path;
 
 /**
  * Everything one shard keeps for one collection, in one directory:
- * {@code geometry.properties}, {@code buckets-G.cm}, {@code ids-G.cm}, {@code fps-G.cm},
- * {@code content-G.cm}, and
- * {@code .clean} while closed cleanly.
+ * {@code geometry.properties}, {@code buckets-0.cm} and {@code overflow-G.cm}, {@code ids-G.cm},
+ * {@code fps-G.cm}, {@code content-G.cm} and {@code texts-G.cm} once the collection records
+ * content hashes or short texts, and {@code .clean} while closed cleanly.
  */
 public final class CollectionStore implements Closeable {
     static final int CONTENT_HASH_BYTES = 16;
@@ -44,11 +44,12 @@ public final class CollectionStore implements Closeable {
         TableGeometry geometry = TableGeometry.loadOrStore(dir, sizing.geometry());
         BucketTable buckets = new BucketTable(dir, geometry, clean);
         DocMaps docs = new DocMaps(dir, sizing.expectedDocuments(), sizing.averageIdBytes(), clean);
-        GrowingMap<byte[], Long> contents = new GrowingMap<>(dir, "content", Math.max(1024, sizing.expectedDocuments()),
+        // Only collections loaded with texts record content hashes: the file comes with the first.
+        GrowingMap<byte[], Long> contents = GrowingMap.onFirstWrite(dir, "content", Math.max(1024, sizing.expectedDocuments()),
                 n -> ChronicleMap.of(byte[].class, Long.class).entries(n).constantKeySizeBySample(new byte[CONTENT_HASH_BYTES])
                         .maxBloatFactor(2.0), clean);
         // Short texts only (collections with short-text verification): sized small, grown on demand.
-        GrowingMap<String, String> texts = new GrowingMap<>(dir, "texts", 1024, n -> ChronicleMap.of(String.class, String.class)
+        GrowingMap<String, String> texts = GrowingMap.onFirstWrite(dir, "texts", 1024, n -> ChronicleMap.of(String.class, String.class)
                 .entries(n).averageKey("x".repeat(Math.max(1, sizing.averageIdBytes()))).averageValue("x".repeat(120))
                 .maxBloatFactor(2.0), clean);
         return new CollectionStore(dir, buckets, docs, contents, texts);

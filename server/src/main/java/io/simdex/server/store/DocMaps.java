@@ -5,6 +5,8 @@ import net.openhft.chronicle.map.ChronicleMap;
 import java.io.Closeable;
 import java.nio.file.Path;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.LongPredicate;
 import java.util.function.ObjLongConsumer;
 import java.util.function.Predicate;
@@ -32,10 +34,24 @@ public final class DocMaps implements Closeable {
         String sampleId = "x".repeat(Math.max(1, averageIdBytes));
         // Each generation may bloat to 2x its entries (extra segment tiers) before the next
         // generation takes new keys, so an uneven spread over segments never fails a write.
-        idToFp = new GrowingMap<>(dir, "ids", entries, n -> ChronicleMap.of(String.class, Long.class)
-                .entries(n).averageKey(sampleId).maxBloatFactor(2.0), clean);
-        fpToIds = new GrowingMap<>(dir, "fps", entries, n -> ChronicleMap.of(Long.class, String.class)
-                .entries(n).averageValue(sampleId).maxBloatFactor(2.0), clean);
+        // The two maps are opened side by side: a new one spends seconds in page faults zeroing
+        // its hash lookups (kernel memset, one core). A 50M-sized store on 4 shards was created
+        // in 15.7-17.8 s with the maps opened one after the other, in 12.3 s so.
+        CompletableFuture<GrowingMap<String, Long>> ids = CompletableFuture.supplyAsync(() -> new GrowingMap<>(dir, "ids", entries,
+                n -> ChronicleMap.of(String.class, Long.class).entries(n).averageKey(sampleId).maxBloatFactor(2.0), clean));
+        try {
+            fpToIds = new GrowingMap<>(dir, "fps", entries, n -> ChronicleMap.of(Long.class, String.class)
+                    .entries(n).averageValue(sampleId).maxBloatFactor(2.0), clean);
+        } catch (RuntimeException e) {
+            ids.thenAccept(GrowingMap::close);
+            throw e;
+        }
+        try {
+            idToFp = ids.join();
+        } catch (CompletionException e) {
+            fpToIds.close();
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
     }
 
     /** Binds {@code id} to {@code fp}; returns what it was bound to before. */

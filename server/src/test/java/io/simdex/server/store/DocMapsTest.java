@@ -45,6 +45,36 @@ class DocMapsTest {
     }
 
     @Test
+    void growingMap_onFirstWrite_noFileUntilAWrite_thenAsAnyOther() {
+        java.nio.file.Path file = dir.resolve("lazy-0.cm");
+        try (GrowingMap<Long, Long> map = GrowingMap.onFirstWrite(dir, "lazy", 500,
+                e -> ChronicleMap.of(Long.class, Long.class).entries(e).maxBloatFactor(2.0), true)) {
+            assertNull(map.get(1L));
+            assertNull(map.remove(1L));
+            assertEquals(0, map.removeIf((k, v) -> true));
+            assertEquals(0, map.size());
+            map.forEach((k, v) -> org.junit.jupiter.api.Assertions.fail("no entries yet"));
+            assertFalse(java.nio.file.Files.exists(file), "reads and removes create nothing");
+            assertEquals(0, map.generationCount());
+
+            assertNull(map.compute(1L, (k, v) -> null), "a compute that stores nothing creates nothing");
+            assertFalse(java.nio.file.Files.exists(file));
+            assertEquals(7L, map.compute(1L, (k, v) -> v == null ? 7L : v + 1));
+            assertTrue(java.nio.file.Files.exists(file));
+            for (long i = 2; i < 1200; i++) {
+                assertNull(map.put(i, i));
+            }
+            assertEquals(2, map.generationCount(), "grows as any other from there");
+            assertEquals(1199, map.size());
+        }
+        try (GrowingMap<Long, Long> map = GrowingMap.onFirstWrite(dir, "lazy", 500,
+                e -> ChronicleMap.of(Long.class, Long.class).entries(e).maxBloatFactor(2.0), true)) {
+            assertEquals(7L, map.get(1L), "an existing file is opened at once");
+            assertEquals(1199, map.size());
+        }
+    }
+
+    @Test
     void attachDetach_sharedFingerprint_tracksIdsAndEmptiness() {
         try (DocMaps docs = new DocMaps(dir, 1000, 8, true)) {
             assertTrue(docs.attach(7L, "a"));
