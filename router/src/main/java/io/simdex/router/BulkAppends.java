@@ -1,6 +1,7 @@
 package io.simdex.router;
 
 import java.util.Arrays;
+import java.util.concurrent.Semaphore;
 
 /**
  * The bucket appends of one BulkLoad stream, held back and applied a window at a time, grouped
@@ -25,8 +26,17 @@ import java.util.Arrays;
 public final class BulkAppends {
     /** Fingerprints held back: 8 MB a stream; each bucket's share is about 16 at any table size. */
     static final int WINDOW = 1 << 20;
+    /**
+     * Fingerprints all of a server's streams may hold back together (64 MB, and as much again
+     * while a window is sorted), so that many concurrent streams cannot exhaust the heap. A
+     * stream that finds it spent applies its own window early, or, holding none, its batch at once.
+     */
+    static final int SERVER_BUDGET = 8 * WINDOW;
 
     private final int window;
+    private final Semaphore budget;
+    /** Of the budget, what this stream holds. */
+    private int permits;
     private String collection;
     private long generation;
     private long[] fresh = new long[1024];
@@ -38,13 +48,15 @@ public final class BulkAppends {
     /** An apply started and did not finish: some of the window may be in its buckets already. */
     private boolean partial;
 
-    BulkAppends() {
-        this(WINDOW);
+    /** A stream's appends, drawing on {@code budget} (a server's, of SERVER_BUDGET permits). */
+    BulkAppends(Semaphore budget) {
+        this(WINDOW, budget);
     }
 
     /** Holding at most {@code window} fingerprints (tests use small ones). */
-    BulkAppends(int window) {
+    BulkAppends(int window, Semaphore budget) {
         this.window = window;
+        this.budget = budget;
     }
 
     /**
@@ -54,8 +66,14 @@ public final class BulkAppends {
      * overfill it, so a failure leaves the batch out of the window, for its retry to add.
      */
     void hold(IndexRouter index, String c, long g, long[] fresh, long[] checked, int documents) {
-        if (!isEmpty() && (g != generation || !c.equals(collection) || freshCount + checkedCount + fresh.length + checked.length > window)) {
+        int n = fresh.length + checked.length;
+        if (!isEmpty() && (g != generation || !c.equals(collection) || freshCount + checkedCount + n > window)) {
             apply(index);
+        }
+        boolean granted = budget.tryAcquire(n);
+        if (!granted && !isEmpty()) {
+            apply(index);
+            granted = budget.tryAcquire(n);
         }
         collection = c;
         generation = g;
@@ -64,6 +82,11 @@ public final class BulkAppends {
         this.checked = append(this.checked, checkedCount, checked);
         checkedCount += checked.length;
         this.documents += documents;
+        if (granted) {
+            permits += n;
+        } else {
+            apply(index);
+        }
     }
 
     /**
@@ -81,9 +104,20 @@ public final class BulkAppends {
         index.addGrouped(collection, generation, checked, checkedCount, false);
         partial = false;
         applied += documents;
+        clear();
+    }
+
+    /** Drops the held appends of a stream that ends without them (its shards refused them), returning its budget. */
+    void discard() {
+        clear();
+    }
+
+    private void clear() {
         freshCount = 0;
         checkedCount = 0;
         documents = 0;
+        budget.release(permits);
+        permits = 0;
     }
 
     boolean isEmpty() {

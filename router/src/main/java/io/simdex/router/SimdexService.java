@@ -51,6 +51,8 @@ import java.util.function.Supplier;
  */
 public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(SimdexService.class.getName());
+    /** What BulkLoad streams may hold back together: see BulkAppends. */
+    private final java.util.concurrent.Semaphore bulkBudget = new java.util.concurrent.Semaphore(BulkAppends.SERVER_BUDGET);
 
     private final IndexView view;
     private final Catalog catalog;
@@ -237,7 +239,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     @Override
     public StreamObserver<BulkLoadRequest> bulkLoad(StreamObserver<BulkLoadResponse> out) {
         return new StreamObserver<>() {
-            private final BulkAppends held = new BulkAppends();
+            private final BulkAppends held = new BulkAppends(bulkBudget);
             private String collection;
             private long batches;
             private boolean failed;
@@ -296,11 +298,13 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                 });
             }
 
+            /** For a stream that ends in failure: what it holds is applied if the shards allow, else dropped. */
             private void applyHeldIfPossible() {
                 try {
                     applyHeld();
                 } catch (RuntimeException e) {
                     LOG.warning("a failed bulk load's last " + held.held() + " documents stay unindexed until sent again: " + e);
+                    held.discard();
                 }
             }
 

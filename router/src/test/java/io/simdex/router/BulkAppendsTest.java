@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -32,7 +33,7 @@ class BulkAppendsTest {
     @Test
     void windowsOfEverySize_findExactlyWhatWasLoaded_andEachFingerprintOncePerTable() {
         try (IndexRouter index = router(dir, null)) {
-            Map<String, Long> loaded = load(index, new BulkAppends(4_000), 0);
+            Map<String, Long> loaded = load(index, new BulkAppends(4_000, budget()), 0);
             assertMatchesBruteForce(index, loaded);
         }
     }
@@ -40,7 +41,7 @@ class BulkAppendsTest {
     @Test
     void heldDocuments_invisibleUntilApplied_andAppliedCountsAPrefix() {
         try (IndexRouter index = router(dir, null)) {
-            BulkAppends held = new BulkAppends(2_500);
+            BulkAppends held = new BulkAppends(2_500, budget());
             String[] ids = CORPUS.ids.subList(0, 1000).toArray(String[]::new);
             long[] fps = CORPUS.fps.subList(0, 1000).stream().mapToLong(Long::longValue).toArray();
             index.insert("c", Window.FOREVER, ids, fps, null, held);
@@ -63,7 +64,7 @@ class BulkAppendsTest {
     void failedApply_keepsTheWindow_andTheRetryAddsNothingTwice() {
         AtomicInteger allowed = new AtomicInteger(Integer.MAX_VALUE);
         try (IndexRouter index = router(dir, allowed)) {
-            BulkAppends held = new BulkAppends(1 << 20);
+            BulkAppends held = new BulkAppends(1 << 20, budget());
             Map<String, Long> loaded = load(index, held, -1);
             long before = held.applied();
             long waiting = held.held();
@@ -77,6 +78,37 @@ class BulkAppendsTest {
             held.apply(index);
             assertEquals(CORPUS.ids.size() + 300, held.applied());
             assertMatchesBruteForce(index, loaded);
+        }
+    }
+
+    @Test
+    void sharedBudget_spent_streamsApplyEarly_andEveryEndReturnsIt() {
+        try (IndexRouter index = router(dir, null)) {
+            Semaphore budget = new Semaphore(2_500);
+            BulkAppends a = new BulkAppends(1 << 20, budget);
+            BulkAppends b = new BulkAppends(1 << 20, budget);
+            a.hold(index, "c", 0, range(0, 1000), new long[0], 1000);
+            a.hold(index, "c", 0, range(1000, 2000), new long[0], 1000);
+            assertEquals(500, budget.availablePermits());
+            // b holds nothing and the budget cannot take its batch: it goes in at once.
+            b.hold(index, "c", 0, range(10_000, 11_000), new long[0], 1000);
+            assertEquals(1000, b.applied());
+            assertTrue(b.isEmpty());
+            assertEquals(500, budget.availablePermits());
+            assertEquals(4 * 1000, bucketEntries(index), "b's batch is in the buckets, a's are still held");
+            // a's next batch does not fit the budget either: a applies its window, then holds the batch.
+            a.hold(index, "c", 0, range(2000, 3000), new long[0], 1000);
+            assertEquals(2000, a.applied());
+            assertEquals(1000, a.held());
+            assertEquals(1500, budget.availablePermits());
+            assertEquals(4 * 3000, bucketEntries(index));
+            a.discard();
+            assertEquals(2500, budget.availablePermits(), "a dropped window returns its budget");
+            assertTrue(a.isEmpty());
+            b.hold(index, "c", 0, range(11_000, 12_000), new long[0], 1000);
+            b.apply(index);
+            assertEquals(2500, budget.availablePermits(), "an applied one too");
+            assertEquals(4 * 4000, bucketEntries(index), "the discarded window never reached the buckets");
         }
     }
 
@@ -152,6 +184,23 @@ class BulkAppendsTest {
             });
         }
         return new IndexRouter(shards, Placement.roundRobin(3));
+    }
+
+    private static Semaphore budget() {
+        return new Semaphore(BulkAppends.SERVER_BUDGET);
+    }
+
+    private static long bucketEntries(IndexRouter index) {
+        return index.stats("c", Window.FOREVER).bucketEntries();
+    }
+
+    /** Fingerprints fp(from) .. fp(to - 1): bucket appends only, no ids (a real stream binds those first). */
+    private static long[] range(int from, int to) {
+        return java.util.stream.IntStream.range(from, to).mapToLong(BulkAppendsTest::fp).toArray();
+    }
+
+    private static long fp(int i) {
+        return i * 0x9E3779B97F4A7C15L;
     }
 
     private static String[] next(String[] ids, int offset) {

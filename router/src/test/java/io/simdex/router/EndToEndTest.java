@@ -106,23 +106,26 @@ class EndToEndTest {
     }
 
     @Test
-    void bulkLoad_streamOfBatches_insertsAll() throws Exception {
+    void bulkLoad_streamOfBatches_insertsAll_findableOnceTheResponseArrives() throws Exception {
         try (TestServer server = new TestServer(dir)) {
             CompletableFuture<BulkLoadResponse> done = new CompletableFuture<>();
             StreamObserver<BulkLoadRequest> in = SimdexGrpc.newStub(server.channel).bulkLoad(observer(done));
-            for (int b = 0; b < 20; b++) {
+            int batches = 0;
+            for (int from = 0; from < CORPUS.ids.size(); from += 5000, batches++) {
                 BulkLoadRequest.Builder req = BulkLoadRequest.newBuilder();
-                for (int i = 0; i < 1000; i++) {
-                    int n = b * 1000 + i;
-                    req.addDocuments(doc("b" + n, CORPUS.fps.get(n)));
+                for (int i = from; i < Math.min(from + 5000, CORPUS.ids.size()); i++) {
+                    req.addDocuments(doc(CORPUS.ids.get(i), CORPUS.fps.get(i)));
                 }
                 in.onNext(req.build());
             }
             in.onCompleted();
             BulkLoadResponse r = done.get(60, TimeUnit.SECONDS);
-            assertEquals(20_000, r.getInserted());
-            assertEquals(20, r.getBatches());
-            assertEquals(20_000, stats(server.stub()).getDocuments());
+            assertEquals(CORPUS.ids.size(), r.getInserted());
+            assertEquals(batches, r.getBatches());
+            assertEquals(CORPUS.ids.size(), stats(server.stub()).getDocuments());
+            // Batch mode holds bucket appends back (BulkAppends); the response means all are applied.
+            assertQueriesMatchBruteForce(server.stub(), Set.of());
+            assertEquals(4L * stats(server.stub()).getFingerprints(), stats(server.stub()).getBucketEntries());
         }
     }
 
