@@ -284,7 +284,10 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                 try {
                     applyHeld();
                 } catch (RuntimeException e) {
-                    fail(e, "the last " + held.held() + " documents were not indexed");
+                    failed = true;
+                    long unindexed = held.held();
+                    held.discard();
+                    error(e, "the last " + unindexed + " documents were not indexed");
                     return;
                 }
                 out.onNext(BulkLoadResponse.newBuilder().setInserted(held.applied()).setBatches(batches).build());
@@ -312,6 +315,10 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             private void fail(RuntimeException e, String what) {
                 failed = true;
                 applyHeldIfPossible();
+                error(e, what);
+            }
+
+            private void error(RuntimeException e, String what) {
                 Status s = status(e);
                 out.onError(s.withDescription(what + " after " + held.applied() + " documents were accepted: " + s.getDescription())
                         .asRuntimeException());
