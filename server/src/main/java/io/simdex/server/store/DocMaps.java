@@ -36,7 +36,7 @@ public final class DocMaps implements Closeable {
         // generation takes new keys, so an uneven spread over segments never fails a write.
         // The two maps are opened side by side: a new one spends seconds in page faults zeroing
         // its hash lookups (kernel memset, one core). A 50M-sized store on 4 shards was created
-        // in 15.7-17.8 s with the maps opened one after the other, in 12.3 s so.
+        // in 15.7-17.8 s with the maps opened one after the other, in 12.3 s side by side.
         CompletableFuture<GrowingMap<String, Long>> ids = CompletableFuture.supplyAsync(() -> new GrowingMap<>(dir, "ids", entries,
                 n -> ChronicleMap.of(String.class, Long.class).entries(n).averageKey(sampleId).maxBloatFactor(2.0), clean));
         try {
