@@ -168,7 +168,9 @@ public final class BucketTable implements Closeable {
             if (checkPresence && containsSlowPath(table, block, BlockTables.residue(fp, table))) {
                 return false;
             }
-            // One fingerprint is a run of one: 24 bytes of garbage per add, for one append path.
+            // A run of one: a 24-byte array per add, for one append path. Only checked adds (a
+            // retry, a shared fingerprint, a copy from another node) come this way; new ones
+            // come through addAll without it (ShardNode#bucketAdd).
             appendRun(table, block, new long[] {fp}, 0, 1);
             entries.incrementAndGet();
             return true;

@@ -101,7 +101,7 @@ final class PageLayout {
         return (b[off] & 0xFF) | (b[off + 1] & 0xFF) << 8 | (b[off + 2] & 0xFF) << 16 | (b[off + 3] & 0xFF) << 24;
     }
 
-    static void writeInt(byte[] b, int off, int v) {
+    private static void writeInt(byte[] b, int off, int v) {
         b[off] = (byte) v;
         b[off + 1] = (byte) (v >>> 8);
         b[off + 2] = (byte) (v >>> 16);
