@@ -62,9 +62,8 @@ final class RouterCommand implements Callable<Integer> {
         }
         IndexRouter index = new IndexRouter(clients, Placement.roundRobin(clients.size()));
         SimdexService service = new SimdexService(index, new Catalog(data), Clock.systemUTC());
-        PublicServer server = PublicServer.start(host, port,
-                io.grpc.ServerInterceptors.intercept(service, service.handlingTimes()), SimdexGrpc.SERVICE_NAME,
-                threads == null ? HandlerThreads.UNBOUNDED : threads);
+        PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME,
+                threads == null ? HandlerThreads.UNBOUNDED : threads, service.handlingTimes());
         RetentionSweeper sweeper = RetentionSweeper.start(service);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             sweeper.close();

@@ -69,8 +69,7 @@ public final class EmbeddedSimdex implements AutoCloseable {
         IndexRouter index = new IndexRouter(clients, placement);
         Catalog catalog = new Catalog(dataDir.resolve("router"));
         SimdexService service = new SimdexService(index, catalog, clock);
-        PublicServer server = PublicServer.start(host, port,
-                io.grpc.ServerInterceptors.intercept(service, service.handlingTimes()), SimdexGrpc.SERVICE_NAME, threads);
+        PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME, threads, service.handlingTimes());
         return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service));
     }
 

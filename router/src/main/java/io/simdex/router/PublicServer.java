@@ -12,6 +12,7 @@ import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -38,19 +39,28 @@ public final class PublicServer implements AutoCloseable {
      * a free port), its handlers on one thread per core ({@link HandlerThreads}).
      */
     public static PublicServer start(String host, int port, BindableService service, String serviceName) {
-        return start(host, port, service.bindService(), serviceName, HandlerThreads.perCore());
+        return start(host, port, service.bindService(), serviceName, List.of(), HandlerThreads.perCore(), null);
     }
 
-    /** As {@link #start(String, int, BindableService, String)}, for a service with interceptors, on {@code threads} handler threads. */
-    public static PublicServer start(String host, int port, ServerServiceDefinition service, String serviceName, int threads) {
-        return start(host, port, service, serviceName, java.util.List.of(), threads);
-    }
-
-    /** As above, with more services (a cluster router's Admin). */
+    /**
+     * As {@link #start(String, int, BindableService, String)}, on {@code threads} handler threads,
+     * timing the service's calls in {@code times} (null: not timed).
+     */
     public static PublicServer start(String host, int port, ServerServiceDefinition service, String serviceName,
-            java.util.List<ServerServiceDefinition> more, int threads) {
+            int threads, HandlingTimes times) {
+        return start(host, port, service, serviceName, List.of(), threads, times);
+    }
+
+    /** As above, with more services (a cluster router's Admin), timed alike. */
+    public static PublicServer start(String host, int port, ServerServiceDefinition service, String serviceName,
+            List<ServerServiceDefinition> more, int threads, HandlingTimes times) {
         HealthStatusManager health = new HealthStatusManager();
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port));
+        if (times != null) {
+            times.register(service);
+            more.forEach(times::register);
+            builder.addStreamTracerFactory(times);
+        }
         ExecutorService handlers = HandlerThreads.pool(threads, "simdex-handler");
         if (handlers != null) {
             builder.executor(handlers);

@@ -41,6 +41,44 @@ class HandlingTimesTest {
         }
     }
 
+    /**
+     * Two calls on one handler thread that holds each for 300 ms: the second waits for the first,
+     * and its handling time says so. An interceptor, called once the call has its thread, would
+     * report about 300 ms for both.
+     */
+    @Test
+    void handlingTimes_includeTheWaitForAHandlerThread() throws Exception {
+        HandlingTimes times = new HandlingTimes();
+        SimdexGrpc.SimdexImplBase slow = new SimdexGrpc.SimdexImplBase() {
+            @Override
+            public void query(QueryRequest req, io.grpc.stub.StreamObserver<io.simdex.proto.v1.QueryResponse> out) {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                out.onNext(io.simdex.proto.v1.QueryResponse.getDefaultInstance());
+                out.onCompleted();
+            }
+        };
+        try (PublicServer server = PublicServer.start("127.0.0.1", 0, slow.bindService(), SimdexGrpc.SERVICE_NAME, 1, times)) {
+            ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+            try {
+                SimdexGrpc.SimdexFutureStub stub = SimdexGrpc.newFutureStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+                var first = stub.query(QueryRequest.getDefaultInstance());
+                var second = stub.query(QueryRequest.getDefaultInstance());
+                first.get();
+                second.get();
+                MethodHandlingTime query = query(times.snapshot(false));
+                assertEquals(2, query.getCalls());
+                assertTrue(query.getP50Us() >= 290_000, "first call: " + query);
+                assertTrue(query.getMaxUs() >= 590_000, "the second call waited for the first: " + query);
+            } finally {
+                channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+
     private static MethodHandlingTime query(HandlingTimesResponse r) {
         return r.getMethodsList().stream().filter(m -> m.getMethod().equals("simdex.v1.Simdex/Query")).findFirst()
                 .orElseThrow(() -> new AssertionError("no Query in " + r));

@@ -7,6 +7,8 @@ import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DedupResponse;
 import io.simdex.proto.v1.DedupResult;
 import io.simdex.proto.v1.Document;
+import io.simdex.proto.v1.HandlingTimesRequest;
+import io.simdex.proto.v1.HandlingTimesResponse;
 import io.simdex.proto.v1.InsertRequest;
 import io.simdex.proto.v1.InsertResponse;
 import io.simdex.proto.v1.Match;
@@ -16,6 +18,7 @@ import io.simdex.proto.v1.QueryResponse;
 import io.simdex.proto.v1.QueryResult;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.router.HandlerThreads;
+import io.simdex.router.HandlingTimes;
 import io.simdex.router.PublicServer;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,14 +31,15 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Shapes: planted probes cycle through distances 0..5 and simdex finds those within 3, so four
  * probes in six get one match and two get none; half of the generator's Dedup documents are
- * duplicates (not inserted, one duplicate listed), half are inserted. Other RPCs are
- * UNIMPLEMENTED.
+ * duplicates (not inserted, one duplicate listed), half are inserted. HandlingTimes answers as
+ * simdex's does; other RPCs are UNIMPLEMENTED.
  */
 public final class EchoService extends SimdexGrpc.SimdexImplBase {
     private static final int PLANTED_CYCLE = 6;
     private static final int FOUND_PER_CYCLE = 4;
 
     private final AtomicLong probes = new AtomicLong();
+    private final HandlingTimes handlingTimes = new HandlingTimes();
 
     /** Serves the echo on 127.0.0.1:{@code port} (0 picks a free port), on one handler thread per core like the embedded default. */
     public static PublicServer serve(int port) {
@@ -44,7 +48,15 @@ public final class EchoService extends SimdexGrpc.SimdexImplBase {
 
     /** As {@link #serve(int)}, on {@code threads} handler threads (0: gRPC's unbounded pool). */
     public static PublicServer serve(int port, int threads) {
-        return PublicServer.start("127.0.0.1", port, new EchoService().bindService(), SimdexGrpc.SERVICE_NAME, threads);
+        EchoService echo = new EchoService();
+        return PublicServer.start("127.0.0.1", port, echo.bindService(), SimdexGrpc.SERVICE_NAME, threads, echo.handlingTimes);
+    }
+
+    /** Timed like simdex, so server-side handling times have a floor too. */
+    @Override
+    public void handlingTimes(HandlingTimesRequest req, StreamObserver<HandlingTimesResponse> out) {
+        out.onNext(handlingTimes.snapshot(req.getReset()));
+        out.onCompleted();
     }
 
     @Override

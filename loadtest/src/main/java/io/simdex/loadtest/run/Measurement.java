@@ -16,8 +16,8 @@ final class Measurement {
     private Measurement() {
     }
 
-    /** A target with its workload. */
-    record Subject(Target target, Workload workload) {
+    /** A target with its workload, and its own clock of the calls (null: none asked). */
+    record Subject(Target target, Workload workload, ServerTimes serverTimes) {
     }
 
     /** The report of one subject in one configuration: settings, every run, and the median run. */
@@ -36,7 +36,7 @@ final class Measurement {
         subjects.forEach(s -> runs.add(new ArrayList<>()));
         for (int r = 0; r < b.runs; r++) {
             for (int i = 0; i < subjects.size(); i++) {
-                RunResult result = once(subjects.get(i).workload(), concurrency, rate, maxInFlight, measured);
+                RunResult result = measured(subjects.get(i), concurrency, rate, maxInFlight, measured);
                 System.err.println("  " + subjects.get(i).target().name() + " " + w.describe() + " run " + (r + 1) + ": " + result.summary());
                 runs.get(i).add(result);
             }
@@ -55,6 +55,9 @@ final class Measurement {
         m.put("requestsPerSecond", ratio(a.median().requestsPerSecond(), b.median().requestsPerSecond()));
         m.put("latencyP50", ratio(a.median().latencyMicros().p50(), b.median().latencyMicros().p50()));
         m.put("latencyP99", ratio(a.median().latencyMicros().p99(), b.median().latencyMicros().p99()));
+        ServerHandling sa = a.median().serverHandlingMicros();
+        ServerHandling sb = b.median().serverHandlingMicros();
+        m.put("serverHandlingP99", sa == null || sb == null ? null : ratio(sa.p99(), sb.p99()));
         return m;
     }
 
@@ -76,6 +79,17 @@ final class Measurement {
         settings.put("duration", DurationConverter.format(b.duration));
         settings.put("warmup", DurationConverter.format(b.warmup));
         return settings;
+    }
+
+    /** One run, with the server's handling times of exactly its calls when the server keeps them. */
+    private static RunResult measured(Subject s, int concurrency, double rate, int maxInFlight, LoadLoop.Bound bound)
+            throws InterruptedException {
+        if (s.serverTimes() == null) {
+            return once(s.workload(), concurrency, rate, maxInFlight, bound);
+        }
+        s.serverTimes().reset();
+        RunResult result = once(s.workload(), concurrency, rate, maxInFlight, bound);
+        return result.withServer(s.serverTimes().read());
     }
 
     static RunResult once(Workload workload, int concurrency, double rate, int maxInFlight, LoadLoop.Bound bound)

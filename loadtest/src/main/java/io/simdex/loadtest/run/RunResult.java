@@ -8,6 +8,8 @@ import java.util.List;
  * start on the fixed schedule, so time spent queued behind a slow call counts (no coordinated
  * omission). {@code dispatchLagMicros} (open loop only) is how late the generator itself sent
  * calls: if its p99 approaches the latency's, the generator, not the server, is the limit.
+ * {@code serverHandlingMicros} is the target's own handling time of the run's calls, from their
+ * arrival at its transport to their status, when the target reports it (simdex and the echo do).
  *
  * @param mode        "closed" or "open"
  * @param targetRate  calls/s asked for (open loop), 0 in a closed loop
@@ -17,7 +19,7 @@ import java.util.List;
  */
 public record RunResult(String mode, int concurrency, double targetRate, long requests, long errors, String firstError,
                         double seconds, double requestsPerSecond, double itemsPerSecond,
-                        Percentiles latencyMicros, Percentiles dispatchLagMicros) {
+                        Percentiles latencyMicros, Percentiles dispatchLagMicros, ServerHandling serverHandlingMicros) {
 
     /** Field-wise medians of several runs of one configuration. */
     static RunResult median(List<RunResult> runs) {
@@ -29,7 +31,14 @@ public record RunResult(String mode, int concurrency, double targetRate, long re
                 round(Percentiles.med(runs, RunResult::requestsPerSecond)),
                 round(Percentiles.med(runs, RunResult::itemsPerSecond)),
                 Percentiles.median(runs.stream().map(RunResult::latencyMicros).toList()),
-                Percentiles.median(runs.stream().map(RunResult::dispatchLagMicros).toList()));
+                Percentiles.median(runs.stream().map(RunResult::dispatchLagMicros).toList()),
+                ServerHandling.median(runs.stream().map(RunResult::serverHandlingMicros).toList()));
+    }
+
+    /** This run with the server's handling times. */
+    RunResult withServer(ServerHandling handling) {
+        return new RunResult(mode, concurrency, targetRate, requests, errors, firstError, seconds, requestsPerSecond,
+                itemsPerSecond, latencyMicros, dispatchLagMicros, handling);
     }
 
     /** One decimal below 1,000; whole numbers above, where a decimal is noise. */
@@ -40,9 +49,11 @@ public record RunResult(String mode, int concurrency, double targetRate, long re
     /** One line for a terminal. */
     String summary() {
         Percentiles l = latencyMicros;
+        ServerHandling s = serverHandlingMicros;
         return String.format("%s c=%d rate=%s: %,d calls (%d errors) in %.1fs, %,.0f calls/s, %,.0f items/s; "
-                        + "latency us p50 %.0f p90 %.0f p99 %.0f p99.9 %.0f max %.0f",
+                        + "latency us p50 %.0f p90 %.0f p99 %.0f p99.9 %.0f max %.0f%s",
                 mode, concurrency, targetRate > 0 ? String.format("%,.0f/s", targetRate) : "-", requests, errors, seconds,
-                requestsPerSecond, itemsPerSecond, l.p50(), l.p90(), l.p99(), l.p999(), l.max());
+                requestsPerSecond, itemsPerSecond, l.p50(), l.p90(), l.p99(), l.p999(), l.max(),
+                s == null ? "" : String.format("; server handling us p50 %.0f p99 %.0f max %.0f", s.p50(), s.p99(), s.max()));
     }
 }

@@ -1,5 +1,7 @@
 package io.simdex.loadtest.run;
 
+import io.grpc.ManagedChannel;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,7 +27,8 @@ final class Subjects implements AutoCloseable {
 
     private void add(Target t, TargetOptions o, WorkloadOptions w) {
         targets.add(t);
-        list.add(new Measurement.Subject(t, Workloads.create(w, t.channels(o.connections), o.timeout)));
+        ManagedChannel[] channels = t.channels(o.connections);
+        list.add(new Measurement.Subject(t, Workloads.create(w, channels, o.timeout), new ServerTimes(channels[0], w.fullMethodName())));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.simdex.loadtest.run;
 
+import io.simdex.proto.v1.SimdexGrpc;
 import picocli.CommandLine.Option;
 
 /** What each call asks. */
@@ -44,6 +45,15 @@ public final class WorkloadOptions {
         if (stored < 1) {
             throw new IllegalArgumentException("--stored must be >= 1, was " + stored);
         }
+    }
+
+    /** The RPC's full name, as servers report handling times under it. */
+    String fullMethodName() {
+        return switch (method) {
+            case query -> SimdexGrpc.getQueryMethod().getFullMethodName();
+            case dedup -> SimdexGrpc.getDedupMethod().getFullMethodName();
+            case insert -> SimdexGrpc.getInsertMethod().getFullMethodName();
+        };
     }
 
     String describe() {

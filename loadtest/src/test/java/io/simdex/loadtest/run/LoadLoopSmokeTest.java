@@ -92,6 +92,24 @@ class LoadLoopSmokeTest {
     }
 
     @Test
+    void measuredRun_echoTarget_reportsServerHandlingOfExactlyThatRunsCalls() throws Exception {
+        ManagedChannel[] channels = target.channels(1);
+        WorkloadOptions o = options(WorkloadOptions.Method.query, 1);
+        ServerTimes times = new ServerTimes(channels[0], o.fullMethodName());
+        Workload w = Workloads.create(o, channels, Duration.ofSeconds(5));
+        LoadLoop.closed(w, 2, new LoadLoop.Bound(300, TimeUnit.SECONDS.toNanos(5)));
+
+        times.reset();
+        RunResult r = LoadLoop.closed(w, 2, new LoadLoop.Bound(500, TimeUnit.SECONDS.toNanos(5)));
+        ServerHandling h = times.read();
+
+        assertEquals(500, r.requests());
+        assertEquals(500, h.calls(), "the earlier 300 calls were reset away");
+        assertTrue(h.p50() > 0 && h.p50() <= h.p99() && h.p99() <= h.max(), h.toString());
+        assertTrue(h.max() <= r.latencyMicros().max() + 1_000, "the server's time is inside the client's: " + h + " vs " + r);
+    }
+
+    @Test
     void open_nonLoopbackTarget_refused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Target.open("10.1.2.3:7411", Path.of("unused"), 1, 1));

@@ -1,6 +1,5 @@
 package io.simdex.router.cluster;
 
-import io.grpc.ServerInterceptors;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.router.Catalog;
 import io.simdex.router.PublicServer;
@@ -38,9 +37,8 @@ public final class ClusterRouter implements AutoCloseable {
         Set<String> raft = config.raft().isEmpty()
                 ? config.seeds().stream().map(ClusterConfig.Seed::id).collect(Collectors.toSet()) : config.raft();
         SimdexService service = new SimdexService(view, new Catalog(config.data(), new SharedCatalog(member.atomix())), Clock.systemUTC());
-        PublicServer server = PublicServer.start(config.host(), config.port(),
-                ServerInterceptors.intercept(service, service.handlingTimes()), SimdexGrpc.SERVICE_NAME,
-                List.of(new AdminService(member, store, view, raft).bindService()), config.handlerThreads());
+        PublicServer server = PublicServer.start(config.host(), config.port(), service.bindService(), SimdexGrpc.SERVICE_NAME,
+                List.of(new AdminService(member, store, view, raft).bindService()), config.handlerThreads(), service.handlingTimes());
         return new ClusterRouter(member, view, server, RetentionSweeper.start(service));
     }
 

@@ -1,0 +1,56 @@
+package io.simdex.loadtest.run;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.simdex.proto.v1.HandlingTimesRequest;
+import io.simdex.proto.v1.MethodHandlingTime;
+import io.simdex.proto.v1.SimdexGrpc;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A target's own view of a run: the server's handling times for the run's method, through the
+ * HandlingTimes RPC, reset before the run and read after it. Servers without the RPC (UNIMPLEMENTED)
+ * are simply not asked again. The reset and the read are two calls outside the measured window.
+ */
+final class ServerTimes {
+    private final SimdexGrpc.SimdexBlockingStub stub;
+    private final String method;
+    private boolean supported = true;
+
+    /** @param method the full method name the workload calls, e.g. "simdex.v1.Simdex/Query" */
+    ServerTimes(ManagedChannel channel, String method) {
+        this.stub = SimdexGrpc.newBlockingStub(channel);
+        this.method = method;
+    }
+
+    /** Starts the server's counts afresh. */
+    void reset() {
+        ask(true);
+    }
+
+    /** The run's handling times since {@link #reset}, or null if the server does not keep them. */
+    ServerHandling read() {
+        MethodHandlingTime t = ask(false);
+        return t == null ? null : new ServerHandling(t.getCalls(), t.getP50Us(), t.getP90Us(), t.getP99Us(), t.getP999Us(), t.getMaxUs());
+    }
+
+    private MethodHandlingTime ask(boolean reset) {
+        if (!supported) {
+            return null;
+        }
+        try {
+            return stub.withDeadlineAfter(10, TimeUnit.SECONDS)
+                    .handlingTimes(HandlingTimesRequest.newBuilder().setReset(reset).build())
+                    .getMethodsList().stream().filter(m -> m.getMethod().equals(method)).findFirst()
+                    .orElse(MethodHandlingTime.newBuilder().setMethod(method).build());
+        } catch (StatusRuntimeException e) {
+            if (e.getStatus().getCode() != Status.Code.UNIMPLEMENTED) {
+                throw e;
+            }
+            supported = false;
+            return null;
+        }
+    }
+}
