@@ -379,6 +379,17 @@ public final class IndexRouter implements AutoCloseable {
         return parts.stream().mapToInt(CompletableFuture::join).sum();
     }
 
+    /** Creates the collection's store for {@code generation} on every node; returns on how many it was new. */
+    public int prepare(String c, long generation) {
+        Fanout f = Fanout.start();
+        List<CompletableFuture<Integer>> parts = new ArrayList<>();
+        for (ShardClient shard : nodes) {
+            parts.add(f.add(shard.prepareGeneration(c, generation)));
+        }
+        f.await();
+        return parts.stream().mapToInt(CompletableFuture::join).sum();
+    }
+
     /** The content index on the same shards. */
     public ContentIndex contentIndex() {
         return new ContentIndex(List.of(shards), placement);

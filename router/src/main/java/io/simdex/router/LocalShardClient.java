@@ -69,6 +69,11 @@ public class LocalShardClient implements ShardClient {
     }
 
     @Override
+    public CompletableFuture<Integer> prepareGeneration(String c, long generation) {
+        return run(() -> node.prepareGeneration(c, generation));
+    }
+
+    @Override
     public CompletableFuture<Integer> putTexts(String c, long gen, String[] ids, String[] texts) {
         return run(() -> node.putTexts(c, gen, ids, texts));
     }

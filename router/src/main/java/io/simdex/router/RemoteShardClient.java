@@ -8,6 +8,7 @@ import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardExpireRequest;
+import io.simdex.proto.v1.ShardPrepareRequest;
 import io.simdex.proto.v1.ShardContentRequest;
 import io.simdex.proto.v1.ShardTextsRequest;
 import io.simdex.proto.v1.ShardDropUrlJobRequest;
@@ -142,6 +143,12 @@ public final class RemoteShardClient implements ShardClient {
     @Override
     public CompletableFuture<Integer> expireBefore(String c, long minGeneration) {
         return adapt(watched(stub().expireGenerations(ShardExpireRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build())),
+                r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<Integer> prepareGeneration(String c, long generation) {
+        return adapt(watched(stub().prepareGeneration(ShardPrepareRequest.newBuilder().setCollection(c).setGeneration(generation).build())),
                 r -> (int) r.getChanged());
     }
 

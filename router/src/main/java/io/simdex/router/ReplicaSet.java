@@ -264,6 +264,11 @@ public final class ReplicaSet implements ShardClient {
     }
 
     @Override
+    public CompletableFuture<Integer> prepareGeneration(String c, long generation) {
+        return write(r -> r.prepareGeneration(c, generation), ReplicaSet::first);
+    }
+
+    @Override
     public CompletableFuture<Integer> putTexts(String c, long gen, String[] ids, String[] texts) {
         return write(r -> r.putTexts(c, gen, ids, texts), ReplicaSet::first);
     }

@@ -7,9 +7,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * In the background: drops expired generations once a minute (the shortest default generation),
- * and expired URLs from seen-sets once an hour (a full pass over each set; lookups already treat
- * them as absent).
+ * In the background: creates the stores of current and upcoming generations at start and then
+ * once a minute, before writes need them ({@link SimdexService#prepareGenerations}); drops
+ * expired generations once a minute (the shortest default generation); and drops expired URLs
+ * from seen-sets once an hour (a full pass over each set; lookups already treat them as absent).
  */
 public final class RetentionSweeper implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RetentionSweeper.class.getName());
@@ -30,6 +31,14 @@ public final class RetentionSweeper implements AutoCloseable {
         });
         timer.scheduleWithFixedDelay(() -> {
             try {
+                service.prepareGenerations();
+            } catch (RuntimeException e) {
+                // A shard may be down or not yet up; the next round retries, and a write creates what it needs.
+                LOG.log(Level.WARNING, "preparing generations failed: " + e);
+            }
+        }, 0, PERIOD_SECONDS, TimeUnit.SECONDS);
+        timer.scheduleWithFixedDelay(() -> {
+            try {
                 service.sweepExpired();
             } catch (RuntimeException e) {
                 // A shard may be down; the next sweep retries. Queries ignore expired generations meanwhile.
@@ -46,8 +55,19 @@ public final class RetentionSweeper implements AutoCloseable {
         return new RetentionSweeper(timer);
     }
 
+    /**
+     * Stops, letting a task under way finish first: interrupting a thread that is creating a
+     * store would close its file channels halfway (Java closes a channel on interrupt).
+     */
     @Override
     public void close() {
-        timer.shutdownNow();
+        timer.shutdown();
+        try {
+            if (!timer.awaitTermination(2, TimeUnit.MINUTES)) {
+                LOG.warning("a retention task is still running after 2 minutes; stopping without it");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

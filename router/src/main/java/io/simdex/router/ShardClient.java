@@ -32,6 +32,9 @@ public interface ShardClient extends AutoCloseable {
 
     CompletableFuture<Integer> expireBefore(String collection, long minGeneration);
 
+    /** Creates the collection's store for {@code generation} ahead of its first write; 1 if created, 0 if it existed. */
+    CompletableFuture<Integer> prepareGeneration(String collection, long generation);
+
     CompletableFuture<Integer> putTexts(String collection, long generation, String[] ids, String[] texts);
 
     /** Stored short texts of the ids (null where none). */

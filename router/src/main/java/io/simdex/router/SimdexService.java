@@ -41,6 +41,8 @@ import io.simdex.core.text.TextFingerprinter;
 import io.simdex.proto.v1.CollectionSettings;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -106,6 +108,36 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             }
         }
         return dropped;
+    }
+
+    /**
+     * Creates, on every shard, each collection's store for its current generation and, when a
+     * collection with retention is about to start a new generation, for that one too: creating
+     * a large store takes seconds (the kernel zeroes its pages), which would otherwise stall the
+     * first writes of every new generation. Returns how many stores were new.
+     */
+    public int prepareGenerations() {
+        int created = 0;
+        Instant now = clock.instant();
+        for (CollectionInfo c : catalog.all()) {
+            Duration retention = CollectionSettingsRules.retention(c.getSettings());
+            Duration generation = CollectionSettingsRules.generation(c.getSettings());
+            long current = Window.at(now, retention, generation).current();
+            created += index().prepare(c.getName(), current);
+            if (!retention.isZero()) {
+                long next = Window.at(now.plus(prepareLead(generation)), retention, generation).current();
+                if (next != current) {
+                    created += index().prepare(c.getName(), next);
+                }
+            }
+        }
+        return created;
+    }
+
+    /** How long before a generation starts its store is created: a few sweeps, never more than half a generation. */
+    static Duration prepareLead(Duration generation) {
+        Duration lead = Duration.ofMinutes(5);
+        return generation.dividedBy(2).compareTo(lead) < 0 ? generation.dividedBy(2) : lead;
     }
 
     private Window window(CollectionSettings s) {
@@ -357,7 +389,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         answer(out, () -> handlingTimes.snapshot(req.getReset()));
     }
 
-    /** The interceptor that times this service's calls: serve the service through it. */
+    /** The clock of this service's calls: give it to the server that serves the service. */
     public HandlingTimes handlingTimes() {
         return handlingTimes;
     }

@@ -167,6 +167,52 @@ class CollectionsTest {
         }
     }
 
+    /**
+     * The stores of a new generation exist on every shard before the generation starts (within
+     * the lead), so its first writes do not wait for files; documents then land in them.
+     */
+    @Test
+    void prepareGenerations_createsTheNextGenerationsStoresAheadOfItsStart() throws Exception {
+        Instant start = Instant.parse("2026-11-22T00:00:00Z");
+        ManualClock clock = new ManualClock(start);
+        try (Server s = new Server(dir, clock)) {
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("window").setSettings(
+                    CollectionSettings.newBuilder().setRetentionSeconds(172_800).setGenerationSeconds(21_600)).build());
+            long current = start.getEpochSecond() / 21_600;
+
+            clock.advance(Duration.ofHours(5).plusMinutes(50));
+            s.simdex.service().prepareGenerations();
+            assertTrue(storesOnEveryShard("window", current), "the current generation is prepared before any write");
+            assertFalse(storesOnAnyShard("window", current + 1), "10 minutes ahead is before the 5-minute lead");
+
+            clock.advance(Duration.ofMinutes(6));
+            s.simdex.service().prepareGenerations();
+            assertTrue(storesOnEveryShard("window", current + 1), "4 minutes ahead: the next generation is prepared");
+            assertEquals(0, s.simdex.service().prepareGenerations(), "nothing left to create");
+
+            clock.advance(Duration.ofMinutes(5));
+            s.stub().insert(InsertRequest.newBuilder().setCollection("window").addDocuments(doc("next", 0x3333L)).build());
+            assertEquals(List.of("next"), ids(s, "window", 0x3333L));
+            assertFalse(storesOnAnyShard("window", current + 2));
+        }
+    }
+
+    @Test
+    void prepareLead_fiveMinutesAtMost_halfAGenerationAtMost() {
+        assertEquals(Duration.ofMinutes(5), SimdexService.prepareLead(Duration.ofHours(6)));
+        assertEquals(Duration.ofSeconds(30), SimdexService.prepareLead(Duration.ofMinutes(1)));
+    }
+
+    private boolean storesOnEveryShard(String collection, long generation) {
+        return Files.isDirectory(dir.resolve("shard-0").resolve(collection).resolve("g-" + generation))
+                && Files.isDirectory(dir.resolve("shard-1").resolve(collection).resolve("g-" + generation));
+    }
+
+    private boolean storesOnAnyShard(String collection, long generation) {
+        return Files.isDirectory(dir.resolve("shard-0").resolve(collection).resolve("g-" + generation))
+                || Files.isDirectory(dir.resolve("shard-1").resolve(collection).resolve("g-" + generation));
+    }
+
     private long generationDirs() throws Exception {
         try (Stream<Path> s = Files.walk(dir)) {
             return s.filter(p -> p.getFileName().toString().startsWith("g-") && p.getParent().getFileName().toString().equals("window")).count();

@@ -41,8 +41,31 @@ final class CollectionGenerations implements AutoCloseable {
         }
     }
 
-    /** The store of generation {@code g}, created if new: for writes. */
-    synchronized CollectionStore writable(long g) {
+    /**
+     * The store of generation {@code g}, created if new: for writes. An existing store is returned
+     * without taking the lock, so writers to the current generation never wait while the next one
+     * is being created (seconds for a large store: the kernel zeroes every page).
+     */
+    CollectionStore writable(long g) {
+        CollectionStore s = stores.get(g);
+        return s != null ? s : create(g);
+    }
+
+    /** Creates generation {@code g}'s store ahead of its first write; false if it exists. */
+    boolean prepare(long g) {
+        if (stores.containsKey(g)) {
+            return false;
+        }
+        synchronized (this) {
+            if (stores.containsKey(g)) {
+                return false;
+            }
+            create(g);
+            return true;
+        }
+    }
+
+    private synchronized CollectionStore create(long g) {
         return stores.computeIfAbsent(g, n -> CollectionStore.open(dir.resolve(PREFIX + n), sizing));
     }
 

@@ -314,6 +314,14 @@ public final class ShardNode implements Closeable {
         return hashes.length;
     }
 
+    /**
+     * Creates {@code collection}'s store for {@code generation} now, so its first write does not
+     * wait for the files; returns 1 if it was created, 0 if it existed.
+     */
+    public int prepareGeneration(String collection, long generation) {
+        return collection(collection).prepare(generation) ? 1 : 0;
+    }
+
     /** Closes and deletes {@code collection}'s generations before {@code minGeneration}; returns how many. */
     public int expireBefore(String collection, long minGeneration) {
         return pulls.changingAll(t -> t.expired(collection, minGeneration), () -> collection(collection).expireBefore(minGeneration));

@@ -18,6 +18,7 @@ import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardCountResponse;
 import io.simdex.proto.v1.ShardExpireRequest;
+import io.simdex.proto.v1.ShardPrepareRequest;
 import io.simdex.proto.v1.ShardContentRequest;
 import io.simdex.proto.v1.ShardTextsRequest;
 import io.simdex.proto.v1.ShardTextsResponse;
@@ -154,6 +155,12 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     public void expireGenerations(ShardExpireRequest req, StreamObserver<ShardCountResponse> out) {
         answer(out, () -> ShardCountResponse.newBuilder().setChanged(
                 node.expireBefore(collection(req.getCollection()), req.getMinGeneration())).build());
+    }
+
+    @Override
+    public void prepareGeneration(ShardPrepareRequest req, StreamObserver<ShardCountResponse> out) {
+        answer(out, () -> ShardCountResponse.newBuilder().setChanged(
+                node.prepareGeneration(collection(req.getCollection()), req.getGeneration())).build());
     }
 
     @Override
