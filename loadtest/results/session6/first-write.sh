@@ -6,7 +6,7 @@
 cd /work/main
 OUT=loadtest/results/session6
 for round in 1 2; do
-for jar in ${JARS:-/tmp/lt/S6base.jar /tmp/lt/S6b.jar}; do
+for jar in ${JARS:-/tmp/lt/S6base.jar /tmp/lt/S6d.jar}; do
   export SIMDEX_LOADTEST_JAR=$jar
   D=/tmp/s6/fw; rm -rf $D
   sync; echo 3 > /proc/sys/vm/drop_caches

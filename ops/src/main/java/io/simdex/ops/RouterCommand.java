@@ -64,7 +64,7 @@ final class RouterCommand implements Callable<Integer> {
         SimdexService service = new SimdexService(index, new Catalog(data), Clock.systemUTC());
         PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME,
                 threads == null ? HandlerThreads.UNBOUNDED : threads, service.handlingTimes());
-        RetentionSweeper sweeper = RetentionSweeper.start(service);
+        RetentionSweeper sweeper = RetentionSweeper.start(service, java.util.Set.of());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             sweeper.close();
             server.close();

@@ -70,7 +70,7 @@ public final class EmbeddedSimdex implements AutoCloseable {
         Catalog catalog = new Catalog(dataDir.resolve("router"));
         SimdexService service = new SimdexService(index, catalog, clock);
         PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME, threads, service.handlingTimes());
-        return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service));
+        return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service, java.util.Set.of(Catalog.DEFAULT)));
     }
 
     public int port() {

@@ -379,12 +379,12 @@ public final class IndexRouter implements AutoCloseable {
         return parts.stream().mapToInt(CompletableFuture::join).sum();
     }
 
-    /** Creates the collection's store for {@code generation} on every node; returns on how many it was new. */
-    public int prepare(String c, long generation) {
+    /** Creates the collection's store for {@code generation} on every node (see {@link ShardClient#prepareGeneration}); returns on how many it was new. */
+    public int prepare(String c, long generation, boolean evenIfUnused) {
         Fanout f = Fanout.start();
         List<CompletableFuture<Integer>> parts = new ArrayList<>();
         for (ShardClient shard : nodes) {
-            parts.add(f.add(shard.prepareGeneration(c, generation)));
+            parts.add(f.add(shard.prepareGeneration(c, generation, evenIfUnused)));
         }
         f.await();
         return parts.stream().mapToInt(CompletableFuture::join).sum();

@@ -69,8 +69,8 @@ public class LocalShardClient implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<Integer> prepareGeneration(String c, long generation) {
-        return run(() -> node.prepareGeneration(c, generation));
+    public CompletableFuture<Integer> prepareGeneration(String c, long generation, boolean evenIfUnused) {
+        return run(() -> node.prepareGeneration(c, generation, evenIfUnused));
     }
 
     @Override

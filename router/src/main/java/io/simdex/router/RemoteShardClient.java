@@ -147,8 +147,9 @@ public final class RemoteShardClient implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<Integer> prepareGeneration(String c, long generation) {
-        return adapt(watched(stub().prepareGeneration(ShardPrepareRequest.newBuilder().setCollection(c).setGeneration(generation).build())),
+    public CompletableFuture<Integer> prepareGeneration(String c, long generation, boolean evenIfUnused) {
+        return adapt(watched(stub().prepareGeneration(ShardPrepareRequest.newBuilder().setCollection(c).setGeneration(generation)
+                        .setEvenIfUnused(evenIfUnused).build())),
                 r -> (int) r.getChanged());
     }
 

@@ -264,8 +264,8 @@ public final class ReplicaSet implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<Integer> prepareGeneration(String c, long generation) {
-        return write(r -> r.prepareGeneration(c, generation), ReplicaSet::first);
+    public CompletableFuture<Integer> prepareGeneration(String c, long generation, boolean evenIfUnused) {
+        return write(r -> r.prepareGeneration(c, generation, evenIfUnused), ReplicaSet::first);
     }
 
     @Override

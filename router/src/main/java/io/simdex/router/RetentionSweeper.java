@@ -1,5 +1,6 @@
 package io.simdex.router;
 
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -7,8 +8,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * In the background: creates the stores of current and upcoming generations at start and then
- * once a minute, before writes need them ({@link SimdexService#prepareGenerations}); drops
+ * In the background: creates the stores of current and upcoming generations of collections in
+ * use at start and then once a minute, before writes need them
+ * ({@link SimdexService#prepareGenerations}); drops
  * expired generations once a minute (the shortest default generation); and drops expired URLs
  * from seen-sets once an hour (a full pass over each set; lookups already treat them as absent).
  */
@@ -23,7 +25,11 @@ public final class RetentionSweeper implements AutoCloseable {
         this.timer = timer;
     }
 
-    public static RetentionSweeper start(SimdexService service) {
+    /**
+     * Starts the tasks for {@code service}; the collections in {@code evenIfUnused} get their
+     * stores before any write (the embedded default's own collection), others once in use.
+     */
+    public static RetentionSweeper start(SimdexService service, Set<String> evenIfUnused) {
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "retention-sweeper");
             t.setDaemon(true);
@@ -31,7 +37,7 @@ public final class RetentionSweeper implements AutoCloseable {
         });
         timer.scheduleWithFixedDelay(() -> {
             try {
-                service.prepareGenerations();
+                service.prepareGenerations(evenIfUnused);
             } catch (RuntimeException e) {
                 // A shard may be down or not yet up; the next round retries, and a write creates what it needs.
                 LOG.log(Level.WARNING, "preparing generations failed: " + e);

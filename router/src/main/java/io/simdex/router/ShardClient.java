@@ -32,8 +32,12 @@ public interface ShardClient extends AutoCloseable {
 
     CompletableFuture<Integer> expireBefore(String collection, long minGeneration);
 
-    /** Creates the collection's store for {@code generation} ahead of its first write; 1 if created, 0 if it existed. */
-    CompletableFuture<Integer> prepareGeneration(String collection, long generation);
+    /**
+     * Creates the collection's store for {@code generation} ahead of its first write; 1 if
+     * created, 0 if it existed or if the collection has no store on the node yet and
+     * {@code evenIfUnused} is false.
+     */
+    CompletableFuture<Integer> prepareGeneration(String collection, long generation, boolean evenIfUnused);
 
     CompletableFuture<Integer> putTexts(String collection, long generation, String[] ids, String[] texts);
 

@@ -44,6 +44,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -114,20 +115,22 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
      * Creates, on every shard, each collection's store for its current generation and, when a
      * collection with retention is about to start a new generation, for that one too: creating
      * a large store takes seconds (the kernel zeroes its pages), which would otherwise stall the
-     * first writes of every new generation. Returns how many stores were new.
+     * first writes of every new generation. Only collections in use on a shard (holding a store
+     * there) get new stores, except those in {@code evenIfUnused}. Returns how many were new.
      */
-    public int prepareGenerations() {
+    public int prepareGenerations(Set<String> evenIfUnused) {
         int created = 0;
         Instant now = clock.instant();
         for (CollectionInfo c : catalog.all()) {
             Duration retention = CollectionSettingsRules.retention(c.getSettings());
             Duration generation = CollectionSettingsRules.generation(c.getSettings());
             long current = Window.at(now, retention, generation).current();
-            created += index().prepare(c.getName(), current);
+            boolean eager = evenIfUnused.contains(c.getName());
+            created += index().prepare(c.getName(), current, eager);
             if (!retention.isZero()) {
                 long next = Window.at(now.plus(prepareLead(generation)), retention, generation).current();
                 if (next != current) {
-                    created += index().prepare(c.getName(), next);
+                    created += index().prepare(c.getName(), next, eager);
                 }
             }
         }

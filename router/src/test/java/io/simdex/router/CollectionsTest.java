@@ -30,6 +30,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -169,26 +170,38 @@ class CollectionsTest {
 
     /**
      * The stores of a new generation exist on every shard before the generation starts (within
-     * the lead), so its first writes do not wait for files; documents then land in them.
+     * the lead), so its first writes do not wait for files; documents then land in them. A
+     * collection nobody wrote to gets no files, unless it is to be prepared even if unused.
      */
     @Test
     void prepareGenerations_createsTheNextGenerationsStoresAheadOfItsStart() throws Exception {
         Instant start = Instant.parse("2026-11-22T00:00:00Z");
         ManualClock clock = new ManualClock(start);
         try (Server s = new Server(dir, clock)) {
-            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("window").setSettings(
-                    CollectionSettings.newBuilder().setRetentionSeconds(172_800).setGenerationSeconds(21_600)).build());
+            CollectionSettings twoDays = CollectionSettings.newBuilder().setRetentionSeconds(172_800).setGenerationSeconds(21_600).build();
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("window").setSettings(twoDays).build());
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("eager").setSettings(twoDays).build());
             long current = start.getEpochSecond() / 21_600;
 
             clock.advance(Duration.ofHours(5).plusMinutes(50));
-            s.simdex.service().prepareGenerations();
-            assertTrue(storesOnEveryShard("window", current), "the current generation is prepared before any write");
+            s.simdex.service().prepareGenerations(Set.of("eager"));
+            assertFalse(storesOnAnyShard("window", current), "a collection nobody wrote to gets no files");
+            assertTrue(storesOnEveryShard("eager", current), "unless it is prepared even if unused");
+            InsertRequest.Builder some = InsertRequest.newBuilder().setCollection("window");
+            for (int i = 0; i < 20; i++) {
+                some.addDocuments(doc("w" + i, 0x9E3779B97F4A7C15L * (i + 1)));
+            }
+            s.stub().insert(some.build());
+            assertTrue(storesOnEveryShard("window", current));
+
+            s.simdex.service().prepareGenerations(Set.of());
             assertFalse(storesOnAnyShard("window", current + 1), "10 minutes ahead is before the 5-minute lead");
 
             clock.advance(Duration.ofMinutes(6));
-            s.simdex.service().prepareGenerations();
+            s.simdex.service().prepareGenerations(Set.of());
             assertTrue(storesOnEveryShard("window", current + 1), "4 minutes ahead: the next generation is prepared");
-            assertEquals(0, s.simdex.service().prepareGenerations(), "nothing left to create");
+            assertTrue(storesOnEveryShard("eager", current + 1), "a collection with stores is in use");
+            assertEquals(0, s.simdex.service().prepareGenerations(Set.of()), "nothing left to create");
 
             clock.advance(Duration.ofMinutes(5));
             s.stub().insert(InsertRequest.newBuilder().setCollection("window").addDocuments(doc("next", 0x3333L)).build());

@@ -51,13 +51,17 @@ final class CollectionGenerations implements AutoCloseable {
         return s != null ? s : create(g);
     }
 
-    /** Creates generation {@code g}'s store ahead of its first write; false if it exists. */
-    boolean prepare(long g) {
-        if (stores.containsKey(g)) {
+    /**
+     * Creates generation {@code g}'s store ahead of its first write; false if it exists, or if
+     * the collection has no store at all here and {@code evenIfUnused} is false (a collection
+     * nobody writes to should not take gigabytes of files).
+     */
+    boolean prepare(long g, boolean evenIfUnused) {
+        if (stores.containsKey(g) || !evenIfUnused && stores.isEmpty()) {
             return false;
         }
         synchronized (this) {
-            if (stores.containsKey(g)) {
+            if (stores.containsKey(g) || !evenIfUnused && stores.isEmpty()) {
                 return false;
             }
             create(g);

@@ -316,10 +316,11 @@ public final class ShardNode implements Closeable {
 
     /**
      * Creates {@code collection}'s store for {@code generation} now, so its first write does not
-     * wait for the files; returns 1 if it was created, 0 if it existed.
+     * wait for the files; returns 1 if it was created, 0 if it existed or if the collection has
+     * no store here yet and {@code evenIfUnused} is false.
      */
-    public int prepareGeneration(String collection, long generation) {
-        return collection(collection).prepare(generation) ? 1 : 0;
+    public int prepareGeneration(String collection, long generation, boolean evenIfUnused) {
+        return collection(collection).prepare(generation, evenIfUnused) ? 1 : 0;
     }
 
     /** Closes and deletes {@code collection}'s generations before {@code minGeneration}; returns how many. */

@@ -160,7 +160,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     @Override
     public void prepareGeneration(ShardPrepareRequest req, StreamObserver<ShardCountResponse> out) {
         answer(out, () -> ShardCountResponse.newBuilder().setChanged(
-                node.prepareGeneration(collection(req.getCollection()), req.getGeneration())).build());
+                node.prepareGeneration(collection(req.getCollection()), req.getGeneration(), req.getEvenIfUnused())).build());
     }
 
     @Override

@@ -27,6 +27,9 @@ class PrepareGenerationTest {
         try (TestShard shard = new TestShard(dir, NodeState.standalone())) {
             ShardPrepareRequest g7 = ShardPrepareRequest.newBuilder().setCollection("news").setGeneration(7).build();
 
+            assertEquals(0, shard.stub().prepareGeneration(g7).getChanged(), "no store of news here yet: left alone");
+            assertFalse(Files.exists(dir.resolve("news").resolve("g-7")));
+            g7 = g7.toBuilder().setEvenIfUnused(true).build();
             assertEquals(1, shard.stub().prepareGeneration(g7).getChanged());
             assertTrue(Files.isDirectory(dir.resolve("news").resolve("g-7")), "the generation's files exist before any write");
             shard.node.attachIds("news", 7, new long[]{0x1234L}, new String[]{"a"});
@@ -52,8 +55,8 @@ class PrepareGenerationTest {
                 assertThrows(TimeoutException.class, () -> newGeneration.get(300, TimeUnit.MILLISECONDS));
             }
             assertFalse(newGeneration.get(30, TimeUnit.SECONDS) == current);
-            assertFalse(gens.prepare(2), "already created by the waiting writer");
-            assertTrue(gens.prepare(3));
+            assertFalse(gens.prepare(2, false), "already created by the waiting writer");
+            assertTrue(gens.prepare(3, false), "in use: it has stores");
         }
     }
 }
