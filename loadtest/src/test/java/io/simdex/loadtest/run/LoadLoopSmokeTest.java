@@ -110,6 +110,20 @@ class LoadLoopSmokeTest {
     }
 
     @Test
+    void serverTimes_serverWithoutTheRpc_noServerTimesAndNoFailure() throws Exception {
+        io.simdex.proto.v1.SimdexGrpc.SimdexImplBase bare = new io.simdex.proto.v1.SimdexGrpc.SimdexImplBase() {
+        };
+        try (PublicServer server = PublicServer.start("127.0.0.1", 0, bare, io.simdex.proto.v1.SimdexGrpc.SERVICE_NAME);
+             Target t = Target.open("127.0.0.1:" + server.port(), Path.of("unused"), 1, 1)) {
+            ServerTimes times = new ServerTimes(t.channels(1)[0], options(WorkloadOptions.Method.query, 1).fullMethodName());
+            times.reset();
+            assertEquals(null, times.read());
+            times.reset();
+            assertEquals(null, times.read(), "not asked again, still no failure");
+        }
+    }
+
+    @Test
     void open_nonLoopbackTarget_refused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Target.open("10.1.2.3:7411", Path.of("unused"), 1, 1));
