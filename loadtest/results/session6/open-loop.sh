@@ -5,7 +5,7 @@
 # every run with the server's own handling times of exactly its calls (reset before each run).
 # Env: JAR (the loadtest jar), D (a data directory holding 10M loaded documents), ROUNDS, TAG,
 # RATE (a fixed open-loop rate instead of half the echo's), SOPTS (both servers' JVM options),
-# RUNS and WARMUP of the open loop (3 and 10s).
+# RUNS and WARMUP of the open loop (3 and 10s), SARGS (both servers' extra `serve` options).
 cd /work/main
 export SIMDEX_LOADTEST_JAR=${JAR:-loadtest/target/simdex-loadtest.jar}
 OUT=loadtest/results/session6
@@ -19,9 +19,9 @@ for r in d['reports']:
 print('   ratios', d['ratios'])
 " $1; }
 for round in $(seq 1 ${ROUNDS:-3}); do
-  JAVA_OPTS="${SOPTS:--Xmx4g -XX:MaxDirectMemorySize=2g}" loadtest/bin/simdex-loadtest serve --kind embedded --port 17411 --data $D --expected 10000000 > /tmp/s6/ol-srv.log 2>&1 &
+  JAVA_OPTS="${SOPTS:--Xmx4g -XX:MaxDirectMemorySize=2g}" loadtest/bin/simdex-loadtest serve --kind embedded --port 17411 --data $D --expected 10000000 ${SARGS:-} > /tmp/s6/ol-srv.log 2>&1 &
   SP=$!
-  JAVA_OPTS="${SOPTS:--Xmx4g -XX:MaxDirectMemorySize=2g}" loadtest/bin/simdex-loadtest serve --kind echo --port 17412 > /dev/null 2>&1 &
+  JAVA_OPTS="${SOPTS:--Xmx4g -XX:MaxDirectMemorySize=2g}" loadtest/bin/simdex-loadtest serve --kind echo --port 17412 ${SARGS:-} > /dev/null 2>&1 &
   EP=$!
   sleep 12
   S="--target simdex=127.0.0.1:17411 --compare echo=127.0.0.1:17412"
