@@ -6,8 +6,8 @@ import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
 import io.simdex.proto.v1.HandlingTimesResponse;
 import io.simdex.proto.v1.MethodHandlingTime;
-import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 
 import java.util.Map;
 import java.util.Set;
@@ -33,7 +33,7 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
 
     private final Set<String> timed = ConcurrentHashMap.newKeySet();
     /** Methods called at least once since the server started. */
-    private final ConcurrentHashMap<String, Histogram> byMethod = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Method> byMethod = new ConcurrentHashMap<>();
 
     /** Times the methods of {@code service} from now on. */
     public void register(ServerServiceDefinition service) {
@@ -46,38 +46,54 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
         if (!timed.contains(fullMethodName)) {
             return UNTIMED;
         }
-        return new Timer(byMethod.computeIfAbsent(fullMethodName, m -> new ConcurrentHistogram(HIGHEST_MICROS, 3)), start);
+        return new Timer(byMethod.computeIfAbsent(fullMethodName, m -> new Method()).recorder, start);
     }
 
-    /** Percentiles per method called since the start, sorted by name; {@code reset} starts counting afresh. */
-    public HandlingTimesResponse snapshot(boolean reset) {
+    /**
+     * Percentiles per method called since the start, sorted by name; {@code reset} starts
+     * counting afresh. Lossless: a call that ends during a snapshot counts in this one or the next.
+     */
+    public synchronized HandlingTimesResponse snapshot(boolean reset) {
         HandlingTimesResponse.Builder b = HandlingTimesResponse.newBuilder();
-        for (Map.Entry<String, Histogram> e : new TreeMap<>(byMethod).entrySet()) {
-            Histogram h = e.getValue().copy();
-            if (reset) {
-                e.getValue().reset();
-            }
+        for (Map.Entry<String, Method> e : new TreeMap<>(byMethod).entrySet()) {
+            Method m = e.getValue();
+            m.sinceReset.add(m.recorder.getIntervalHistogram());
+            Histogram h = m.sinceReset;
             b.addMethods(MethodHandlingTime.newBuilder().setMethod(e.getKey()).setCalls(h.getTotalCount())
                     .setP50Us(h.getValueAtPercentile(50)).setP90Us(h.getValueAtPercentile(90))
                     .setP99Us(h.getValueAtPercentile(99)).setP999Us(h.getValueAtPercentile(99.9))
                     .setMaxUs(h.getMaxValue()));
+            if (reset) {
+                h.reset();
+            }
         }
         return b.build();
     }
 
+    /**
+     * One method's times: calls record into the recorder without locks; a snapshot swaps its
+     * interval out atomically (HdrHistogram's Recorder) and adds it to the times since the last
+     * reset, so a reset never drops a call recorded between reading and clearing.
+     */
+    private static final class Method {
+        final Recorder recorder = new Recorder(HIGHEST_MICROS, 3);
+        /** Guarded by the snapshot's lock. */
+        final Histogram sinceReset = new Histogram(HIGHEST_MICROS, 3);
+    }
+
     /** One call's clock; gRPC calls {@code streamClosed} once per stream. */
     private static final class Timer extends ServerStreamTracer {
-        private final Histogram histogram;
+        private final Recorder recorder;
         private final long start;
 
-        Timer(Histogram histogram, long start) {
-            this.histogram = histogram;
+        Timer(Recorder recorder, long start) {
+            this.recorder = recorder;
             this.start = start;
         }
 
         @Override
         public void streamClosed(Status status) {
-            histogram.recordValue(Math.min(HIGHEST_MICROS, (System.nanoTime() - start) / 1_000));
+            recorder.recordValue(Math.min(HIGHEST_MICROS, (System.nanoTime() - start) / 1_000));
         }
     }
 }

@@ -79,6 +79,44 @@ class HandlingTimesTest {
         }
     }
 
+    /** Snapshots with reset while calls end on other threads: every call is counted exactly once. */
+    @Test
+    void snapshotWithReset_concurrentCalls_noneLostOrCountedTwice() throws Exception {
+        HandlingTimes times = new HandlingTimes();
+        times.register(new SimdexGrpc.SimdexImplBase() {
+        }.bindService());
+        int threads = 4;
+        int callsEach = 50_000;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < callsEach; i++) {
+                        times.newServerStreamTracer("simdex.v1.Simdex/Query", new io.grpc.Metadata()).streamClosed(io.grpc.Status.OK);
+                    }
+                }));
+            }
+            long counted = 0;
+            while (!done.stream().allMatch(java.util.concurrent.Future::isDone)) {
+                counted += queryCalls(times.snapshot(true));
+            }
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get();
+            }
+            counted += queryCalls(times.snapshot(true));
+            assertEquals((long) threads * callsEach, counted);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Query's calls in a snapshot; 0 before its first call. */
+    private static long queryCalls(HandlingTimesResponse r) {
+        return r.getMethodsList().stream().filter(m -> m.getMethod().equals("simdex.v1.Simdex/Query"))
+                .mapToLong(MethodHandlingTime::getCalls).sum();
+    }
+
     private static MethodHandlingTime query(HandlingTimesResponse r) {
         return r.getMethodsList().stream().filter(m -> m.getMethod().equals("simdex.v1.Simdex/Query")).findFirst()
                 .orElseThrow(() -> new AssertionError("no Query in " + r));
