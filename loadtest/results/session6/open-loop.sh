@@ -28,9 +28,9 @@ for round in $(seq 1 ${ROUNDS:-3}); do
   J=$OUT/open-loop-${TAG:-x}-r$round
   echo "round $round"
   loadtest/bin/simdex-loadtest run $S --stored 10000000 --concurrency 8 --duration 8s --runs 3 --warmup 5s --json $J-c8.json > /dev/null 2>&1; summ $J-c8.json
-  rate=${RATE:-}
-  [ -n "$rate" ] || rate=$(python3 -c "import json;d=json.load(open('$J-c8.json'));print(int([r for r in d['reports'] if r['settings']['target']=='echo'][0]['median']['requestsPerSecond']/2))")
-  echo "   open loop at $rate/s (${RATE:+fixed; }half the echo's c=8 median: $(python3 -c "import json;d=json.load(open('$J-c8.json'));print(int([r for r in d['reports'] if r['settings']['target']=='echo'][0]['median']['requestsPerSecond']/2))"))"
+  half=$(python3 -c "import json;d=json.load(open('$J-c8.json'));print(int([r for r in d['reports'] if r['settings']['target']=='echo'][0]['median']['requestsPerSecond']/2))")
+  rate=${RATE:-$half}
+  echo "   open loop at $rate/s (${RATE:+fixed; }half the echo's c=8 median: $half)"
   loadtest/bin/simdex-loadtest run $S --stored 10000000 --rate $rate --duration 8s --runs ${RUNS:-3} --warmup ${WARMUP:-10s} --json $J-open.json > /dev/null 2>&1; summ $J-open.json
   kill $SP $EP; wait $SP $EP; sleep 2
 done

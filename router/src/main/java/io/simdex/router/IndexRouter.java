@@ -370,21 +370,20 @@ public final class IndexRouter implements AutoCloseable {
 
     /** Deletes every generation older than the window on every shard; returns how many were dropped. */
     public int expire(String c, Window w) {
-        Fanout f = Fanout.start();
-        List<CompletableFuture<Integer>> parts = new ArrayList<>();
-        for (ShardClient shard : nodes) {
-            parts.add(f.add(shard.expireBefore(c, w.oldest())));
-        }
-        f.await();
-        return parts.stream().mapToInt(CompletableFuture::join).sum();
+        return sumOverNodes(node -> node.expireBefore(c, w.oldest()));
     }
 
     /** Creates the collection's store for {@code generation} on every node (see {@link ShardClient#prepareGeneration}); returns on how many it was new. */
     public int prepare(String c, long generation, boolean evenIfUnused) {
+        return sumOverNodes(node -> node.prepareGeneration(c, generation, evenIfUnused));
+    }
+
+    /** Calls every node once, in parallel; the sum of their counts. */
+    private int sumOverNodes(java.util.function.Function<ShardClient, CompletableFuture<Integer>> call) {
         Fanout f = Fanout.start();
         List<CompletableFuture<Integer>> parts = new ArrayList<>();
-        for (ShardClient shard : nodes) {
-            parts.add(f.add(shard.prepareGeneration(c, generation, evenIfUnused)));
+        for (ShardClient node : nodes) {
+            parts.add(f.add(call.apply(node)));
         }
         f.await();
         return parts.stream().mapToInt(CompletableFuture::join).sum();

@@ -35,30 +35,22 @@ public final class RetentionSweeper implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                service.prepareGenerations(evenIfUnused);
-            } catch (RuntimeException e) {
-                // A shard may be down or not yet up; the next round retries, and a write creates what it needs.
-                LOG.log(Level.WARNING, "preparing generations failed: " + e);
-            }
-        }, 0, PERIOD_SECONDS, TimeUnit.SECONDS);
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                service.sweepExpired();
-            } catch (RuntimeException e) {
-                // A shard may be down; the next sweep retries. Queries ignore expired generations meanwhile.
-                LOG.log(Level.WARNING, "retention sweep failed: " + e);
-            }
-        }, PERIOD_SECONDS, PERIOD_SECONDS, TimeUnit.SECONDS);
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                service.sweepExpiredUrls();
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "URL sweep failed: " + e);
-            }
-        }, URL_PERIOD_SECONDS, URL_PERIOD_SECONDS, TimeUnit.SECONDS);
+        // A shard may be down or not yet up: each task logs and the next round retries. Meanwhile
+        // a write creates the store it needs, and queries ignore expired generations.
+        every(timer, 0, PERIOD_SECONDS, "preparing generations", () -> service.prepareGenerations(evenIfUnused));
+        every(timer, PERIOD_SECONDS, PERIOD_SECONDS, "retention sweep", service::sweepExpired);
+        every(timer, URL_PERIOD_SECONDS, URL_PERIOD_SECONDS, "URL sweep", service::sweepExpiredUrls);
         return new RetentionSweeper(timer);
+    }
+
+    private static void every(ScheduledExecutorService timer, long initialSeconds, long periodSeconds, String what, Runnable task) {
+        timer.scheduleWithFixedDelay(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, what + " failed: " + e);
+            }
+        }, initialSeconds, periodSeconds, TimeUnit.SECONDS);
     }
 
     /**

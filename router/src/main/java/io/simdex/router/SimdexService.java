@@ -139,8 +139,9 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
 
     /** How long before a generation starts its store is created: a few sweeps, never more than half a generation. */
     static Duration prepareLead(Duration generation) {
+        Duration half = generation.dividedBy(2);
         Duration lead = Duration.ofMinutes(5);
-        return generation.dividedBy(2).compareTo(lead) < 0 ? generation.dividedBy(2) : lead;
+        return half.compareTo(lead) < 0 ? half : lead;
     }
 
     private Window window(CollectionSettings s) {

@@ -56,17 +56,12 @@ final class CollectionGenerations implements AutoCloseable {
      * the collection has no store at all here and {@code evenIfUnused} is false (a collection
      * nobody writes to should not take gigabytes of files).
      */
-    boolean prepare(long g, boolean evenIfUnused) {
+    synchronized boolean prepare(long g, boolean evenIfUnused) {
         if (stores.containsKey(g) || !evenIfUnused && stores.isEmpty()) {
             return false;
         }
-        synchronized (this) {
-            if (stores.containsKey(g) || !evenIfUnused && stores.isEmpty()) {
-                return false;
-            }
-            create(g);
-            return true;
-        }
+        create(g);
+        return true;
     }
 
     private synchronized CollectionStore create(long g) {

@@ -75,7 +75,7 @@ public final class GrowingMap<K, V> implements Closeable {
         if (generations.isEmpty() && !onFirstWrite) {
             generations.add(open(0));
         }
-        newestEntries.set(generations.isEmpty() ? 0 : newest().longSize());
+        newestEntries.set(newestSize());
     }
 
     public V get(K key) {
@@ -200,7 +200,7 @@ public final class GrowingMap<K, V> implements Closeable {
             m.entrySet().removeIf(e -> drop.test(e.getKey(), e.getValue()));
             removed += before - m.longSize();
         }
-        newestEntries.set(generations.isEmpty() ? 0 : newest().longSize());
+        newestEntries.set(newestSize());
         return removed;
     }
 
@@ -264,6 +264,11 @@ public final class GrowingMap<K, V> implements Closeable {
             }
             return newest();
         }
+    }
+
+    /** Entries of the newest generation; 0 before a first-write map has one. */
+    private long newestSize() {
+        return generations.isEmpty() ? 0 : newest().longSize();
     }
 
     private ChronicleMap<K, V> newest() {
