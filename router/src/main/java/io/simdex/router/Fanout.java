@@ -1,6 +1,7 @@
 package io.simdex.router;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -20,8 +21,23 @@ final class Fanout {
         return new Fanout();
     }
 
-    /** Indexes 0..n-1 grouped by owner: {@code result[shard]} lists the items that shard owns, in order. */
+    private static final int[] NONE = {};
+    private static final int[] ONLY_FIRST = {0};
+
+    /**
+     * Indexes 0..n-1 grouped by owner: {@code result[shard]} lists the items that shard owns, in
+     * order. The group arrays may be shared between calls: read them, never write them. A single
+     * item (every unary call) allocates only the outer array.
+     */
     static int[][] group(int n, int shards, IntUnaryOperator owner) {
+        if (n <= 1) {
+            int[][] groups = new int[shards][];
+            Arrays.fill(groups, NONE);
+            if (n == 1) {
+                groups[owner.applyAsInt(0)] = ONLY_FIRST;
+            }
+            return groups;
+        }
         int[] own = new int[n];
         int[] counts = new int[shards];
         for (int i = 0; i < n; i++) {
@@ -30,7 +46,7 @@ final class Fanout {
         }
         int[][] groups = new int[shards][];
         for (int s = 0; s < shards; s++) {
-            groups[s] = new int[counts[s]];
+            groups[s] = counts[s] == 0 ? NONE : new int[counts[s]];
             counts[s] = 0;
         }
         for (int i = 0; i < n; i++) {

@@ -39,6 +39,8 @@ public final class IndexRouter implements AutoCloseable {
     static final int LEASE_MILLIS = 30_000;
     /** How long a Dedup waits for busy buckets before failing with ABORTED. */
     static final int WAIT_MILLIS = 10_000;
+    /** Up to this many matches, {@link #distinctPairs} compares pairwise instead of hashing. */
+    private static final int SMALL_PAIRS = 32;
 
     private final ShardClient[] shards;
     private final Placement placement;
@@ -254,10 +256,14 @@ public final class IndexRouter implements AutoCloseable {
         Map<Long, Map<Long, String[]>> ids = resolve(c, matches);
         List<List<Hit>> out = new ArrayList<>(probes.length);
         for (int q = 0; q < probes.length; q++) {
+            ShardNode.Found m = matches[q];
+            if (m.fingerprints().length == 0) {
+                out.add(new ArrayList<>(0)); // most probes of a dedup stream: no maps for nothing
+                continue;
+            }
             // An id found in several generations (only while a move is half done) counts once, at its newest.
             Map<String, Hit> byId = new LinkedHashMap<>();
             Map<String, Long> genOf = new HashMap<>();
-            ShardNode.Found m = matches[q];
             for (int i = 0; i < m.fingerprints().length; i++) {
                 long fp = m.fingerprints()[i];
                 long g = m.generations()[i];
@@ -473,7 +479,7 @@ public final class IndexRouter implements AutoCloseable {
                 // Variant 0 is the probe's own bucket; variant v > 0 flips bit v-1 of its block.
                 long flip = v == 0 ? 0 : 1L << (table * BlockTables.BLOCK_BITS + v - 1);
                 int threshold = v == 0 ? maxDistance : maxDistance - 1;
-                long[] shifted = Arrays.stream(probes).map(p -> p ^ flip).toArray();
+                long[] shifted = flip == 0 ? probes : flipped(probes, flip);
                 int[][] groups = Fanout.group(probes.length, shards.length,
                         i -> placement.ownerOfBucket(table, BlockTables.block(shifted[i], table)));
                 for (int s = 0; s < shards.length; s++) {
@@ -505,6 +511,14 @@ public final class IndexRouter implements AutoCloseable {
                 at += found.fingerprints().length;
             }
             out[q] = n <= 1 ? new ShardNode.Found(fps, gs) : distinctPairs(fps, gs);
+        }
+        return out;
+    }
+
+    private static long[] flipped(long[] probes, long flip) {
+        long[] out = new long[probes.length];
+        for (int i = 0; i < probes.length; i++) {
+            out[i] = probes[i] ^ flip;
         }
         return out;
     }
@@ -661,11 +675,26 @@ public final class IndexRouter implements AutoCloseable {
     }
 
     /** Distinct (fingerprint, generation) pairs: a fingerprint equal in several blocks is found in several tables. */
-    private static ShardNode.Found distinctPairs(long[] fps, long[] gens) {
-        Map<Long, List<Long>> seen = new LinkedHashMap<>();
+    static ShardNode.Found distinctPairs(long[] fps, long[] gens) {
         int n = 0;
         long[] outF = new long[fps.length];
         long[] outG = new long[fps.length];
+        if (fps.length <= SMALL_PAIRS) {
+            // A probe's matches are a handful: comparing with those kept beats boxing them into maps.
+            next:
+            for (int i = 0; i < fps.length; i++) {
+                for (int j = 0; j < n; j++) {
+                    if (outF[j] == fps[i] && outG[j] == gens[i]) {
+                        continue next;
+                    }
+                }
+                outF[n] = fps[i];
+                outG[n] = gens[i];
+                n++;
+            }
+            return new ShardNode.Found(n == outF.length ? outF : Arrays.copyOf(outF, n), n == outG.length ? outG : Arrays.copyOf(outG, n));
+        }
+        Map<Long, List<Long>> seen = new LinkedHashMap<>();
         for (int i = 0; i < fps.length; i++) {
             List<Long> gs = seen.computeIfAbsent(fps[i], k -> new ArrayList<>(1));
             if (!gs.contains(gens[i])) {

@@ -5,23 +5,38 @@ import io.grpc.StatusRuntimeException;
 import io.simdex.core.BlockTables;
 
 import java.nio.charset.StandardCharsets;
-import java.util.regex.Pattern;
 
 /** Request checks at the public boundary: each failure names the field and the bad value. */
 final class Validation {
     static final int MAX_BATCH = 10_000;
     static final int MAX_ID_BYTES = 256;
-    private static final Pattern COLLECTION = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     private Validation() {
     }
 
     static String collectionName(String name) {
         String c = name.isEmpty() ? Catalog.DEFAULT : name;
-        if (!COLLECTION.matcher(c).matches()) {
+        if (!isName(c)) {
             throw invalid("collection '" + c + "' must be 1..64 characters of [A-Za-z0-9_-]");
         }
         return c;
+    }
+
+    /**
+     * 1..64 characters of [A-Za-z0-9_-]. A loop rather than a regex: every request names its
+     * collection, and the Matcher it cost per call showed in allocation profiles of unary Query.
+     */
+    static boolean isName(String s) {
+        if (s.isEmpty() || s.length() > 64) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (!(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_' || ch == '-')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static final int MAX_URL_CHARS = 8192;
@@ -29,7 +44,7 @@ final class Validation {
 
     /** A job or similar name: 1..64 characters of [A-Za-z0-9_-]. */
     static String name(String field, String name) {
-        if (!COLLECTION.matcher(name).matches()) {
+        if (!isName(name)) {
             throw invalid(field + " '" + printable(name) + "' must be 1..64 characters of [A-Za-z0-9_-]");
         }
         return name;

@@ -97,13 +97,14 @@ public final class ShardNode implements Closeable {
      */
     public Found[] probe(String collection, long[] generations, int table, long[] fps, int maxDistance) {
         CollectionGenerations c = collection(collection);
-        List<BucketTable> tables = new ArrayList<>(generations.length);
-        List<Long> gens = new ArrayList<>(generations.length);
+        BucketTable[] tables = new BucketTable[generations.length];
+        long[] gens = new long[generations.length];
+        int live = 0;
         for (long g : generations) {
             CollectionStore store = c.existing(g);
             if (store != null) {
-                tables.add(store.buckets());
-                gens.add(g);
+                tables[live] = store.buckets();
+                gens[live++] = g;
             }
         }
         MatchBuffer buffer = buffers.get();
@@ -111,12 +112,12 @@ public final class ShardNode implements Closeable {
         for (int i = 0; i < fps.length; i++) {
             buffer.clear();
             long[] genOf = null;
-            for (int t = 0; t < tables.size(); t++) {
+            for (int t = 0; t < live; t++) {
                 int before = buffer.size();
-                tables.get(t).probe(table, fps[i], maxDistance, buffer);
+                tables[t].probe(table, fps[i], maxDistance, buffer);
                 if (buffer.size() > before) {
                     genOf = genOf == null ? new long[Math.max(8, buffer.size())] : java.util.Arrays.copyOf(genOf, Math.max(genOf.length, buffer.size()));
-                    java.util.Arrays.fill(genOf, before, buffer.size(), gens.get(t));
+                    java.util.Arrays.fill(genOf, before, buffer.size(), gens[t]);
                 }
             }
             out[i] = buffer.size() == 0 ? Found.NONE : new Found(buffer.toArray(), java.util.Arrays.copyOf(genOf, buffer.size()));
