@@ -1,6 +1,11 @@
 package io.simdex.router;
 
+import io.grpc.Context;
+import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
@@ -20,7 +25,10 @@ import java.util.concurrent.TimeUnit;
  * headers reach the server's transport to the moment its stream closes. So it includes the
  * wait for a handler thread, which an interceptor (called once the call already has a thread)
  * would miss. A client's latency minus this is the network and the client; this minus the
- * index's work is queueing.
+ * index's work is queueing. The queueing is also reported by itself ({@code queued_*}): from the
+ * headers to the moment the method's handler is invoked on a handler thread, so a slow tail can
+ * be told apart from slow work. For a unary call that moment is its half-close, the last of the
+ * hops gRPC makes to the handler pool; for a client-streaming call it is the call's start.
  *
  * <p>Only the methods of the services given to {@link #register} are timed: a stream tracer sees
  * every method name a client sends, and a map keyed by those would grow without bound.
@@ -35,6 +43,31 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
     /** Methods called at least once since the server started. */
     private final ConcurrentHashMap<String, Method> byMethod = new ConcurrentHashMap<>();
 
+    /** The call's timer, in the context its handler runs in. */
+    private static final Context.Key<Timer> TIMER = Context.key("simdex-handling-timer");
+
+    /** Notes when each timed call's handler is invoked; install it with the tracer, as {@link PublicServer} does. */
+    public static final ServerInterceptor HANDLER_START = new ServerInterceptor() {
+        @Override
+        public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+            Timer timer = TIMER.get();
+            if (timer == null) {
+                return next.startCall(call, headers);
+            }
+            if (!call.getMethodDescriptor().getType().clientSendsOneMessage()) {
+                timer.handlerStarted(); // a client stream's handler is invoked now, by startCall
+                return next.startCall(call, headers);
+            }
+            return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(call, headers)) {
+                @Override
+                public void onHalfClose() {
+                    timer.handlerStarted(); // a unary or server-streaming handler is invoked here
+                    super.onHalfClose();
+                }
+            };
+        }
+    };
+
     /** Times the methods of {@code service} from now on. */
     public void register(ServerServiceDefinition service) {
         service.getMethods().forEach(m -> timed.add(m.getMethodDescriptor().getFullMethodName()));
@@ -46,7 +79,7 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
         if (!timed.contains(fullMethodName)) {
             return UNTIMED;
         }
-        return new Timer(byMethod.computeIfAbsent(fullMethodName, m -> new Method()).recorder, start);
+        return new Timer(byMethod.computeIfAbsent(fullMethodName, m -> new Method()), start);
     }
 
     /**
@@ -58,13 +91,18 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
         for (Map.Entry<String, Method> e : new TreeMap<>(byMethod).entrySet()) {
             Method m = e.getValue();
             m.sinceReset.add(m.recorder.getIntervalHistogram());
+            m.queuedSinceReset.add(m.queued.getIntervalHistogram());
             Histogram h = m.sinceReset;
+            Histogram q = m.queuedSinceReset;
             b.addMethods(MethodHandlingTime.newBuilder().setMethod(e.getKey()).setCalls(h.getTotalCount())
                     .setP50Us(h.getValueAtPercentile(50)).setP90Us(h.getValueAtPercentile(90))
                     .setP99Us(h.getValueAtPercentile(99)).setP999Us(h.getValueAtPercentile(99.9))
-                    .setMaxUs(h.getMaxValue()));
+                    .setMaxUs(h.getMaxValue())
+                    .setQueuedP50Us(q.getValueAtPercentile(50)).setQueuedP99Us(q.getValueAtPercentile(99))
+                    .setQueuedP999Us(q.getValueAtPercentile(99.9)).setQueuedMaxUs(q.getMaxValue()));
             if (reset) {
                 h.reset();
+                q.reset();
             }
         }
         return b.build();
@@ -77,23 +115,47 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
      */
     private static final class Method {
         final Recorder recorder = new Recorder(HIGHEST_MICROS, 3);
-        /** Guarded by the snapshot's lock. */
+        /** Arrival to the handler's invocation. */
+        final Recorder queued = new Recorder(HIGHEST_MICROS, 3);
+        /** Guarded by the snapshot's lock, as is {@code queuedSinceReset}. */
         final Histogram sinceReset = new Histogram(HIGHEST_MICROS, 3);
+        final Histogram queuedSinceReset = new Histogram(HIGHEST_MICROS, 3);
     }
 
-    /** One call's clock; gRPC calls {@code streamClosed} once per stream. */
+    /**
+     * One call's clock. It rides in the call's context to {@link #HANDLER_START}; gRPC calls
+     * {@code streamClosed} once per stream, also for a call cancelled before its handler ran.
+     */
     private static final class Timer extends ServerStreamTracer {
-        private final Recorder recorder;
+        private final Method method;
         private final long start;
+        private boolean handlerStarted;
 
-        Timer(Recorder recorder, long start) {
-            this.recorder = recorder;
+        Timer(Method method, long start) {
+            this.method = method;
             this.start = start;
         }
 
         @Override
+        public Context filterContext(Context context) {
+            return context.withValue(TIMER, this);
+        }
+
+        /** Once per call, on the handler thread (gRPC serializes a call's listener callbacks). */
+        void handlerStarted() {
+            if (!handlerStarted) {
+                handlerStarted = true;
+                method.queued.recordValue(micros(start));
+            }
+        }
+
+        @Override
         public void streamClosed(Status status) {
-            recorder.recordValue(Math.min(HIGHEST_MICROS, (System.nanoTime() - start) / 1_000));
+            method.recorder.recordValue(micros(start));
+        }
+
+        private static long micros(long since) {
+            return Math.min(HIGHEST_MICROS, (System.nanoTime() - since) / 1_000);
         }
     }
 }

@@ -59,7 +59,7 @@ public final class PublicServer implements AutoCloseable {
         if (times != null) {
             times.register(service);
             more.forEach(times::register);
-            builder.addStreamTracerFactory(times);
+            builder.addStreamTracerFactory(times).intercept(HandlingTimes.HANDLER_START);
         }
         ExecutorService handlers = HandlerThreads.pool(threads, "simdex-handler");
         if (handlers != null) {

@@ -34,6 +34,9 @@ class HandlingTimesTest {
                 MethodHandlingTime query = query(stub.handlingTimes(HandlingTimesRequest.newBuilder().setReset(true).build()));
                 assertEquals(50, query.getCalls());
                 assertTrue(query.getP50Us() > 0 && query.getP50Us() <= query.getP99Us() && query.getP99Us() <= query.getMaxUs(), query.toString());
+                // Each call's wait for a thread is part of its handling time, so each order statistic is too.
+                assertTrue(query.getQueuedP50Us() <= query.getP50Us() && query.getQueuedP99Us() <= query.getP99Us()
+                        && query.getQueuedMaxUs() <= query.getMaxUs(), query.toString());
                 assertEquals(0, query(stub.handlingTimes(HandlingTimesRequest.getDefaultInstance())).getCalls(), "reset");
             } finally {
                 channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
@@ -43,8 +46,8 @@ class HandlingTimesTest {
 
     /**
      * Two calls on one handler thread that holds each for 300 ms: the second waits for the first,
-     * and its handling time says so. An interceptor, called once the call has its thread, would
-     * report about 300 ms for both.
+     * and its handling time says so, as does its queued time. An interceptor, called once the call
+     * has its thread, would report about 300 ms for both.
      */
     @Test
     void handlingTimes_includeTheWaitForAHandlerThread() throws Exception {
@@ -73,6 +76,8 @@ class HandlingTimesTest {
                 assertEquals(2, query.getCalls());
                 assertTrue(query.getP50Us() >= 290_000, "first call: " + query);
                 assertTrue(query.getMaxUs() >= 590_000, "the second call waited for the first: " + query);
+                assertTrue(query.getQueuedMaxUs() >= 290_000, "and its wait is reported as queueing: " + query);
+                assertTrue(query.getQueuedP50Us() < 200_000, "the first call did not wait: " + query);
             } finally {
                 channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             }

@@ -26,16 +26,22 @@ final class HandlingTimesCommand extends ClientCommand {
                 o.addProperty("p99Us", m.getP99Us());
                 o.addProperty("p999Us", m.getP999Us());
                 o.addProperty("maxUs", m.getMaxUs());
+                o.addProperty("queuedP50Us", m.getQueuedP50Us());
+                o.addProperty("queuedP99Us", m.getQueuedP99Us());
+                o.addProperty("queuedP999Us", m.getQueuedP999Us());
+                o.addProperty("queuedMaxUs", m.getQueuedMaxUs());
                 array.add(o);
             }
             com.google.gson.JsonObject o = new com.google.gson.JsonObject();
             o.add("methods", array);
             printJson(o);
         } else {
-            out().printf("%-36s %10s %10s %10s %10s %10s %10s%n", "method", "calls", "p50 us", "p90 us", "p99 us", "p99.9 us", "max us");
+            // "queued": of the handling time, the wait for a handler thread.
+            out().printf("%-36s %10s %10s %10s %10s %10s %10s %15s%n", "method", "calls", "p50 us", "p90 us", "p99 us", "p99.9 us", "max us",
+                    "queued p99 us");
             for (MethodHandlingTime m : r.getMethodsList()) {
-                out().printf("%-36s %10d %10.0f %10.0f %10.0f %10.0f %10.0f%n", m.getMethod(), m.getCalls(),
-                        m.getP50Us(), m.getP90Us(), m.getP99Us(), m.getP999Us(), m.getMaxUs());
+                out().printf("%-36s %10d %10.0f %10.0f %10.0f %10.0f %10.0f %15.0f%n", m.getMethod(), m.getCalls(),
+                        m.getP50Us(), m.getP90Us(), m.getP99Us(), m.getP999Us(), m.getMaxUs(), m.getQueuedP99Us());
             }
         }
         return 0;

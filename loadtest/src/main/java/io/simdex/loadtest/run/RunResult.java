@@ -54,6 +54,6 @@ public record RunResult(String mode, int concurrency, double targetRate, long re
                         + "latency us p50 %.0f p90 %.0f p99 %.0f p99.9 %.0f max %.0f%s",
                 mode, concurrency, targetRate > 0 ? String.format("%,.0f/s", targetRate) : "-", requests, errors, seconds,
                 requestsPerSecond, itemsPerSecond, l.p50(), l.p90(), l.p99(), l.p999(), l.max(),
-                s == null ? "" : String.format("; server handling us p50 %.0f p99 %.0f max %.0f", s.p50(), s.p99(), s.max()));
+                s == null ? "" : String.format("; server handling us p50 %.0f p99 %.0f max %.0f (queued p99 %.0f)", s.p50(), s.p99(), s.max(), s.queuedP99()));
     }
 }

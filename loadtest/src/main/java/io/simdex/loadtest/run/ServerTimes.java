@@ -39,7 +39,8 @@ final class ServerTimes {
             return null;
         }
         MethodHandlingTime t = ask(false);
-        return t == null ? null : new ServerHandling(t.getCalls(), t.getP50Us(), t.getP90Us(), t.getP99Us(), t.getP999Us(), t.getMaxUs());
+        return t == null ? null : new ServerHandling(t.getCalls(), t.getP50Us(), t.getP90Us(), t.getP99Us(), t.getP999Us(), t.getMaxUs(),
+                t.getQueuedP50Us(), t.getQueuedP99Us(), t.getQueuedMaxUs());
     }
 
     private MethodHandlingTime ask(boolean reset) {

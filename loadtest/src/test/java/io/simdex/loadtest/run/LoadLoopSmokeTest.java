@@ -107,6 +107,8 @@ class LoadLoopSmokeTest {
         assertEquals(500, h.calls(), "the earlier 300 calls were reset away");
         assertTrue(h.p50() > 0 && h.p50() <= h.p99() && h.p99() <= h.max(), h.toString());
         assertTrue(h.max() <= r.latencyMicros().max() + 1_000, "the server's time is inside the client's: " + h + " vs " + r);
+        assertTrue(h.queuedP50() <= h.p50() && h.queuedP99() <= h.p99() && h.queuedMax() <= h.max(),
+                "every call's wait for a thread is part of its handling time: " + h);
     }
 
     @Test
