@@ -82,6 +82,12 @@ final class Fanout {
      * and its continuations may run after other waiters wake.
      */
     <T> void add(CompletableFuture<T> call, java.util.function.Consumer<? super T> onResult) {
+        if (call.isDone() && !call.isCompletedExceptionally()) {
+            // A local shard answers in the caller's thread: take its answer now, with no
+            // continuation to allocate and nothing to wait for (a failure still waits for await).
+            onResult.accept(call.join());
+            return;
+        }
         pending.add(call.thenAccept(onResult));
     }
 
@@ -99,6 +105,9 @@ final class Fanout {
 
     /** Waits for every call; rethrows the first failure's cause (a gRPC status from a remote shard). */
     void await() {
+        if (pending.isEmpty()) {
+            return;
+        }
         try {
             CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).join();
         } catch (CompletionException e) {

@@ -525,7 +525,10 @@ public final class IndexRouter implements AutoCloseable {
 
     /** generation -> fingerprint -> ids, for every matched (fingerprint, generation). */
     private Map<Long, Map<Long, String[]>> resolve(String c, ShardNode.Found[] matches) {
-        int n = Arrays.stream(matches).mapToInt(m -> m.fingerprints().length).sum();
+        int n = 0;
+        for (ShardNode.Found m : matches) {
+            n += m.fingerprints().length;
+        }
         long[] fps = new long[n];
         long[] gens = new long[n];
         int at = 0;

@@ -56,6 +56,10 @@ public final class ShardNode implements Closeable {
     }
 
     CollectionGenerations collection(String name) {
+        CollectionGenerations open = collections.get(name); // every probe asks: no capturing lambda for an open one
+        if (open != null) {
+            return open;
+        }
         return collections.computeIfAbsent(name, c -> new CollectionGenerations(dataDir.resolve(c), sizing.apply(c)));
     }
 

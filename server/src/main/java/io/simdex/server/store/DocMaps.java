@@ -25,6 +25,7 @@ import java.util.function.Predicate;
  */
 public final class DocMaps implements Closeable {
     private static final char SEPARATOR = '\n';
+    private static final String SEPARATOR_STRING = String.valueOf(SEPARATOR);
 
     private final GrowingMap<String, Long> idToFp;
     private final GrowingMap<Long, String> fpToIds;
@@ -111,7 +112,7 @@ public final class DocMaps implements Closeable {
     }
 
     private static String[] split(String joined) {
-        return joined == null || joined.isEmpty() ? new String[0] : joined.split(String.valueOf(SEPARATOR));
+        return joined == null || joined.isEmpty() ? new String[0] : joined.split(SEPARATOR_STRING);
     }
 
     /** Calls {@code action} with every binding (id, fingerprint); see {@link GrowingMap#forEach}. */
