@@ -36,7 +36,7 @@ final class HandlingTimesCommand extends ClientCommand {
             o.add("methods", array);
             printJson(o);
         } else {
-            // "queued": of the handling time, the wait for a handler thread.
+            // "queued": of the handling time, the wait before the handler ran (for a thread, for a core).
             out().printf("%-36s %10s %10s %10s %10s %10s %10s %15s%n", "method", "calls", "p50 us", "p90 us", "p99 us", "p99.9 us", "max us",
                     "queued p99 us");
             for (MethodHandlingTime m : r.getMethodsList()) {

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * A server's own handling time of one run's calls, percentiles in microseconds ({@link ServerTimes}),
- * and of that, the calls' wait for a handler thread ({@code queued*}).
+ * and of that, the calls' wait before their handler ran ({@code queued*}).
  */
 public record ServerHandling(long calls, double p50, double p90, double p99, double p999, double max,
                              double queuedP50, double queuedP99, double queuedMax) {
