@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -64,7 +65,7 @@ final class RouterCommand implements Callable<Integer> {
         SimdexService service = new SimdexService(index, new Catalog(data), Clock.systemUTC());
         PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME,
                 threads == null ? HandlerThreads.UNBOUNDED : threads, service.handlingTimes());
-        RetentionSweeper sweeper = RetentionSweeper.start(service, java.util.Set.of());
+        RetentionSweeper sweeper = RetentionSweeper.start(service, Set.of());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             sweeper.close();
             server.close();

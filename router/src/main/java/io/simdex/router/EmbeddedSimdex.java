@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.time.Clock;
 
 /**
@@ -70,7 +71,7 @@ public final class EmbeddedSimdex implements AutoCloseable {
         Catalog catalog = new Catalog(dataDir.resolve("router"));
         SimdexService service = new SimdexService(index, catalog, clock);
         PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME, threads, service.handlingTimes());
-        return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service, java.util.Set.of(Catalog.DEFAULT)));
+        return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service, Set.of(Catalog.DEFAULT)));
     }
 
     public int port() {

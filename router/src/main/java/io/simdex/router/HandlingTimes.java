@@ -90,10 +90,8 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
         HandlingTimesResponse.Builder b = HandlingTimesResponse.newBuilder();
         for (Map.Entry<String, Method> e : new TreeMap<>(byMethod).entrySet()) {
             Method m = e.getValue();
-            m.sinceReset.add(m.recorder.getIntervalHistogram());
-            m.queuedSinceReset.add(m.queued.getIntervalHistogram());
-            Histogram h = m.sinceReset;
-            Histogram q = m.queuedSinceReset;
+            Histogram h = m.handling.sinceReset();
+            Histogram q = m.queued.sinceReset();
             b.addMethods(MethodHandlingTime.newBuilder().setMethod(e.getKey()).setCalls(h.getTotalCount())
                     .setP50Us(h.getValueAtPercentile(50)).setP90Us(h.getValueAtPercentile(90))
                     .setP99Us(h.getValueAtPercentile(99)).setP999Us(h.getValueAtPercentile(99.9))
@@ -108,18 +106,31 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
         return b.build();
     }
 
-    /**
-     * One method's times: calls record into the recorder without locks; a snapshot swaps its
-     * interval out atomically (HdrHistogram's Recorder) and adds it to the times since the last
-     * reset, so a reset never drops a call recorded between reading and clearing.
-     */
+    /** One method's times: arrival to stream close, and arrival to the handler's invocation. */
     private static final class Method {
-        final Recorder recorder = new Recorder(HIGHEST_MICROS, 3);
-        /** Arrival to the handler's invocation. */
-        final Recorder queued = new Recorder(HIGHEST_MICROS, 3);
-        /** Guarded by the snapshot's lock, as is {@code queuedSinceReset}. */
-        final Histogram sinceReset = new Histogram(HIGHEST_MICROS, 3);
-        final Histogram queuedSinceReset = new Histogram(HIGHEST_MICROS, 3);
+        final Times handling = new Times();
+        final Times queued = new Times();
+    }
+
+    /**
+     * Calls record into the recorder without locks; a snapshot swaps its interval out atomically
+     * (HdrHistogram's Recorder) and adds it to the times since the last reset, so a reset never
+     * drops a call recorded between reading and clearing.
+     */
+    private static final class Times {
+        private final Recorder recorder = new Recorder(HIGHEST_MICROS, 3);
+        /** Guarded by the snapshot's lock. */
+        private final Histogram sinceReset = new Histogram(HIGHEST_MICROS, 3);
+
+        void record(long since) {
+            recorder.recordValue(Math.min(HIGHEST_MICROS, (System.nanoTime() - since) / 1_000));
+        }
+
+        /** Everything recorded since the last reset; the caller holds the snapshot's lock. */
+        Histogram sinceReset() {
+            sinceReset.add(recorder.getIntervalHistogram());
+            return sinceReset;
+        }
     }
 
     /**
@@ -145,17 +156,13 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
         void handlerStarted() {
             if (!handlerStarted) {
                 handlerStarted = true;
-                method.queued.recordValue(micros(start));
+                method.queued.record(start);
             }
         }
 
         @Override
         public void streamClosed(Status status) {
-            method.recorder.recordValue(micros(start));
-        }
-
-        private static long micros(long since) {
-            return Math.min(HIGHEST_MICROS, (System.nanoTime() - since) / 1_000);
+            method.handling.record(start);
         }
     }
 }

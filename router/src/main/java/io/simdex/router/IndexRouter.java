@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 /**
@@ -385,7 +386,7 @@ public final class IndexRouter implements AutoCloseable {
     }
 
     /** Calls every node once, in parallel; the sum of their counts. */
-    private int sumOverNodes(java.util.function.Function<ShardClient, CompletableFuture<Integer>> call) {
+    private int sumOverNodes(Function<ShardClient, CompletableFuture<Integer>> call) {
         Fanout f = Fanout.start();
         List<CompletableFuture<Integer>> parts = new ArrayList<>();
         for (ShardClient node : nodes) {

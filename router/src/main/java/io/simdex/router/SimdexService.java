@@ -122,13 +122,12 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         int created = 0;
         Instant now = clock.instant();
         for (CollectionInfo c : catalog.all()) {
-            Duration retention = CollectionSettingsRules.retention(c.getSettings());
-            Duration generation = CollectionSettingsRules.generation(c.getSettings());
-            long current = Window.at(now, retention, generation).current();
+            CollectionSettings s = c.getSettings();
+            long current = window(s, now).current();
             boolean eager = evenIfUnused.contains(c.getName());
             created += index().prepare(c.getName(), current, eager);
-            if (!retention.isZero()) {
-                long next = Window.at(now.plus(prepareLead(generation)), retention, generation).current();
+            if (!CollectionSettingsRules.retention(s).isZero()) {
+                long next = window(s, now.plus(prepareLead(CollectionSettingsRules.generation(s)))).current();
                 if (next != current) {
                     created += index().prepare(c.getName(), next, eager);
                 }
@@ -145,7 +144,11 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     }
 
     private Window window(CollectionSettings s) {
-        return Window.at(clock.instant(), CollectionSettingsRules.retention(s), CollectionSettingsRules.generation(s));
+        return window(s, clock.instant());
+    }
+
+    private static Window window(CollectionSettings s, Instant at) {
+        return Window.at(at, CollectionSettingsRules.retention(s), CollectionSettingsRules.generation(s));
     }
 
     @Override

@@ -39,7 +39,7 @@ public final class ClusterRouter implements AutoCloseable {
         SimdexService service = new SimdexService(view, new Catalog(config.data(), new SharedCatalog(member.atomix())), Clock.systemUTC());
         PublicServer server = PublicServer.start(config.host(), config.port(), service.bindService(), SimdexGrpc.SERVICE_NAME,
                 List.of(new AdminService(member, store, view, raft).bindService()), config.handlerThreads(), service.handlingTimes());
-        return new ClusterRouter(member, view, server, RetentionSweeper.start(service, java.util.Set.of()));
+        return new ClusterRouter(member, view, server, RetentionSweeper.start(service, Set.of()));
     }
 
     /** The founding nodes write the first map; a router started first waits for it. */
