@@ -21,6 +21,12 @@ public final class BoundOptions {
             description = "Unrecorded load before the first run, for the JIT (default: ${DEFAULT-VALUE}).")
     public Duration warmup;
 
+    @Option(names = "--settle-cycles", defaultValue = "6",
+            description = {"After a warm-up: at most this many short cycles of the measured path (every target: reset its",
+                    "handling times, run up to 3 s, read them), ending at the first in which the generator's own JIT",
+                    "compiled for under 3% of the cycle; 0: none (default: ${DEFAULT-VALUE})."})
+    public int settleCycles;
+
     @Option(names = "--runs", defaultValue = "1", description = "Measured runs; the report gives each and their median (default: ${DEFAULT-VALUE}).")
     public int runs;
 
@@ -30,6 +36,9 @@ public final class BoundOptions {
         }
         if (runs < 1 || runs > 20) {
             throw new IllegalArgumentException("--runs must be 1..20, was " + runs);
+        }
+        if (settleCycles < 0 || settleCycles > 20) {
+            throw new IllegalArgumentException("--settle-cycles must be 0..20, was " + settleCycles);
         }
         return new LoadLoop.Bound(requests, duration.toNanos());
     }

@@ -6,13 +6,19 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A warm-up, then N measured runs of one workload at one concurrency or rate, and their median.
- * With several subjects (simdex and the echo floor), runs alternate A, B, A, B, ... so that
- * drift on a shared machine (other jobs, thermal limits) lands on both alike.
+ * A warm-up, settling cycles, then N measured runs of one workload at one concurrency or rate,
+ * and their median. With several subjects (simdex and the echo floor), runs alternate A, B, A, B,
+ * ... so that drift on a shared machine (other jobs, thermal limits) lands on both alike.
  */
 final class Measurement {
+    /** Longest settling run; shorter when the measured runs are. */
+    private static final long SETTLE_RUN_NANOS = TimeUnit.SECONDS.toNanos(3);
+    /** A settling cycle in which the generator compiled for at most this share of it is quiet. */
+    private static final double QUIET_COMPILE_SHARE = 0.03;
+
     private Measurement() {
     }
 
@@ -27,10 +33,12 @@ final class Measurement {
     static List<Report> measure(List<Subject> subjects, WorkloadOptions w, BoundOptions b,
                                 int concurrency, double rate, int maxInFlight) throws InterruptedException {
         LoadLoop.Bound measured = b.measured();
+        int settling = 0;
         if (!b.warmup.isZero()) {
             for (Subject s : subjects) {
                 once(s.workload(), concurrency, rate, maxInFlight, b.warmup());
             }
+            settling = settle(subjects, b, concurrency, rate, maxInFlight);
         }
         List<List<RunResult>> runs = new ArrayList<>();
         subjects.forEach(s -> runs.add(new ArrayList<>()));
@@ -43,9 +51,44 @@ final class Measurement {
         }
         List<Report> reports = new ArrayList<>();
         for (int i = 0; i < subjects.size(); i++) {
-            reports.add(new Report(settings(subjects.get(i).target(), w, b, concurrency, rate), runs.get(i), RunResult.median(runs.get(i))));
+            reports.add(new Report(settings(subjects.get(i).target(), w, b, concurrency, rate, settling), runs.get(i), RunResult.median(runs.get(i))));
         }
         return reports;
+    }
+
+    /**
+     * Short cycles of the measured path itself (each subject in turn: reset its server's times,
+     * run, read them) until one passes in which the generator's JIT was quiet, at most
+     * {@code --settle-cycles}. A plain warm-up is not enough: the reads and resets between runs,
+     * and each switch of subject, take branches and types the warm-up never did, and the
+     * generator threw away and recompiled its call paths during the first two measured runs
+     * (session 7: 862 ms and 596 ms of compiling in simdex's runs 1 and 2 at 15,000 calls/s,
+     * 12 ms in run 3), on the cores the server was being measured on.
+     *
+     * @return the cycles run, negative if the last was still not quiet
+     */
+    private static int settle(List<Subject> subjects, BoundOptions b, int concurrency, double rate, int maxInFlight)
+            throws InterruptedException {
+        LoadLoop.Bound run = new LoadLoop.Bound(0, Math.min(SETTLE_RUN_NANOS, b.duration.toNanos()));
+        for (int cycle = 1; cycle <= b.settleCycles; cycle++) {
+            long start = System.nanoTime();
+            GeneratorCost before = GeneratorCost.now();
+            for (Subject s : subjects) {
+                measured(s, concurrency, rate, maxInFlight, run);
+            }
+            long compiled = GeneratorCost.since(before).compileMillis();
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            boolean quiet = compiled <= QUIET_COMPILE_SHARE * millis;
+            System.err.printf("  settling, cycle %d: the generator's JIT compiled for %d ms of %d ms%s%n",
+                    cycle, compiled, millis, quiet ? ": quiet" : "");
+            if (quiet) {
+                return cycle;
+            }
+        }
+        if (b.settleCycles > 0) {
+            System.err.println("  not quiet after " + b.settleCycles + " settling cycles; each run reports the generator's JIT time");
+        }
+        return -b.settleCycles;
     }
 
     /** The first report's medians over the second's: throughput and latency ratios. */
@@ -65,7 +108,8 @@ final class Measurement {
         return b == 0 ? Double.NaN : Math.round(a / b * 1000) / 1000.0;
     }
 
-    private static Map<String, Object> settings(Target target, WorkloadOptions w, BoundOptions b, int concurrency, double rate) {
+    private static Map<String, Object> settings(Target target, WorkloadOptions w, BoundOptions b, int concurrency, double rate,
+                                                int settling) {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("target", target.name());
         settings.put("address", target.address());
@@ -78,18 +122,24 @@ final class Measurement {
         settings.put("rate", rate > 0 ? rate : null);
         settings.put("duration", DurationConverter.format(b.duration));
         settings.put("warmup", DurationConverter.format(b.warmup));
+        settings.put("settlingCycles", Math.abs(settling));
+        settings.put("settled", settling > 0);
         return settings;
     }
 
-    /** One run, with the server's handling times of exactly its calls when the server keeps them. */
+    /**
+     * One run, with the server's handling times of exactly its calls when the server keeps them,
+     * and what the generator's JIT and GC took meanwhile.
+     */
     private static RunResult measured(Subject s, int concurrency, double rate, int maxInFlight, LoadLoop.Bound bound)
             throws InterruptedException {
-        if (s.serverTimes() == null) {
-            return once(s.workload(), concurrency, rate, maxInFlight, bound);
+        if (s.serverTimes() != null) {
+            s.serverTimes().reset();
         }
-        s.serverTimes().reset();
+        GeneratorCost before = GeneratorCost.now();
         RunResult result = once(s.workload(), concurrency, rate, maxInFlight, bound);
-        return result.withServer(s.serverTimes().read());
+        GeneratorCost cost = GeneratorCost.since(before);
+        return result.with(s.serverTimes() == null ? null : s.serverTimes().read(), cost);
     }
 
     static RunResult once(Workload workload, int concurrency, double rate, int maxInFlight, LoadLoop.Bound bound)

@@ -10,6 +10,7 @@ import java.util.List;
  * calls: if its p99 approaches the latency's, the generator, not the server, is the limit.
  * {@code serverHandlingMicros} is the target's own handling time of the run's calls, from their
  * arrival at its transport to their status, when the target reports it (simdex and the echo do).
+ * {@code generator} is what the load generator's own JIT and GC took during the run.
  *
  * @param mode        "closed" or "open"
  * @param targetRate  calls/s asked for (open loop), 0 in a closed loop
@@ -19,7 +20,8 @@ import java.util.List;
  */
 public record RunResult(String mode, int concurrency, double targetRate, long requests, long errors, String firstError,
                         double seconds, double requestsPerSecond, double itemsPerSecond,
-                        Percentiles latencyMicros, Percentiles dispatchLagMicros, ServerHandling serverHandlingMicros) {
+                        Percentiles latencyMicros, Percentiles dispatchLagMicros, ServerHandling serverHandlingMicros,
+                        GeneratorCost generator) {
 
     /** Field-wise medians of several runs of one configuration. */
     static RunResult median(List<RunResult> runs) {
@@ -32,13 +34,14 @@ public record RunResult(String mode, int concurrency, double targetRate, long re
                 round(Percentiles.med(runs, RunResult::itemsPerSecond)),
                 Percentiles.median(runs.stream().map(RunResult::latencyMicros).toList()),
                 Percentiles.median(runs.stream().map(RunResult::dispatchLagMicros).toList()),
-                ServerHandling.median(runs.stream().map(RunResult::serverHandlingMicros).toList()));
+                ServerHandling.median(runs.stream().map(RunResult::serverHandlingMicros).toList()),
+                GeneratorCost.median(runs.stream().map(RunResult::generator).toList()));
     }
 
-    /** This run with the server's handling times. */
-    RunResult withServer(ServerHandling handling) {
+    /** This run with the server's handling times and the generator's own cost. */
+    RunResult with(ServerHandling handling, GeneratorCost cost) {
         return new RunResult(mode, concurrency, targetRate, requests, errors, firstError, seconds, requestsPerSecond,
-                itemsPerSecond, latencyMicros, dispatchLagMicros, handling);
+                itemsPerSecond, latencyMicros, dispatchLagMicros, handling, cost);
     }
 
     /** One decimal below 1,000; whole numbers above, where a decimal is noise. */
@@ -51,9 +54,10 @@ public record RunResult(String mode, int concurrency, double targetRate, long re
         Percentiles l = latencyMicros;
         ServerHandling s = serverHandlingMicros;
         return String.format("%s c=%d rate=%s: %,d calls (%d errors) in %.1fs, %,.0f calls/s, %,.0f items/s; "
-                        + "latency us p50 %.0f p90 %.0f p99 %.0f p99.9 %.0f max %.0f%s",
+                        + "latency us p50 %.0f p90 %.0f p99 %.0f p99.9 %.0f max %.0f%s%s",
                 mode, concurrency, targetRate > 0 ? String.format("%,.0f/s", targetRate) : "-", requests, errors, seconds,
                 requestsPerSecond, itemsPerSecond, l.p50(), l.p90(), l.p99(), l.p999(), l.max(),
-                s == null ? "" : String.format("; server handling us p50 %.0f p99 %.0f max %.0f (queued p99 %.0f)", s.p50(), s.p99(), s.max(), s.queuedP99()));
+                s == null ? "" : String.format("; server handling us p50 %.0f p99 %.0f max %.0f (queued p99 %.0f)", s.p50(), s.p99(), s.max(), s.queuedP99()),
+                generator == null ? "" : String.format("; generator JIT %d ms, GC %d ms", generator.compileMillis(), generator.gcMillis()));
     }
 }

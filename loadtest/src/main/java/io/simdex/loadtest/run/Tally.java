@@ -50,6 +50,6 @@ final class Tally {
         Percentiles lagMicros = rate > 0 ? Percentiles.of(lag.getIntervalHistogram()) : null;
         return new RunResult(mode, concurrency, rate, okCount + errors.sum(), errors.sum(), firstError.get(),
                 RunResult.round(seconds), RunResult.round(okCount / seconds), RunResult.round(okCount * (double) itemsPerCall / seconds),
-                Percentiles.of(latency.getIntervalHistogram()), lagMicros, null);
+                Percentiles.of(latency.getIntervalHistogram()), lagMicros, null, null);
     }
 }

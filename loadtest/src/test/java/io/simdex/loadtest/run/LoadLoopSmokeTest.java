@@ -1,21 +1,29 @@
 package io.simdex.loadtest.run;
 
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.grpc.ManagedChannel;
 import io.simdex.loadtest.echo.EchoService;
 import io.simdex.router.PublicServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.PrintStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -92,6 +100,27 @@ class LoadLoopSmokeTest {
     }
 
     @Test
+    void runCommand_withWarmup_settlesThenReportsTheGeneratorsOwnCostPerRun(@TempDir Path dir) throws Exception {
+        JsonObject report = runEcho(dir, "--duration", "300ms", "--warmup", "200ms", "--runs", "2");
+        int cycles = report.getAsJsonObject("settings").get("settlingCycles").getAsInt();
+        assertTrue(cycles >= 1 && cycles <= 6, "at least one settling cycle, at most the default six: " + cycles);
+        JsonArray runs = report.getAsJsonArray("runs");
+        assertEquals(2, runs.size());
+        for (int i = 0; i < runs.size(); i++) {
+            JsonObject cost = runs.get(i).getAsJsonObject().getAsJsonObject("generator");
+            assertNotNull(cost, "run " + i + " reports the generator's JIT and GC time");
+            assertTrue(cost.get("compileMillis").getAsLong() >= 0 && cost.get("gcMillis").getAsLong() >= 0, cost.toString());
+        }
+    }
+
+    @Test
+    void runCommand_settlingTurnedOff_reportsNoCycles(@TempDir Path dir) throws Exception {
+        JsonObject settings = runEcho(dir, "--duration", "200ms", "--warmup", "200ms", "--settle-cycles", "0").getAsJsonObject("settings");
+        assertEquals(0, settings.get("settlingCycles").getAsInt());
+        assertFalse(settings.get("settled").getAsBoolean());
+    }
+
+    @Test
     void measuredRun_echoTarget_reportsServerHandlingOfExactlyThatRunsCalls() throws Exception {
         ManagedChannel[] channels = target.channels(1);
         WorkloadOptions o = options(WorkloadOptions.Method.query, 1);
@@ -130,6 +159,15 @@ class LoadLoopSmokeTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Target.open("10.1.2.3:7411", Path.of("unused"), 1, 1));
         assertTrue(e.getMessage().contains("non-loopback"), e.getMessage());
+    }
+
+    /** {@code run} against an in-process echo, c=2, with {@code args}; its report, from the JSON file. */
+    private static JsonObject runEcho(Path dir, String... args) throws Exception {
+        Path json = dir.resolve("run.json");
+        List<String> line = new ArrayList<>(List.of("--target", "echo", "--concurrency", "2", "--stored", "1000", "--json", json.toString()));
+        line.addAll(List.of(args));
+        assertEquals(0, new CommandLine(new RunCommand()).execute(line.toArray(String[]::new)));
+        return JsonParser.parseString(Files.readString(json)).getAsJsonObject().getAsJsonArray("reports").get(0).getAsJsonObject();
     }
 
     private static WorkloadOptions options(WorkloadOptions.Method method, int batch) {
