@@ -2,7 +2,7 @@ package io.simdex.server.store;
 
 import io.simdex.core.BlockTables;
 import net.openhft.chronicle.bytes.BytesStore;
-import net.openhft.chronicle.bytes.RandomDataInput;
+import net.openhft.chronicle.core.UnsafeMemory;
 import net.openhft.chronicle.hash.ChecksumEntry;
 import net.openhft.chronicle.hash.Data;
 import net.openhft.chronicle.map.ChronicleMap;
@@ -10,6 +10,8 @@ import net.openhft.chronicle.map.ExternalMapQueryContext;
 import net.openhft.chronicle.map.MapEntry;
 
 import java.io.Closeable;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.StampedLock;
@@ -36,13 +38,26 @@ import java.util.concurrent.locks.StampedLock;
  * machine crash loses is the business of replicas or a write-ahead log, as for every map.
  *
  * <h2>Concurrency</h2>
- * Writers of a bucket hold the write lock of its stripe. Readers scan under an optimistic
- * stamp and retry if a writer touched the stripe meanwhile: a remove moves the bucket's last
- * residue into the hole it leaves, so a scan racing it could miss an unrelated residue. Each
- * page read is itself consistent under Chronicle Map's segment read lock.
+ * Writers of a bucket hold the write lock of its stripe, probes its read lock: a remove moves
+ * the bucket's last residue into the hole it leaves, so a scan racing it could miss an
+ * unrelated residue.
+ *
+ * <h2>Page addresses</h2>
+ * A probe reads base pages where they lie in the mapped file, at addresses it remembers from
+ * the first lookup of each page ({@link #pageAddresses}): a Chronicle Map lookup (hash the key,
+ * lock the segment, walk its hash slots, unlock) was a third of the embedded server's CPU for a
+ * unary Query at 10M stored, more than the scan of the page itself (loadtest REPORT, session 8).
+ * An entry of a fixed-size value stays where it is until it is removed or the map is closed:
+ * only a writer holding the stripe's write lock removes a page, and it forgets the address
+ * first; {@link #close} takes every stripe's write lock before it unmaps anything, so no probe
+ * is reading then, and later probes see the table closed. No other thread writes a page's
+ * bytes than its bucket's writers, so the stripe lock makes what a probe reads consistent,
+ * as Chronicle Map's segment lock did.
  */
 public final class BucketTable implements Closeable {
     private static final int STRIPES = 4096;
+    private static final VarHandle ADDRESS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
 
     private final TableGeometry geometry;
     private final int pageBytes;
@@ -50,10 +65,19 @@ public final class BucketTable implements Closeable {
     private final GrowingMap<Long, byte[]> overflow;
     private final StampedLock[] stripes = new StampedLock[STRIPES];
     private final AtomicLong entries = new AtomicLong();
+    /**
+     * Off-heap address of base page {@code bucketKey * pagesPerGeneration + page}, or 0 when not
+     * looked up yet or removed since. Read and written under the bucket's stripe lock, opaque so
+     * that a long is never torn (probes of one stripe share its read lock and may both fill a slot).
+     */
+    private final long[] pageAddresses;
+    /** Set by close under every stripe's write lock. */
+    private boolean closed;
 
     BucketTable(Path dir, TableGeometry geometry, boolean clean) {
         this.geometry = geometry;
         this.pageBytes = PageLayout.pageBytes(geometry.pageCapacity());
+        this.pageAddresses = new long[(BlockTables.TABLES << BlockTables.BLOCK_BITS) * geometry.pagesPerGeneration()];
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new StampedLock();
         }
@@ -79,21 +103,11 @@ public final class BucketTable implements Closeable {
         int block = BlockTables.block(fp, table);
         long residue = BlockTables.residue(fp, table);
         StampedLock lock = stripe(table, block);
-        int mark = out.size();
-        long stamp = lock.tryOptimisticRead();
-        if (stamp != 0) {
-            scanBucket(table, block, residue, maxDistance, out);
-            if (lock.validate(stamp)) {
-                return;
-            }
-            out.truncate(mark);
-        }
-        probeSlowPath(lock, table, block, residue, maxDistance, out);
-    }
-
-    private void probeSlowPath(StampedLock lock, int table, int block, long residue, int maxDistance, MatchBuffer out) {
         long stamp = lock.readLock();
         try {
+            if (closed) {
+                throw new IllegalStateException("bucket table closed (its generation expired or the node is stopping)");
+            }
             scanBucket(table, block, residue, maxDistance, out);
         } finally {
             lock.unlockRead(stamp);
@@ -107,30 +121,49 @@ public final class BucketTable implements Closeable {
         }
     }
 
-    /** Scans one page; returns the page's "pages" field (meaningful on page 0). */
+    /**
+     * Scans one page; returns the page's "pages" field (meaningful on page 0). The caller holds
+     * the stripe's lock. Base pages are read in place, off-heap, at their remembered address:
+     * no copy, no allocation, and after the first probe no map lookup.
+     */
     private int scanPage(int table, int block, int page, long residue, int maxDistance, MatchBuffer out) {
         if (page >= geometry.pagesPerGeneration()) {
             return scanOverflowSlowPath(table, block, page, residue, maxDistance, out);
         }
-        // In place, off-heap: no copy of the page, no allocation.
+        int slot = addressSlot(table, block, page);
+        long address = (long) ADDRESS.getOpaque(pageAddresses, slot);
+        if (address == 0) {
+            address = lookUpAddress(table, block, page);
+            if (address == 0) {
+                return 0;
+            }
+            ADDRESS.setOpaque(pageAddresses, slot, address);
+        }
+        int count = MEMORY.readInt(address + PageLayout.COUNT_OFFSET);
+        long at = address + PageLayout.HEADER_BYTES;
+        for (int i = 0; i < count; i++, at += PageLayout.RESIDUE_BYTES) {
+            long stored = MEMORY.readLong(at) & PageLayout.RESIDUE_MASK;
+            if (Long.bitCount(stored ^ residue) <= maxDistance) {
+                out.add(BlockTables.fingerprint(table, block, stored));
+            }
+        }
+        return MEMORY.readInt(address + PageLayout.PAGES_OFFSET);
+    }
+
+    /** Where base page {@code page} of the bucket lies in the mapped file, or 0 if it does not exist. */
+    private long lookUpAddress(int table, int block, int page) {
         try (ExternalMapQueryContext<Long, byte[], ?> c = base.queryContext(pageKey(table, block, page))) {
             MapEntry<Long, byte[]> e = c.entry();
             if (e == null) {
                 return 0;
             }
             Data<byte[]> v = e.value();
-            RandomDataInput in = v.bytes();
-            long base = v.offset();
-            int count = in.readInt(base + PageLayout.COUNT_OFFSET);
-            long at = base + PageLayout.HEADER_BYTES;
-            for (int i = 0; i < count; i++, at += PageLayout.RESIDUE_BYTES) {
-                long stored = in.readLong(at) & PageLayout.RESIDUE_MASK;
-                if (Long.bitCount(stored ^ residue) <= maxDistance) {
-                    out.add(BlockTables.fingerprint(table, block, stored));
-                }
-            }
-            return in.readInt(base + PageLayout.PAGES_OFFSET);
+            return v.bytes().addressForRead(v.offset());
         }
+    }
+
+    private int addressSlot(int table, int block, int page) {
+        return BlockTables.bucketKey(table, block) * geometry.pagesPerGeneration() + page;
     }
 
     private int scanOverflowSlowPath(int table, int block, int page, long residue, int maxDistance, MatchBuffer out) {
@@ -406,7 +439,7 @@ public final class BucketTable implements Closeable {
             if (lastCount - 1 > 0) {
                 setInt(table, block, lastIndex, PageLayout.COUNT_OFFSET, lastCount - 1);
             } else if (lastIndex == 0) {
-                base.remove(pageKey(table, block, 0));
+                removePage(table, block, 0);
             } else {
                 // Unlinked first: a crash then leaves an unreachable page, which the next new page replaces.
                 setInt(table, block, 0, PageLayout.PAGES_OFFSET, pages - 1);
@@ -482,10 +515,22 @@ public final class BucketTable implements Closeable {
         return geometry;
     }
 
+    /** Waits for probes in flight (every stripe's write lock), then unmaps: no probe reads a remembered address after. */
     @Override
     public void close() {
-        base.close();
-        overflow.close();
+        long[] stamps = new long[STRIPES];
+        for (int i = 0; i < STRIPES; i++) {
+            stamps[i] = stripes[i].writeLock();
+        }
+        try {
+            closed = true;
+            base.close();
+            overflow.close();
+        } finally {
+            for (int i = 0; i < STRIPES; i++) {
+                stripes[i].unlockWrite(stamps[i]);
+            }
+        }
     }
 
     private static int slotOf(byte[] page, long residue) {
@@ -512,9 +557,11 @@ public final class BucketTable implements Closeable {
         }
     }
 
+    /** Removes a page; the caller holds the stripe's write lock, so no probe is reading its address. */
     private void removePage(int table, int block, int page) {
         long key = pageKey(table, block, page);
         if (page < geometry.pagesPerGeneration()) {
+            ADDRESS.setOpaque(pageAddresses, addressSlot(table, block, page), 0L);
             base.remove(key);
         } else {
             overflow.remove(key);

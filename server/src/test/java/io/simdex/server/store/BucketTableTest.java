@@ -14,10 +14,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BucketTableTest {
@@ -272,6 +276,108 @@ class BucketTableTest {
                 }
             }
         }
+    }
+
+    /**
+     * Probes remember where base pages lie; a bucket emptied (by clear, or by removes down to
+     * nothing) and written anew must be read at its new pages, not at the remembered ones.
+     */
+    @ParameterizedTest
+    @MethodSource("geometries")
+    void probe_afterABucketsPagesAreRemovedAndWrittenAnew_readsOnlyTheNewOnes(TableGeometry geometry) {
+        SplittableRandom random = new SplittableRandom(17);
+        try (BucketTable table = new BucketTable(dir, geometry, true)) {
+            for (boolean byRemoves : new boolean[]{false, true}) {
+                long[] old = random.longs(10).map(fp -> (fp & ~0xFFFFL) | 0xD00D).toArray();
+                for (long fp : old) {
+                    table.add(0, fp);
+                }
+                for (long fp : old) {
+                    assertEquals(1, exactMatches(table, fp), "found, and its pages' addresses remembered");
+                }
+                if (byRemoves) {
+                    for (long fp : old) {
+                        assertTrue(table.remove(0, fp));
+                    }
+                } else {
+                    assertEquals(old.length, table.clear(0, 0xD00D));
+                }
+                // Other buckets take pages meanwhile, so the map may place the new ones anywhere.
+                for (int i = 0; i < 50; i++) {
+                    table.add(0, (random.nextLong() & ~0xFFFFL) | (0xE000 + i));
+                }
+                long[] fresh = random.longs(6).map(fp -> (fp & ~0xFFFFL) | 0xD00D).toArray();
+                for (long fp : fresh) {
+                    table.add(0, fp);
+                }
+                for (long fp : old) {
+                    assertEquals(0, exactMatches(table, fp), "byRemoves=" + byRemoves + ": removed " + Long.toHexString(fp));
+                }
+                for (long fp : fresh) {
+                    assertEquals(1, exactMatches(table, fp), "byRemoves=" + byRemoves + ": new " + Long.toHexString(fp));
+                }
+                assertEquals(fresh.length, table.fingerprints(0, 0xD00D).length);
+                table.clear(0, 0xD00D);
+            }
+        }
+    }
+
+    /**
+     * Close unmaps the files whose addresses probes remember: it must wait for probes in flight,
+     * and later probes must fail cleanly. A probe reading unmapped memory would kill this JVM.
+     */
+    @Test
+    void close_whileProbesRun_waitsForThem_andLaterProbesFailCleanly() throws Exception {
+        long[] fps = new SplittableRandom(19).longs(5000).toArray();
+        BucketTable table = new BucketTable(dir, new TableGeometry(8, 1, 1 << 15), true);
+        for (long fp : fps) {
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                table.add(t, fp);
+            }
+        }
+        AtomicLong probes = new AtomicLong();
+        AtomicReference<Throwable> unexpected = new AtomicReference<>();
+        CountDownLatch started = new CountDownLatch(4);
+        List<Thread> threads = new ArrayList<>();
+        for (int n = 0; n < 4; n++) {
+            int seed = n;
+            Thread t = new Thread(() -> {
+                started.countDown();
+                MatchBuffer out = new MatchBuffer();
+                for (int i = seed; ; i++) {
+                    try {
+                        out.truncate(0);
+                        table.probe(i & 3, fps[i % fps.length], 3, out);
+                        probes.incrementAndGet();
+                    } catch (IllegalStateException closed) {
+                        return;
+                    } catch (Throwable e) {
+                        unexpected.set(e);
+                        return;
+                    }
+                }
+            });
+            t.start();
+            threads.add(t);
+        }
+        started.await();
+        Thread.sleep(200);
+        table.close();
+        for (Thread t : threads) {
+            t.join(10_000);
+            assertFalse(t.isAlive(), "every prober saw the table closed");
+        }
+        assertEquals(null, unexpected.get());
+        assertTrue(probes.get() > 0, "probes ran before the close");
+        MatchBuffer out = new MatchBuffer();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> table.probe(0, fps[0], 3, out));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    }
+
+    private static int exactMatches(BucketTable table, long fp) {
+        MatchBuffer out = new MatchBuffer();
+        table.probe(0, fp, 0, out);
+        return out.size();
     }
 
     private static long[] union(BucketTable table, long query, int k) {
