@@ -31,10 +31,16 @@ final class EmbeddedCommand implements Callable<Integer> {
     @Option(names = "--threads", description = "gRPC handler threads (default: one per core; 0: gRPC's unbounded pool).")
     Integer threads;
 
+    @Option(names = "--inline-reads", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = {"Handle small fingerprint queries (up to about 20 probes) on the network thread that read them,",
+                    "without a hand-off to a handler thread; --no-inline-reads sends every call to the handler threads",
+                    "(default: on; never with --threads 0)."})
+    boolean inlineReads;
+
     @Override
     public Integer call() throws InterruptedException {
         EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, host, port, expected,
-                HandlerThreads.orPerCore(threads), java.time.Clock.systemUTC());
+                HandlerThreads.orPerCore(threads), inlineReads, java.time.Clock.systemUTC());
         Runtime.getRuntime().addShutdownHook(new Thread(simdex::close, "simdex-shutdown"));
         System.err.printf("simdex embedded: %d shards, data in %s, listening on %s:%d%n",
                 simdex.index().shardCount(), data.toAbsolutePath(), host, simdex.port());

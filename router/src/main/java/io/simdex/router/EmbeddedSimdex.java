@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.time.Clock;
@@ -45,19 +46,22 @@ public final class EmbeddedSimdex implements AutoCloseable {
      * @param expectedDocuments sizing of each new collection's maps: the documents it is expected to hold
      */
     public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments) {
-        return start(dataDir, shards, host, port, expectedDocuments, HandlerThreads.perCore(), Clock.systemUTC());
+        return start(dataDir, shards, host, port, expectedDocuments, HandlerThreads.perCore(), true, Clock.systemUTC());
     }
 
     /** As {@link #start(Path, int, String, int, long)}, with the clock that drives retention. */
     public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments, Clock clock) {
-        return start(dataDir, shards, host, port, expectedDocuments, HandlerThreads.perCore(), clock);
+        return start(dataDir, shards, host, port, expectedDocuments, HandlerThreads.perCore(), true, clock);
     }
 
     /**
      * As {@link #start(Path, int, String, int, long, Clock)}, running gRPC handlers on
-     * {@code threads} threads ({@link HandlerThreads}; 0: gRPC's unbounded pool).
+     * {@code threads} threads ({@link HandlerThreads}; 0: gRPC's unbounded pool), and with
+     * {@code inlineReads} small fingerprint queries on the transport thread that read them
+     * ({@link InlineCalls#SIMDEX_READS}; never with 0 threads).
      */
-    public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments, int threads, Clock clock) {
+    public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments, int threads,
+                                       boolean inlineReads, Clock clock) {
         shards = fixedShardCount(dataDir, shards);
         Placement placement = Placement.roundRobin(shards);
         List<ShardClient> clients = new ArrayList<>();
@@ -70,7 +74,8 @@ public final class EmbeddedSimdex implements AutoCloseable {
         IndexRouter index = new IndexRouter(clients, placement);
         Catalog catalog = new Catalog(dataDir.resolve("router"));
         SimdexService service = new SimdexService(index, catalog, clock);
-        PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME, threads, service.handlingTimes());
+        PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME, List.of(), threads,
+                inlineReads ? InlineCalls.SIMDEX_READS : Map.of(), service.handlingTimes());
         return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service, Set.of(Catalog.DEFAULT)));
     }
 

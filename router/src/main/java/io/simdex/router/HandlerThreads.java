@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * are in-process and its bucket locks are held by running handlers). A cluster router's handlers
  * wait on remote shards, and a shard node's lock calls wait for other routers' unlock calls, so
  * both keep the unbounded pool unless told otherwise: a full fixed pool there would stall.
+ * The servers that only compute also handle their small fingerprint queries on the transport
+ * thread, with no hand-off at all ({@link InlineCalls}).
  */
 public final class HandlerThreads {
     /** Thread count meaning gRPC's unbounded default pool. */

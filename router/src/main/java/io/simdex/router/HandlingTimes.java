@@ -29,6 +29,9 @@ import java.util.concurrent.TimeUnit;
  * headers to the moment the method's handler is invoked on a handler thread, so a slow tail can
  * be told apart from slow work. For a unary call that moment is its half-close, the last of the
  * hops gRPC makes to the handler pool; for a client-streaming call it is the call's start.
+ * A call handled on the transport thread ({@link InlineCalls}) has no hop; but while that thread
+ * runs one call, the next call's headers wait unread, and that wait is in no server-side time:
+ * only the client's latency shows it.
  *
  * <p>Only the methods of the services given to {@link #register} are timed: a stream tracer sees
  * every method name a client sends, and a map keyed by those would grow without bound.

@@ -13,8 +13,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * A gRPC server on a real socket for one service plus the standard health service and server
@@ -54,6 +56,17 @@ public final class PublicServer implements AutoCloseable {
     /** As above, with more services (a cluster router's Admin), timed alike. */
     public static PublicServer start(String host, int port, ServerServiceDefinition service, String serviceName,
             List<ServerServiceDefinition> more, int threads, HandlingTimes times) {
+        return start(host, port, service, serviceName, more, threads, Map.of(), times);
+    }
+
+    /**
+     * As above, handling the requests {@code inline} accepts on the transport thread that read
+     * them, every other call on the {@code threads} handler threads ({@link InlineCalls}). Only
+     * for servers whose handlers compute and never wait; with {@code threads} 0 (gRPC's unbounded
+     * pool) nothing runs in place.
+     */
+    public static PublicServer start(String host, int port, ServerServiceDefinition service, String serviceName,
+            List<ServerServiceDefinition> more, int threads, Map<String, Predicate<Object>> inline, HandlingTimes times) {
         HealthStatusManager health = new HealthStatusManager();
         NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port));
         if (times != null) {
@@ -62,7 +75,10 @@ public final class PublicServer implements AutoCloseable {
             builder.addStreamTracerFactory(times).intercept(HandlingTimes.HANDLER_START);
         }
         ExecutorService handlers = HandlerThreads.pool(threads, "simdex-handler");
-        if (handlers != null) {
+        if (handlers != null && !inline.isEmpty()) {
+            // Added last, so it runs first: a call moved to the pool meets HANDLER_START there.
+            builder.directExecutor().intercept(new InlineCalls(handlers, inline));
+        } else if (handlers != null) {
             builder.executor(handlers);
         }
         more.forEach(builder::addService);

@@ -19,8 +19,11 @@ import io.simdex.proto.v1.QueryResult;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.router.HandlerThreads;
 import io.simdex.router.HandlingTimes;
+import io.simdex.router.InlineCalls;
 import io.simdex.router.PublicServer;
 
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -41,15 +44,19 @@ public final class EchoService extends SimdexGrpc.SimdexImplBase {
     private final AtomicLong probes = new AtomicLong();
     private final HandlingTimes handlingTimes = new HandlingTimes();
 
-    /** Serves the echo on 127.0.0.1:{@code port} (0 picks a free port), on one handler thread per core like the embedded default. */
+    /**
+     * Serves the echo on 127.0.0.1:{@code port} (0 picks a free port) dispatched like the embedded
+     * default: one handler thread per core, small fingerprint queries on the transport thread.
+     */
     public static PublicServer serve(int port) {
-        return serve(port, HandlerThreads.perCore());
+        return serve(port, HandlerThreads.perCore(), true);
     }
 
-    /** As {@link #serve(int)}, on {@code threads} handler threads (0: gRPC's unbounded pool). */
-    public static PublicServer serve(int port, int threads) {
+    /** As {@link #serve(int)}, on {@code threads} handler threads (0: gRPC's unbounded pool), with or without inline reads. */
+    public static PublicServer serve(int port, int threads, boolean inlineReads) {
         EchoService echo = new EchoService();
-        return PublicServer.start("127.0.0.1", port, echo.bindService(), SimdexGrpc.SERVICE_NAME, threads, echo.handlingTimes);
+        return PublicServer.start("127.0.0.1", port, echo.bindService(), SimdexGrpc.SERVICE_NAME, List.of(), threads,
+                inlineReads ? InlineCalls.SIMDEX_READS : Map.of(), echo.handlingTimes);
     }
 
     /** Timed like simdex, so server-side handling times have a floor too. */

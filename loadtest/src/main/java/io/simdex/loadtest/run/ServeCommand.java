@@ -37,17 +37,22 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--threads", description = "gRPC handler threads, for both kinds (default: one per core; 0: gRPC's unbounded pool).")
     Integer threads;
 
+    @Option(names = "--inline-reads", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = {"Both kinds: small fingerprint queries on the network thread that read them, not a handler",
+                    "thread (default: on; --no-inline-reads: every call on the handler threads)."})
+    boolean inlineReads;
+
     @Override
     public Integer call() throws InterruptedException {
         AutoCloseable server;
         int bound;
         int handlers = HandlerThreads.orPerCore(threads);
         if (kind == Kind.echo) {
-            PublicServer echo = EchoService.serve(port, handlers);
+            PublicServer echo = EchoService.serve(port, handlers, inlineReads);
             server = echo;
             bound = echo.port();
         } else {
-            EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, "127.0.0.1", port, expected, handlers, java.time.Clock.systemUTC());
+            EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, "127.0.0.1", port, expected, handlers, inlineReads, java.time.Clock.systemUTC());
             server = simdex;
             bound = simdex.port();
         }
