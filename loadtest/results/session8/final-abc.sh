@@ -4,10 +4,11 @@
 #   A: 0f0f11c (handler pool, a Chronicle Map lookup per page)        JAR_A
 #   B: 408141d (page addresses, small queries on the transport thread) JAR_B
 #   C: 408141d with --no-inline-reads (page addresses only)            JAR_B
-# Both servers of a round run the same jar and settings. Env: JAR_A, JAR_B, PAIRS (2).
+# Both servers of a round run the same jar and settings. Env: JAR_A, JAR_B, PAIRS (2),
+# VARIANTS ("A B C"), FIRST (the first round's number, 1).
 cd /work/main
-for pair in $(seq 1 ${PAIRS:-2}); do
-  for v in A B C; do
+for pair in $(seq ${FIRST:-1} $(( ${FIRST:-1} + ${PAIRS:-2} - 1 ))); do
+  for v in ${VARIANTS:-A B C}; do
     echo "=== $v round $pair"
     case $v in
       A) JAR=$JAR_A SARGS= ;;
