@@ -33,7 +33,7 @@ final class Measurement {
     static List<Report> measure(List<Subject> subjects, WorkloadOptions w, BoundOptions b,
                                 int concurrency, double rate, int maxInFlight) throws InterruptedException {
         LoadLoop.Bound measured = b.measured();
-        int settling = 0;
+        Settling settling = Settling.NONE;
         if (!b.warmup.isZero()) {
             for (Subject s : subjects) {
                 once(s.workload(), concurrency, rate, maxInFlight, b.warmup());
@@ -65,9 +65,8 @@ final class Measurement {
      * (session 7: 862 ms and 596 ms of compiling in simdex's runs 1 and 2 at 15,000 calls/s,
      * 12 ms in run 3), on the cores the server was being measured on.
      *
-     * @return the cycles run, negative if the last was still not quiet
      */
-    private static int settle(List<Subject> subjects, BoundOptions b, int concurrency, double rate, int maxInFlight)
+    private static Settling settle(List<Subject> subjects, BoundOptions b, int concurrency, double rate, int maxInFlight)
             throws InterruptedException {
         LoadLoop.Bound run = new LoadLoop.Bound(0, Math.min(SETTLE_RUN_NANOS, b.duration.toNanos()));
         for (int cycle = 1; cycle <= b.settleCycles; cycle++) {
@@ -82,13 +81,18 @@ final class Measurement {
             System.err.printf("  settling, cycle %d: the generator's JIT compiled for %d ms of %d ms%s%n",
                     cycle, compiled, millis, quiet ? ": quiet" : "");
             if (quiet) {
-                return cycle;
+                return new Settling(cycle, true);
             }
         }
         if (b.settleCycles > 0) {
             System.err.println("  not quiet after " + b.settleCycles + " settling cycles; each run reports the generator's JIT time");
         }
-        return -b.settleCycles;
+        return new Settling(b.settleCycles, false);
+    }
+
+    /** How many settling cycles ran, and whether the last was quiet. */
+    private record Settling(int cycles, boolean quiet) {
+        static final Settling NONE = new Settling(0, false);
     }
 
     /** The first report's medians over the second's: throughput and latency ratios. */
@@ -109,7 +113,7 @@ final class Measurement {
     }
 
     private static Map<String, Object> settings(Target target, WorkloadOptions w, BoundOptions b, int concurrency, double rate,
-                                                int settling) {
+                                                Settling settling) {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("target", target.name());
         settings.put("address", target.address());
@@ -122,8 +126,8 @@ final class Measurement {
         settings.put("rate", rate > 0 ? rate : null);
         settings.put("duration", DurationConverter.format(b.duration));
         settings.put("warmup", DurationConverter.format(b.warmup));
-        settings.put("settlingCycles", Math.abs(settling));
-        settings.put("settled", settling > 0);
+        settings.put("settlingCycles", settling.cycles());
+        settings.put("settled", settling.quiet());
         return settings;
     }
 

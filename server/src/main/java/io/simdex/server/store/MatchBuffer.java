@@ -22,11 +22,6 @@ public final class MatchBuffer {
         size = 0;
     }
 
-    /** Forgets everything past {@code size}: used to roll back a probe that must be retried. */
-    void truncate(int size) {
-        this.size = size;
-    }
-
     /** Appends a value, growing the buffer when full. */
     public void add(long value) {
         if (size == values.length) {

@@ -346,7 +346,7 @@ class BucketTableTest {
                 MatchBuffer out = new MatchBuffer();
                 for (int i = seed; ; i++) {
                     try {
-                        out.truncate(0);
+                        out.clear();
                         table.probe(i & 3, fps[i % fps.length], 3, out);
                         probes.incrementAndGet();
                     } catch (IllegalStateException closed) {
