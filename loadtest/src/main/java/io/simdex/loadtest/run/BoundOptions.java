@@ -24,7 +24,7 @@ public final class BoundOptions {
     @Option(names = "--settle-cycles", defaultValue = "6",
             description = {"After a warm-up: at most this many short cycles of the measured path (every target: reset its",
                     "handling times, run up to 3 s, read them), ending at the first in which the generator's own JIT",
-                    "compiled for under 3% of the cycle; 0: none (default: ${DEFAULT-VALUE})."})
+                    "compiled for under 3%% of the cycle; 0: none (default: ${DEFAULT-VALUE})."})
     public int settleCycles;
 
     @Option(names = "--runs", defaultValue = "1", description = "Measured runs; the report gives each and their median (default: ${DEFAULT-VALUE}).")
