@@ -5,6 +5,7 @@ import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
@@ -25,6 +26,7 @@ import java.util.function.Predicate;
 public final class PublicServer implements AutoCloseable {
     /** Largest request accepted: a 10,000-document batch of long texts fits. */
     public static final int MAX_MESSAGE_BYTES = 64 << 20;
+
 
     private final Server server;
     private final HealthStatusManager health;
@@ -83,6 +85,7 @@ public final class PublicServer implements AutoCloseable {
         }
         more.forEach(builder::addService);
         Server server = builder
+                .withChildOption(ChannelOption.RCVBUF_ALLOCATOR, new BurstReads())
                 .addService(service)
                 .addService(health.getHealthService())
                 .addService(ProtoReflectionServiceV1.newInstance())
