@@ -1,10 +1,8 @@
 package io.simdex.server.store;
 
-import net.openhft.chronicle.hash.Data;
 import net.openhft.chronicle.map.ChronicleMap;
 
 import java.io.Closeable;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -28,8 +26,6 @@ import java.util.function.Predicate;
 public final class DocMaps implements Closeable {
     private static final char SEPARATOR = '\n';
     private static final String SEPARATOR_STRING = String.valueOf(SEPARATOR);
-    /** Longer joined values (many ids on one fingerprint) are rare: Chronicle's reader is fine there. */
-    private static final int MAX_FAST_DECODE = 4096;
 
     private final GrowingMap<String, Long> idToFp;
     private final GrowingMap<Long, String> fpToIds;
@@ -112,28 +108,7 @@ public final class DocMaps implements Closeable {
 
     /** The ids of {@code fp}, empty when none. */
     public String[] ids(long fp) {
-        return split(fpToIds.read(fp, DocMaps::decode));
-    }
-
-    /**
-     * A stored value as a String: ASCII bytes (every id the loaders and most users write) are
-     * copied once into a Latin-1 String; anything else goes through Chronicle's UTF-8 reader.
-     * That reader appends byte by byte to a StringBuilder and then copies it: for a unary Query
-     * it was 4.5% of the embedded server's transport thread (JFR, session 9).
-     */
-    private static String decode(Data<String> value) {
-        long size = value.size();
-        if (size > MAX_FAST_DECODE) {
-            return value.get();
-        }
-        byte[] bytes = new byte[(int) size];
-        value.bytes().read(value.offset(), bytes, 0, bytes.length);
-        for (byte b : bytes) {
-            if (b < 0) {
-                return value.get();
-            }
-        }
-        return new String(bytes, StandardCharsets.ISO_8859_1);
+        return split(fpToIds.get(fp));
     }
 
     private static String[] split(String joined) {

@@ -1,10 +1,7 @@
 package io.simdex.server.store;
 
-import net.openhft.chronicle.hash.Data;
 import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ChronicleMapBuilder;
-import net.openhft.chronicle.map.ExternalMapQueryContext;
-import net.openhft.chronicle.map.MapEntry;
 
 import java.io.Closeable;
 import java.nio.file.Files;
@@ -14,7 +11,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 
 /**
  * A persisted map that grows by adding Chronicle Maps instead of overflowing one: generation G
@@ -87,22 +83,6 @@ public final class GrowingMap<K, V> implements Closeable {
             V v = generations.get(g).get(key);
             if (v != null) {
                 return v;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * {@code read} applied to {@code key}'s value where it lies in the map, under the entry's
-     * read lock; null if the key is absent. For values cheaper to decode than to deserialize.
-     */
-    public <R> R read(K key, Function<Data<V>, R> read) {
-        for (int g = generations.size() - 1; g >= 0; g--) {
-            try (ExternalMapQueryContext<K, V, ?> c = generations.get(g).queryContext(key)) {
-                MapEntry<K, V> e = c.entry();
-                if (e != null) {
-                    return read.apply(e.value());
-                }
             }
         }
         return null;
