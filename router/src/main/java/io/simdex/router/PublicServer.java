@@ -27,7 +27,6 @@ public final class PublicServer implements AutoCloseable {
     /** Largest request accepted: a 10,000-document batch of long texts fits. */
     public static final int MAX_MESSAGE_BYTES = 64 << 20;
 
-
     private final Server server;
     private final HealthStatusManager health;
     private final ExecutorService handlers;
