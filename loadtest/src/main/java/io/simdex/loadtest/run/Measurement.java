@@ -64,7 +64,6 @@ final class Measurement {
      * generator threw away and recompiled its call paths during the first two measured runs
      * (session 7: 862 ms and 596 ms of compiling in simdex's runs 1 and 2 at 15,000 calls/s,
      * 12 ms in run 3), on the cores the server was being measured on.
-     *
      */
     private static Settling settle(List<Subject> subjects, BoundOptions b, int concurrency, double rate, int maxInFlight)
             throws InterruptedException {
@@ -137,12 +136,11 @@ final class Measurement {
      */
     private static RunResult measured(Subject s, int concurrency, double rate, int maxInFlight, LoadLoop.Bound bound)
             throws InterruptedException {
-        // The generator's own garbage is collected here, between runs, not in them: it allocates
-        // about as much per call as the server (8 KB per unary Query), and each of its young
-        // pauses (5-25 ms here) delays every call due meanwhile, which then reach the server in
-        // one burst and count against whichever target was being measured. With the launcher's
-        // fixed 4 GB heap, one run's allocation (1.3 GB for 8 s at 20,000 calls/s) fits in the
-        // young generation. A run that still collects says so in generator.gcMillis.
+        // The generator's own garbage is collected here, between runs, not in them: a young pause
+        // of its own delays every call due meanwhile, which then reach the server in one burst
+        // and count against whichever target was being measured. On the launcher's fixed heap a
+        // whole run's garbage fits in the young generation (loadtest README, "Heaps"); a run that
+        // still collects says so in generator.gcMillis.
         System.gc();
         if (s.serverTimes() != null) {
             s.serverTimes().reset();
