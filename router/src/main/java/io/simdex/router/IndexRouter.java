@@ -48,6 +48,8 @@ public final class IndexRouter implements AutoCloseable {
     private final ShardClient[] nodes;
     private final int replication;
     private final boolean ownsShards;
+    /** Queries without the fan-out, when every shard answers in the caller's thread; else null. */
+    private final LocalQuery local;
 
     /** Over unreplicated shards, which this router owns (closes). */
     public IndexRouter(List<? extends ShardClient> shards, Placement placement) {
@@ -69,6 +71,12 @@ public final class IndexRouter implements AutoCloseable {
         this.nodes = nodes.toArray(new ShardClient[0]);
         this.replication = replication;
         this.ownsShards = ownsShards;
+        this.local = LocalQuery.over(this.shards, placement);
+    }
+
+    /** Whether queries skip the fan-out (every shard answers in the caller's thread). */
+    boolean queriesInCallingThread() {
+        return local != null;
     }
 
     /** A stored document near a probe; {@code similarity} is its verified shingle Jaccard, or -1 when not verified. */
@@ -195,7 +203,7 @@ public final class IndexRouter implements AutoCloseable {
     public List<List<Hit>> query(String c, Window w, long[] probes, int maxDistance, int limit, ShortTexts shortTexts) {
         boolean verify = shortTexts != null && shortTexts.any();
         int k = verify ? Math.max(maxDistance, shortTexts.rule().candidateDistance()) : maxDistance;
-        List<List<Hit>> hits = candidates(c, w, probes, k);
+        List<List<Hit>> hits = local != null ? local.candidates(c, w.live(), probes, k) : candidates(c, w, probes, k);
         if (verify) {
             hits = verify(c, w, hits, maxDistance, shortTexts);
         }
@@ -262,22 +270,15 @@ public final class IndexRouter implements AutoCloseable {
                 out.add(new ArrayList<>(0)); // most probes of a dedup stream: no maps for nothing
                 continue;
             }
-            // An id found in several generations (only while a move is half done) counts once, at its newest.
-            Map<String, Hit> byId = new LinkedHashMap<>();
-            Map<String, Long> genOf = new HashMap<>();
+            ProbeHits hits = new ProbeHits(probes[q]);
             for (int i = 0; i < m.fingerprints().length; i++) {
                 long fp = m.fingerprints()[i];
                 long g = m.generations()[i];
                 for (String id : ids.getOrDefault(g, Map.of()).getOrDefault(fp, new String[0])) {
-                    if (genOf.getOrDefault(id, Long.MIN_VALUE) < g) {
-                        genOf.put(id, g);
-                        byId.put(id, new Hit(id, fp, Hamming.distance(fp, probes[q])));
-                    }
+                    hits.add(id, fp, g);
                 }
             }
-            List<Hit> hits = new ArrayList<>(byId.values());
-            hits.sort(Hit.NEAREST_FIRST);
-            out.add(hits);
+            out.add(hits.nearestFirst());
         }
         return out;
     }
@@ -470,16 +471,15 @@ public final class IndexRouter implements AutoCloseable {
      * ({@link BlockTables#MAX_NEIGHBOUR_DISTANCE} says why that finds everything up to 7).
      */
     private ShardNode.Found[] probe(String c, long[] gens, long[] probes, int maxDistance) {
-        int variants = maxDistance > BlockTables.MAX_DISTANCE ? 1 + BlockTables.BLOCK_BITS : 1;
+        int variants = variants(maxDistance);
         ShardNode.Found[][] parts = new ShardNode.Found[BlockTables.TABLES * variants][probes.length];
         Fanout f = Fanout.start();
         for (int t = 0; t < BlockTables.TABLES; t++) {
             for (int v = 0; v < variants; v++) {
                 int table = t;
                 int part = t * variants + v;
-                // Variant 0 is the probe's own bucket; variant v > 0 flips bit v-1 of its block.
-                long flip = v == 0 ? 0 : 1L << (table * BlockTables.BLOCK_BITS + v - 1);
-                int threshold = v == 0 ? maxDistance : maxDistance - 1;
+                long flip = flip(t, v);
+                int threshold = threshold(maxDistance, v);
                 long[] shifted = flip == 0 ? probes : flipped(probes, flip);
                 int[][] groups = Fanout.group(probes.length, shards.length,
                         i -> placement.ownerOfBucket(table, BlockTables.block(shifted[i], table)));
@@ -514,6 +514,21 @@ public final class IndexRouter implements AutoCloseable {
             out[q] = n <= 1 ? new ShardNode.Found(fps, gs) : distinctPairs(fps, gs);
         }
         return out;
+    }
+
+    /** How many buckets of each table a probe within {@code maxDistance} reads: its own, and beyond 3 its 16 one-bit neighbours. */
+    static int variants(int maxDistance) {
+        return maxDistance > BlockTables.MAX_DISTANCE ? 1 + BlockTables.BLOCK_BITS : 1;
+    }
+
+    /** What a probe is XORed with for variant v of table t: 0 for its own bucket, else bit v-1 of its block. */
+    static long flip(int table, int variant) {
+        return variant == 0 ? 0 : 1L << (table * BlockTables.BLOCK_BITS + variant - 1);
+    }
+
+    /** The residue threshold of variant v: a neighbour bucket's key already differs by one bit. */
+    static int threshold(int maxDistance, int variant) {
+        return variant == 0 ? maxDistance : maxDistance - 1;
     }
 
     private static long[] flipped(long[] probes, long flip) {

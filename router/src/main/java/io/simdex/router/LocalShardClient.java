@@ -19,6 +19,11 @@ public class LocalShardClient implements ShardClient {
     }
 
     @Override
+    public ShardNode inCallingThread() {
+        return node;
+    }
+
+    @Override
     public CompletableFuture<ShardNode.Found[]> probe(String c, long[] gens, int table, long[] fps, int maxDistance) {
         return run(() -> node.probe(c, gens, table, fps, maxDistance));
     }

@@ -13,6 +13,11 @@ import java.util.concurrent.CompletableFuture;
 public interface ShardClient extends AutoCloseable {
     CompletableFuture<ShardNode.Found[]> probe(String collection, long[] generations, int table, long[] fps, int maxDistance);
 
+    /** The node this client calls directly in the caller's thread, or null: the router then queries without its fan-out. */
+    default ShardNode inCallingThread() {
+        return null;
+    }
+
     /** Adds fps to their buckets; {@code newFingerprints}: they had no ids in this generation, skip the presence scan. */
     CompletableFuture<Integer> bucketAdd(String collection, long generation, int table, long[] fps, boolean newFingerprints);
 

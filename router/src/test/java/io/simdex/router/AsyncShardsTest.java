@@ -74,6 +74,12 @@ class AsyncShardsTest {
             this.pool = pool;
         }
 
+        /** Not called in the caller's thread: the router must take its fan-out path. */
+        @Override
+        public ShardNode inCallingThread() {
+            return null;
+        }
+
         /** Completes on a pool thread; continuations given to thenAccept start 5 ms late, widening any race. */
         private <T> CompletableFuture<T> later(CompletableFuture<T> answer) {
             SlowCallbacks<T> out = new SlowCallbacks<>();

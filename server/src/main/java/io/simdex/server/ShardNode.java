@@ -129,11 +129,22 @@ public final class ShardNode implements Closeable {
         return out;
     }
 
-    /** Probes one generation for one fingerprint into a caller's buffer: the in-process fast path. */
-    public void probe(String collection, long generation, int table, long fp, int maxDistance, MatchBuffer out) {
-        CollectionStore store = collection(collection).existing(generation);
-        if (store != null) {
-            store.buckets().probe(table, fp, maxDistance, out);
+    /**
+     * Appends to {@code fps} the stored fingerprints of fp's bucket in {@code table} within
+     * {@code maxDistance}, searched in every existing generation of {@code generations}, and to
+     * {@code gens} the generation each was found in: the in-process path of one probe, which
+     * allocates nothing once the buffers have grown.
+     */
+    public void probe(String collection, long[] generations, int table, long fp, int maxDistance, MatchBuffer fps, MatchBuffer gens) {
+        CollectionGenerations c = collection(collection);
+        for (long g : generations) {
+            CollectionStore store = c.existing(g);
+            if (store != null) {
+                store.buckets().probe(table, fp, maxDistance, fps);
+                while (gens.size() < fps.size()) {
+                    gens.add(g);
+                }
+            }
         }
     }
 
@@ -260,10 +271,19 @@ public final class ShardNode implements Closeable {
         CollectionGenerations c = collection(collection);
         String[][] out = new String[fps.length][];
         for (int i = 0; i < fps.length; i++) {
-            CollectionStore store = c.existing(generations[i]);
-            out[i] = store == null ? new String[0] : store.docs().ids(fps[i]);
+            out[i] = ids(c, generations[i], fps[i]);
         }
         return out;
+    }
+
+    /** The ids of {@code fp} in {@code generation}: {@link #resolveIds} for one fingerprint. */
+    public String[] resolveIds(String collection, long generation, long fp) {
+        return ids(collection(collection), generation, fp);
+    }
+
+    private static String[] ids(CollectionGenerations c, long generation, long fp) {
+        CollectionStore store = c.existing(generation);
+        return store == null ? new String[0] : store.docs().ids(fp);
     }
 
     /**

@@ -117,7 +117,7 @@ class PullTombstonesTest {
 
     private int probe(long fp) {
         MatchBuffer out = new MatchBuffer();
-        node.probe(C, 1, 0, fp, 0, out);
+        node.probe(C, new long[]{1}, 0, fp, 0, out, new MatchBuffer());
         return out.size();
     }
 

@@ -159,7 +159,7 @@ final class ReferenceContents {
             for (int t = 0; t < BlockTables.TABLES; t++) {
                 boolean want = expected.test(Partitions.ofBucket(t, BlockTables.block(d.fp, t)));
                 found.clear();
-                node.probe(d.collection, d.generation, t, d.fp, 0, found);
+                node.probe(d.collection, new long[]{d.generation}, t, d.fp, 0, found, new MatchBuffer());
                 assertEquals(want ? 1 : 0, found.size(), label + ": bucket entry " + d + " table " + t);
             }
             boolean bound = expected.test(Partitions.ofId(d.id));
