@@ -9,6 +9,8 @@ import java.util.Arrays;
 public final class MatchBuffer {
     private long[] values = new long[16];
     private int size;
+    /** Sums of bytes read only to bring their cache lines in (BucketTable#touch): kept so the JIT keeps those loads. */
+    private int kept;
 
     public int size() {
         return size;
@@ -28,6 +30,11 @@ public final class MatchBuffer {
             values = Arrays.copyOf(values, size * 2);
         }
         values[size++] = value;
+    }
+
+    /** Keeps a value that must be computed but is not needed. */
+    public void keep(int value) {
+        kept += value;
     }
 
     public long[] toArray() {
