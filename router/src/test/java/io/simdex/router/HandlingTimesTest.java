@@ -72,7 +72,7 @@ class HandlingTimesTest {
                 var second = stub.query(QueryRequest.getDefaultInstance());
                 first.get();
                 second.get();
-                MethodHandlingTime query = query(times.snapshot(false));
+                MethodHandlingTime query = recorded(times, 2);
                 assertEquals(2, query.getCalls());
                 assertTrue(query.getP50Us() >= 290_000, "first call: " + query);
                 assertTrue(query.getMaxUs() >= 590_000, "the second call waited for the first: " + query);
@@ -114,6 +114,18 @@ class HandlingTimesTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * Query's times once {@code calls} are recorded, or after 5 s. A call is recorded when its
+     * stream closes on the server, which can be just after the client has its answer.
+     */
+    private static MethodHandlingTime recorded(HandlingTimes times, int calls) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (queryCalls(times.snapshot(false)) < calls && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        return query(times.snapshot(false));
     }
 
     /** Query's calls in a snapshot; 0 before its first call. */
