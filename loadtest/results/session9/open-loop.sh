@@ -9,9 +9,10 @@
 # XOPTS (simdex's extra JVM options, e.g. logs), GOPTS (the generator's JVM options). Session 7:
 # run lines on stderr are kept, with the wall-clock time each run ended, in $J-*.log.
 # Session 9: SOPTS and GOPTS unset mean the launcher's defaults (since session 9: -Xms4g -Xmx4g).
+# Session 10: OUT (where the JSON and logs go) and SRVLOG (simdex's server log) may be set.
 cd /work/main
 export SIMDEX_LOADTEST_JAR=${JAR:-loadtest/target/simdex-loadtest.jar}
-OUT=loadtest/results/session9
+OUT=${OUT:-loadtest/results/session9}
 D=${D:-/tmp/s7/data10m}
 stamp() { while IFS= read -r l; do echo "$(date -u +%T.%3N) $l"; done; }
 summ() { python3 -c "
@@ -25,7 +26,7 @@ for r in d['reports']:
 print('   ratios', d['ratios'])
 " $1; }
 for round in $(seq 1 ${ROUNDS:-3}); do
-  JAVA_OPTS="${SOPTS:-}${XOPTS:+ $XOPTS}" loadtest/bin/simdex-loadtest serve --kind embedded --port 17411 --data $D --expected 10000000 ${SARGS:-} > /tmp/s9/ol-srv.log 2>&1 &
+  JAVA_OPTS="${SOPTS:-}${XOPTS:+ $XOPTS}" loadtest/bin/simdex-loadtest serve --kind embedded --port 17411 --data $D --expected 10000000 ${SARGS:-} > ${SRVLOG:-/tmp/s9/ol-srv.log} 2>&1 &
   SP=$!
   JAVA_OPTS="${SOPTS:-}" loadtest/bin/simdex-loadtest serve --kind echo --port 17412 ${SARGS:-} > /dev/null 2>&1 &
   EP=$!

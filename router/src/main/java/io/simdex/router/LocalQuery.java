@@ -2,7 +2,6 @@ package io.simdex.router;
 
 import io.simdex.core.BlockTables;
 import io.simdex.server.ShardNode;
-import io.simdex.server.store.MatchBuffer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +21,7 @@ import java.util.List;
 final class LocalQuery {
     private final ShardNode[] nodes;
     private final Placement placement;
-    private final ThreadLocal<Matches> scratch = ThreadLocal.withInitial(Matches::new);
+    private final ThreadLocal<ShardNode.Matches> scratch = ThreadLocal.withInitial(ShardNode.Matches::new);
 
     private LocalQuery(ShardNode[] nodes, Placement placement) {
         this.nodes = nodes;
@@ -44,25 +43,24 @@ final class LocalQuery {
     /** As IndexRouter#candidates: every stored document within {@code maxDistance} of each probe, nearest first. */
     List<List<IndexRouter.Hit>> candidates(String c, long[] gens, long[] probes, int maxDistance) {
         int variants = IndexRouter.variants(maxDistance);
-        Matches m = scratch.get();
+        ShardNode.Matches m = scratch.get();
         List<List<IndexRouter.Hit>> out = new ArrayList<>(probes.length);
         for (long probe : probes) {
-            m.fps.clear();
-            m.gens.clear();
+            m.clear();
             for (int t = 0; t < BlockTables.TABLES; t++) {
                 for (int v = 0; v < variants; v++) {
                     long shifted = probe ^ IndexRouter.flip(t, v);
                     nodes[placement.ownerOfBucket(t, BlockTables.block(shifted, t))]
-                            .probe(c, gens, t, shifted, IndexRouter.threshold(maxDistance, v), m.fps, m.gens);
+                            .probe(c, gens, t, shifted, IndexRouter.threshold(maxDistance, v), m);
                 }
             }
-            out.add(m.fps.size() == 0 ? new ArrayList<>(0) : hits(c, probe, m));
+            out.add(m.fps().size() == 0 ? new ArrayList<>(0) : hits(c, probe, m));
         }
         return out;
     }
 
-    private List<IndexRouter.Hit> hits(String c, long probe, Matches m) {
-        ShardNode.Found found = IndexRouter.distinctPairs(m.fps.toArray(), m.gens.toArray());
+    private List<IndexRouter.Hit> hits(String c, long probe, ShardNode.Matches m) {
+        ShardNode.Found found = IndexRouter.distinctPairs(m.fps().toArray(), m.generations().toArray());
         ProbeHits hits = new ProbeHits(probe);
         for (int i = 0; i < found.fingerprints().length; i++) {
             long fp = found.fingerprints()[i];
@@ -72,11 +70,5 @@ final class LocalQuery {
             }
         }
         return hits.nearestFirst();
-    }
-
-    /** One thread's buffers: the matched fingerprints of the probe at hand and the generation of each. */
-    private static final class Matches {
-        final MatchBuffer fps = new MatchBuffer();
-        final MatchBuffer gens = new MatchBuffer();
     }
 }

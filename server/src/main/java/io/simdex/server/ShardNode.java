@@ -40,7 +40,7 @@ public final class ShardNode implements Closeable {
     private final Path dataDir;
     private final Function<String, StoreSizing> sizing;
     private final ConcurrentHashMap<String, CollectionGenerations> collections = new ConcurrentHashMap<>();
-    private final ThreadLocal<MatchBuffer> buffers = ThreadLocal.withInitial(MatchBuffer::new);
+    private final ThreadLocal<Matches> matches = ThreadLocal.withInitial(Matches::new);
     private final BucketLocks locks = new BucketLocks();
     private final ConcurrentHashMap<String, UrlSeenSet> urlJobs = new ConcurrentHashMap<>();
     private final ActivePulls pulls = new ActivePulls();
@@ -95,54 +95,47 @@ public final class ShardNode implements Closeable {
         static final Found NONE = new Found(new long[0], new long[0]);
     }
 
+    /** Reusable buffers of one probe's matches: fingerprints, and the generation of each. */
+    public record Matches(MatchBuffer fps, MatchBuffer generations) {
+        public Matches() {
+            this(new MatchBuffer(), new MatchBuffer());
+        }
+
+        public void clear() {
+            fps.clear();
+            generations.clear();
+        }
+    }
+
     /**
      * For each fingerprint, the stored fingerprints of its bucket in {@code table} within
      * {@code maxDistance}, searched in every existing generation of {@code generations}.
      */
     public Found[] probe(String collection, long[] generations, int table, long[] fps, int maxDistance) {
-        CollectionGenerations c = collection(collection);
-        BucketTable[] tables = new BucketTable[generations.length];
-        long[] gens = new long[generations.length];
-        int live = 0;
-        for (long g : generations) {
-            CollectionStore store = c.existing(g);
-            if (store != null) {
-                tables[live] = store.buckets();
-                gens[live++] = g;
-            }
-        }
-        MatchBuffer buffer = buffers.get();
+        Matches m = matches.get();
         Found[] out = new Found[fps.length];
         for (int i = 0; i < fps.length; i++) {
-            buffer.clear();
-            long[] genOf = null;
-            for (int t = 0; t < live; t++) {
-                int before = buffer.size();
-                tables[t].probe(table, fps[i], maxDistance, buffer);
-                if (buffer.size() > before) {
-                    genOf = genOf == null ? new long[Math.max(8, buffer.size())] : java.util.Arrays.copyOf(genOf, Math.max(genOf.length, buffer.size()));
-                    java.util.Arrays.fill(genOf, before, buffer.size(), gens[t]);
-                }
-            }
-            out[i] = buffer.size() == 0 ? Found.NONE : new Found(buffer.toArray(), java.util.Arrays.copyOf(genOf, buffer.size()));
+            m.clear();
+            probe(collection, generations, table, fps[i], maxDistance, m);
+            out[i] = m.fps().size() == 0 ? Found.NONE : new Found(m.fps().toArray(), m.generations().toArray());
         }
         return out;
     }
 
     /**
-     * Appends to {@code fps} the stored fingerprints of fp's bucket in {@code table} within
-     * {@code maxDistance}, searched in every existing generation of {@code generations}, and to
-     * {@code gens} the generation each was found in: the in-process path of one probe, which
-     * allocates nothing once the buffers have grown.
+     * Appends to {@code out} the stored fingerprints of fp's bucket in {@code table} within
+     * {@code maxDistance}, searched in every existing generation of {@code generations}, with the
+     * generation each was found in: the in-process path of one probe, which allocates nothing
+     * once the buffers have grown.
      */
-    public void probe(String collection, long[] generations, int table, long fp, int maxDistance, MatchBuffer fps, MatchBuffer gens) {
+    public void probe(String collection, long[] generations, int table, long fp, int maxDistance, Matches out) {
         CollectionGenerations c = collection(collection);
         for (long g : generations) {
             CollectionStore store = c.existing(g);
             if (store != null) {
-                store.buckets().probe(table, fp, maxDistance, fps);
-                while (gens.size() < fps.size()) {
-                    gens.add(g);
+                store.buckets().probe(table, fp, maxDistance, out.fps());
+                while (out.generations().size() < out.fps().size()) {
+                    out.generations().add(g);
                 }
             }
         }

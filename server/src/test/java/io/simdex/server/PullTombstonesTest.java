@@ -8,7 +8,6 @@ import io.simdex.core.Partitions;
 import io.simdex.proto.v1.ExportChunk;
 import io.simdex.proto.v1.PartitionsRequest;
 import io.simdex.proto.v1.ShardGrpc;
-import io.simdex.server.store.MatchBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -116,9 +115,9 @@ class PullTombstonesTest {
     }
 
     private int probe(long fp) {
-        MatchBuffer out = new MatchBuffer();
-        node.probe(C, new long[]{1}, 0, fp, 0, out, new MatchBuffer());
-        return out.size();
+        ShardNode.Matches out = new ShardNode.Matches();
+        node.probe(C, new long[]{1}, 0, fp, 0, out);
+        return out.fps().size();
     }
 
     private OptionalLong binding(long generation, String id) {

@@ -4,7 +4,6 @@ import io.simdex.core.BitFlips;
 import io.simdex.core.BlockTables;
 import io.simdex.core.Partitions;
 import io.simdex.server.store.CollectionStore;
-import io.simdex.server.store.MatchBuffer;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -152,15 +151,15 @@ final class ReferenceContents {
      * outside the reference fails too.
      */
     void assertHeldExactly(ShardNode node, IntPredicate expected, String label) {
-        MatchBuffer found = new MatchBuffer();
+        ShardNode.Matches found = new ShardNode.Matches();
         Map<String, Long> bindings = new HashMap<>();
         Map<String, Set<String>> idsOf = new HashMap<>();
         for (Doc d : docs) {
             for (int t = 0; t < BlockTables.TABLES; t++) {
                 boolean want = expected.test(Partitions.ofBucket(t, BlockTables.block(d.fp, t)));
                 found.clear();
-                node.probe(d.collection, new long[]{d.generation}, t, d.fp, 0, found, new MatchBuffer());
-                assertEquals(want ? 1 : 0, found.size(), label + ": bucket entry " + d + " table " + t);
+                node.probe(d.collection, new long[]{d.generation}, t, d.fp, 0, found);
+                assertEquals(want ? 1 : 0, found.fps().size(), label + ": bucket entry " + d + " table " + t);
             }
             boolean bound = expected.test(Partitions.ofId(d.id));
             CollectionStore store = node.collection(d.collection).existing(d.generation);
