@@ -1,7 +1,7 @@
 package io.simdex.ops;
 
 import io.simdex.router.EmbeddedSimdex;
-import io.simdex.router.HandlerThreads;
+import io.simdex.router.transport.HandlerThreads;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -5,7 +5,7 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.simdex.proto.v1.ShardGrpc;
-import io.simdex.router.PublicServer;
+import io.simdex.router.transport.PublicServer;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
 import io.simdex.server.store.StoreSizing;

@@ -14,6 +14,16 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.time.Clock;
+import io.simdex.router.api.Catalog;
+import io.simdex.router.transport.HandlerThreads;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.transport.InlineCalls;
+import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.transport.PublicServer;
+import io.simdex.router.api.RetentionSweeper;
+import io.simdex.router.shard.ShardClient;
+import io.simdex.router.api.SimdexService;
 
 /**
  * The embedded default: a router and N shards in one JVM, one public gRPC port. The router

@@ -1,5 +1,7 @@
 package io.simdex.router;
 
+import io.simdex.router.shard.Found;
+import io.simdex.router.shard.Previous;
 import io.simdex.core.BitFlips;
 import io.simdex.core.Hamming;
 import io.simdex.server.ShardNode;
@@ -18,6 +20,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.ShardClient;
+import io.simdex.router.index.Window;
 
 /**
  * The router with shards that answer later, on other threads, as remote shards do: every
@@ -97,12 +104,12 @@ class AsyncShardsTest {
         }
 
         @Override
-        public CompletableFuture<ShardNode.Found[]> probe(String c, long[] g, int t, long[] f, int k) {
+        public CompletableFuture<Found[]> probe(String c, long[] g, int t, long[] f, int k) {
             return later(super.probe(c, g, t, f, k));
         }
 
         @Override
-        public CompletableFuture<ShardNode.Previous> bindIds(String c, long g, String[] i, long[] f) {
+        public CompletableFuture<Previous> bindIds(String c, long g, String[] i, long[] f) {
             return later(super.bindIds(c, g, i, f));
         }
 

@@ -13,12 +13,12 @@ import java.util.TreeSet;
  * some fingerprints shared by two ids, and probes at distances 0..5 from stored ones.
  * {@link #within} is the brute-force answer every index path is checked against.
  */
-final class Corpus {
-    final List<String> ids = new ArrayList<>();
-    final List<Long> fps = new ArrayList<>();
-    final List<Long> probes = new ArrayList<>();
+public final class Corpus {
+    public final List<String> ids = new ArrayList<>();
+    public final List<Long> fps = new ArrayList<>();
+    public final List<Long> probes = new ArrayList<>();
 
-    Corpus(int random, int centres, long seed) {
+    public Corpus(int random, int centres, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
         for (int i = 0; i < random; i++) {
             add("r" + i, rnd.nextLong());
@@ -44,7 +44,7 @@ final class Corpus {
     }
 
     /** "id/fingerprint/distance" of every stored document within k of probe, sorted. */
-    TreeSet<String> within(long probe, int k, java.util.Set<String> deleted) {
+    public TreeSet<String> within(long probe, int k, java.util.Set<String> deleted) {
         TreeSet<String> out = new TreeSet<>();
         for (int i = 0; i < fps.size(); i++) {
             int d = Hamming.distance(fps.get(i), probe);

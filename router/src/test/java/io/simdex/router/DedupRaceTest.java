@@ -34,6 +34,13 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.simdex.router.api.Catalog;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.transport.PublicServer;
+import io.simdex.router.shard.ShardClient;
+import io.simdex.router.api.SimdexService;
 
 /**
  * Several routers, many clients, groups of near-duplicates submitted at the same time: the kept
@@ -125,7 +132,7 @@ class DedupRaceTest {
                     for (int n = 1 + rnd.nextInt(4); n > 0; n--) {
                         Doc d = queue.poll();
                         if (d != null) {
-                            req.addDocuments(EndToEndTest.doc(d.id, d.fp));
+                            req.addDocuments(Calls.doc(d.id, d.fp));
                         }
                     }
                     if (req.getDocumentsCount() == 0) {

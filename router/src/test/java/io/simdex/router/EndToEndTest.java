@@ -1,5 +1,9 @@
 package io.simdex.router;
 
+import static io.simdex.router.Calls.doc;
+import static io.simdex.router.Calls.query;
+import static io.simdex.router.Calls.stats;
+import static io.simdex.router.Calls.observer;
 import com.google.protobuf.UInt32Value;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -32,6 +36,8 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.simdex.router.index.BulkAppends;
+import io.simdex.router.transport.PublicServer;
 
 /** The whole path over real gRPC on a real socket, 4 shards on Chronicle Map files, against brute force. */
 class EndToEndTest {
@@ -129,21 +135,6 @@ class EndToEndTest {
         }
     }
 
-    static <T> StreamObserver<T> observer(CompletableFuture<T> done) {
-        return new StreamObserver<>() {
-            public void onNext(T value) {
-                done.complete(value);
-            }
-
-            public void onError(Throwable t) {
-                done.completeExceptionally(t);
-            }
-
-            public void onCompleted() {
-            }
-        };
-    }
-
     private static void insertAll(SimdexGrpc.SimdexBlockingStub stub) {
         for (int from = 0; from < CORPUS.ids.size(); from += 10_000) {
             InsertRequest.Builder req = InsertRequest.newBuilder();
@@ -173,41 +164,6 @@ class EndToEndTest {
                     assertEquals(CORPUS.within(probe, k, deleted), got, () -> "probe " + Long.toHexString(probe) + " k=" + kk);
                 }
             }
-        }
-    }
-
-    static List<Match> query(SimdexGrpc.SimdexBlockingStub stub, long fp, int k) {
-        return stub.query(QueryRequest.newBuilder().setMaxDistance(UInt32Value.of(k))
-                .addProbes(Probe.newBuilder().setFingerprint(fp)).build()).getResults(0).getMatchesList();
-    }
-
-    static StatsResponse stats(SimdexGrpc.SimdexBlockingStub stub) {
-        return stub.stats(StatsRequest.getDefaultInstance());
-    }
-
-    static Document doc(String id, long fp) {
-        return Document.newBuilder().setId(id).setFingerprint(fp).build();
-    }
-
-    /** The embedded default on a real loopback port, with a plaintext client channel. */
-    static final class TestServer implements AutoCloseable {
-        final EmbeddedSimdex simdex;
-        final ManagedChannel channel;
-
-        TestServer(Path dir) {
-            simdex = EmbeddedSimdex.start(dir, 4, "127.0.0.1", 0, 300_000);
-            channel = NettyChannelBuilder.forAddress("127.0.0.1", simdex.port()).usePlaintext()
-                    .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES).build();
-        }
-
-        SimdexGrpc.SimdexBlockingStub stub() {
-            return SimdexGrpc.newBlockingStub(channel).withDeadlineAfter(120, TimeUnit.SECONDS);
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-            simdex.close();
         }
     }
 }

@@ -43,7 +43,7 @@ class ReflectionTest {
     private static ServerReflectionResponse ask(ManagedChannel channel, ServerReflectionRequest request) throws Exception {
         CompletableFuture<ServerReflectionResponse> answer = new CompletableFuture<>();
         StreamObserver<ServerReflectionRequest> requests = ServerReflectionGrpc.newStub(channel)
-                .serverReflectionInfo(EndToEndTest.observer(answer));
+                .serverReflectionInfo(Calls.observer(answer));
         requests.onNext(request);
         requests.onCompleted();
         return answer.get(30, TimeUnit.SECONDS);

@@ -23,6 +23,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.ShardClient;
+import io.simdex.router.index.ShortTextRule;
+import io.simdex.router.index.Window;
 
 /** Candidates up to distance 7 by neighbour probing, verified by shingle Jaccard on short texts. */
 class ShortTextTest {
@@ -100,7 +106,7 @@ class ShortTextTest {
                 "Breaking: magnitude 6.1 quake hits Tokyo, no tsunami warning",             // 7 bits
                 "Breaking: magnitude 6.1 earthquake hits Tokyo area, no tsunami warning",   // 7 bits
                 "Breaking: magnitude 6.1 earthquake strikes Tokyo, no tsunami warning"};    // 8 bits
-        try (CollectionsTest.Server s = new CollectionsTest.Server(dir, java.time.Clock.systemUTC())) {
+        try (TestServer s = new TestServer(dir, java.time.Clock.systemUTC())) {
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("posts").setSettings(CollectionSettings.newBuilder()
                     .setShortText(ShortTextSettings.newBuilder().setEnabled(true))).build());
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("plain").build());
@@ -127,7 +133,7 @@ class ShortTextTest {
         }
     }
 
-    private static DedupResult dedup(CollectionsTest.Server s, String collection, String id, String text) {
+    private static DedupResult dedup(TestServer s, String collection, String id, String text) {
         return s.stub().dedup(DedupRequest.newBuilder().setCollection(collection)
                 .addDocuments(Document.newBuilder().setId(id).setText(text)).build()).getResults(0);
     }

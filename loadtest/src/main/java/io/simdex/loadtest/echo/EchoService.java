@@ -17,10 +17,10 @@ import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.QueryResponse;
 import io.simdex.proto.v1.QueryResult;
 import io.simdex.proto.v1.SimdexGrpc;
-import io.simdex.router.HandlerThreads;
-import io.simdex.router.HandlingTimes;
-import io.simdex.router.InlineCalls;
-import io.simdex.router.PublicServer;
+import io.simdex.router.transport.HandlerThreads;
+import io.simdex.router.transport.HandlingTimes;
+import io.simdex.router.transport.InlineCalls;
+import io.simdex.router.transport.PublicServer;
 
 import java.util.List;
 import java.util.Map;

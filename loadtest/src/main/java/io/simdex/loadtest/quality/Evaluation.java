@@ -1,7 +1,7 @@
 package io.simdex.loadtest.quality;
 
 import io.simdex.core.crawl.ContentHash;
-import io.simdex.router.ShortTextRule;
+import io.simdex.router.index.ShortTextRule;
 
 import io.simdex.core.text.TextFingerprinter;
 import java.util.stream.IntStream;

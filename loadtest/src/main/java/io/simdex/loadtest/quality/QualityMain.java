@@ -2,7 +2,7 @@ package io.simdex.loadtest.quality;
 
 import io.simdex.core.text.TextFingerprinter;
 import io.simdex.core.text.TextSettings;
-import io.simdex.router.ShortTextRule;
+import io.simdex.router.index.ShortTextRule;
 import io.simdex.core.text.Tokenization;
 import io.simdex.core.text.Weighting;
 import java.nio.charset.StandardCharsets;

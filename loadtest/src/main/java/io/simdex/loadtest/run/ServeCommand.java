@@ -2,8 +2,8 @@ package io.simdex.loadtest.run;
 
 import io.simdex.loadtest.echo.EchoService;
 import io.simdex.router.EmbeddedSimdex;
-import io.simdex.router.HandlerThreads;
-import io.simdex.router.PublicServer;
+import io.simdex.router.transport.HandlerThreads;
+import io.simdex.router.transport.PublicServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -4,7 +4,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.loadtest.echo.EchoService;
 import io.simdex.router.EmbeddedSimdex;
-import io.simdex.router.PublicServer;
+import io.simdex.router.transport.PublicServer;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -5,7 +5,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.grpc.ManagedChannel;
 import io.simdex.loadtest.echo.EchoService;
-import io.simdex.router.PublicServer;
+import io.simdex.router.transport.PublicServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

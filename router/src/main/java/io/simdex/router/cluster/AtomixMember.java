@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
  * watched by a heartbeat failure detector, and, for founding nodes, a member of the Raft group
  * that keeps the partition map. Others (routers, nodes added later) are Raft clients.
  *
- * <p>Measured settings (ops/docs/atomix-spike/FINDINGS.md): heartbeat 250 ms and phi 4 report a
+ * <p>Failure detection (ops/docs/CLUSTER.md, "Atomix"): heartbeat 250 ms and phi 4 report a
  * SIGKILLed member removed after about 2.3 s; Atomix's defaults take 23 s.
  */
 public final class AtomixMember implements AutoCloseable {

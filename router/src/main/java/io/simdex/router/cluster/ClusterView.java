@@ -2,13 +2,13 @@ package io.simdex.router.cluster;
 
 import io.simdex.core.Partitions;
 import io.simdex.proto.v1.PlacedNode;
-import io.simdex.router.IndexRouter;
-import io.simdex.router.IndexView;
-import io.simdex.router.Placement;
-import io.simdex.router.RemoteShardClient;
-import io.simdex.router.ReplicaSet;
-import io.simdex.router.ShardChannels;
-import io.simdex.router.ShardClient;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.index.IndexView;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.RemoteShardClient;
+import io.simdex.router.shard.ReplicaSet;
+import io.simdex.router.shard.ShardChannels;
+import io.simdex.router.shard.ShardClient;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -8,7 +8,7 @@ import io.atomix.protocols.raft.ReadConsistency;
 import io.atomix.utils.serializer.Serializer;
 import io.atomix.utils.time.Versioned;
 import io.simdex.proto.v1.CollectionInfo;
-import io.simdex.router.Catalog;
+import io.simdex.router.api.Catalog;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,0 +1,251 @@
+package io.simdex.ops.cluster;
+
+import io.grpc.Server;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.simdex.core.Partitions;
+import io.simdex.proto.v1.PlacedNode;
+import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.router.transport.PublicServer;
+import io.simdex.server.NodeState;
+import io.simdex.server.PartitionPuller;
+import io.simdex.server.ShardNode;
+import io.simdex.server.ShardService;
+import io.simdex.server.store.StoreSizing;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+import io.simdex.router.cluster.AtomixMember;
+import io.simdex.router.cluster.ClusterConfig;
+import io.simdex.router.cluster.MissedWrites;
+import io.simdex.router.cluster.PartitionMap;
+import io.simdex.router.cluster.PartitionMapStore;
+
+/**
+ * A shard node of a cluster: the shard service (fenced by placement epoch) plus an Atomix
+ * member. Founding nodes keep the Raft group and write the first partition map.
+ *
+ * <p>After a restart the node has missed the writes made while it was down. It takes writes at
+ * once but refuses reads ("catching up", so routers fail over) until it has pulled each of its
+ * partitions from a live peer replica. The same happens while it runs when a router reports
+ * that it missed an acknowledged write ({@link MissedWrites}). A router reports a node only
+ * after the write has settled on every replica, so a report the node reads before it starts
+ * pulling is covered by that pull; a later report makes it pull again.
+ */
+public final class ClusterNode implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(ClusterNode.class.getName());
+    /** Before pulling: lets writes in flight settle and their reports arrive, so one pull usually covers them. */
+    static final Duration CATCH_UP_DELAY = Duration.ofSeconds(2);
+
+    private final ClusterConfig config;
+    private final ShardNode node;
+    private final NodeState state;
+    private final Server server;
+    private final HealthStatusManager health;
+    private final AtomixMember member;
+    private final PartitionMapStore store;
+    private final MissedWrites missed;
+    private final Thread catchUp;
+
+    private ClusterNode(ClusterConfig config, ShardNode node, NodeState state, Server server, HealthStatusManager health,
+            AtomixMember member, PartitionMapStore store) {
+        this.config = config;
+        this.node = node;
+        this.state = state;
+        this.server = server;
+        this.health = health;
+        this.member = member;
+        this.store = store;
+        this.missed = new MissedWrites(member.atomix());
+        this.catchUp = new Thread(this::catchUp, "catch-up");
+        this.catchUp.setDaemon(true);
+    }
+
+    public static ClusterNode start(ClusterConfig config) throws Exception {
+        int founders = Math.max(1, config.raft().size());
+        StoreSizing sizing = StoreSizing.forShare(config.expected() * config.replication(), founders, 24);
+        ShardNode node = new ShardNode(config.data().resolve("shard"), c -> sizing);
+        NodeState state = new NodeState(config.id(), 0, false);
+        HealthStatusManager health = new HealthStatusManager();
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
+                .addService(ShardService.withFence(node, state))
+                .addService(health.getHealthService())
+                .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES)
+                .build().start();
+        AtomixMember member = new AtomixMember(config, "node", config.data().resolve("atomix"), null);
+        PartitionMapStore store = new PartitionMapStore(member.atomix());
+        PartitionMap map = config.raft().contains(config.id()) ? initialize(config, member, store) : await(store);
+        state.raiseEpoch(map.epoch());
+        store.watch(m -> state.raiseEpoch(m.epoch()));
+        health.setStatus("", ServingStatus.SERVING);
+        health.setStatus(ShardGrpc.SERVICE_NAME, ServingStatus.SERVING);
+        ClusterNode n = new ClusterNode(config, node, state, server, health, member, store);
+        n.catchUp.start();
+        return n;
+    }
+
+    /** The first map, once every founding node has joined (their addresses come from membership). */
+    private static PartitionMap initialize(ClusterConfig config, AtomixMember member, PartitionMapStore store) throws InterruptedException {
+        while (true) {
+            PartitionMap existing = store.current();
+            if (existing != null) {
+                return existing;
+            }
+            Map<String, String> addresses = new LinkedHashMap<>();
+            member.members().forEach(m -> {
+                String a = m.properties().getProperty(AtomixMember.ADDRESS);
+                if (a != null && "node".equals(m.properties().getProperty(AtomixMember.ROLE))) {
+                    addresses.put(m.id().id(), a);
+                }
+            });
+            if (addresses.keySet().containsAll(config.raft())) {
+                List<PlacedNode> nodes = new ArrayList<>();
+                config.raft().forEach(id -> nodes.add(PlacedNode.newBuilder().setId(id).setAddress(addresses.get(id)).build()));
+                PartitionMap map = store.initializeIfAbsent(PartitionMap.initial(nodes, config.replication(), config.writeQuorum()));
+                LOG.info("partition map: " + map);
+                return map;
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    private static PartitionMap await(PartitionMapStore store) throws InterruptedException {
+        while (true) {
+            PartitionMap m = store.current();
+            if (m != null) {
+                return m;
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    /**
+     * Catches up after the start, then whenever a router reports that this node missed an
+     * acknowledged write ({@link MissedWrites}): stop serving reads, let writes in flight
+     * settle, pull every partition from live peers, clear the report, serve reads again.
+     */
+    private void catchUp() {
+        try {
+            boolean first = true;
+            while (!Thread.currentThread().isInterrupted()) {
+                long mark;
+                try {
+                    mark = missed.markVersion(config.id());
+                } catch (RuntimeException noQuorumNow) {
+                    Thread.sleep(1000);
+                    continue;
+                }
+                if (first || mark >= 0) {
+                    if (state.readable()) {
+                        state.readable(false);
+                        LOG.warning(config.id() + " missed acknowledged writes: catching up before serving reads again");
+                    }
+                    Thread.sleep(CATCH_UP_DELAY.toMillis());
+                    if (catchUpOnce(missed.markVersion(config.id()))) {
+                        first = false;
+                    } else {
+                        Thread.sleep(2000);
+                    }
+                    continue;
+                }
+                Thread.sleep(500);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * One pull from the peers; true if it succeeded and no newer report came meanwhile (then
+     * reads resume). A node known to have missed writes stays unreadable while one of its
+     * partitions has no live peer to copy from: better unavailable than wrong.
+     */
+    private boolean catchUpOnce(long mark) {
+        try {
+            int uncovered = pullFromPeers();
+            if (mark >= 0 && uncovered > 0) {
+                LOG.warning(config.id() + " missed writes and " + uncovered + " of its partitions have no live peer: not serving reads yet");
+                return false;
+            }
+            if (mark >= 0 && !missed.clear(config.id(), mark)) {
+                return false; // reported again during the pull: go again, still unreadable
+            }
+            state.readable(true);
+            LOG.info(config.id() + " caught up: serving reads");
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warning(config.id() + " catch-up failed (" + e + "); retrying");
+            return false;
+        }
+    }
+
+    /** Pulls every partition of this node from a live peer; returns how many had none. */
+    private int pullFromPeers() {
+        PartitionMap map = store.current();
+        int me = map.indexOf(config.id());
+        if (me < 0) {
+            return 0; // not placed yet: nothing to catch up on
+        }
+        int uncovered = 0;
+        Set<String> live = member.liveIds();
+        Map<Integer, List<Integer>> byPeer = new LinkedHashMap<>();
+        for (int p = 0; p < Partitions.COUNT; p++) {
+            int[] replicas = map.replicas(p);
+            if (Arrays.stream(replicas).noneMatch(r -> r == me)) {
+                continue;
+            }
+            boolean covered = replicas.length == 1;
+            for (int r : replicas) {
+                if (r != me && live.contains(map.nodes().get(r).getId())) {
+                    byPeer.computeIfAbsent(r, k -> new ArrayList<>()).add(p);
+                    covered = true;
+                    break;
+                }
+            }
+            uncovered += covered ? 0 : 1;
+        }
+        PartitionPuller puller = new PartitionPuller(node);
+        for (Map.Entry<Integer, List<Integer>> e : byPeer.entrySet()) {
+            PlacedNode peer = map.nodes().get(e.getKey());
+            int[] partitions = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+            long started = System.nanoTime();
+            long records = puller.pull(peer.getAddress(), partitions, n -> { });
+            LOG.info(String.format("%s pulled %d partitions from %s: %d records in %.1f s", config.id(), partitions.length,
+                    peer.getId(), records, (System.nanoTime() - started) / 1e9));
+        }
+        return uncovered;
+    }
+
+    public int port() {
+        return server.getPort();
+    }
+
+    public NodeState state() {
+        return state;
+    }
+
+    public void awaitTermination() throws InterruptedException {
+        server.awaitTermination();
+    }
+
+    @Override
+    public void close() throws Exception {
+        catchUp.interrupt();
+        missed.close();
+        health.enterTerminalState();
+        server.shutdown();
+        server.awaitTermination(10, TimeUnit.SECONDS);
+        store.close();
+        member.close();
+        node.close();
+    }
+}

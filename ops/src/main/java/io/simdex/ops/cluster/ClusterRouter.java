@@ -1,0 +1,89 @@
+package io.simdex.ops.cluster;
+
+import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.router.api.Catalog;
+import io.simdex.router.transport.PublicServer;
+import io.simdex.router.api.RetentionSweeper;
+import io.simdex.router.api.SimdexService;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import io.simdex.router.cluster.AdminService;
+import io.simdex.router.cluster.AtomixMember;
+import io.simdex.router.cluster.ClusterConfig;
+import io.simdex.router.cluster.ClusterView;
+import io.simdex.router.cluster.MissedWrites;
+import io.simdex.router.cluster.PartitionMapStore;
+import io.simdex.router.cluster.SharedCatalog;
+
+/**
+ * A stateless cluster router: an Atomix client member that watches the partition map and
+ * serves the public API (and Admin) over the nodes. Any number can run.
+ */
+public final class ClusterRouter implements AutoCloseable {
+    private final AtomixMember member;
+    private final ClusterView view;
+    private final PublicServer server;
+    private final RetentionSweeper sweeper;
+
+    private ClusterRouter(AtomixMember member, ClusterView view, PublicServer server, RetentionSweeper sweeper) {
+        this.member = member;
+        this.view = view;
+        this.server = server;
+        this.sweeper = sweeper;
+    }
+
+    public static ClusterRouter start(ClusterConfig config) throws Exception {
+        AtomixMember member = new AtomixMember(config, "router", config.data().resolve("atomix"), null);
+        PartitionMapStore store = new PartitionMapStore(member.atomix());
+        awaitMap(store, Duration.ofMinutes(2));
+        ClusterView view = new ClusterView(store, member::liveIds, config.hedgeMillis(), new MissedWrites(member.atomix()).watching());
+        Set<String> raft = config.raft().isEmpty()
+                ? config.seeds().stream().map(ClusterConfig.Seed::id).collect(Collectors.toSet()) : config.raft();
+        SimdexService service = new SimdexService(view, new Catalog(config.data(), new SharedCatalog(member.atomix())), Clock.systemUTC());
+        PublicServer server = PublicServer.start(config.host(), config.port(), service.bindService(), SimdexGrpc.SERVICE_NAME,
+                List.of(new AdminService(member, store, view, raft).bindService()), config.handlerThreads(), service.handlingTimes());
+        return new ClusterRouter(member, view, server, RetentionSweeper.start(service, Set.of()));
+    }
+
+    /** The founding nodes write the first map; a router started first waits for it. */
+    private static void awaitMap(PartitionMapStore store, Duration limit) throws InterruptedException {
+        long until = System.nanoTime() + limit.toNanos();
+        while (true) {
+            try {
+                if (store.current() != null) {
+                    return;
+                }
+            } catch (RuntimeException noQuorumYet) {
+                // retry
+            }
+            if (System.nanoTime() > until) {
+                throw new IllegalStateException("no partition map after " + limit + ": are the founding nodes running?");
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public ClusterView view() {
+        return view;
+    }
+
+    public void awaitTermination() throws InterruptedException {
+        server.awaitTermination();
+    }
+
+    @Override
+    public void close() throws Exception {
+        sweeper.close();
+        server.close();
+        view.close();
+        member.close();
+    }
+}

@@ -1,0 +1,124 @@
+package io.simdex.router.api;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import io.simdex.proto.v1.CollectionInfo;
+import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.ListCollectionsResponse;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * The collections that exist and their settings, persisted as {@code collections.json}
+ * (protobuf JSON of a ListCollectionsResponse) and rewritten atomically on each change.
+ * "default" always exists, with default settings. In a cluster the routers share one catalog
+ * ({@link Shared}, kept in Atomix): the file is then this router's cache of it. A collection's
+ * settings never change once created, so a cached entry never goes stale.
+ */
+public final class Catalog {
+    public static final String DEFAULT = "default";
+
+    /** The cluster-wide catalog: first writer of a name wins. */
+    public interface Shared {
+        /** Stores {@code info} unless its name exists; returns what was there before (null if nothing). */
+        CollectionInfo putIfAbsent(CollectionInfo info);
+
+        Optional<CollectionInfo> get(String name);
+
+        List<CollectionInfo> all();
+    }
+
+    private final Path file;
+    private final Shared shared;
+    private final ConcurrentSkipListMap<String, CollectionInfo> collections = new ConcurrentSkipListMap<>();
+
+    public Catalog(Path dir) {
+        this(dir, null);
+    }
+
+    /** @param shared the cluster's catalog, or null for a router of its own */
+    public Catalog(Path dir, Shared shared) {
+        this.shared = shared;
+        this.file = dir.resolve("collections.json");
+        try {
+            Files.createDirectories(dir);
+            if (Files.exists(file)) {
+                ListCollectionsResponse.Builder b = ListCollectionsResponse.newBuilder();
+                JsonFormat.parser().merge(Files.readString(file), b);
+                b.getCollectionsList().forEach(c -> collections.put(c.getName(), c));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        create(DEFAULT, CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()));
+    }
+
+    public Optional<CollectionInfo> get(String name) {
+        CollectionInfo local = collections.get(name);
+        if (local != null || shared == null) {
+            return Optional.ofNullable(local);
+        }
+        Optional<CollectionInfo> found = shared.get(name); // made by another router
+        found.ifPresent(this::cache);
+        return found;
+    }
+
+    private synchronized void cache(CollectionInfo info) {
+        if (collections.putIfAbsent(info.getName(), info) == null) {
+            save();
+        }
+    }
+
+    /**
+     * Creates {@code name} with complete {@code settings}; returns the collection as it now is,
+     * and whether this call created it.
+     */
+    public synchronized Created create(String name, CollectionSettings settings) {
+        CollectionInfo existing = collections.get(name);
+        if (existing != null) {
+            return new Created(existing, false);
+        }
+        CollectionInfo info = CollectionInfo.newBuilder().setName(name).setCreatedUnixMs(System.currentTimeMillis())
+                .setSettings(settings).build();
+        if (shared != null) {
+            CollectionInfo first = shared.putIfAbsent(info);
+            if (first != null) {
+                cache(first);
+                return new Created(first, false);
+            }
+        }
+        collections.put(name, info);
+        save();
+        return new Created(info, true);
+    }
+
+    public record Created(CollectionInfo collection, boolean created) {
+    }
+
+    public List<CollectionInfo> all() {
+        if (shared != null) {
+            shared.all().forEach(this::cache);
+        }
+        return new ArrayList<>(collections.values());
+    }
+
+    private void save() {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            Files.writeString(tmp, JsonFormat.printer().print(ListCollectionsResponse.newBuilder().addAllCollections(collections.values())));
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+}

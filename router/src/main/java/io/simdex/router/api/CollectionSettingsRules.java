@@ -1,0 +1,131 @@
+package io.simdex.router.api;
+
+import io.simdex.core.BlockTables;
+import io.simdex.core.text.IdfTable;
+import io.simdex.core.text.TextFingerprinter;
+import io.simdex.core.text.TextSettings;
+import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.ShortTextSettings;
+import io.simdex.proto.v1.Tokenization;
+import io.simdex.proto.v1.Weighting;
+import com.google.protobuf.UInt32Value;
+
+import java.time.Duration;
+import java.util.Map;
+import io.simdex.router.index.ShortTextRule;
+
+/** Validates collection settings, fills in their defaults, and turns them into the objects they configure. */
+public final class CollectionSettingsRules {
+    static final int DEFAULT_NGRAM = 3;
+    static final long MIN_DEFAULT_GENERATION_SECONDS = 60;
+
+    private CollectionSettingsRules() {
+    }
+
+    /** The settings with every default made explicit; throws INVALID_ARGUMENT naming a bad field. */
+    public static CollectionSettings complete(CollectionSettings s) {
+        CollectionSettings.Builder b = s.toBuilder();
+        if (!s.hasMaxDistance()) {
+            b.setMaxDistance(UInt32Value.of(BlockTables.MAX_DISTANCE));
+        } else if (s.getMaxDistance().getValue() > BlockTables.MAX_DISTANCE) {
+            throw Validation.invalid("settings.max_distance " + Integer.toUnsignedString(s.getMaxDistance().getValue()) + " outside 0..3");
+        }
+        if (s.getTokenization() == Tokenization.UNRECOGNIZED || s.getWeighting() == Weighting.UNRECOGNIZED) {
+            throw Validation.invalid("settings has an unknown tokenization or weighting value");
+        }
+        b.setTokenization(s.getTokenization() == Tokenization.TOKENIZATION_UNSPECIFIED ? Tokenization.WORDS : s.getTokenization());
+        b.setWeighting(s.getWeighting() == Weighting.WEIGHTING_UNSPECIFIED ? Weighting.TF : s.getWeighting());
+        if (s.getNgramSize() > 16) {
+            throw Validation.invalid("settings.ngram_size " + Integer.toUnsignedString(s.getNgramSize()) + " outside 1..16");
+        }
+        b.setNgramSize(s.getNgramSize() == 0 ? DEFAULT_NGRAM : s.getNgramSize());
+        if (!s.getIdfMap().isEmpty() && b.getWeighting() != Weighting.TF_IDF) {
+            throw Validation.invalid("settings.idf is given but weighting is " + b.getWeighting() + ", not TF_IDF");
+        }
+        for (Map.Entry<String, Double> e : s.getIdfMap().entrySet()) {
+            if (!(e.getValue() >= 0) || e.getValue().isInfinite()) {
+                throw Validation.invalid("settings.idf['" + e.getKey() + "'] = " + e.getValue() + " is not a finite number >= 0");
+            }
+        }
+        if (s.hasShortText() && s.getShortText().getEnabled()) {
+            b.setShortText(completeShortText(s.getShortText()));
+        } else if (s.hasShortText()) {
+            b.clearShortText();
+        }
+        long retention = s.getRetentionSeconds();
+        long generation = s.getGenerationSeconds();
+        if (retention < 0 || generation < 0) {
+            throw Validation.invalid("settings.retention_seconds and generation_seconds must not be negative");
+        }
+        if (retention == 0 && generation != 0) {
+            throw Validation.invalid("settings.generation_seconds " + generation + " needs retention_seconds");
+        }
+        if (retention > 0) {
+            long g = generation == 0 ? Math.max(MIN_DEFAULT_GENERATION_SECONDS, retention / 8) : generation;
+            if (g > retention) {
+                throw Validation.invalid("settings.generation_seconds " + g + " is longer than retention_seconds " + retention);
+            }
+            b.setGenerationSeconds(g);
+        }
+        return b.build();
+    }
+
+    private static ShortTextSettings completeShortText(ShortTextSettings t) {
+        ShortTextSettings.Builder b = t.toBuilder();
+        if (t.getMaxChars() > 10_000) {
+            throw Validation.invalid("settings.short_text.max_chars " + Integer.toUnsignedString(t.getMaxChars()) + " outside 1..10000");
+        }
+        b.setMaxChars(t.getMaxChars() == 0 ? 200 : t.getMaxChars());
+        if (t.getCandidateDistance() > BlockTables.MAX_NEIGHBOUR_DISTANCE) {
+            throw Validation.invalid("settings.short_text.candidate_distance " + Integer.toUnsignedString(t.getCandidateDistance())
+                    + " outside 0.." + BlockTables.MAX_NEIGHBOUR_DISTANCE);
+        }
+        b.setCandidateDistance(t.getCandidateDistance() == 0 ? BlockTables.MAX_NEIGHBOUR_DISTANCE : t.getCandidateDistance());
+        if (!(t.getMinJaccard() >= 0 && t.getMinJaccard() <= 1)) {
+            throw Validation.invalid("settings.short_text.min_jaccard " + t.getMinJaccard() + " outside (0, 1]");
+        }
+        b.setMinJaccard(t.getMinJaccard() == 0 ? 0.6 : t.getMinJaccard());
+        if (t.getShingleSize() > 16) {
+            throw Validation.invalid("settings.short_text.shingle_size " + Integer.toUnsignedString(t.getShingleSize()) + " outside 1..16");
+        }
+        b.setShingleSize(t.getShingleSize() == 0 ? 3 : t.getShingleSize());
+        return b.build();
+    }
+
+    /** The collection's short-text rule, or null when verification is off. */
+    static ShortTextRule shortTextRule(CollectionSettings s) {
+        if (!s.hasShortText() || !s.getShortText().getEnabled()) {
+            return null;
+        }
+        ShortTextSettings t = s.getShortText();
+        return new ShortTextRule(t.getMaxChars(), t.getCandidateDistance(), t.getMinJaccard(), t.getShingleSize());
+    }
+
+    static int maxDistance(CollectionSettings s) {
+        return s.getMaxDistance().getValue();
+    }
+
+    static Duration retention(CollectionSettings s) {
+        return Duration.ofSeconds(s.getRetentionSeconds());
+    }
+
+    static Duration generation(CollectionSettings s) {
+        return Duration.ofSeconds(Math.max(1, s.getGenerationSeconds()));
+    }
+
+    /** The text fingerprinter complete settings describe. */
+    static TextFingerprinter fingerprinter(CollectionSettings s) {
+        io.simdex.core.text.Tokenization tokenization = s.getTokenization() == Tokenization.CHAR_NGRAMS
+                ? io.simdex.core.text.Tokenization.CHAR_NGRAMS : io.simdex.core.text.Tokenization.WORDS;
+        int shingle = tokenization == io.simdex.core.text.Tokenization.CHAR_NGRAMS ? s.getNgramSize() : 1;
+        if (s.getWeighting() == Weighting.TF_IDF) {
+            TextSettings ts = new TextSettings(tokenization, io.simdex.core.text.Weighting.TF_IDF, shingle, !s.getKeepStopWords());
+            if (s.getIdfMap().isEmpty()) {
+                return TextFingerprinter.of(ts);
+            }
+            double unknown = s.getIdfMap().values().stream().mapToDouble(Double::doubleValue).max().orElse(1.0);
+            return TextFingerprinter.of(ts, IdfTable.of(s.getIdfMap(), unknown));
+        }
+        return TextFingerprinter.of(new TextSettings(tokenization, io.simdex.core.text.Weighting.TF, shingle, !s.getKeepStopWords()));
+    }
+}

@@ -1,0 +1,474 @@
+package io.simdex.router.api;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import io.simdex.proto.v1.BulkLoadRequest;
+import io.simdex.proto.v1.BulkLoadResponse;
+import io.simdex.proto.v1.CheckUrlsRequest;
+import io.simdex.proto.v1.CheckUrlsResponse;
+import io.simdex.proto.v1.CollectionInfo;
+import io.simdex.proto.v1.DropUrlJobRequest;
+import io.simdex.proto.v1.DropUrlJobResponse;
+import io.simdex.proto.v1.CreateCollectionRequest;
+import io.simdex.proto.v1.CreateCollectionResponse;
+import io.simdex.proto.v1.DedupRequest;
+import io.simdex.proto.v1.DedupResponse;
+import io.simdex.proto.v1.DedupResult;
+import io.simdex.proto.v1.DeleteRequest;
+import io.simdex.proto.v1.DeleteResponse;
+import io.simdex.proto.v1.Document;
+import io.simdex.proto.v1.FingerprintRequest;
+import io.simdex.proto.v1.HandlingTimesRequest;
+import io.simdex.proto.v1.HandlingTimesResponse;
+import io.simdex.proto.v1.FingerprintResponse;
+import io.simdex.proto.v1.InsertRequest;
+import io.simdex.proto.v1.InsertResponse;
+import io.simdex.proto.v1.ListCollectionsRequest;
+import io.simdex.proto.v1.ListCollectionsResponse;
+import io.simdex.proto.v1.Match;
+import io.simdex.proto.v1.Probe;
+import io.simdex.proto.v1.QueryRequest;
+import io.simdex.proto.v1.QueryResponse;
+import io.simdex.proto.v1.QueryResult;
+import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.proto.v1.StatsRequest;
+import io.simdex.proto.v1.StatsResponse;
+
+import com.google.protobuf.TextFormat;
+import io.simdex.core.crawl.ContentHash;
+import io.simdex.core.text.TextFingerprinter;
+import io.simdex.proto.v1.CollectionSettings;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import io.simdex.router.index.BulkAppends;
+import io.simdex.router.crawl.ContentIndex;
+import io.simdex.router.shard.Fanout;
+import io.simdex.router.transport.HandlingTimes;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.index.IndexView;
+import io.simdex.router.shard.ShardEpochs;
+import io.simdex.router.index.ShortTextRule;
+import io.simdex.router.index.Window;
+
+/**
+ * The public {@code simdex.v1.Simdex} service. Every request is validated and every text
+ * fingerprinted before the first write, so a rejected request changes nothing.
+ */
+public final class SimdexService extends SimdexGrpc.SimdexImplBase {
+    /** What BulkLoad streams may hold back together: see BulkAppends. */
+    private final java.util.concurrent.Semaphore bulkBudget = new java.util.concurrent.Semaphore(BulkAppends.SERVER_BUDGET);
+
+    private final IndexView view;
+    private final Catalog catalog;
+    private final Clock clock;
+    private final ConcurrentHashMap<String, TextFingerprinter> fingerprinters = new ConcurrentHashMap<>();
+    private final HandlingTimes handlingTimes = new HandlingTimes();
+
+    /** A URL stays seen this long when CheckUrls gives no ttl. */
+    static final long DEFAULT_URL_TTL_SECONDS = 7 * 24 * 3600;
+
+    /** @param clock decides which time generations are live (retention); tests pass a controllable one */
+    public SimdexService(IndexRouter index, Catalog catalog, Clock clock) {
+        this(IndexView.fixed(index), catalog, clock);
+    }
+
+    /** @param view the index for each request (a cluster's changes with its partition map) */
+    public SimdexService(IndexView view, Catalog catalog, Clock clock) {
+        this.view = view;
+        this.catalog = catalog;
+        this.clock = clock;
+    }
+
+    IndexRouter index() {
+        return view.current();
+    }
+
+    /** One collection as a request sees it. */
+    record Target(String name, CollectionSettings settings, Window window, TextFingerprinter text, ShortTextRule shortText) {
+        /** The request's short texts, or null when the collection does not verify them. */
+        IndexRouter.ShortTexts shortTexts(String[] normalised) {
+            if (shortText == null) {
+                return null;
+            }
+            String[] shortOnes = new String[normalised.length];
+            for (int i = 0; i < normalised.length; i++) {
+                shortOnes[i] = normalised[i] != null && shortText.applies(normalised[i]) ? normalised[i] : null;
+            }
+            return new IndexRouter.ShortTexts(shortText, shortOnes);
+        }
+    }
+
+    /**
+     * Drops, on every shard, the generations that have left their collection's retention window;
+     * returns how many. Queries already ignore them: this returns their disk and memory.
+     */
+    public int sweepExpired() {
+        int dropped = 0;
+        for (CollectionInfo c : catalog.all()) {
+            if (c.getSettings().getRetentionSeconds() > 0) {
+                dropped += index().expire(c.getName(), window(c.getSettings()));
+            }
+        }
+        return dropped;
+    }
+
+    /**
+     * Creates, on every shard, each collection's store for its current generation and, when a
+     * collection with retention is about to start a new generation, for that one too: creating
+     * a large store takes seconds (the kernel zeroes its pages), which would otherwise stall the
+     * first writes of every new generation. Only collections in use on a shard (holding a store
+     * there) get new stores, except those in {@code evenIfUnused}. Returns how many were new.
+     */
+    public int prepareGenerations(Set<String> evenIfUnused) {
+        int created = 0;
+        Instant now = clock.instant();
+        for (CollectionInfo c : catalog.all()) {
+            CollectionSettings s = c.getSettings();
+            long current = window(s, now).current();
+            boolean eager = evenIfUnused.contains(c.getName());
+            created += index().prepare(c.getName(), current, eager);
+            if (!CollectionSettingsRules.retention(s).isZero()) {
+                long next = window(s, now.plus(prepareLead(CollectionSettingsRules.generation(s)))).current();
+                if (next != current) {
+                    created += index().prepare(c.getName(), next, eager);
+                }
+            }
+        }
+        return created;
+    }
+
+    /** How long before a generation starts its store is created: a few sweeps, never more than half a generation. */
+    static Duration prepareLead(Duration generation) {
+        Duration half = generation.dividedBy(2);
+        Duration lead = Duration.ofMinutes(5);
+        return half.compareTo(lead) < 0 ? half : lead;
+    }
+
+    private Window window(CollectionSettings s) {
+        return window(s, clock.instant());
+    }
+
+    private static Window window(CollectionSettings s, Instant at) {
+        return Window.at(at, CollectionSettingsRules.retention(s), CollectionSettingsRules.generation(s));
+    }
+
+    @Override
+    public void createCollection(CreateCollectionRequest req, StreamObserver<CreateCollectionResponse> out) {
+        answer(out, () -> {
+            if (req.getName().isEmpty()) {
+                throw Validation.invalid("name is empty");
+            }
+            String name = Validation.collectionName(req.getName());
+            CollectionSettings settings = CollectionSettingsRules.complete(req.getSettings());
+            Catalog.Created c = catalog.create(name, settings);
+            if (!c.created() && !c.collection().getSettings().equals(settings)) {
+                throw Status.ALREADY_EXISTS.withDescription("collection '" + name + "' exists with other settings: "
+                        + TextFormat.shortDebugString(c.collection().getSettings())).asRuntimeException();
+            }
+            return CreateCollectionResponse.newBuilder().setCollection(c.collection()).setCreated(c.created()).build();
+        });
+    }
+
+    @Override
+    public void listCollections(ListCollectionsRequest req, StreamObserver<ListCollectionsResponse> out) {
+        answer(out, () -> {
+            ListCollectionsResponse.Builder b = ListCollectionsResponse.newBuilder();
+            b.addAllCollections(catalog.all());
+            return b.build();
+        });
+    }
+
+    @Override
+    public void insert(InsertRequest req, StreamObserver<InsertResponse> out) {
+        answer(out, () -> {
+            Target c = existing(req.getCollection());
+            Docs docs = docs(c, req.getDocumentsList());
+            index().insert(c.name(), c.window(), docs.ids, docs.fps, shortTextsToStore(c, docs));
+            docs.recordContents(index().contentIndex(), c, i -> true);
+            return InsertResponse.newBuilder().setInserted(docs.ids.length).build();
+        });
+    }
+
+    @Override
+    public void query(QueryRequest req, StreamObserver<QueryResponse> out) {
+        answer(out, () -> {
+            Target c = existing(req.getCollection());
+            int k = distance(c, req.hasMaxDistance(), req.getMaxDistance().getValue());
+            int n = Validation.batch("probes", req.getProbesCount());
+            long[] fps = new long[n];
+            String[] texts = new String[n];
+            for (int i = 0; i < n; i++) {
+                fps[i] = probe(c, i, req.getProbes(i));
+                if (req.getProbes(i).hasText()) {
+                    texts[i] = ContentHash.normalise(req.getProbes(i).getText());
+                }
+            }
+            List<List<IndexRouter.Hit>> hits = index().query(c.name(), c.window(), fps, k, req.getLimit(), c.shortTexts(texts));
+            QueryResponse.Builder b = QueryResponse.newBuilder();
+            for (int i = 0; i < n; i++) {
+                QueryResult.Builder r = b.addResultsBuilder().setFingerprint(fps[i]);
+                hits.get(i).forEach(h -> r.addMatches(match(h)));
+            }
+            return b.build();
+        });
+    }
+
+    @Override
+    public void dedup(DedupRequest req, StreamObserver<DedupResponse> out) {
+        answer(out, () -> {
+            Target c = existing(req.getCollection());
+            int k = distance(c, req.hasMaxDistance(), req.getMaxDistance().getValue());
+            Docs docs = docs(c, req.getDocumentsList());
+            List<IndexRouter.Decision> decisions = index().dedup(c.name(), c.window(), docs.ids, docs.fps, k, c.shortTexts(docs.normalised));
+            docs.recordContents(index().contentIndex(), c, i -> decisions.get(i).inserted());
+            DedupResponse.Builder b = DedupResponse.newBuilder();
+            for (int i = 0; i < docs.ids.length; i++) {
+                IndexRouter.Decision d = decisions.get(i);
+                DedupResult.Builder r = b.addResultsBuilder().setId(docs.ids[i]).setFingerprint(docs.fps[i]).setInserted(d.inserted()).setSequence(d.sequence())
+                        .setKnownText(docs.known[i]);
+                d.duplicates().forEach(h -> r.addDuplicates(match(h)));
+            }
+            return b.build();
+        });
+    }
+
+    @Override
+    public void delete(DeleteRequest req, StreamObserver<DeleteResponse> out) {
+        answer(out, () -> {
+            Target c = existing(req.getCollection());
+            int n = Validation.batch("ids", req.getIdsCount());
+            String[] ids = new String[n];
+            for (int i = 0; i < n; i++) {
+                ids[i] = Validation.id("ids[" + i + "]", req.getIds(i));
+            }
+            int distinct = (int) java.util.Arrays.stream(ids).distinct().count();
+            int deleted = index().delete(c.name(), ids);
+            return DeleteResponse.newBuilder().setDeleted(deleted).setNotFound(distinct - deleted).build();
+        });
+    }
+
+    @Override
+    public void fingerprint(FingerprintRequest req, StreamObserver<FingerprintResponse> out) {
+        answer(out, () -> {
+            Target c = existing(req.getCollection());
+            int n = Validation.batch("texts", req.getTextsCount());
+            FingerprintResponse.Builder b = FingerprintResponse.newBuilder();
+            for (int i = 0; i < n; i++) {
+                b.addFingerprints(text(c, "texts[" + i + "]", req.getTexts(i)));
+            }
+            return b.build();
+        });
+    }
+
+    @Override
+    public void stats(StatsRequest req, StreamObserver<StatsResponse> out) {
+        answer(out, () -> {
+            Target c = existing(req.getCollection());
+            IndexRouter.Stats s = index().stats(c.name(), c.window());
+            return StatsResponse.newBuilder().setCollection(c.name()).setDocuments(s.documents()).setFingerprints(s.fingerprints())
+                    .setShards(s.shards()).setTableBytes(s.tableBytes()).setDocBytes(s.docBytes())
+                    .setBucketEntries(s.bucketEntries()).build();
+        });
+    }
+
+    /**
+     * Each batch is validated and written as it arrives, but bucket appends are held and applied
+     * a window at a time, grouped by bucket ({@link BulkAppends}): documents are findable once
+     * their window is applied, and all of them before the response.
+     */
+    @Override
+    public StreamObserver<BulkLoadRequest> bulkLoad(StreamObserver<BulkLoadResponse> out) {
+        return new BulkLoadCall(this, new BulkAppends(bulkBudget), out);
+    }
+
+    @Override
+    public void checkUrls(CheckUrlsRequest req, StreamObserver<CheckUrlsResponse> out) {
+        answer(out, () -> {
+            String job = Validation.name("job", req.getJob());
+            int n = Validation.batch("urls", req.getUrlsCount());
+            String[] urls = new String[n];
+            for (int i = 0; i < n; i++) {
+                urls[i] = Validation.url("urls[" + i + "]", req.getUrls(i));
+            }
+            long ttl = req.getTtlSeconds() == 0 ? DEFAULT_URL_TTL_SECONDS : Validation.ttl(req.getTtlSeconds());
+            boolean[] fresh = index().seenUrls().check(job, urls, clock.instant().getEpochSecond(), ttl, req.getCheckOnly());
+            CheckUrlsResponse.Builder b = CheckUrlsResponse.newBuilder();
+            int count = 0;
+            for (boolean f : fresh) {
+                b.addIsNew(f);
+                count += f ? 1 : 0;
+            }
+            return b.setNewCount(count).build();
+        });
+    }
+
+    @Override
+    public void dropUrlJob(DropUrlJobRequest req, StreamObserver<DropUrlJobResponse> out) {
+        answer(out, () -> DropUrlJobResponse.newBuilder().setExisted(index().seenUrls().drop(Validation.name("job", req.getJob()))).build());
+    }
+
+    @Override
+    public void handlingTimes(HandlingTimesRequest req, StreamObserver<HandlingTimesResponse> out) {
+        answer(out, () -> handlingTimes.snapshot(req.getReset()));
+    }
+
+    /** The clock of this service's calls: give it to the server that serves the service. */
+    public HandlingTimes handlingTimes() {
+        return handlingTimes;
+    }
+
+    /** Removes expired URLs from every job's seen-set; returns how many. */
+    public long sweepExpiredUrls() {
+        return index().seenUrls().sweep(clock.instant().getEpochSecond());
+    }
+
+    /**
+     * Parallel arrays of a request's documents, validated and fingerprinted: {@code contentKeys[i]}
+     * is the content hash of a text document (null for a fingerprint), {@code known[i]} says its
+     * fingerprint came from the content index.
+     */
+    record Docs(String[] ids, long[] fps, byte[][] contentKeys, boolean[] known, String[] normalised) {
+        /** Records the content hashes of the text documents {@code written} accepts. */
+        void recordContents(ContentIndex index, Target c, java.util.function.IntPredicate written) {
+            int[] texts = java.util.stream.IntStream.range(0, ids.length).filter(i -> contentKeys[i] != null && written.test(i)).toArray();
+            if (texts.length > 0) {
+                byte[][] keys = new byte[texts.length][];
+                for (int i = 0; i < texts.length; i++) {
+                    keys[i] = contentKeys[texts[i]];
+                }
+                index.record(c.name(), c.window().current(), keys, Fanout.pick(fps, texts));
+            }
+        }
+    }
+
+    /**
+     * Validates and fingerprints documents. Texts whose content hash the collection has seen take
+     * the recorded fingerprint; only the others pay for SimHash.
+     */
+    Docs docs(Target c, List<Document> documents) {
+        int n = Validation.batch("documents", documents.size());
+        String[] ids = new String[n];
+        long[] fps = new long[n];
+        byte[][] keys = new byte[n][];
+        boolean[] known = new boolean[n];
+        String[] normalised = new String[n];
+        int texts = 0;
+        for (int i = 0; i < n; i++) {
+            Document d = documents.get(i);
+            ids[i] = Validation.id("documents[" + i + "].id", d.getId());
+            switch (d.getContentCase()) {
+                case FINGERPRINT -> fps[i] = d.getFingerprint();
+                case TEXT -> {
+                    normalised[i] = ContentHash.normalise(Validation.text("documents[" + i + "].text", d.getText()));
+                    keys[i] = ContentIndex.key(ContentHash.of(normalised[i]));
+                    texts++;
+                }
+                case CONTENT_NOT_SET -> throw Validation.invalid("documents[" + i + "] has neither fingerprint nor text");
+            }
+        }
+        if (texts > 0) {
+            int[] textIndexes = java.util.stream.IntStream.range(0, n).filter(i -> keys[i] != null).toArray();
+            byte[][] textKeys = new byte[textIndexes.length][];
+            for (int i = 0; i < textIndexes.length; i++) {
+                textKeys[i] = keys[textIndexes[i]];
+            }
+            boolean[] found = new boolean[textIndexes.length];
+            long[] recorded = index().contentIndex().lookup(c.name(), c.window().live(), textKeys, found);
+            for (int i = 0; i < textIndexes.length; i++) {
+                int at = textIndexes[i];
+                known[at] = found[i];
+                fps[at] = found[i] ? recorded[i] : text(c, "documents[" + at + "].text", documents.get(at).getText());
+            }
+        }
+        return new Docs(ids, fps, keys, known, normalised);
+    }
+
+    private long probe(Target c, int i, Probe p) {
+        return switch (p.getContentCase()) {
+            case FINGERPRINT -> p.getFingerprint();
+            case TEXT -> text(c, "probes[" + i + "].text", p.getText());
+            case CONTENT_NOT_SET -> throw Validation.invalid("probes[" + i + "] has neither fingerprint nor text");
+        };
+    }
+
+    private long text(Target c, String field, String text) {
+        Validation.text(field, text);
+        try {
+            return c.text().fingerprint(text);
+        } catch (IllegalArgumentException e) {
+            throw Validation.invalid(field + ": " + e.getMessage());
+        }
+    }
+
+    Target existing(String name) {
+        String c = Validation.collectionName(name);
+        CollectionInfo info = catalog.get(c).orElseThrow(() -> Status.NOT_FOUND
+                .withDescription("collection '" + c + "' does not exist; create it with CreateCollection").asRuntimeException());
+        CollectionSettings s = info.getSettings();
+        return new Target(c, s, window(s), fingerprinters.computeIfAbsent(c, n -> CollectionSettingsRules.fingerprinter(s)),
+                CollectionSettingsRules.shortTextRule(s));
+    }
+
+    /** The short texts an Insert stores for later verification (null: none). */
+    static String[] shortTextsToStore(Target c, Docs docs) {
+        IndexRouter.ShortTexts st = c.shortTexts(docs.normalised);
+        return st == null ? null : st.texts();
+    }
+
+    /** The request's distance if it gives one, else the collection's. */
+    private static int distance(Target c, boolean given, int k) {
+        return given ? Validation.maxDistance(k) : CollectionSettingsRules.maxDistance(c.settings());
+    }
+
+    private static Match match(IndexRouter.Hit h) {
+        return Match.newBuilder().setId(h.id()).setFingerprint(h.fingerprint()).setDistance(h.distance())
+                .setSimilarity((float) h.similarity()).build();
+    }
+
+    /** How often a request is retried after a shard said this router's partition map is stale. */
+    private static final int STALE_MAP_RETRIES = 3;
+
+    /**
+     * Runs a request and answers it. A shard that refuses a call for a stale partition map
+     * (FAILED_PRECONDITION from its epoch fence) gets the request retried on the newer map:
+     * every write is idempotent, and Dedup releases its locks before it gives up.
+     */
+    private <T> void answer(StreamObserver<T> out, Supplier<T> call) {
+        T response;
+        try {
+            response = withFreshMap(call);
+        } catch (RuntimeException e) {
+            out.onError(status(e).asRuntimeException());
+            return;
+        }
+        out.onNext(response);
+        out.onCompleted();
+    }
+
+    <T> T withFreshMap(Supplier<T> call) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return call.get();
+            } catch (StatusRuntimeException e) {
+                if (attempt == STALE_MAP_RETRIES || !ShardEpochs.isStale(e.getStatus())) {
+                    throw e;
+                }
+                view.refresh();
+            }
+        }
+    }
+
+    static Status status(RuntimeException e) {
+        if (e instanceof StatusRuntimeException s) {
+            return s.getStatus();
+        }
+        return Status.INTERNAL.withDescription(e.toString()).withCause(e);
+    }
+}

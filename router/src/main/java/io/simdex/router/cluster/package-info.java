@@ -1,0 +1,12 @@
+/**
+ * The cluster's control plane, apart from the data path: Atomix membership, the partition map
+ * kept by Raft, rebalancing (partition moves), missed-write marks, the shared collection
+ * catalog, and the admin service.
+ *
+ * <p>Invariants. The partition map changes only through Atomix, each change with a new epoch;
+ * a router builds its index view from one map and tags every shard call with that map's epoch,
+ * and nodes refuse calls routed by an older one, so a router that missed a move cannot write
+ * around it. A node marked as having missed a write refuses reads until it has pulled its
+ * partitions again. The data path reads the current view and never waits on Atomix.
+ */
+package io.simdex.router.cluster;

@@ -1,0 +1,197 @@
+package io.simdex.router.index;
+
+import io.simdex.core.BlockTables;
+import io.simdex.router.index.IndexRouter.Hit;
+import io.simdex.router.shard.Fanout;
+import io.simdex.router.shard.Found;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.ShardClient;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static io.simdex.router.shard.Fanout.pick;
+
+/**
+ * A query through the fan-out: the four tables' buckets probed on their owners in parallel, then
+ * the matches' ids resolved on the fingerprints' owners. This is the path for shards that answer
+ * later (remote shards, replica sets); {@link LocalQuery} makes the same calls in the same order
+ * when every shard answers in the caller's thread. Both read the buckets this class names
+ * ({@link #variants}, {@link #flip}, {@link #threshold}).
+ */
+final class FanoutQuery {
+    /** Up to this many matches, {@link #distinctPairs} compares pairwise instead of hashing. */
+    private static final int SMALL_PAIRS = 32;
+
+    private final ShardClient[] shards;
+    private final Placement placement;
+
+    FanoutQuery(ShardClient[] shards, Placement placement) {
+        this.shards = shards;
+        this.placement = placement;
+    }
+
+    /** Every stored document within {@code maxDistance} of each probe, nearest first. */
+    List<List<Hit>> candidates(String c, long[] generations, long[] probes, int maxDistance) {
+        Found[] matches = probe(c, generations, probes, maxDistance);
+        Map<Long, Map<Long, String[]>> ids = resolve(c, matches);
+        List<List<Hit>> out = new ArrayList<>(probes.length);
+        for (int q = 0; q < probes.length; q++) {
+            Found m = matches[q];
+            if (m.fingerprints().length == 0) {
+                out.add(new ArrayList<>(0)); // most probes of a dedup stream: no maps for nothing
+                continue;
+            }
+            ProbeHits hits = new ProbeHits(probes[q]);
+            for (int i = 0; i < m.fingerprints().length; i++) {
+                long fp = m.fingerprints()[i];
+                long g = m.generations()[i];
+                for (String id : ids.getOrDefault(g, Map.of()).getOrDefault(fp, new String[0])) {
+                    hits.add(id, fp, g);
+                }
+            }
+            out.add(hits.nearestFirst());
+        }
+        return out;
+    }
+
+    /**
+     * Probes all four tables of the given generations for every probe; each probe's distinct
+     * (fp, generation) matches. Beyond distance 3 each table is also probed at the 16 one-bit
+     * neighbours of the probe's block, with a residue threshold one lower
+     * ({@link BlockTables#MAX_NEIGHBOUR_DISTANCE} says why that finds everything up to 7).
+     */
+    private Found[] probe(String c, long[] gens, long[] probes, int maxDistance) {
+        int variants = variants(maxDistance);
+        Found[][] parts = new Found[BlockTables.TABLES * variants][probes.length];
+        Fanout f = Fanout.start();
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            for (int v = 0; v < variants; v++) {
+                int table = t;
+                int part = t * variants + v;
+                long flip = flip(t, v);
+                int threshold = threshold(maxDistance, v);
+                long[] shifted = flip == 0 ? probes : flipped(probes, flip);
+                f.toOwners(shards, probes.length, i -> placement.ownerOfBucket(table, BlockTables.block(shifted[i], table)),
+                        (shard, group) -> shard.probe(c, gens, table, pick(shifted, group), threshold), (group, found) -> {
+                            for (int i = 0; i < group.length; i++) {
+                                parts[part][group[i]] = found[i];
+                            }
+                        });
+            }
+        }
+        f.await();
+        Found[] out = new Found[probes.length];
+        for (int q = 0; q < probes.length; q++) {
+            int n = 0;
+            for (Found[] part : parts) {
+                n += part[q].fingerprints().length;
+            }
+            long[] fps = new long[n];
+            long[] gs = new long[n];
+            int at = 0;
+            for (Found[] part : parts) {
+                Found found = part[q];
+                System.arraycopy(found.fingerprints(), 0, fps, at, found.fingerprints().length);
+                System.arraycopy(found.generations(), 0, gs, at, found.generations().length);
+                at += found.fingerprints().length;
+            }
+            out[q] = n <= 1 ? new Found(fps, gs) : distinctPairs(fps, gs);
+        }
+        return out;
+    }
+
+    /** How many buckets of each table a probe within {@code maxDistance} reads: its own, and beyond 3 its 16 one-bit neighbours. */
+    static int variants(int maxDistance) {
+        return maxDistance > BlockTables.MAX_DISTANCE ? 1 + BlockTables.BLOCK_BITS : 1;
+    }
+
+    /** What a probe is XORed with for variant v of table t: 0 for its own bucket, else bit v-1 of its block. */
+    static long flip(int table, int variant) {
+        return variant == 0 ? 0 : 1L << (table * BlockTables.BLOCK_BITS + variant - 1);
+    }
+
+    /** The residue threshold of variant v: a neighbour bucket's key already differs by one bit. */
+    static int threshold(int maxDistance, int variant) {
+        return variant == 0 ? maxDistance : maxDistance - 1;
+    }
+
+    private static long[] flipped(long[] probes, long flip) {
+        long[] out = new long[probes.length];
+        for (int i = 0; i < probes.length; i++) {
+            out[i] = probes[i] ^ flip;
+        }
+        return out;
+    }
+
+    /** generation -> fingerprint -> ids, for every matched (fingerprint, generation). */
+    private Map<Long, Map<Long, String[]>> resolve(String c, Found[] matches) {
+        int n = 0;
+        for (Found m : matches) {
+            n += m.fingerprints().length;
+        }
+        long[] fps = new long[n];
+        long[] gens = new long[n];
+        int at = 0;
+        for (Found m : matches) {
+            System.arraycopy(m.fingerprints(), 0, fps, at, m.fingerprints().length);
+            System.arraycopy(m.generations(), 0, gens, at, m.generations().length);
+            at += m.fingerprints().length;
+        }
+        Found all = distinctPairs(fps, gens);
+        Map<Long, Map<Long, String[]>> ids = new HashMap<>();
+        if (all.fingerprints().length == 0) {
+            return ids;
+        }
+        long[] allFps = all.fingerprints();
+        long[] allGens = all.generations();
+        Fanout f = Fanout.start();
+        f.toOwners(shards, allFps.length, i -> placement.ownerOfFingerprint(allFps[i]),
+                (shard, group) -> shard.resolveIds(c, pick(allGens, group), pick(allFps, group)), (group, found) -> {
+                    synchronized (ids) {
+                        for (int i = 0; i < group.length; i++) {
+                            ids.computeIfAbsent(allGens[group[i]], g -> new HashMap<>()).put(allFps[group[i]], found[i]);
+                        }
+                    }
+                });
+        f.await();
+        return ids;
+    }
+
+    /** Distinct (fingerprint, generation) pairs: a fingerprint equal in several blocks is found in several tables. */
+    static Found distinctPairs(long[] fps, long[] gens) {
+        int n = 0;
+        long[] outF = new long[fps.length];
+        long[] outG = new long[fps.length];
+        if (fps.length <= SMALL_PAIRS) {
+            // A probe's matches are a handful: comparing with those kept beats boxing them into maps.
+            next:
+            for (int i = 0; i < fps.length; i++) {
+                for (int j = 0; j < n; j++) {
+                    if (outF[j] == fps[i] && outG[j] == gens[i]) {
+                        continue next;
+                    }
+                }
+                outF[n] = fps[i];
+                outG[n] = gens[i];
+                n++;
+            }
+            return new Found(n == outF.length ? outF : Arrays.copyOf(outF, n), n == outG.length ? outG : Arrays.copyOf(outG, n));
+        }
+        Map<Long, List<Long>> seen = new LinkedHashMap<>();
+        for (int i = 0; i < fps.length; i++) {
+            List<Long> gs = seen.computeIfAbsent(fps[i], k -> new ArrayList<>(1));
+            if (!gs.contains(gens[i])) {
+                gs.add(gens[i]);
+                outF[n] = fps[i];
+                outG[n] = gens[i];
+                n++;
+            }
+        }
+        return new Found(Arrays.copyOf(outF, n), Arrays.copyOf(outG, n));
+    }
+}

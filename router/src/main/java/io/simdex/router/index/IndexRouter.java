@@ -1,0 +1,488 @@
+package io.simdex.router.index;
+
+import io.simdex.router.shard.Previous;
+import io.grpc.Status;
+import io.simdex.core.BlockTables;
+import io.simdex.core.Hamming;
+import io.simdex.server.ShardNode;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+import io.simdex.router.crawl.ContentIndex;
+import io.simdex.router.shard.Fanout;
+import static io.simdex.router.shard.Fanout.pick;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.crawl.SeenUrls;
+import io.simdex.router.shard.ShardClient;
+
+/**
+ * The index across shards: what Insert, Query, Dedup and Delete do, in terms of the shard
+ * protocol. Arguments are validated by the caller ({@code SimdexService}).
+ *
+ * <h2>Where things live</h2>
+ * A document (id, fp) of generation g is recorded three ways, each at the shard
+ * {@link Placement} names: id -> fp at the owner of the id, fp -> ids at the owner of fp, and
+ * fp in the four buckets (t, block t of fp) at each bucket's owner. A query probes the four
+ * buckets of every live generation, then resolves the matched fingerprints' ids; buckets never
+ * carry ids, which keeps them at 6 bytes an entry. An id lives in one generation: binding it
+ * in a new one unbinds it from the others (all on the id's owner).
+ *
+ * <h2>Order of writes</h2>
+ * Insert binds ids first, moves re-bound ids off their old fingerprints, then attaches ids and
+ * adds bucket entries; delete undoes in reverse. A fingerprint in a bucket without ids is
+ * invisible (queries drop it), so a write cut short leaves nothing wrong to see, and every step
+ * is idempotent, so retrying the request completes it.
+ */
+public final class IndexRouter implements AutoCloseable {
+    /** Shard-side bucket locks expire this long after being granted. */
+    static final int LEASE_MILLIS = 30_000;
+    /** How long a Dedup waits for busy buckets before failing with ABORTED. */
+    static final int WAIT_MILLIS = 10_000;
+
+    private final ShardClient[] shards;
+    private final Placement placement;
+    private final ShardClient[] nodes;
+    private final int replication;
+    private final boolean ownsShards;
+    /** Queries without the fan-out, when every shard answers in the caller's thread; else null. */
+    private final LocalQuery local;
+    private final FanoutQuery fanout;
+    private final ShortTextVerification verification;
+
+    /** Over unreplicated shards, which this router owns (closes). */
+    public IndexRouter(List<? extends ShardClient> shards, Placement placement) {
+        this(shards, placement, shards, 1, true);
+    }
+
+    /**
+     * Over groups of a cluster: {@code shards} are the placement's groups (replica sets),
+     * {@code nodes} every node once (for stats and retention, which are per node), each record
+     * kept {@code replication} times. Whoever built the groups closes them.
+     */
+    public IndexRouter(List<? extends ShardClient> shards, Placement placement, List<? extends ShardClient> nodes, int replication,
+            boolean ownsShards) {
+        if (placement.shards() != shards.size()) {
+            throw new IllegalArgumentException(placement.shards() + " shards placed but " + shards.size() + " given");
+        }
+        this.shards = shards.toArray(new ShardClient[0]);
+        this.placement = placement;
+        this.nodes = nodes.toArray(new ShardClient[0]);
+        this.replication = replication;
+        this.ownsShards = ownsShards;
+        this.local = LocalQuery.over(this.shards, placement);
+        this.fanout = new FanoutQuery(this.shards, placement);
+        this.verification = new ShortTextVerification(this.shards, placement);
+    }
+
+    /** Whether queries skip the fan-out (every shard answers in the caller's thread). */
+    boolean queriesInCallingThread() {
+        return local != null;
+    }
+
+    /** A stored document near a probe; {@code similarity} is its verified shingle Jaccard, or -1 when not verified. */
+    public record Hit(String id, long fingerprint, int distance, double similarity) {
+        static final Comparator<Hit> NEAREST_FIRST = Comparator.comparingInt(Hit::distance).thenComparing(Hit::id);
+
+        public Hit(String id, long fingerprint, int distance) {
+            this(id, fingerprint, distance, -1);
+        }
+    }
+
+    /** The short texts of a request: the collection's rule, and each item's normalised text where it is short (else null). */
+    public record ShortTexts(ShortTextRule rule, String[] texts) {
+        boolean any() {
+            return Arrays.stream(texts).anyMatch(java.util.Objects::nonNull);
+        }
+    }
+
+    /** Dedup's decision for one document: inserted, or the stored documents it duplicates; its place in the serial order. */
+    public record Decision(boolean inserted, List<Hit> duplicates, long sequence) {
+    }
+
+    /** Counts of a collection's live generations across all shards. */
+    public record Stats(long documents, long fingerprints, long bucketEntries, long tableBytes, long docBytes, int shards) {
+    }
+
+    /** Stores each (ids[i], fps[i]) in the window's current generation; an id given twice keeps its last fingerprint. */
+    public void insert(String c, Window w, String[] ids, long[] fps) {
+        insert(c, w, ids, fps, null);
+    }
+
+    /** As {@link #insert(String, Window, String[], long[])}, also storing the non-null {@code shortTexts[i]} for verification. */
+    public void insert(String c, Window w, String[] ids, long[] fps, String[] shortTexts) {
+        insert(c, w, ids, fps, shortTexts, null);
+    }
+
+    /**
+     * As {@link #insert(String, Window, String[], long[], String[])}; with {@code held} non-null
+     * (a bulk load) the bucket appends are held there and applied a window at a time.
+     */
+    public void insert(String c, Window w, String[] ids, long[] fps, String[] shortTexts, BulkAppends held) {
+        int[] last = lastOccurrences(ids);
+        String[] idz = pick(ids, last);
+        long[] fpz = pick(fps, last);
+        String[] textz = shortTexts == null ? null : pick(shortTexts, last);
+        long g = w.current();
+
+        // 1. id -> fp, learning what each id was bound to before (in any generation).
+        Previous previous = new Previous(idz.length);
+        Fanout f = Fanout.start();
+        f.toOwners(shards, idz.length, i -> placement.ownerOfId(idz[i]),
+                (shard, group) -> shard.bindIds(c, g, pick(idz, group), pick(fpz, group)), (group, p) -> scatter(p, group, previous));
+        f.await();
+        // 2. Ids that moved leave their old fingerprints.
+        int[] moved = IntStream.range(0, idz.length)
+                .filter(i -> previous.present()[i] && (previous.previous()[i] != fpz[i] || previous.generation()[i] != g)).toArray();
+        if (moved.length > 0) {
+            if (held != null) {
+                // A held append of an old fingerprint must land before its removal, or outlive it.
+                held.apply(this);
+            }
+            detachAndUnindex(c, pick(previous.generation(), moved), pick(previous.previous(), moved), pick(idz, moved));
+        }
+        // 3. fp -> ids, then 4. the buckets. Bucket adds are always sent, so a retry after a
+        // failure between 3 and 4 completes the insert: a fingerprint that had no ids is new and
+        // is appended without a scan; one that had ids (a retry, or another id's) is added checked.
+        boolean[] fresh = new boolean[fpz.length];
+        f.toOwners(shards, fpz.length, i -> placement.ownerOfFingerprint(fpz[i]),
+                (shard, group) -> shard.attachIds(c, g, pick(fpz, group), pick(idz, group)), (group, wasEmpty) -> scatter(wasEmpty, group, fresh));
+        f.await();
+        // A fingerprint given twice in one batch is new once: the first copy decides.
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        long[] added = IntStream.range(0, fpz.length).filter(i -> fresh[i] && seen.add(fpz[i])).mapToLong(i -> fpz[i]).toArray();
+        long[] checked = distinct(IntStream.range(0, fpz.length).filter(i -> !fresh[i]).mapToLong(i -> fpz[i])
+                .filter(fp -> !seen.contains(fp)).toArray());
+        if (held != null) {
+            held.hold(this, c, g, added, checked, idz.length);
+        } else {
+            addToBuckets(c, g, added, true);
+            addToBuckets(c, g, checked, false);
+        }
+        if (textz != null) {
+            putTexts(c, g, idz, textz);
+        }
+    }
+
+    private void putTexts(String c, long g, String[] ids, String[] texts) {
+        int[] withText = IntStream.range(0, ids.length).filter(i -> texts[i] != null).toArray();
+        String[] idz = pick(ids, withText);
+        String[] textz = pick(texts, withText);
+        Fanout f = Fanout.start();
+        f.toOwners(shards, idz.length, i -> placement.ownerOfId(idz[i]), (shard, group) -> shard.putTexts(c, g, pick(idz, group), pick(textz, group)));
+        f.await();
+    }
+
+    /** For each probe, every stored document within {@code maxDistance}, nearest first, at most {@code limit} (0: all). */
+    public List<List<Hit>> query(String c, Window w, long[] probes, int maxDistance, int limit) {
+        return query(c, w, probes, maxDistance, limit, null);
+    }
+
+    /**
+     * As {@link #query(String, Window, long[], int, int)}; probes with a short text (in
+     * {@code shortTexts}) are answered by verification instead: candidates within the rule's
+     * distance whose stored text is similar enough, or, with no stored text, within maxDistance.
+     */
+    public List<List<Hit>> query(String c, Window w, long[] probes, int maxDistance, int limit, ShortTexts shortTexts) {
+        boolean verify = shortTexts != null && shortTexts.any();
+        int k = verify ? Math.max(maxDistance, shortTexts.rule().candidateDistance()) : maxDistance;
+        List<List<Hit>> hits = local != null ? local.candidates(c, w.live(), probes, k) : fanout.candidates(c, w.live(), probes, k);
+        if (verify) {
+            hits = verification.verify(c, w, hits, maxDistance, shortTexts);
+        }
+        if (limit > 0) {
+            hits.replaceAll(h -> h.size() > limit ? List.copyOf(h.subList(0, limit)) : h);
+        }
+        return hits;
+    }
+
+    /**
+     * Check-and-insert in request order: a document is stored only if no stored document and no
+     * document kept earlier in this request lies within {@code maxDistance}.
+     *
+     * <p>Race-free across routers: the call holds, on the owning shards, the locks of every
+     * bucket key of its documents (see the server's {@code BucketLocks}) from before its probe
+     * until after its insert. Shards are locked in ascending order, so calls cannot deadlock.
+     */
+    public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance) {
+        return dedup(c, w, ids, fps, maxDistance, null);
+    }
+
+    /**
+     * As {@link #dedup(String, Window, String[], long[], int)}, with short-text verification for
+     * the documents that have a short text: probes, locks and in-request tables then reach the
+     * rule's candidate distance.
+     */
+    public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance, ShortTexts shortTexts) {
+        boolean verify = shortTexts != null && shortTexts.any();
+        int reach = verify ? Math.max(maxDistance, shortTexts.rule().candidateDistance()) : maxDistance;
+        int[] keys = bucketKeys(fps, reach);
+        int[][] byShard = Fanout.group(keys.length, shards.length, i -> placement.ownerOfBucket(keys[i] >>> BlockTables.BLOCK_BITS,
+                keys[i] & (BlockTables.KEYS_PER_TABLE - 1)));
+        long token = ThreadLocalRandom.current().nextLong();
+        long started = System.nanoTime();
+        boolean[] locked = new boolean[shards.length];
+        long stamp = 0;
+        long released = -1;
+        try {
+            for (int s = 0; s < shards.length; s++) {
+                if (byShard[s].length > 0) {
+                    // Marked before the call: a replica set may hold some replicas' locks when it fails.
+                    locked[s] = true;
+                    stamp = Math.max(stamp, Fanout.join(shards[s].lockBuckets(c, pick(keys, byShard[s]), token, LEASE_MILLIS, WAIT_MILLIS)));
+                }
+            }
+            List<Decision> decisions = decide(c, w, ids, fps, maxDistance, verify ? shortTexts : null, stamp + 1);
+            if (System.nanoTime() - started > LEASE_MILLIS / 2 * 1_000_000L) {
+                // The locks may be about to expire: inserting now could race another router.
+                throw Status.ABORTED.withDescription("dedup took longer than half the lock lease; retry").asRuntimeException();
+            }
+            int[] kept = IntStream.range(0, ids.length).filter(i -> decisions.get(i).inserted()).toArray();
+            if (kept.length > 0) {
+                insert(c, w, pick(ids, kept), pick(fps, kept), verify ? pick(shortTexts.texts(), kept) : null);
+            }
+            released = stamp + ids.length;
+            return decisions;
+        } finally {
+            unlock(c, keys, byShard, locked, token, released >= 0 ? released : stamp);
+        }
+    }
+
+    /** Removes documents by id (from every generation); returns how many existed. */
+    public int delete(String c, String[] ids) {
+        String[] idz = Arrays.stream(ids).distinct().toArray(String[]::new);
+        Previous previous = new Previous(idz.length);
+        Fanout f = Fanout.start();
+        f.toOwners(shards, idz.length, i -> placement.ownerOfId(idz[i]), (shard, group) -> shard.unbindIds(c, pick(idz, group)),
+                (group, p) -> scatter(p, group, previous));
+        f.await();
+        int[] found = IntStream.range(0, idz.length).filter(i -> previous.present()[i]).toArray();
+        if (found.length > 0) {
+            detachAndUnindex(c, pick(previous.generation(), found), pick(previous.previous(), found), pick(idz, found));
+        }
+        return found.length;
+    }
+
+    public Stats stats(String c, Window w) {
+        long[] sum = new long[5];
+        Fanout f = Fanout.start();
+        f.toEach(nodes, node -> node.stats(c, w.oldest()), s -> {
+            sum[0] += s.documents();
+            sum[1] += s.fingerprints();
+            sum[2] += s.bucketEntries();
+            sum[3] += s.tableBytes();
+            sum[4] += s.docBytes();
+        });
+        f.await();
+        // Every record is kept on `replication` nodes: counts are per copy (exact unless a move is half done).
+        int r = replication;
+        return new Stats(sum[0] / r, sum[1] / r, sum[2] / r, sum[3], sum[4], nodes.length);
+    }
+
+    /** Deletes every generation older than the window on every shard; returns how many were dropped. */
+    public int expire(String c, Window w) {
+        return sumOverNodes(node -> node.expireBefore(c, w.oldest()));
+    }
+
+    /** Creates the collection's store for {@code generation} on every node (see {@link ShardClient#prepareGeneration}); returns on how many it was new. */
+    public int prepare(String c, long generation, boolean evenIfUnused) {
+        return sumOverNodes(node -> node.prepareGeneration(c, generation, evenIfUnused));
+    }
+
+    /** Calls every node once, in parallel; the sum of their counts. */
+    private int sumOverNodes(Function<ShardClient, CompletableFuture<Integer>> call) {
+        int[] sum = {0};
+        Fanout f = Fanout.start();
+        f.toEach(nodes, call, n -> sum[0] += n);
+        f.await();
+        return sum[0];
+    }
+
+    /** The content index on the same shards. */
+    public ContentIndex contentIndex() {
+        return new ContentIndex(List.of(shards), placement);
+    }
+
+    /** URL seen-sets on the same shards. */
+    public SeenUrls seenUrls() {
+        return new SeenUrls(List.of(shards), placement, List.of(nodes));
+    }
+
+    public int shardCount() {
+        return nodes.length;
+    }
+
+    @Override
+    public void close() {
+        if (ownsShards) {
+            for (ShardClient shard : shards) {
+                shard.close();
+            }
+        }
+    }
+
+    /** The decisions for one locked batch, numbered from {@code firstSequence}. */
+    private List<Decision> decide(String c, Window w, String[] ids, long[] fps, int maxDistance, ShortTexts st, long firstSequence) {
+        int reach = st == null ? maxDistance : Math.max(maxDistance, st.rule().candidateDistance());
+        List<List<Hit>> stored = query(c, w, fps, maxDistance, 0, st);
+        BatchTables kept = new BatchTables();
+        List<Decision> decisions = new ArrayList<>(ids.length);
+        for (int i = 0; i < ids.length; i++) {
+            List<Hit> dups = new ArrayList<>(stored.get(i));
+            for (int j : kept.within(fps[i], reach, fps)) {
+                int d = Hamming.distance(fps[i], fps[j]);
+                if (st != null && st.texts()[i] != null && st.texts()[j] != null) {
+                    double sim = st.rule().similarity(st.texts()[i], st.texts()[j]);
+                    if (sim >= st.rule().minJaccard()) {
+                        dups.add(new Hit(ids[j], fps[j], d, sim));
+                    }
+                } else if (d <= maxDistance) {
+                    dups.add(new Hit(ids[j], fps[j], d));
+                }
+            }
+            if (dups.isEmpty()) {
+                kept.add(i, fps[i]);
+                decisions.add(new Decision(true, List.of(), firstSequence + i));
+            } else {
+                dups.sort(Hit.NEAREST_FIRST);
+                decisions.add(new Decision(false, dups, firstSequence + i));
+            }
+        }
+        return decisions;
+    }
+
+    private void unlock(String c, int[] keys, int[][] byShard, boolean[] locked, long token, long stamp) {
+        Fanout f = Fanout.start();
+        for (int s = 0; s < shards.length; s++) {
+            if (locked[s]) {
+                f.add(shards[s].unlockBuckets(c, pick(keys, byShard[s]), token, stamp));
+            }
+        }
+        try {
+            f.await();
+        } catch (RuntimeException e) {
+            // The shard's lease frees the keys; the caller's outcome stands.
+        }
+    }
+
+    /** Detaches ids[i] from fps[i] in gens[i]; fingerprints left without ids leave that generation's buckets. */
+    private void detachAndUnindex(String c, long[] gens, long[] fps, String[] ids) {
+        boolean[] empty = new boolean[fps.length];
+        Fanout f = Fanout.start();
+        for (long g : Arrays.stream(gens).distinct().toArray()) {
+            int[] inGen = IntStream.range(0, fps.length).filter(i -> gens[i] == g).toArray();
+            f.toOwners(shards, inGen.length, i -> placement.ownerOfFingerprint(fps[inGen[i]]), (shard, group) -> {
+                int[] items = pick(inGen, group);
+                return shard.detachIds(c, g, pick(fps, items), pick(ids, items));
+            }, (group, flags) -> scatter(flags, pick(inGen, group), empty));
+        }
+        f.await();
+        for (long g : Arrays.stream(gens).distinct().toArray()) {
+            long[] gone = distinct(IntStream.range(0, fps.length).filter(i -> empty[i] && gens[i] == g).mapToLong(i -> fps[i]).toArray());
+            if (gone.length > 0) {
+                buckets(c, g, gone, false);
+            }
+        }
+    }
+
+    private void addToBuckets(String c, long g, long[] fps, boolean newFingerprints) {
+        if (fps.length > 0) {
+            buckets(c, g, fps, true, newFingerprints);
+        }
+    }
+
+    /**
+     * Adds {@code fps[0..n)} to their buckets of generation g, each table's share ordered by
+     * block first, so a shard appends each bucket's run at once (ShardNode#bucketAdd).
+     */
+    void addGrouped(String c, long g, long[] fps, int n, boolean newFingerprints) {
+        if (n == 0) {
+            return;
+        }
+        Fanout f = Fanout.start();
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            int table = t;
+            toOwners(f, t, BlockTables.groupByBlock(fps, n, t), (shard, part) -> shard.bucketAdd(c, g, table, part, newFingerprints));
+        }
+        f.await();
+    }
+
+    /** Sends each owner of table {@code t}'s buckets its share of {@code fps}, in the given order. */
+    private void toOwners(Fanout f, int t, long[] fps, java.util.function.BiFunction<ShardClient, long[], CompletableFuture<?>> call) {
+        f.toOwners(shards, fps.length, i -> placement.ownerOfBucket(t, BlockTables.block(fps[i], t)), (shard, group) -> call.apply(shard, pick(fps, group)));
+    }
+
+    /** Adds (or removes) each fingerprint in its four buckets of generation g, one call per (table, owner). */
+    private void buckets(String c, long g, long[] fps, boolean add) {
+        buckets(c, g, fps, add, false);
+    }
+
+    private void buckets(String c, long g, long[] fps, boolean add, boolean newFingerprints) {
+        Fanout f = Fanout.start();
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            int table = t;
+            toOwners(f, t, fps, (shard, part) -> add ? shard.bucketAdd(c, g, table, part, newFingerprints) : shard.bucketRemove(c, g, table, part));
+        }
+        f.await();
+    }
+
+    private static void scatter(boolean[] part, int[] group, boolean[] into) {
+        for (int i = 0; i < group.length; i++) {
+            into[group[i]] = part[i];
+        }
+    }
+
+    private static void scatter(Previous part, int[] group, Previous into) {
+        for (int i = 0; i < group.length; i++) {
+            into.present()[group[i]] = part.present()[i];
+            into.previous()[group[i]] = part.previous()[i];
+            into.generation()[group[i]] = part.generation()[i];
+        }
+    }
+
+    /**
+     * The distinct bucket keys a check-and-insert of {@code fps} within {@code reach} must lock,
+     * ascending: each block's key, and beyond distance 3 its 16 one-bit neighbours too (two
+     * documents within 7 have, in some table, equal or one-bit-apart keys, and each locks the
+     * other's).
+     */
+    private static int[] bucketKeys(long[] fps, int reach) {
+        int per = reach > BlockTables.MAX_DISTANCE ? 1 + BlockTables.BLOCK_BITS : 1;
+        int[] keys = new int[fps.length * BlockTables.TABLES * per];
+        int n = 0;
+        for (long fp : fps) {
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                int block = BlockTables.block(fp, t);
+                keys[n++] = BlockTables.bucketKey(t, block);
+                for (int bit = 0; per > 1 && bit < BlockTables.BLOCK_BITS; bit++) {
+                    keys[n++] = BlockTables.bucketKey(t, block ^ (1 << bit));
+                }
+            }
+        }
+        return Arrays.stream(keys).sorted().distinct().toArray();
+    }
+
+    private static long[] distinct(long[] values) {
+        return Arrays.stream(values).distinct().toArray();
+    }
+
+    /** Indexes of the last occurrence of each distinct id, in order of those occurrences. */
+    private static int[] lastOccurrences(String[] ids) {
+        Map<String, Integer> last = new LinkedHashMap<>();
+        for (int i = 0; i < ids.length; i++) {
+            last.remove(ids[i]);
+            last.put(ids[i], i);
+        }
+        if (last.size() == ids.length) {
+            return IntStream.range(0, ids.length).toArray();
+        }
+        return last.values().stream().mapToInt(Integer::intValue).toArray();
+    }
+}

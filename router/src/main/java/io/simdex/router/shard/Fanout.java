@@ -1,0 +1,180 @@
+package io.simdex.router.shard;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntUnaryOperator;
+
+/**
+ * Splits a batch by owning shard and waits for the shards' answers: the one place that turns
+ * "n items" into "one call per shard, in parallel".
+ */
+public final class Fanout {
+    private final List<CompletableFuture<?>> pending = new ArrayList<>();
+
+    private Fanout() {
+    }
+
+    public static Fanout start() {
+        return new Fanout();
+    }
+
+    private static final int[] NONE = {};
+    private static final int[] ONLY_FIRST = {0};
+
+    /**
+     * Indexes 0..n-1 grouped by owner: {@code result[shard]} lists the items that shard owns, in
+     * order. The group arrays may be shared between calls: read them, never write them. A single
+     * item (every unary call) allocates only the outer array.
+     */
+    public static int[][] group(int n, int shards, IntUnaryOperator owner) {
+        if (n <= 1) {
+            int[][] groups = new int[shards][];
+            Arrays.fill(groups, NONE);
+            if (n == 1) {
+                groups[owner.applyAsInt(0)] = ONLY_FIRST;
+            }
+            return groups;
+        }
+        int[] own = new int[n];
+        int[] counts = new int[shards];
+        for (int i = 0; i < n; i++) {
+            own[i] = owner.applyAsInt(i);
+            counts[own[i]]++;
+        }
+        int[][] groups = new int[shards][];
+        for (int s = 0; s < shards; s++) {
+            groups[s] = counts[s] == 0 ? NONE : new int[counts[s]];
+            counts[s] = 0;
+        }
+        for (int i = 0; i < n; i++) {
+            groups[own[i]][counts[own[i]]++] = i;
+        }
+        return groups;
+    }
+
+    public static long[] pick(long[] values, int[] indexes) {
+        long[] out = new long[indexes.length];
+        for (int i = 0; i < indexes.length; i++) {
+            out[i] = values[indexes[i]];
+        }
+        return out;
+    }
+
+    public static String[] pick(String[] values, int[] indexes) {
+        String[] out = new String[indexes.length];
+        for (int i = 0; i < indexes.length; i++) {
+            out[i] = values[indexes[i]];
+        }
+        return out;
+    }
+
+    public static byte[][] pick(byte[][] values, int[] indexes) {
+        byte[][] out = new byte[indexes.length][];
+        for (int i = 0; i < indexes.length; i++) {
+            out[i] = values[indexes[i]];
+        }
+        return out;
+    }
+
+    public static int[] pick(int[] values, int[] indexes) {
+        int[] out = new int[indexes.length];
+        for (int i = 0; i < indexes.length; i++) {
+            out[i] = values[indexes[i]];
+        }
+        return out;
+    }
+
+    /**
+     * Sends items 0..n-1 to their owners among {@code shards}: one call per shard that owns any,
+     * given the indexes of its items in order ({@link #group}); {@code onResult} gets those
+     * indexes and the shard's answer.
+     */
+    public <T> void toOwners(ShardClient[] shards, int n, IntUnaryOperator owner,
+            BiFunction<ShardClient, int[], CompletableFuture<T>> call, BiConsumer<int[], ? super T> onResult) {
+        int[][] groups = group(n, shards.length, owner);
+        for (int s = 0; s < shards.length; s++) {
+            int[] group = groups[s];
+            if (group.length > 0) {
+                add(call.apply(shards[s], group), answer -> onResult.accept(group, answer));
+            }
+        }
+    }
+
+    /** As {@link #toOwners(ShardClient[], int, IntUnaryOperator, BiFunction, BiConsumer)}, for calls whose answer only says they are done. */
+    public void toOwners(ShardClient[] shards, int n, IntUnaryOperator owner, BiFunction<ShardClient, int[], CompletableFuture<?>> call) {
+        int[][] groups = group(n, shards.length, owner);
+        for (int s = 0; s < shards.length; s++) {
+            if (groups[s].length > 0) {
+                add(call.apply(shards[s], groups[s]));
+            }
+        }
+    }
+
+    /** Calls every one of {@code nodes} once; {@code onResult} gets each answer, one at a time. */
+    public <T> void toEach(ShardClient[] nodes, Function<ShardClient, CompletableFuture<T>> call, Consumer<? super T> onResult) {
+        for (ShardClient node : nodes) {
+            add(call.apply(node), answer -> {
+                synchronized (this) {
+                    onResult.accept(answer);
+                }
+            });
+        }
+    }
+
+    public <T> CompletableFuture<T> add(CompletableFuture<T> call) {
+        pending.add(call);
+        return call;
+    }
+
+    /**
+     * Adds a call and what to do with its answer. {@link #await} waits for {@code onResult} to
+     * have run, not just for the call: with a remote shard the call completes on a gRPC thread
+     * and its continuations may run after other waiters wake.
+     */
+    public <T> void add(CompletableFuture<T> call, Consumer<? super T> onResult) {
+        if (call.isDone() && !call.isCompletedExceptionally()) {
+            // A local shard answers in the caller's thread: take its answer now, with no
+            // continuation to allocate and nothing to wait for (a failure still waits for await).
+            onResult.accept(call.join());
+            return;
+        }
+        pending.add(call.thenAccept(onResult));
+    }
+
+    /** Waits for one call; rethrows its failure's cause (a gRPC status from a remote shard). */
+    public static <T> T join(CompletableFuture<T> call) {
+        try {
+            return call.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
+    /** Waits for every call; rethrows the first failure's cause (a gRPC status from a remote shard). */
+    public void await() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        try {
+            CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])).join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        } finally {
+            pending.clear();
+        }
+    }
+}

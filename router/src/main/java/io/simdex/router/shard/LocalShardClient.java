@@ -1,0 +1,168 @@
+package io.simdex.router.shard;
+
+import io.grpc.Status;
+import io.simdex.server.ShardNode;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/** A shard in this JVM: calls the {@link ShardNode} directly, in the caller's thread. */
+public class LocalShardClient implements ShardClient {
+    private final ShardNode node;
+
+    public LocalShardClient(ShardNode node) {
+        this.node = node;
+    }
+
+    public ShardNode node() {
+        return node;
+    }
+
+    /**
+     * The node to call directly in the caller's thread, or null: the router queries without
+     * its fan-out only when every shard gives one.
+     */
+    public ShardNode inCallingThread() {
+        return node;
+    }
+
+    @Override
+    public CompletableFuture<Found[]> probe(String c, long[] gens, int table, long[] fps, int maxDistance) {
+        return run(() -> {
+            ShardNode.Found[] found = node.probe(c, gens, table, fps, maxDistance);
+            Found[] out = new Found[found.length];
+            for (int i = 0; i < found.length; i++) {
+                out[i] = found(found[i]);
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Integer> bucketAdd(String c, long gen, int table, long[] fps, boolean newFingerprints) {
+        return run(() -> node.bucketAdd(c, gen, table, fps, !newFingerprints));
+    }
+
+    @Override
+    public CompletableFuture<Integer> bucketRemove(String c, long gen, int table, long[] fps) {
+        return run(() -> node.bucketRemove(c, gen, table, fps));
+    }
+
+    @Override
+    public CompletableFuture<Previous> bindIds(String c, long gen, String[] ids, long[] fps) {
+        return run(() -> previous(node.bindIds(c, gen, ids, fps)));
+    }
+
+    @Override
+    public CompletableFuture<Previous> unbindIds(String c, String[] ids) {
+        return run(() -> previous(node.unbindIds(c, ids)));
+    }
+
+    @Override
+    public CompletableFuture<boolean[]> attachIds(String c, long gen, long[] fps, String[] ids) {
+        return run(() -> node.attachIds(c, gen, fps, ids));
+    }
+
+    @Override
+    public CompletableFuture<boolean[]> detachIds(String c, long gen, long[] fps, String[] ids) {
+        return run(() -> node.detachIds(c, gen, fps, ids));
+    }
+
+    @Override
+    public CompletableFuture<String[][]> resolveIds(String c, long[] gens, long[] fps) {
+        return run(() -> node.resolveIds(c, gens, fps));
+    }
+
+    @Override
+    public CompletableFuture<ShardStats> stats(String c, long minGeneration) {
+        return run(() -> {
+            ShardNode.ShardStats s = node.stats(c, minGeneration);
+            return new ShardStats(s.documents(), s.fingerprints(), s.bucketEntries(), s.tableBytes(), s.docBytes());
+        });
+    }
+
+    @Override
+    public CompletableFuture<Integer> expireBefore(String c, long minGeneration) {
+        return run(() -> node.expireBefore(c, minGeneration));
+    }
+
+    @Override
+    public CompletableFuture<Integer> prepareGeneration(String c, long generation, boolean evenIfUnused) {
+        return run(() -> node.prepareGeneration(c, generation, evenIfUnused));
+    }
+
+    @Override
+    public CompletableFuture<Integer> putTexts(String c, long gen, String[] ids, String[] texts) {
+        return run(() -> node.putTexts(c, gen, ids, texts));
+    }
+
+    @Override
+    public CompletableFuture<String[]> getTexts(String c, long[] gens, String[] ids) {
+        return run(() -> node.getTexts(c, gens, ids));
+    }
+
+    @Override
+    public CompletableFuture<Found> lookupContent(String c, long[] gens, byte[][] hashes) {
+        return run(() -> found(node.lookupContent(c, gens, hashes)));
+    }
+
+    @Override
+    public CompletableFuture<Integer> recordContent(String c, long gen, byte[][] hashes, long[] fps) {
+        return run(() -> node.recordContent(c, gen, hashes, fps));
+    }
+
+    @Override
+    public CompletableFuture<boolean[]> checkUrls(String job, byte[][] hashes, long now, long expiresAt, boolean checkOnly) {
+        return run(() -> node.checkUrls(job, hashes, now, expiresAt, checkOnly));
+    }
+
+    @Override
+    public CompletableFuture<Long> sweepUrls(long now) {
+        return run(() -> node.sweepUrls(now));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> dropUrlJob(String job) {
+        return run(() -> node.dropUrlJob(job));
+    }
+
+    @Override
+    public CompletableFuture<Long> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
+        try {
+            long stamp = node.lockBuckets(c, keys, token, leaseMillis, waitMillis);
+            return stamp >= 0 ? CompletableFuture.completedFuture(stamp) : CompletableFuture.failedFuture(
+                    Status.ABORTED.withDescription("bucket locks busy for " + waitMillis + " ms; retry").asRuntimeException());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CompletableFuture.failedFuture(Status.CANCELLED.withDescription("interrupted").asRuntimeException());
+        }
+    }
+
+    @Override
+    public CompletableFuture<Integer> unlockBuckets(String c, int[] keys, long token, long stamp) {
+        return run(() -> node.unlockBuckets(c, keys, token, stamp));
+    }
+
+    /** Closes the node: a router that owns its local shards closes them with itself. */
+    @Override
+    public void close() {
+        node.close();
+    }
+
+    // The node's answers in the protocol's value types: the same arrays, no copies.
+    private static Found found(ShardNode.Found f) {
+        return new Found(f.fingerprints(), f.generations());
+    }
+
+    private static Previous previous(ShardNode.Previous p) {
+        return new Previous(p.present(), p.previous(), p.generation());
+    }
+
+    private static <T> CompletableFuture<T> run(Supplier<T> call) {
+        try {
+            return CompletableFuture.completedFuture(call.get());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+}

@@ -1,0 +1,308 @@
+package io.simdex.router.shard;
+
+import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
+import com.google.common.util.concurrent.MoreExecutors;
+import io.grpc.ManagedChannel;
+import io.simdex.proto.v1.IdList;
+import io.simdex.proto.v1.ShardBucketRequest;
+import io.simdex.proto.v1.ShardExpireRequest;
+import io.simdex.proto.v1.ShardPrepareRequest;
+import io.simdex.proto.v1.ShardContentRequest;
+import io.simdex.proto.v1.ShardTextsRequest;
+import io.simdex.proto.v1.ShardDropUrlJobRequest;
+import io.simdex.proto.v1.ShardSweepUrlsRequest;
+import io.simdex.proto.v1.ShardUrlsRequest;
+import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.proto.v1.ShardIdsRequest;
+import io.simdex.proto.v1.ShardLockRequest;
+import io.simdex.proto.v1.ShardUnlockRequest;
+import io.simdex.proto.v1.ShardPreviousResponse;
+import io.simdex.proto.v1.ShardProbeRequest;
+import io.simdex.proto.v1.ShardResolveRequest;
+import io.simdex.proto.v1.ShardStatsRequest;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * A shard in another process, over gRPC. Calls made while serving a client request inherit
+ * that request's deadline through the gRPC Context, so a client's deadline reaches the shards.
+ */
+public final class RemoteShardClient implements ShardClient {
+    private final ManagedChannel channel;
+    private final ShardGrpc.ShardFutureStub stub;
+    private final long readTimeoutMillis;
+    private final long writeTimeoutMillis;
+    private final boolean ownsChannel;
+
+    public RemoteShardClient(ManagedChannel channel) {
+        this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true);
+    }
+
+    private RemoteShardClient(ManagedChannel channel, ShardGrpc.ShardFutureStub stub, long readTimeoutMillis, long writeTimeoutMillis,
+            boolean ownsChannel) {
+        this.channel = channel;
+        this.stub = stub;
+        this.readTimeoutMillis = readTimeoutMillis;
+        this.writeTimeoutMillis = writeTimeoutMillis;
+        this.ownsChannel = ownsChannel;
+    }
+
+    /**
+     * The same node for a cluster router: calls stamped with the partition map's epoch and
+     * bounded by a timeout (a client's shorter deadline still wins through the gRPC Context):
+     * short for reads, so a hung replica fails over instead of holding the request; longer for
+     * writes, which must not fail for being large on a busy node. Closing the view leaves the
+     * channel open.
+     */
+    public RemoteShardClient atEpoch(long epoch, long readTimeoutMillis, long writeTimeoutMillis) {
+        return new RemoteShardClient(channel, ShardGrpc.newFutureStub(channel).withInterceptors(ShardEpochs.stamp(epoch)),
+                readTimeoutMillis, writeTimeoutMillis, false);
+    }
+
+    public ManagedChannel channel() {
+        return channel;
+    }
+
+    private ShardGrpc.ShardFutureStub stub() {
+        return writeTimeoutMillis > 0 ? stub.withDeadlineAfter(writeTimeoutMillis, TimeUnit.MILLISECONDS) : stub;
+    }
+
+    private ShardGrpc.ShardFutureStub readStub() {
+        return readTimeoutMillis > 0 ? stub.withDeadlineAfter(readTimeoutMillis, TimeUnit.MILLISECONDS) : stub;
+    }
+
+    @Override
+    public CompletableFuture<Found[]> probe(String c, long[] gens, int table, long[] fps, int maxDistance) {
+        return adapt(watched(readStub().probe(ShardProbeRequest.newBuilder().setCollection(c).setTable(table).addAllGenerations(boxed(gens))
+                .addAllFingerprints(boxed(fps)).setMaxDistance(maxDistance).build())), r -> {
+            Found[] out = new Found[r.getMatchesCount()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = new Found(unboxed(r.getMatches(i).getFingerprintsList()), unboxed(r.getMatches(i).getGenerationsList()));
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Integer> bucketAdd(String c, long gen, int table, long[] fps, boolean newFingerprints) {
+        return adapt(watched(stub().bucketAdd(bucketRequest(c, gen, table, fps).toBuilder().setNewFingerprints(newFingerprints).build())),
+                r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<Integer> bucketRemove(String c, long gen, int table, long[] fps) {
+        return adapt(watched(stub().bucketRemove(bucketRequest(c, gen, table, fps))), r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<Previous> bindIds(String c, long gen, String[] ids, long[] fps) {
+        return adapt(watched(stub().bindIds(idsRequest(c, gen, ids, fps))), RemoteShardClient::previous);
+    }
+
+    @Override
+    public CompletableFuture<Previous> unbindIds(String c, String[] ids) {
+        return adapt(watched(stub().unbindIds(idsRequest(c, 0, ids, new long[0]))), RemoteShardClient::previous);
+    }
+
+    @Override
+    public CompletableFuture<boolean[]> attachIds(String c, long gen, long[] fps, String[] ids) {
+        return adapt(watched(stub().attachIds(idsRequest(c, gen, ids, fps))), r -> flags(r.getFlagsList()));
+    }
+
+    @Override
+    public CompletableFuture<boolean[]> detachIds(String c, long gen, long[] fps, String[] ids) {
+        return adapt(watched(stub().detachIds(idsRequest(c, gen, ids, fps))), r -> flags(r.getFlagsList()));
+    }
+
+    @Override
+    public CompletableFuture<String[][]> resolveIds(String c, long[] gens, long[] fps) {
+        return adapt(watched(readStub().resolveIds(ShardResolveRequest.newBuilder().setCollection(c).addAllFingerprints(boxed(fps))
+                .addAllGenerations(boxed(gens)).build())), r -> {
+            String[][] out = new String[r.getIdsCount()][];
+            for (int i = 0; i < out.length; i++) {
+                IdList ids = r.getIds(i);
+                out[i] = ids.getIdsList().toArray(new String[0]);
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public CompletableFuture<ShardStats> stats(String c, long minGeneration) {
+        return adapt(watched(readStub().stats(ShardStatsRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build())),
+                r -> new ShardStats(r.getDocuments(), r.getFingerprints(), r.getBucketEntries(), r.getTableBytes(), r.getDocBytes()));
+    }
+
+    @Override
+    public CompletableFuture<Integer> expireBefore(String c, long minGeneration) {
+        return adapt(watched(stub().expireGenerations(ShardExpireRequest.newBuilder().setCollection(c).setMinGeneration(minGeneration).build())),
+                r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<Integer> prepareGeneration(String c, long generation, boolean evenIfUnused) {
+        return adapt(watched(stub().prepareGeneration(ShardPrepareRequest.newBuilder().setCollection(c).setGeneration(generation)
+                        .setEvenIfUnused(evenIfUnused).build())),
+                r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<Integer> putTexts(String c, long gen, String[] ids, String[] texts) {
+        return adapt(watched(stub().putTexts(ShardTextsRequest.newBuilder().setCollection(c).setGeneration(gen)
+                .addAllIds(Arrays.asList(ids)).addAllTexts(Arrays.asList(texts)).build())), r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<String[]> getTexts(String c, long[] gens, String[] ids) {
+        return adapt(watched(readStub().getTexts(ShardTextsRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens))
+                .addAllIds(Arrays.asList(ids)).build())), r -> {
+            String[] out = new String[r.getTextsCount()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = r.getPresent(i) ? r.getTexts(i) : null;
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Found> lookupContent(String c, long[] gens, byte[][] hashes) {
+        ShardContentRequest.Builder b = ShardContentRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens));
+        for (byte[] h : hashes) {
+            b.addContentHashes(com.google.protobuf.ByteString.copyFrom(h));
+        }
+        return adapt(watched(readStub().lookupContent(b.build())), r -> new Found(unboxed(r.getFingerprintsList()), unboxed(r.getGenerationsList())));
+    }
+
+    @Override
+    public CompletableFuture<Integer> recordContent(String c, long gen, byte[][] hashes, long[] fps) {
+        ShardContentRequest.Builder b = ShardContentRequest.newBuilder().setCollection(c).setGeneration(gen).addAllFingerprints(boxed(fps));
+        for (byte[] h : hashes) {
+            b.addContentHashes(com.google.protobuf.ByteString.copyFrom(h));
+        }
+        return adapt(watched(stub().recordContent(b.build())), r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<boolean[]> checkUrls(String job, byte[][] hashes, long now, long expiresAt, boolean checkOnly) {
+        ShardUrlsRequest.Builder b = ShardUrlsRequest.newBuilder().setJob(job).setNowSeconds(now)
+                .setExpiresAtSeconds(expiresAt).setCheckOnly(checkOnly);
+        for (byte[] h : hashes) {
+            b.addUrlHashes(com.google.protobuf.ByteString.copyFrom(h));
+        }
+        return adapt(watched(stub().checkUrls(b.build())), r -> flags(r.getFlagsList()));
+    }
+
+    @Override
+    public CompletableFuture<Long> sweepUrls(long now) {
+        return adapt(watched(stub().sweepUrls(ShardSweepUrlsRequest.newBuilder().setNowSeconds(now).build())), r -> r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<Boolean> dropUrlJob(String job) {
+        return adapt(watched(stub().dropUrlJob(ShardDropUrlJobRequest.newBuilder().setJob(job).build())), r -> r.getChanged() > 0);
+    }
+
+    @Override
+    public CompletableFuture<Long> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
+        return adapt(watched(stub().lockBuckets(ShardLockRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
+                .setToken(token).setLeaseMs(leaseMillis).setWaitMs(waitMillis).build())), r -> r.getStamp());
+    }
+
+    @Override
+    public CompletableFuture<Integer> unlockBuckets(String c, int[] keys, long token, long stamp) {
+        return adapt(watched(stub().unlockBuckets(ShardUnlockRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
+                .setToken(token).setStamp(stamp).build())), r -> (int) r.getChanged());
+    }
+
+    private static List<Integer> boxed(int[] keys) {
+        return Arrays.stream(keys).boxed().toList();
+    }
+
+    @Override
+    public void close() {
+        if (!ownsChannel) {
+            return;
+        }
+        channel.shutdown();
+        try {
+            channel.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static ShardBucketRequest bucketRequest(String c, long gen, int table, long[] fps) {
+        return ShardBucketRequest.newBuilder().setCollection(c).setGeneration(gen).setTable(table).addAllFingerprints(boxed(fps)).build();
+    }
+
+    private static ShardIdsRequest idsRequest(String c, long gen, String[] ids, long[] fps) {
+        return ShardIdsRequest.newBuilder().setCollection(c).setGeneration(gen).addAllIds(Arrays.asList(ids)).addAllFingerprints(boxed(fps)).build();
+    }
+
+    private static Previous previous(ShardPreviousResponse r) {
+        return new Previous(flags(r.getPresentList()), unboxed(r.getPreviousList()), unboxed(r.getPreviousGenerationList()));
+    }
+
+    private static boolean[] flags(List<Boolean> list) {
+        boolean[] out = new boolean[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = list.get(i);
+        }
+        return out;
+    }
+
+    private static List<Long> boxed(long[] fps) {
+        return Arrays.stream(fps).boxed().toList();
+    }
+
+    private static long[] unboxed(List<Long> list) {
+        long[] out = new long[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = list.get(i);
+        }
+        return out;
+    }
+
+    private static <R, T> CompletableFuture<T> adapt(ListenableFuture<R> future, Function<R, T> convert) {
+        CompletableFuture<T> out = new CompletableFuture<>();
+        Futures.addCallback(future, new FutureCallback<>() {
+            @Override
+            public void onSuccess(R result) {
+                try {
+                    out.complete(convert.apply(result));
+                } catch (RuntimeException e) {
+                    out.completeExceptionally(e);
+                }
+            }
+
+            @Override
+            public void onFailure(Throwable t) {
+                out.completeExceptionally(t);
+            }
+        }, MoreExecutors.directExecutor());
+        return out;
+    }
+
+    /** After UNAVAILABLE, reconnect at the next call instead of waiting out the channel's backoff. */
+    private <R> ListenableFuture<R> watched(ListenableFuture<R> call) {
+        Futures.addCallback(call, new FutureCallback<>() {
+            @Override
+            public void onSuccess(R result) {
+            }
+
+            @Override
+            public void onFailure(Throwable t) {
+                if (io.grpc.Status.fromThrowable(t).getCode() == io.grpc.Status.Code.UNAVAILABLE) {
+                    channel.resetConnectBackoff();
+                }
+            }
+        }, MoreExecutors.directExecutor());
+        return call;
+    }
+}

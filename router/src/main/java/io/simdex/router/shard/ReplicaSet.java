@@ -1,0 +1,350 @@
+package io.simdex.router.shard;
+
+import io.grpc.Context;
+import io.grpc.Status;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BinaryOperator;
+import java.util.function.Function;
+import java.util.function.IntConsumer;
+import java.util.function.IntPredicate;
+
+/**
+ * The nodes that keep a group of partitions, seen as one shard. A read asks one serving replica
+ * and fails over to the next on UNAVAILABLE or a missed deadline (replicas the failure detector
+ * reports dead are asked last). A write goes to every replica and succeeds when
+ * {@code writeQuorum} serving replicas and every incoming one (a copy in progress, which must
+ * not miss a write) have it.
+ */
+public final class ReplicaSet implements ShardClient {
+    private final ShardClient[] serving;
+    private final int[] servingNodes;
+    private final ShardClient[] incoming;
+    private final int[] incomingNodes;
+    private final int writeQuorum;
+    private final IntPredicate live;
+    private final IntPredicate readable;
+    private final long hedgeMillis;
+    private final IntConsumer missed;
+    /** Fires hedged reads; one daemon thread is plenty, it only starts calls. */
+    private static final ScheduledExecutorService HEDGES = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "hedged-reads");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /**
+     * @param servingNodes node numbers of {@code serving}, for {@code live}
+     * @param live         whether the failure detector considers a node up
+     */
+    public ReplicaSet(List<ShardClient> serving, int[] servingNodes, List<ShardClient> incoming, int[] incomingNodes,
+            int writeQuorum, IntPredicate live) {
+        this(serving, servingNodes, incoming, incomingNodes, writeQuorum, live, live, 0, node -> { });
+    }
+
+    /**
+     * @param readable    whether to read from a node first (live, and not known to have missed writes);
+     *                    writes go to every live node regardless, so a node that is behind catches up
+     * @param hedgeMillis 0, or: when the first replica has not answered a read after this long,
+     *                    ask the second too and take whichever answers first (a hedged read:
+     *                    trades a little load for a shorter tail when one node stalls)
+     * @param missed      told the node number of a serving replica that failed (or was skipped
+     *                    for) a write the quorum acknowledged: that replica is now behind
+     */
+    public ReplicaSet(List<ShardClient> serving, int[] servingNodes, List<ShardClient> incoming, int[] incomingNodes,
+            int writeQuorum, IntPredicate live, IntPredicate readable, long hedgeMillis, IntConsumer missed) {
+        if (serving.isEmpty() || writeQuorum < 1 || writeQuorum > serving.size()) {
+            throw new IllegalArgumentException("write quorum " + writeQuorum + " of " + serving.size() + " replicas");
+        }
+        this.serving = serving.toArray(new ShardClient[0]);
+        this.servingNodes = servingNodes.clone();
+        this.incoming = incoming.toArray(new ShardClient[0]);
+        this.incomingNodes = incomingNodes.clone();
+        this.writeQuorum = writeQuorum;
+        this.live = live;
+        this.readable = readable;
+        this.hedgeMillis = hedgeMillis;
+        this.missed = missed;
+    }
+
+    /** Whether a failed call should be retried on another replica. */
+    static boolean failsOver(Throwable t) {
+        Status.Code code = Status.fromThrowable(t).getCode();
+        return code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED;
+    }
+
+    private <T> CompletableFuture<T> read(Function<ShardClient, CompletableFuture<T>> call) {
+        List<ShardClient> order = new ArrayList<>(serving.length);
+        for (int pass = 0; pass < 2; pass++) { // live replicas first, then the rest
+            for (int i = 0; i < serving.length; i++) {
+                if (readable.test(servingNodes[i]) == (pass == 0)) {
+                    order.add(serving[i]);
+                }
+            }
+        }
+        CompletableFuture<T> out = new CompletableFuture<>();
+        // Failover calls start on a gRPC thread: carry the client's Context (its deadline) there.
+        Context context = Context.current();
+        attempt(order, 0, call, out, context);
+        if (hedgeMillis > 0 && order.size() > 1) {
+            HEDGES.schedule(() -> {
+                if (!out.isDone()) {
+                    context.run(() -> safely(call, order.get(1)).whenComplete((v, t) -> {
+                        if (t == null) {
+                            out.complete(v);
+                        }
+                    }));
+                }
+            }, hedgeMillis, TimeUnit.MILLISECONDS);
+        }
+        return out;
+    }
+
+    private static <T> void attempt(List<ShardClient> order, int i, Function<ShardClient, CompletableFuture<T>> call, CompletableFuture<T> out,
+            Context context) {
+        safely(call, order.get(i)).whenComplete((value, failure) -> {
+            if (failure == null) {
+                out.complete(value);
+            } else if (i + 1 < order.size() && failsOver(failure)) {
+                context.run(() -> attempt(order, i + 1, call, out, context));
+            } else {
+                out.completeExceptionally(failure);
+            }
+        });
+    }
+
+    /**
+     * Sends to every replica and answers once all have settled (each bounded by its timeout):
+     * success if {@code writeQuorum} serving replicas and every incoming one have the write,
+     * with {@code merge} over the serving answers. Waiting for all, not just the quorum, keeps
+     * read-after-write within a router: a Dedup right after an Insert must not read a replica
+     * the Insert is still being applied to. A serving replica that failed a write the quorum
+     * acknowledged is reported to {@code missed} before the write is acknowledged, so this
+     * router stops reading from it at once, and the node, reading the report before it starts
+     * catching up, is sure to find the write at its peers.
+     */
+    private <T> CompletableFuture<T> write(Function<ShardClient, CompletableFuture<T>> call, BinaryOperator<T> merge) {
+        int n = serving.length + incoming.length;
+        Tally<T> tally = new Tally<>(merge);
+        for (int i = 0; i < n; i++) {
+            boolean isServing = i < serving.length;
+            int node = isServing ? servingNodes[i] : incomingNodes[i - serving.length];
+            ShardClient replica = isServing ? serving[i] : incoming[i - serving.length];
+            // A replica the failure detector reports dead is not waited for, unless it is all we have.
+            CompletableFuture<T> c = live.test(node) || n == 1 ? safely(call, replica)
+                    : CompletableFuture.failedFuture(Status.UNAVAILABLE.withDescription("replica node " + node + " is down").asRuntimeException());
+            c.whenComplete((v, t) -> tally.settled(isServing, node, v, t));
+        }
+        return tally.out;
+    }
+
+    /** The answers of one write so far. */
+    private final class Tally<T> {
+        final CompletableFuture<T> out = new CompletableFuture<>();
+        final BinaryOperator<T> merge;
+        int pending = serving.length + incoming.length;
+        int acks;
+        int servingFailed;
+        int incomingAcks;
+        T value;
+        Throwable firstFailure;
+        final List<Integer> failedNodes = new ArrayList<>(1);
+
+        Tally(BinaryOperator<T> merge) {
+            this.merge = merge;
+        }
+
+        synchronized void settled(boolean isServing, int node, T v, Throwable failure) {
+            pending--;
+            if (failure == null) {
+                if (isServing) {
+                    value = acks == 0 ? v : merge.apply(value, v);
+                    acks++;
+                } else {
+                    incomingAcks++;
+                }
+            } else if (!isServing || !failsOver(failure)) {
+                // An incoming replica must not miss a write; other errors (bad request) are the request's.
+                out.completeExceptionally(failure);
+            } else {
+                firstFailure = firstFailure == null ? failure : firstFailure;
+                servingFailed++;
+                failedNodes.add(node);
+            }
+            if (pending > 0 || out.isDone()) {
+                return;
+            }
+            if (acks >= writeQuorum && incomingAcks == incoming.length) {
+                failedNodes.forEach(missed::accept);
+                out.complete(value);
+            } else {
+                out.completeExceptionally(Status.UNAVAILABLE.withDescription("write quorum not reached: " + acks + " of "
+                        + serving.length + " replicas acknowledged, " + writeQuorum + " needed; first failure: "
+                        + Status.fromThrowable(firstFailure)).asRuntimeException());
+            }
+        }
+    }
+
+    private static <T> CompletableFuture<T> safely(Function<ShardClient, CompletableFuture<T>> call, ShardClient replica) {
+        try {
+            return call.apply(replica);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private static <T> T first(T a, T b) {
+        return a;
+    }
+
+    @Override
+    public CompletableFuture<Found[]> probe(String c, long[] gens, int table, long[] fps, int maxDistance) {
+        return read(r -> r.probe(c, gens, table, fps, maxDistance));
+    }
+
+    @Override
+    public CompletableFuture<Integer> bucketAdd(String c, long gen, int table, long[] fps, boolean newFingerprints) {
+        return write(r -> r.bucketAdd(c, gen, table, fps, newFingerprints), ReplicaSet::first);
+    }
+
+    @Override
+    public CompletableFuture<Integer> bucketRemove(String c, long gen, int table, long[] fps) {
+        return write(r -> r.bucketRemove(c, gen, table, fps), ReplicaSet::first);
+    }
+
+    @Override
+    public CompletableFuture<Previous> bindIds(String c, long gen, String[] ids, long[] fps) {
+        return write(r -> r.bindIds(c, gen, ids, fps), ReplicaSet::first);
+    }
+
+    @Override
+    public CompletableFuture<Previous> unbindIds(String c, String[] ids) {
+        return write(r -> r.unbindIds(c, ids), ReplicaSet::first);
+    }
+
+    /** "Had no ids before" only if no replica had any: a replica that missed writes must not make a known fingerprint look new. */
+    @Override
+    public CompletableFuture<boolean[]> attachIds(String c, long gen, long[] fps, String[] ids) {
+        return write(r -> r.attachIds(c, gen, fps, ids), ReplicaSet::and);
+    }
+
+    @Override
+    public CompletableFuture<boolean[]> detachIds(String c, long gen, long[] fps, String[] ids) {
+        return write(r -> r.detachIds(c, gen, fps, ids), ReplicaSet::and);
+    }
+
+    private static boolean[] and(boolean[] a, boolean[] b) {
+        boolean[] out = a.clone();
+        for (int i = 0; i < out.length; i++) {
+            out[i] &= b[i];
+        }
+        return out;
+    }
+
+    @Override
+    public CompletableFuture<String[][]> resolveIds(String c, long[] gens, long[] fps) {
+        return read(r -> r.resolveIds(c, gens, fps));
+    }
+
+    /** Per node, not per group: the router asks nodes directly. */
+    @Override
+    public CompletableFuture<ShardStats> stats(String c, long minGeneration) {
+        return read(r -> r.stats(c, minGeneration));
+    }
+
+    @Override
+    public CompletableFuture<Integer> expireBefore(String c, long minGeneration) {
+        return write(r -> r.expireBefore(c, minGeneration), ReplicaSet::first);
+    }
+
+    @Override
+    public CompletableFuture<Integer> prepareGeneration(String c, long generation, boolean evenIfUnused) {
+        return write(r -> r.prepareGeneration(c, generation, evenIfUnused), ReplicaSet::first);
+    }
+
+    @Override
+    public CompletableFuture<Integer> putTexts(String c, long gen, String[] ids, String[] texts) {
+        return write(r -> r.putTexts(c, gen, ids, texts), ReplicaSet::first);
+    }
+
+    @Override
+    public CompletableFuture<String[]> getTexts(String c, long[] gens, String[] ids) {
+        return read(r -> r.getTexts(c, gens, ids));
+    }
+
+    @Override
+    public CompletableFuture<Found> lookupContent(String c, long[] gens, byte[][] hashes) {
+        return read(r -> r.lookupContent(c, gens, hashes));
+    }
+
+    @Override
+    public CompletableFuture<Integer> recordContent(String c, long gen, byte[][] hashes, long[] fps) {
+        return write(r -> r.recordContent(c, gen, hashes, fps), ReplicaSet::first);
+    }
+
+    /**
+     * Check-and-add on every replica; the answer is the first serving replica's that has it
+     * (each replica's check-and-add is atomic, so concurrent crawlers agree per replica).
+     */
+    @Override
+    public CompletableFuture<boolean[]> checkUrls(String job, byte[][] hashes, long now, long expiresAt, boolean checkOnly) {
+        return write(r -> r.checkUrls(job, hashes, now, expiresAt, checkOnly), ReplicaSet::first);
+    }
+
+    @Override
+    public CompletableFuture<Long> sweepUrls(long now) {
+        return write(r -> r.sweepUrls(now), ReplicaSet::first);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> dropUrlJob(String job) {
+        return write(r -> r.dropUrlJob(job), Boolean::logicalOr);
+    }
+
+    /**
+     * Locks on every replica one after another, in replica order, so two routers never each hold
+     * one replica's locks while waiting for the other's; the largest stamp. A replica that is
+     * down is skipped as long as the write quorum still holds the locks.
+     */
+    @Override
+    public CompletableFuture<Long> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
+        CompletableFuture<long[]> chain = CompletableFuture.completedFuture(new long[]{0, 0}); // {stamp, serving locks}
+        int n = serving.length + incoming.length;
+        for (int i = 0; i < n; i++) {
+            boolean isServing = i < serving.length;
+            ShardClient replica = isServing ? serving[i] : incoming[i - serving.length];
+            chain = chain.thenCompose(acc -> replica.lockBuckets(c, keys, token, leaseMillis, waitMillis)
+                    .handle((stamp, failure) -> {
+                        if (failure == null) {
+                            return new long[]{Math.max(acc[0], stamp), acc[1] + (isServing ? 1 : 0)};
+                        }
+                        if (isServing && failsOver(failure)) {
+                            return acc;
+                        }
+                        throw failure instanceof RuntimeException r ? r : new java.util.concurrent.CompletionException(failure);
+                    }));
+        }
+        return chain.thenApply(acc -> {
+            if (acc[1] < writeQuorum) {
+                throw Status.UNAVAILABLE.withDescription("bucket locks held on " + acc[1] + " of " + serving.length
+                        + " replicas, " + writeQuorum + " needed").asRuntimeException();
+            }
+            return acc[0];
+        });
+    }
+
+    @Override
+    public CompletableFuture<Integer> unlockBuckets(String c, int[] keys, long token, long stamp) {
+        return write(r -> r.unlockBuckets(c, keys, token, stamp), ReplicaSet::first);
+    }
+
+    /** The nodes' clients belong to the cluster view. */
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,64 @@
+package io.simdex.router.shard;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The shard protocol as the router sees it: asynchronous, so probes to several shards run in
+ * parallel. Its answers are this package's value types ({@link Found}, {@link Previous},
+ * {@link ShardStats}), so a router over remote shards needs nothing of the shard's store. {@link LocalShardClient} answers in the caller's thread (one JVM, no copies, no
+ * hops); {@link RemoteShardClient} sends the same calls over gRPC. Generations are a
+ * collection's time generations (0 for collections without retention).
+ */
+public interface ShardClient extends AutoCloseable {
+    CompletableFuture<Found[]> probe(String collection, long[] generations, int table, long[] fps, int maxDistance);
+
+    /** Adds fps to their buckets; {@code newFingerprints}: they had no ids in this generation, skip the presence scan. */
+    CompletableFuture<Integer> bucketAdd(String collection, long generation, int table, long[] fps, boolean newFingerprints);
+
+    CompletableFuture<Integer> bucketRemove(String collection, long generation, int table, long[] fps);
+
+    CompletableFuture<Previous> bindIds(String collection, long generation, String[] ids, long[] fps);
+
+    CompletableFuture<Previous> unbindIds(String collection, String[] ids);
+
+    CompletableFuture<boolean[]> attachIds(String collection, long generation, long[] fps, String[] ids);
+
+    CompletableFuture<boolean[]> detachIds(String collection, long generation, long[] fps, String[] ids);
+
+    CompletableFuture<String[][]> resolveIds(String collection, long[] generations, long[] fps);
+
+    CompletableFuture<ShardStats> stats(String collection, long minGeneration);
+
+    CompletableFuture<Integer> expireBefore(String collection, long minGeneration);
+
+    /**
+     * Creates the collection's store for {@code generation} ahead of its first write; 1 if
+     * created, 0 if it existed or if the collection has no store on the node yet and
+     * {@code evenIfUnused} is false.
+     */
+    CompletableFuture<Integer> prepareGeneration(String collection, long generation, boolean evenIfUnused);
+
+    CompletableFuture<Integer> putTexts(String collection, long generation, String[] ids, String[] texts);
+
+    /** Stored short texts of the ids (null where none). */
+    CompletableFuture<String[]> getTexts(String collection, long[] generations, String[] ids);
+
+    /** Content index: fingerprints recorded for the hashes, with their generation (-1: none). */
+    CompletableFuture<Found> lookupContent(String collection, long[] generations, byte[][] hashes);
+
+    CompletableFuture<Integer> recordContent(String collection, long generation, byte[][] hashes, long[] fps);
+
+    CompletableFuture<boolean[]> checkUrls(String job, byte[][] hashes, long nowSeconds, long expiresAtSeconds, boolean checkOnly);
+
+    CompletableFuture<Long> sweepUrls(long nowSeconds);
+
+    CompletableFuture<Boolean> dropUrlJob(String job);
+
+    /** Locks bucket keys for {@code token}; the largest stamp on them. Fails with ABORTED when they stay busy. */
+    CompletableFuture<Long> lockBuckets(String collection, int[] bucketKeys, long token, int leaseMillis, int waitMillis);
+
+    CompletableFuture<Integer> unlockBuckets(String collection, int[] bucketKeys, long token, long stamp);
+
+    @Override
+    void close();
+}

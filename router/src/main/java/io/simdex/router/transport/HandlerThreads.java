@@ -1,0 +1,56 @@
+package io.simdex.router.transport;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The threads a public server runs its handlers on. gRPC's default is an unbounded cached pool:
+ * under an open-loop load a burst of calls gets a thread each, and on a 2-core host they then
+ * share the cores by time slices, so every call of the burst finishes late. A pool of one thread
+ * per core queues the burst instead and finishes calls in order: measured with the load
+ * generator at half the echo floor's rate (loadtest/REPORT.md, the open-loop target), Query's
+ * p99 over three rounds was 2.4x / 1.43x / 1.24x the echo's, against 5.1x / 1.6x / 7.2x.
+ *
+ * <p>A fixed pool suits servers whose handlers only compute (the embedded default: its shards
+ * are in-process and its bucket locks are held by running handlers). A cluster router's handlers
+ * wait on remote shards, and a shard node's lock calls wait for other routers' unlock calls, so
+ * both keep the unbounded pool unless told otherwise: a full fixed pool there would stall.
+ * The servers that only compute also handle their small fingerprint queries on the transport
+ * thread, with no hand-off at all ({@link InlineCalls}).
+ */
+public final class HandlerThreads {
+    /** Thread count meaning gRPC's unbounded default pool. */
+    public static final int UNBOUNDED = 0;
+
+    private HandlerThreads() {
+    }
+
+    /** One thread per core: the default of servers whose handlers do not wait. */
+    public static int perCore() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    /** {@code threads} as given on a command line, one per core when not given. */
+    public static int orPerCore(Integer threads) {
+        return threads == null ? perCore() : threads;
+    }
+
+    /** A fixed pool of {@code threads} daemon threads, or null for {@link #UNBOUNDED}. */
+    static ExecutorService pool(int threads, String name) {
+        if (threads < 0) {
+            throw new IllegalArgumentException("handler threads must be >= 0 (0: unbounded), not " + threads);
+        }
+        if (threads == UNBOUNDED) {
+            return null;
+        }
+        AtomicInteger n = new AtomicInteger();
+        ThreadFactory factory = r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+        return Executors.newFixedThreadPool(threads, factory);
+    }
+}

@@ -1,0 +1,171 @@
+package io.simdex.router.transport;
+
+import io.grpc.Context;
+import io.grpc.ForwardingServerCallListener;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.ServerStreamTracer;
+import io.grpc.Status;
+import io.simdex.proto.v1.HandlingTimesResponse;
+import io.simdex.proto.v1.MethodHandlingTime;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The server's own handling time per RPC method, in microseconds: from the moment the call's
+ * headers reach the server's transport to the moment its stream closes. So it includes the
+ * wait for a handler thread, which an interceptor (called once the call already has a thread)
+ * would miss. A client's latency minus this is the network and the client; this minus the
+ * index's work is queueing. The queueing is also reported by itself ({@code queued_*}): from the
+ * headers to the moment the method's handler is invoked on a handler thread, so a slow tail can
+ * be told apart from slow work. For a unary call that moment is its half-close, the last of the
+ * hops gRPC makes to the handler pool; for a client-streaming call it is the call's start.
+ * A call handled on the transport thread ({@link InlineCalls}) has no hop; but while that thread
+ * runs one call, the next call's headers wait unread, and that wait is in no server-side time:
+ * only the client's latency shows it.
+ *
+ * <p>Only the methods of the services given to {@link #register} are timed: a stream tracer sees
+ * every method name a client sends, and a map keyed by those would grow without bound.
+ */
+public final class HandlingTimes extends ServerStreamTracer.Factory {
+    /** Up to an hour, 3 significant digits. */
+    private static final long HIGHEST_MICROS = TimeUnit.HOURS.toMicros(1);
+    private static final ServerStreamTracer UNTIMED = new ServerStreamTracer() {
+    };
+
+    private final Set<String> timed = ConcurrentHashMap.newKeySet();
+    /** Methods called at least once since the server started. */
+    private final ConcurrentHashMap<String, Method> byMethod = new ConcurrentHashMap<>();
+
+    /** The call's timer, in the context its handler runs in. */
+    private static final Context.Key<Timer> TIMER = Context.key("simdex-handling-timer");
+
+    /** Notes when each timed call's handler is invoked; install it with the tracer, as {@link PublicServer} does. */
+    public static final ServerInterceptor HANDLER_START = new ServerInterceptor() {
+        @Override
+        public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+            Timer timer = TIMER.get();
+            if (timer == null) {
+                return next.startCall(call, headers);
+            }
+            if (!call.getMethodDescriptor().getType().clientSendsOneMessage()) {
+                timer.handlerStarted(); // a client stream's handler is invoked now, by startCall
+                return next.startCall(call, headers);
+            }
+            return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(call, headers)) {
+                @Override
+                public void onHalfClose() {
+                    timer.handlerStarted(); // a unary or server-streaming handler is invoked here
+                    super.onHalfClose();
+                }
+            };
+        }
+    };
+
+    /** Times the methods of {@code service} from now on. */
+    public void register(ServerServiceDefinition service) {
+        service.getMethods().forEach(m -> timed.add(m.getMethodDescriptor().getFullMethodName()));
+    }
+
+    @Override
+    public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
+        long start = System.nanoTime();
+        if (!timed.contains(fullMethodName)) {
+            return UNTIMED;
+        }
+        return new Timer(byMethod.computeIfAbsent(fullMethodName, m -> new Method()), start);
+    }
+
+    /**
+     * Percentiles per method called since the start, sorted by name; {@code reset} starts
+     * counting afresh. Lossless: a call that ends during a snapshot counts in this one or the next.
+     */
+    public synchronized HandlingTimesResponse snapshot(boolean reset) {
+        HandlingTimesResponse.Builder b = HandlingTimesResponse.newBuilder();
+        for (Map.Entry<String, Method> e : new TreeMap<>(byMethod).entrySet()) {
+            Method m = e.getValue();
+            Histogram h = m.handling.sinceReset();
+            Histogram q = m.queued.sinceReset();
+            b.addMethods(MethodHandlingTime.newBuilder().setMethod(e.getKey()).setCalls(h.getTotalCount())
+                    .setP50Us(h.getValueAtPercentile(50)).setP90Us(h.getValueAtPercentile(90))
+                    .setP99Us(h.getValueAtPercentile(99)).setP999Us(h.getValueAtPercentile(99.9))
+                    .setMaxUs(h.getMaxValue())
+                    .setQueuedP50Us(q.getValueAtPercentile(50)).setQueuedP99Us(q.getValueAtPercentile(99))
+                    .setQueuedP999Us(q.getValueAtPercentile(99.9)).setQueuedMaxUs(q.getMaxValue()));
+            if (reset) {
+                h.reset();
+                q.reset();
+            }
+        }
+        return b.build();
+    }
+
+    /** One method's times: arrival to stream close, and arrival to the handler's invocation. */
+    private static final class Method {
+        final Times handling = new Times();
+        final Times queued = new Times();
+    }
+
+    /**
+     * Calls record into the recorder without locks; a snapshot swaps its interval out atomically
+     * (HdrHistogram's Recorder) and adds it to the times since the last reset, so a reset never
+     * drops a call recorded between reading and clearing.
+     */
+    private static final class Times {
+        private final Recorder recorder = new Recorder(HIGHEST_MICROS, 3);
+        /** Guarded by the snapshot's lock. */
+        private final Histogram sinceReset = new Histogram(HIGHEST_MICROS, 3);
+
+        void record(long since) {
+            recorder.recordValue(Math.min(HIGHEST_MICROS, (System.nanoTime() - since) / 1_000));
+        }
+
+        /** Everything recorded since the last reset; the caller holds the snapshot's lock. */
+        Histogram sinceReset() {
+            sinceReset.add(recorder.getIntervalHistogram());
+            return sinceReset;
+        }
+    }
+
+    /**
+     * One call's clock. It rides in the call's context to {@link #HANDLER_START}; gRPC calls
+     * {@code streamClosed} once per stream, also for a call cancelled before its handler ran.
+     */
+    private static final class Timer extends ServerStreamTracer {
+        private final Method method;
+        private final long start;
+        private boolean handlerStarted;
+
+        Timer(Method method, long start) {
+            this.method = method;
+            this.start = start;
+        }
+
+        @Override
+        public Context filterContext(Context context) {
+            return context.withValue(TIMER, this);
+        }
+
+        /** Once per call, on the handler thread (gRPC serializes a call's listener callbacks). */
+        void handlerStarted() {
+            if (!handlerStarted) {
+                handlerStarted = true;
+                method.queued.record(start);
+            }
+        }
+
+        @Override
+        public void streamClosed(Status status) {
+            method.handling.record(start);
+        }
+    }
+}

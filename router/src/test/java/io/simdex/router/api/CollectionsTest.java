@@ -1,0 +1,215 @@
+package io.simdex.router.api;
+
+import io.simdex.router.ManualClock;
+import com.google.protobuf.UInt32Value;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.simdex.proto.v1.CollectionInfo;
+import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.CreateCollectionRequest;
+import io.simdex.proto.v1.DedupRequest;
+import io.simdex.proto.v1.DedupResponse;
+import io.simdex.proto.v1.FingerprintRequest;
+import io.simdex.proto.v1.InsertRequest;
+import io.simdex.proto.v1.ListCollectionsRequest;
+import io.simdex.proto.v1.Probe;
+import io.simdex.proto.v1.QueryRequest;
+import io.simdex.proto.v1.StatsRequest;
+import io.simdex.proto.v1.Tokenization;
+import io.simdex.proto.v1.Weighting;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static io.simdex.router.Calls.doc;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.simdex.router.TestServer;
+
+/** Collections with their own settings, persisted; retention windows driven by a controllable clock. */
+class CollectionsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void createCollection_settingsPersistAndReopen_andConflictingSettingsRejected() throws Exception {
+        CollectionSettings ngrams = CollectionSettings.newBuilder().setTokenization(Tokenization.CHAR_NGRAMS).setNgramSize(2)
+                .setMaxDistance(UInt32Value.of(2)).setRetentionSeconds(172_800).build();
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            CollectionInfo created = s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("news").setSettings(ngrams).build()).getCollection();
+            assertEquals(21_600, created.getSettings().getGenerationSeconds(), "default generation: retention / 8");
+            assertEquals(Weighting.TF, created.getSettings().getWeighting(), "defaults are filled in");
+            assertFalse(s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("news").setSettings(ngrams).build()).getCreated());
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(
+                    CreateCollectionRequest.newBuilder().setName("news").build()));
+            assertEquals(Status.Code.ALREADY_EXISTS, e.getStatus().getCode());
+        }
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            List<CollectionInfo> all = s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsList();
+            assertEquals(List.of("default", "news"), all.stream().map(CollectionInfo::getName).toList());
+            CollectionInfo news = all.get(1);
+            assertEquals(Tokenization.CHAR_NGRAMS, news.getSettings().getTokenization());
+            assertEquals(2, news.getSettings().getNgramSize());
+            assertEquals(2, news.getSettings().getMaxDistance().getValue());
+        }
+    }
+
+    @Test
+    void createCollection_badSettings_invalidArgumentAndNothingCreated() throws Exception {
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            for (CollectionSettings bad : List.of(
+                    CollectionSettings.newBuilder().setMaxDistance(UInt32Value.of(4)).build(),
+                    CollectionSettings.newBuilder().setNgramSize(17).build(),
+                    CollectionSettings.newBuilder().setGenerationSeconds(60).build(),
+                    CollectionSettings.newBuilder().setRetentionSeconds(60).setGenerationSeconds(120).build(),
+                    CollectionSettings.newBuilder().putIdf("river", 2.0).build(),
+                    CollectionSettings.newBuilder().setWeighting(Weighting.TF_IDF).putIdf("river", -1).build())) {
+                StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(
+                        CreateCollectionRequest.newBuilder().setName("bad").setSettings(bad).build()));
+                assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), bad.toString());
+                assertTrue(e.getStatus().getDescription().startsWith("settings"), e.getStatus().getDescription());
+            }
+            assertEquals(1, s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsCount());
+        }
+    }
+
+    @Test
+    void collectionSettings_tokenizationAndDefaultDistanceApply() throws Exception {
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("grams").setSettings(
+                    CollectionSettings.newBuilder().setTokenization(Tokenization.CHAR_NGRAMS).setMaxDistance(UInt32Value.of(0))).build());
+            String text = "The city council voted on Tuesday to restore the wetlands along the river.";
+            long words = s.stub().fingerprint(FingerprintRequest.newBuilder().addTexts(text).build()).getFingerprints(0);
+            long grams = s.stub().fingerprint(FingerprintRequest.newBuilder().setCollection("grams").addTexts(text).build()).getFingerprints(0);
+            assertNotEquals(words, grams, "each collection fingerprints with its own tokenization");
+
+            s.stub().insert(InsertRequest.newBuilder().setCollection("grams").addDocuments(doc("a", 0xF0L)).build());
+            // The collection's max_distance (0) applies when the request gives none; an explicit 3 overrides it.
+            QueryRequest.Builder q = QueryRequest.newBuilder().setCollection("grams").addProbes(Probe.newBuilder().setFingerprint(0xF1L));
+            assertEquals(0, s.stub().query(q.build()).getResults(0).getMatchesCount());
+            assertEquals(1, s.stub().query(q.setMaxDistance(UInt32Value.of(3)).build()).getResults(0).getMatchesCount());
+        }
+    }
+
+    @Test
+    void retention_entriesExpireWithTheirGeneration_andDiskIsReturned() throws Exception {
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-22T00:00:00Z"));
+        try (TestServer s = new TestServer(dir, clock)) {
+            // Keep 2 days in generations of 6 hours.
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("window").setSettings(
+                    CollectionSettings.newBuilder().setRetentionSeconds(172_800).setGenerationSeconds(21_600)).build());
+            s.stub().insert(InsertRequest.newBuilder().setCollection("window").addDocuments(doc("day0", 0x1111L)).build());
+            clock.advance(Duration.ofHours(25));
+            s.stub().insert(InsertRequest.newBuilder().setCollection("window").addDocuments(doc("day1", 0x2222L)).build());
+            assertEquals(List.of("day0", "day1"), ids(s, "window", 0x1111L, 0x2222L));
+
+            // 48 h after day0's generation ended, it leaves the window: never found again, not a duplicate any more.
+            clock.advance(Duration.ofHours(23).plusMinutes(1));
+            assertEquals(List.of("day0", "day1"), ids(s, "window", 0x1111L, 0x2222L), "48 h after day0, its generation (ended 42 h ago) is still within 2 days");
+            clock.advance(Duration.ofHours(6));
+            assertEquals(List.of("day1"), ids(s, "window", 0x1111L, 0x2222L), "day0's generation ended more than 48 h ago");
+            DedupResponse d = s.stub().dedup(DedupRequest.newBuilder().setCollection("window").addDocuments(doc("again", 0x1111L)).build());
+            assertTrue(d.getResults(0).getInserted(), "an expired document is no duplicate");
+            assertEquals(2, s.stub().stats(StatsRequest.newBuilder().setCollection("window").build()).getDocuments());
+
+            // The sweep deletes expired generations' files.
+            long generationsBefore = generationDirs();
+            assertTrue(s.simdex.service().sweepExpired() > 0);
+            assertTrue(generationDirs() < generationsBefore, "expired generation directories are deleted");
+            assertEquals(List.of("again", "day1"), ids(s, "window", 0x1111L, 0x2222L));
+
+            // Re-inserting an id moves it to the current generation: it lives on with it.
+            s.stub().insert(InsertRequest.newBuilder().setCollection("window").addDocuments(doc("day1", 0x2222L)).build());
+            clock.advance(Duration.ofHours(30));
+            assertEquals(List.of("day1"), ids(s, "window", 0x2222L));
+        }
+    }
+
+    /**
+     * The stores of a new generation exist on every shard before the generation starts (within
+     * the lead), so its first writes do not wait for files; documents then land in them. A
+     * collection nobody wrote to gets no files, unless it is to be prepared even if unused.
+     */
+    @Test
+    void prepareGenerations_createsTheNextGenerationsStoresAheadOfItsStart() throws Exception {
+        Instant start = Instant.parse("2026-11-22T00:00:00Z");
+        ManualClock clock = new ManualClock(start);
+        try (TestServer s = new TestServer(dir, clock)) {
+            CollectionSettings twoDays = CollectionSettings.newBuilder().setRetentionSeconds(172_800).setGenerationSeconds(21_600).build();
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("window").setSettings(twoDays).build());
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("eager").setSettings(twoDays).build());
+            long current = start.getEpochSecond() / 21_600;
+
+            clock.advance(Duration.ofHours(5).plusMinutes(50));
+            s.simdex.service().prepareGenerations(Set.of("eager"));
+            assertFalse(storesOnAnyShard("window", current), "a collection nobody wrote to gets no files");
+            assertTrue(storesOnEveryShard("eager", current), "unless it is prepared even if unused");
+            InsertRequest.Builder some = InsertRequest.newBuilder().setCollection("window");
+            for (int i = 0; i < 20; i++) {
+                some.addDocuments(doc("w" + i, 0x9E3779B97F4A7C15L * (i + 1)));
+            }
+            s.stub().insert(some.build());
+            assertTrue(storesOnEveryShard("window", current));
+
+            s.simdex.service().prepareGenerations(Set.of());
+            assertFalse(storesOnAnyShard("window", current + 1), "10 minutes ahead is before the 5-minute lead");
+
+            clock.advance(Duration.ofMinutes(6));
+            s.simdex.service().prepareGenerations(Set.of());
+            assertTrue(storesOnEveryShard("window", current + 1), "4 minutes ahead: the next generation is prepared");
+            assertTrue(storesOnEveryShard("eager", current + 1), "a collection with stores is in use");
+            assertEquals(0, s.simdex.service().prepareGenerations(Set.of()), "nothing left to create");
+
+            clock.advance(Duration.ofMinutes(5));
+            s.stub().insert(InsertRequest.newBuilder().setCollection("window").addDocuments(doc("next", 0x3333L)).build());
+            assertEquals(List.of("next"), ids(s, "window", 0x3333L));
+            assertFalse(storesOnAnyShard("window", current + 2));
+        }
+    }
+
+    @Test
+    void prepareLead_fiveMinutesAtMost_halfAGenerationAtMost() {
+        assertEquals(Duration.ofMinutes(5), SimdexService.prepareLead(Duration.ofHours(6)));
+        assertEquals(Duration.ofSeconds(30), SimdexService.prepareLead(Duration.ofMinutes(1)));
+    }
+
+    private boolean storesOnEveryShard(String collection, long generation) {
+        return shardsWithStore(collection, generation) == 2;
+    }
+
+    private boolean storesOnAnyShard(String collection, long generation) {
+        return shardsWithStore(collection, generation) > 0;
+    }
+
+    /** Of the test server's two shards, how many hold a directory for the generation. */
+    private long shardsWithStore(String collection, long generation) {
+        return java.util.stream.IntStream.range(0, 2)
+                .filter(s -> Files.isDirectory(dir.resolve("shard-" + s).resolve(collection).resolve("g-" + generation))).count();
+    }
+
+    private long generationDirs() throws Exception {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("g-") && p.getParent().getFileName().toString().equals("window")).count();
+        }
+    }
+
+    private static List<String> ids(TestServer s, String collection, long... fps) {
+        QueryRequest.Builder q = QueryRequest.newBuilder().setCollection(collection).setMaxDistance(UInt32Value.of(0));
+        for (long fp : fps) {
+            q.addProbes(Probe.newBuilder().setFingerprint(fp));
+        }
+        return s.stub().query(q.build()).getResultsList().stream().flatMap(r -> r.getMatchesList().stream())
+                .map(io.simdex.proto.v1.Match::getId).sorted().toList();
+    }
+}

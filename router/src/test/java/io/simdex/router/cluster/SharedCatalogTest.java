@@ -1,0 +1,61 @@
+package io.simdex.router.cluster;
+
+import io.simdex.proto.v1.CollectionInfo;
+import io.simdex.proto.v1.CollectionSettings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.simdex.router.api.Catalog;
+import io.simdex.router.api.CollectionSettingsRules;
+
+/** Two routers of one cluster see one catalog: what one creates, the other finds; the first creator wins. */
+class SharedCatalogTest {
+    @TempDir
+    Path dir;
+
+    /** The Atomix map's contract, in memory. */
+    private static final class InMemory implements Catalog.Shared {
+        final ConcurrentHashMap<String, CollectionInfo> map = new ConcurrentHashMap<>();
+
+        @Override
+        public CollectionInfo putIfAbsent(CollectionInfo info) {
+            return map.putIfAbsent(info.getName(), info);
+        }
+
+        @Override
+        public Optional<CollectionInfo> get(String name) {
+            return Optional.ofNullable(map.get(name));
+        }
+
+        @Override
+        public List<CollectionInfo> all() {
+            return new ArrayList<>(map.values());
+        }
+    }
+
+    @Test
+    void aCollectionMadeThroughOneRouter_isFoundThroughAnother_withTheFirstSettings() {
+        InMemory shared = new InMemory();
+        Catalog one = new Catalog(dir.resolve("r1"), shared);
+        Catalog two = new Catalog(dir.resolve("r2"), shared);
+        CollectionSettings news = CollectionSettingsRules.complete(CollectionSettings.newBuilder().setNgramSize(4).build());
+        assertTrue(one.create("news", news).created());
+        assertEquals(news, two.get("news").orElseThrow().getSettings());
+
+        Catalog.Created again = two.create("news", CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()));
+        assertFalse(again.created());
+        assertEquals(news, again.collection().getSettings(), "the first creator's settings stand");
+        assertEquals(List.of("default", "news"), two.all().stream().map(CollectionInfo::getName).toList());
+        assertEquals(List.of("default", "news"), new Catalog(dir.resolve("r2")).all().stream().map(CollectionInfo::getName).toList(),
+                "the second router cached the shared entry on disk");
+    }
+}

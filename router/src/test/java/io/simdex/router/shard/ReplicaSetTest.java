@@ -1,0 +1,167 @@
+package io.simdex.router.shard;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.simdex.server.ShardNode;
+import io.simdex.server.store.StoreSizing;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.reflect.Proxy;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReplicaSetTest {
+    @TempDir
+    Path dir;
+
+    private final List<ShardNode> nodes = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        nodes.forEach(ShardNode::close);
+    }
+
+    private ShardClient replica(String name) {
+        ShardNode n = new ShardNode(dir.resolve(name), c -> StoreSizing.forShare(10_000, 1, 8));
+        nodes.add(n);
+        return new LocalShardClient(n);
+    }
+
+    /** Every call fails with {@code code}; counts calls. */
+    private static ShardClient failing(Status.Code code, AtomicInteger calls) {
+        return (ShardClient) Proxy.newProxyInstance(ShardClient.class.getClassLoader(), new Class<?>[]{ShardClient.class}, (p, m, args) -> {
+            if (m.getName().equals("close")) {
+                return null;
+            }
+            calls.incrementAndGet();
+            return CompletableFuture.failedFuture(Status.fromCode(code).withDescription("fake").asRuntimeException());
+        });
+    }
+
+    private static ReplicaSet set(List<ShardClient> serving, List<ShardClient> incoming, int w) {
+        int[] s = java.util.stream.IntStream.range(0, serving.size()).toArray();
+        int[] i = java.util.stream.IntStream.range(serving.size(), serving.size() + incoming.size()).toArray();
+        return new ReplicaSet(serving, s, incoming, i, w, n -> true);
+    }
+
+    private static Status.Code codeOf(Runnable r) {
+        CompletionException e = assertThrows(CompletionException.class, r::run);
+        return Status.fromThrowable(e.getCause()).getCode();
+    }
+
+    @Test
+    void read_failsOverOnUnavailable_toTheNextReplica() {
+        ShardClient good = replica("a");
+        good.bucketAdd("c", 0, 1, new long[]{42}, true).join();
+        AtomicInteger calls = new AtomicInteger();
+        ReplicaSet set = set(List.of(failing(Status.Code.UNAVAILABLE, calls), good), List.of(), 1);
+        Found[] found = set.probe("c", new long[]{0}, 1, new long[]{42}, 0).join();
+        assertArrayEquals(new long[]{42}, found[0].fingerprints());
+        assertEquals(1, calls.get());
+    }
+
+    @Test
+    void read_doesNotFailOverOnTheRequestsOwnError() {
+        AtomicInteger calls = new AtomicInteger();
+        ReplicaSet set = set(List.of(failing(Status.Code.INVALID_ARGUMENT, calls), replica("a")), List.of(), 1);
+        assertEquals(Status.Code.INVALID_ARGUMENT, codeOf(() -> set.probe("c", new long[]{0}, 1, new long[]{42}, 0).join()));
+    }
+
+    @Test
+    void write_reachesEveryReplica_andNeedsTheQuorum() {
+        ShardClient a = replica("a");
+        ShardClient b = replica("b");
+        AtomicInteger calls = new AtomicInteger();
+        ShardClient down = failing(Status.Code.UNAVAILABLE, calls);
+        set(List.of(a, b), List.of(), 2).bucketAdd("c", 0, 0, new long[]{7}, true).join();
+        assertEquals(1, a.probe("c", new long[]{0}, 0, new long[]{7}, 0).join()[0].fingerprints().length);
+        assertEquals(1, b.probe("c", new long[]{0}, 0, new long[]{7}, 0).join()[0].fingerprints().length);
+
+        set(List.of(a, down), List.of(), 1).bucketAdd("c", 0, 0, new long[]{8}, true).join(); // W=1: one is enough
+        Status.Code code = codeOf(() -> set(List.of(a, down), List.of(), 2).bucketAdd("c", 0, 0, new long[]{9}, true).join());
+        assertEquals(Status.Code.UNAVAILABLE, code);
+    }
+
+    @Test
+    void write_failsWhenAnIncomingReplicaMissesIt() {
+        AtomicInteger calls = new AtomicInteger();
+        ReplicaSet set = set(List.of(replica("a")), List.of(failing(Status.Code.UNAVAILABLE, calls)), 1);
+        assertEquals(Status.Code.UNAVAILABLE, codeOf(() -> set.bucketAdd("c", 0, 0, new long[]{7}, true).join()));
+        assertEquals(1, calls.get());
+    }
+
+    @Test
+    void attach_saysNewOnlyIfNoReplicaKnewTheFingerprint() {
+        ShardClient a = replica("a");
+        ShardClient b = replica("b");
+        a.attachIds("c", 0, new long[]{5}, new String[]{"x"}).join(); // b missed this write
+        boolean[] fresh = set(List.of(b, a), List.of(), 1).attachIds("c", 0, new long[]{5}, new String[]{"y"}).join();
+        assertArrayEquals(new boolean[]{false}, fresh);
+    }
+
+    @Test
+    void locks_skipADownReplicaWithinTheQuorum_andReportTheLargestStamp() {
+        ShardClient a = replica("a");
+        ShardClient b = replica("b");
+        long high = a.lockBuckets("c", new int[]{1}, 1, 1000, 10).join() + 1_000_000_000L; // above b's stamps too
+        a.unlockBuckets("c", new int[]{1}, 1, high).join();
+        AtomicInteger calls = new AtomicInteger();
+        long stamp = set(List.of(b, failing(Status.Code.UNAVAILABLE, calls), a), List.of(), 2).lockBuckets("c", new int[]{1}, 2, 1000, 10).join();
+        assertEquals(high, stamp);
+        StatusRuntimeException e = (StatusRuntimeException) assertThrows(CompletionException.class, () ->
+                set(List.of(b, failing(Status.Code.UNAVAILABLE, calls)), List.of(), 2).lockBuckets("c", new int[]{2}, 3, 1000, 10).join()).getCause();
+        assertTrue(e.getStatus().getDescription().contains("1 of 2 replicas"), e.getStatus().toString());
+    }
+
+    @Test
+    void hedgedRead_asksTheSecondReplica_whenTheFirstStalls() {
+        ShardClient good = replica("a");
+        good.bucketAdd("c", 0, 1, new long[]{42}, true).join();
+        ShardClient stalled = (ShardClient) Proxy.newProxyInstance(ShardClient.class.getClassLoader(), new Class<?>[]{ShardClient.class},
+                (p, m, args) -> m.getName().equals("close") ? null : new CompletableFuture<>());
+        ReplicaSet hedged = new ReplicaSet(List.of(stalled, good), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, n -> true, 20, n -> { });
+        assertArrayEquals(new long[]{42}, hedged.probe("c", new long[]{0}, 1, new long[]{42}, 0).orTimeout(5, java.util.concurrent.TimeUnit.SECONDS)
+                .join()[0].fingerprints());
+        ReplicaSet plain = new ReplicaSet(List.of(stalled, good), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, n -> true, 0, n -> { });
+        assertThrows(CompletionException.class, () -> plain.probe("c", new long[]{0}, 1, new long[]{42}, 0)
+                .orTimeout(300, java.util.concurrent.TimeUnit.MILLISECONDS).join(), "without hedging the stalled replica holds the read");
+    }
+
+    @Test
+    void aReplicaThatFailsAnAcknowledgedWrite_isReportedBehind() {
+        AtomicInteger calls = new AtomicInteger();
+        List<Integer> behind = new ArrayList<>();
+        ReplicaSet set = new ReplicaSet(List.of(replica("a"), failing(Status.Code.DEADLINE_EXCEEDED, calls)), new int[]{4, 7}, List.of(),
+                new int[0], 1, n -> true, n -> true, 0, behind::add);
+        set.bindIds("c", 0, new String[]{"x"}, new long[]{1}).join();
+        assertEquals(List.of(7), behind);
+        set.probe("c", new long[]{0}, 0, new long[]{1}, 0).join(); // reads report nothing
+        assertEquals(List.of(7), behind);
+    }
+
+    @Test
+    void write_waitsForEveryLiveReplica_soReadsAfterItSeeIt() {
+        CompletableFuture<Integer> slow = new CompletableFuture<>();
+        ShardClient stalled = (ShardClient) Proxy.newProxyInstance(ShardClient.class.getClassLoader(), new Class<?>[]{ShardClient.class},
+                (p, m, args) -> m.getName().equals("close") ? null : slow);
+        List<Integer> behind = new ArrayList<>();
+        ReplicaSet set = new ReplicaSet(List.of(replica("a"), stalled), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, n -> true, 0,
+                behind::add);
+        CompletableFuture<Integer> write = set.bucketAdd("c", 0, 0, new long[]{3}, true);
+        assertThrows(CompletionException.class, () -> write.copy().orTimeout(300, java.util.concurrent.TimeUnit.MILLISECONDS).join(),
+                "not acknowledged while a live replica is still applying it");
+        slow.completeExceptionally(Status.DEADLINE_EXCEEDED.asRuntimeException());
+        assertEquals(List.of(1), behind, "the replica that timed out is reported behind");
+    }
+}

@@ -1,0 +1,180 @@
+package io.simdex.router.transport;
+
+import io.grpc.Context;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import io.simdex.proto.v1.BulkLoadRequest;
+import io.simdex.proto.v1.BulkLoadResponse;
+import io.simdex.proto.v1.Document;
+import io.simdex.proto.v1.InsertRequest;
+import io.simdex.proto.v1.InsertResponse;
+import io.simdex.proto.v1.Probe;
+import io.simdex.proto.v1.QueryRequest;
+import io.simdex.proto.v1.QueryResponse;
+import io.simdex.proto.v1.SimdexGrpc;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Which thread handles which call when small reads run in place, over a real socket. */
+class InlineCallsTest {
+    private static final String POOL = "simdex-handler";
+
+    /** Each handler notes its thread, whether it sees the call's deadline, and the documents in order. */
+    private final List<String> threads = new CopyOnWriteArrayList<>();
+    private final List<Boolean> deadlines = new CopyOnWriteArrayList<>();
+    private final List<String> streamed = new CopyOnWriteArrayList<>();
+    private final SimdexGrpc.SimdexImplBase recording = new SimdexGrpc.SimdexImplBase() {
+        @Override
+        public void query(QueryRequest req, StreamObserver<QueryResponse> out) {
+            note();
+            if (req.getCollection().equals("throw")) {
+                throw new IllegalStateException("handler bug");
+            }
+            out.onNext(QueryResponse.getDefaultInstance());
+            out.onCompleted();
+        }
+
+        @Override
+        public void insert(InsertRequest req, StreamObserver<InsertResponse> out) {
+            note();
+            out.onNext(InsertResponse.getDefaultInstance());
+            out.onCompleted();
+        }
+
+        @Override
+        public StreamObserver<BulkLoadRequest> bulkLoad(StreamObserver<BulkLoadResponse> out) {
+            return new StreamObserver<>() {
+                @Override
+                public void onNext(BulkLoadRequest req) {
+                    note();
+                    streamed.add(req.getDocuments(0).getId());
+                }
+
+                @Override
+                public void onError(Throwable t) {
+                }
+
+                @Override
+                public void onCompleted() {
+                    out.onNext(BulkLoadResponse.newBuilder().setInserted(streamed.size()).build());
+                    out.onCompleted();
+                }
+            };
+        }
+
+        private void note() {
+            threads.add(Thread.currentThread().getName());
+            deadlines.add(Context.current().getDeadline() != null);
+        }
+    };
+
+    private PublicServer server;
+    private ManagedChannel channel;
+
+    @AfterEach
+    void stop() throws Exception {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        server.close();
+    }
+
+    @Test
+    void smallQueryOfFingerprints_runsOnTheTransportThread_restOnThePool() throws Exception {
+        SimdexGrpc.SimdexBlockingStub stub = start(InlineCalls.SIMDEX_READS);
+
+        stub.query(query(1, false));
+        stub.query(query(100, false));
+        stub.query(query(1, true));
+        stub.insert(InsertRequest.newBuilder().addDocuments(Document.newBuilder().setId("a").setFingerprint(1)).build());
+
+        assertEquals(4, threads.size(), threads.toString());
+        assertTrue(!threads.get(0).startsWith(POOL), "one probe, in place: " + threads);
+        assertTrue(threads.get(1).startsWith(POOL), "100 probes, over the size limit: " + threads);
+        assertTrue(threads.get(2).startsWith(POOL), "a text to fingerprint: " + threads);
+        assertTrue(threads.get(3).startsWith(POOL), "a write: " + threads);
+        assertEquals(List.of(true, true, true, true), deadlines, "every handler runs in its call's context");
+    }
+
+    @Test
+    void noInlineMethods_everyCallOnThePool() throws Exception {
+        SimdexGrpc.SimdexBlockingStub stub = start(Map.of());
+
+        stub.query(query(1, false));
+
+        assertTrue(threads.get(0).startsWith(POOL), threads.toString());
+    }
+
+    @Test
+    void handlerThatThrows_failsItsCallWithUnknown_inPlaceOrOnThePool() throws Exception {
+        SimdexGrpc.SimdexBlockingStub stub = start(InlineCalls.SIMDEX_READS);
+
+        for (int probes : new int[] {1, 100}) {
+            QueryRequest bad = query(probes, false).toBuilder().setCollection("throw").build();
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub.query(bad));
+            assertEquals(Status.Code.UNKNOWN, e.getStatus().getCode(), probes + " probes: " + e.getStatus());
+        }
+        stub.query(query(1, false));
+        assertEquals(3, threads.size(), "the server still answers: " + threads);
+    }
+
+    @Test
+    void clientStream_runsOnThePool_messagesInOrder() throws Exception {
+        start(InlineCalls.SIMDEX_READS);
+        CompletableFuture<BulkLoadResponse> done = new CompletableFuture<>();
+        StreamObserver<BulkLoadRequest> in = SimdexGrpc.newStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS).bulkLoad(new StreamObserver<>() {
+            @Override
+            public void onNext(BulkLoadResponse r) {
+                done.complete(r);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                done.completeExceptionally(t);
+            }
+
+            @Override
+            public void onCompleted() {
+            }
+        });
+        for (int i = 0; i < 200; i++) {
+            in.onNext(BulkLoadRequest.newBuilder().addDocuments(Document.newBuilder().setId("d" + i).setFingerprint(i)).build());
+        }
+        in.onCompleted();
+
+        assertEquals(200, done.get(30, TimeUnit.SECONDS).getInserted());
+        assertEquals(IntStream.range(0, 200).mapToObj(i -> "d" + i).toList(), streamed);
+        assertTrue(threads.stream().allMatch(t -> t.startsWith(POOL)), threads.toString());
+    }
+
+    private SimdexGrpc.SimdexBlockingStub start(Map<String, Predicate<Object>> inline) {
+        server = PublicServer.start("127.0.0.1", 0, recording.bindService(), SimdexGrpc.SERVICE_NAME, List.of(), 2, inline, null);
+        channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+        return SimdexGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+    }
+
+    private static QueryRequest query(int probes, boolean text) {
+        QueryRequest.Builder b = QueryRequest.newBuilder();
+        for (int i = 0; i < probes; i++) {
+            Probe.Builder p = Probe.newBuilder().setFingerprint(i * 0x9E3779B97F4A7C15L);
+            if (text) {
+                p.setText("a short text");
+            }
+            b.addProbes(p);
+        }
+        return b.build();
+    }
+}
