@@ -1,5 +1,6 @@
 package io.simdex.ops;
 
+import io.grpc.Channel;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.client.cli.SimdexCli;
@@ -10,6 +11,7 @@ import picocli.CommandLine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,13 +30,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>Each command line of the tour's code blocks has an expectation here, keyed by the exact
  * line (trailing comment removed), and the test fails when the two sets differ: a command the
  * README gained needs an expectation, and an expectation whose command left the README goes too.
- * Commands run in README order, each its own process:
+ * Commands run in README order:
  * <ul>
  *   <li>{@code ops/bin/simdex ...} lines run under {@code sh -c} in a directory where
  *       {@code ops/bin/simdex} is this build's launcher, with {@code --target 127.0.0.1:PORT}
  *       added after the subcommand words (the README's server is on the default port, the
  *       test's on a free one); the input files they name are written there first.</li>
- *   <li>grpcurl lines (grpcurl is not installed here) are parsed by grpcurl's syntax and made as
+ *   <li>grpcurl lines (a Go tool the build does not have) are parsed by grpcurl's syntax and made as
  *       the same call: the {@code -d} JSON parsed by protobuf's JsonFormat ({@link GrpcurlCall}).</li>
  *   <li>the Python client line is run by {@code .ci/run}; this test checks that it is there.</li>
  * </ul>
@@ -53,8 +55,7 @@ class ReadmeTourIT {
         expectCollectionsAndUrls();
         expectGrpcurl();
         expectPythonClient(Files.readString(root.resolve(".ci/run")));
-        assertEquals(new ArrayList<>(expected.keySet()).stream().sorted().toList(), commands.stream().sorted().toList(),
-                "README.md's tour commands (right) and this test's expectations (left) must name the same lines");
+        assertSameCommands(commands);
 
         Path work = TourFiles.workDir(dir, root);
         int port = SimdexProcess.freePort();
@@ -64,18 +65,32 @@ class ReadmeTourIT {
             ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
             try {
                 for (String command : commands) {
-                    Answer answer = TourFiles.run(command, work, "127.0.0.1:" + port, channel);
-                    try {
-                        expected.get(command).check(answer);
-                    } catch (AssertionError | RuntimeException e) {
-                        throw new AssertionError("README command: " + command + "\nexit " + answer.exitCode()
-                                + ", printed:\n" + answer.out() + answer.err(), e);
-                    }
+                    runAndCheck(command, work, "127.0.0.1:" + port, channel);
                 }
             } finally {
                 channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             }
             server.stop();
+        }
+    }
+
+    private void assertSameCommands(List<String> commands) {
+        List<String> unexpected = commands.stream().filter(c -> !expected.containsKey(c)).toList();
+        List<String> gone = expected.keySet().stream().filter(c -> !commands.contains(c)).toList();
+        assertTrue(unexpected.isEmpty() && gone.isEmpty(), "README.md's tour commands and this test's expectations differ."
+                + "\nIn README.md, no expectation here:\n  " + String.join("\n  ", unexpected)
+                + "\nExpected here, not in README.md:\n  " + String.join("\n  ", gone));
+        assertEquals(commands.size(), new HashSet<>(commands).size(), "a tour command appears twice: " + commands);
+    }
+
+    private void runAndCheck(String command, Path work, String target, Channel channel) throws Exception {
+        Answer answer = null;
+        try {
+            answer = TourFiles.run(command, work, target, channel);
+            expected.get(command).check(answer);
+        } catch (AssertionError | RuntimeException e) {
+            throw new AssertionError("README command: " + command + (answer == null ? ""
+                    : "\nexit " + answer.exitCode() + ", printed:\n" + answer.out() + answer.err()), e);
         }
     }
 
