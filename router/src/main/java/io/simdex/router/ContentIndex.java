@@ -1,6 +1,6 @@
 package io.simdex.router;
 
-import io.simdex.core.crawl.ContentHash;
+import io.simdex.fingerprint.crawl.ContentHash;
 import io.simdex.server.ShardNode;
 
 import java.util.List;

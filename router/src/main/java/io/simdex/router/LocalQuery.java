@@ -1,6 +1,6 @@
 package io.simdex.router;
 
-import io.simdex.core.BlockTables;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.server.ShardNode;
 
 import java.util.ArrayList;

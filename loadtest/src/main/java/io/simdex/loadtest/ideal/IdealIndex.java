@@ -2,7 +2,7 @@ package io.simdex.loadtest.ideal;
 
 import io.simdex.server.store.MatchBuffer;
 
-import io.simdex.core.BlockTables;
+import io.simdex.fingerprint.BlockTables;
 
 import java.util.Arrays;
 

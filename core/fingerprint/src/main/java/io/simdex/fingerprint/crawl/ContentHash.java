@@ -1,4 +1,4 @@
-package io.simdex.core.crawl;
+package io.simdex.fingerprint.crawl;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -34,21 +34,48 @@ import java.util.Locale;
  */
 public record ContentHash(long high, long low) implements Comparable<ContentHash> {
     private static final int HEX_DIGITS_PER_LONG = 16;
+    /** The low 8 bits: a byte read as unsigned. */
+    private static final int UNSIGNED_BYTE_MASK = 0xff;
 
     /**
-     * The hash of {@code content} in its normal form.
+     * The hash of {@code content} in its normal form. Whitespace-only content normalises to
+     * the empty string and hashes as SHA-256 of no bytes ({@code e3b0c442...}).
      *
      * @throws IllegalArgumentException if content is null
      */
     public static ContentHash of(CharSequence content) {
+        return of(content, newSha256());
+    }
+
+    /**
+     * {@link #of(CharSequence)} with a caller's digester, reused across calls (a batch hashes a
+     * million texts; {@link MessageDigest#digest} resets it). Not thread-safe: one digester per
+     * thread.
+     *
+     * @throws IllegalArgumentException if content is null
+     */
+    public static ContentHash of(CharSequence content, MessageDigest sha256) {
         if (content == null) {
             throw new IllegalArgumentException("content is null");
         }
-        byte[] digest = sha256().digest(normalise(content).getBytes(StandardCharsets.UTF_8));
+        byte[] digest = sha256.digest(normalise(content).getBytes(StandardCharsets.UTF_8));
         return new ContentHash(longAt(digest, 0), longAt(digest, Long.BYTES));
     }
 
-    /** NFKC, lower case, whitespace runs to one space, trimmed; see the class comment. */
+    /** A new SHA-256 digester for {@link #of(CharSequence, MessageDigest)}. */
+    public static MessageDigest newSha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform must provide SHA-256", e);
+        }
+    }
+
+    /**
+     * NFKC, lower case, whitespace runs to one space, trimmed; see the class comment. A run is
+     * any mix of {@link Character#isWhitespace} and {@link Character#isSpaceChar} chars (so
+     * no-break and ideographic spaces too); whitespace-only content gives the empty string.
+     */
     public static String normalise(CharSequence content) {
         String folded = Normalizer.normalize(content, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
         StringBuilder out = new StringBuilder(folded.length());
@@ -89,16 +116,8 @@ public record ContentHash(long high, long low) implements Comparable<ContentHash
     private static long longAt(byte[] bytes, int offset) {
         long v = 0;
         for (int i = 0; i < Long.BYTES; i++) {
-            v = (v << Byte.SIZE) | (bytes[offset + i] & 0xff);
+            v = (v << Byte.SIZE) | (bytes[offset + i] & UNSIGNED_BYTE_MASK);
         }
         return v;
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform must provide SHA-256", e);
-        }
     }
 }
