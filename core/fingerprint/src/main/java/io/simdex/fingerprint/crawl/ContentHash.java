@@ -77,7 +77,7 @@ public record ContentHash(long high, long low) implements Comparable<ContentHash
      * no-break and ideographic spaces too); whitespace-only content gives the empty string.
      */
     public static String normalise(CharSequence content) {
-        String folded = Normalizer.normalize(content, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+        String folded = fold(content);
         StringBuilder out = new StringBuilder(folded.length());
         boolean pendingSpace = false;
         for (int i = 0; i < folded.length(); i++) {
@@ -93,6 +93,16 @@ public record ContentHash(long high, long low) implements Comparable<ContentHash
             }
         }
         return out.toString();
+    }
+
+    /**
+     * NFKC, then lower case in {@link Locale#ROOT} (a Turkish default locale changes nothing),
+     * whitespace left as it is. The SimHash pipeline cuts its features from this same fold
+     * (core's {@code text.Normalization} calls it), which is why equal content hashes imply
+     * equal fingerprints.
+     */
+    public static String fold(CharSequence text) {
+        return Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
     }
 
     /** Unsigned order of {@code high}, then {@code low}: a total order for tie-breaks. */

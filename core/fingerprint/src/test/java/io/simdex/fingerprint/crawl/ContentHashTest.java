@@ -97,4 +97,9 @@ class ContentHashTest {
     void of_nullWithDigester_rejected() {
         assertThrows(IllegalArgumentException.class, () -> ContentHash.of(null, ContentHash.newSha256()));
     }
+
+    @Test
+    void fold_keepsWhitespace_rootLocaleLowerCase() {
+        assertEquals(" i\u0307 abc\t ", ContentHash.fold(" \u0130 ＡＢＣ\t "));
+    }
 }
