@@ -1,5 +1,7 @@
 package io.simdex.core;
 
+import io.simdex.fingerprint.BlockTables;
+
 /**
  * The virtual partition of every key a shard stores. A router places partitions on nodes; a node
  * uses the same functions to find what to stream, keep or drop when a partition moves. The

@@ -2,8 +2,8 @@ package io.simdex.router;
 
 import io.simdex.router.shard.Found;
 import io.simdex.router.shard.Previous;
-import io.simdex.core.BitFlips;
-import io.simdex.core.Hamming;
+import io.simdex.fingerprint.BitFlips;
+import io.simdex.fingerprint.Hamming;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.StoreSizing;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package io.simdex.router;
 
-import io.simdex.core.BitFlips;
-import io.simdex.core.Hamming;
+import io.simdex.fingerprint.BitFlips;
+import io.simdex.fingerprint.Hamming;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.simdex.router;
 
-import io.simdex.core.BitFlips;
-import io.simdex.core.LinearScan;
+import io.simdex.fingerprint.BitFlips;
+import io.simdex.fingerprint.LinearScan;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;

@@ -1,7 +1,7 @@
 package io.simdex.server;
 
-import io.simdex.core.BlockTables;
 import io.simdex.core.Partitions;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.ExportChunk;
 import io.simdex.server.store.CollectionStore;
 

@@ -1,7 +1,7 @@
 package io.simdex.server;
 
-import io.simdex.core.BlockTables;
 import io.simdex.core.Partitions;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.server.store.BucketTable;
 import io.simdex.server.store.CollectionStore;
 import io.simdex.server.store.DocMaps;

@@ -5,7 +5,7 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import io.simdex.core.BlockTables;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.ExportChunk;
 import io.simdex.proto.v1.FingerprintList;
 import io.simdex.proto.v1.NodeStatus;

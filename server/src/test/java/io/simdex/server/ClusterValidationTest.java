@@ -2,8 +2,8 @@ package io.simdex.server;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.simdex.core.BlockTables;
 import io.simdex.core.Partitions;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.ExportChunk;
 import io.simdex.proto.v1.PartitionsRequest;
 import io.simdex.proto.v1.PullRequest;

@@ -1,8 +1,8 @@
 package io.simdex.server;
 
-import io.simdex.core.BitFlips;
-import io.simdex.core.BlockTables;
 import io.simdex.core.Partitions;
+import io.simdex.fingerprint.BitFlips;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.server.store.CollectionStore;
 
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package io.simdex.client.batch;
 import io.simdex.client.DedupDecision;
 import io.simdex.client.Doc;
 import io.simdex.client.Match;
+import io.simdex.fingerprint.Hamming;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -154,7 +155,7 @@ final class BatchDeduplicator {
                 } else {
                     state[i] = Reason.NEAR_DUPLICATE_IN_BATCH.code();
                     winner[i] = order[keptRank[v]];
-                    distance[i] = (byte) Long.bitCount(fp ^ tables.fingerprint(v));
+                    distance[i] = (byte) Hamming.distance(fp, tables.fingerprint(v));
                 }
             }
         }

@@ -1,5 +1,7 @@
 package io.simdex.client.batch;
 
+import io.simdex.fingerprint.crawl.ContentHash;
+import io.simdex.fingerprint.crawl.CrawlColumns;
 import java.util.Arrays;
 
 /**
@@ -8,10 +10,10 @@ import java.util.Arrays;
  * each. Filled by one thread ({@link BatchReader}); read-only afterwards.
  *
  * <p>Per document: the id; the fingerprint, once known ({@link #hasFingerprint}); whether it
- * came as text, and then its {@link ContentDigest} (two longs); and the optional crawl fields
- * (url, fetch time, score) that the exact rules use.
+ * came as text, and then its {@link ContentHash} (two longs); and the optional crawl fields
+ * (url, fetch time, score) that the exact rules use, read through {@link CrawlColumns}.
  */
-final class BatchDocs {
+final class BatchDocs implements CrawlColumns {
     private static final int INITIAL = 1 << 10;
     private static final byte HAS_FINGERPRINT = 1;
     private static final byte HAS_TEXT = 2;
@@ -21,13 +23,12 @@ final class BatchDocs {
     final StringColumn ids = new StringColumn();
     final StringColumn urls = new StringColumn();
     private long[] fingerprints = new long[INITIAL];
-    private long[] digestHigh = new long[INITIAL];
-    private long[] digestLow = new long[INITIAL];
+    private long[] contentHigh = new long[INITIAL];
+    private long[] contentLow = new long[INITIAL];
     private long[] fetchTimes = new long[INITIAL];
     private double[] scores = new double[INITIAL];
     private byte[] flags = new byte[INITIAL];
     private int size;
-    private boolean anyScore;
 
     /**
      * Appends a document and returns its position.
@@ -58,27 +59,27 @@ final class BatchDocs {
         if (score != null) {
             scores[i] = score;
             f |= HAS_SCORE;
-            anyScore = true;
         }
         flags[i] = f;
         return i;
     }
 
-    /** Sets the fingerprint and content digest of text document {@code i}. */
+    /** Sets the fingerprint and content hash of text document {@code i}. */
     void setTextResult(int i, long fingerprint, long high, long low) {
         fingerprints[i] = fingerprint;
-        digestHigh[i] = high;
-        digestLow[i] = low;
+        contentHigh[i] = high;
+        contentLow[i] = low;
         flags[i] |= HAS_FINGERPRINT;
     }
 
-    /** Sets only the digest of a text document the server could not fingerprint. */
+    /** Sets only the content hash of a text document the server could not fingerprint. */
     void setDigest(int i, long high, long low) {
-        digestHigh[i] = high;
-        digestLow[i] = low;
+        contentHigh[i] = high;
+        contentLow[i] = low;
     }
 
-    int size() {
+    @Override
+    public int size() {
         return size;
     }
 
@@ -94,51 +95,56 @@ final class BatchDocs {
         return fingerprints[i];
     }
 
-    boolean hasText(int i) {
+    /** Whether it came as text, and so has a content hash. */
+    @Override
+    public boolean hasContent(int i) {
         return (flags[i] & HAS_TEXT) != 0;
     }
 
-    long digestHigh(int i) {
-        return digestHigh[i];
+    @Override
+    public long contentHigh(int i) {
+        return contentHigh[i];
     }
 
-    long digestLow(int i) {
-        return digestLow[i];
+    @Override
+    public long contentLow(int i) {
+        return contentLow[i];
     }
 
-    boolean hasUrl(int i) {
+    @Override
+    public boolean hasUrl(int i) {
         return urls.isPresent(i);
     }
 
+    /** UTF-8 bytes of a present URL. */
+    @Override
+    public int urlLength(int i) {
+        return urls.byteLength(i);
+    }
+
+    /** Code point order of two present URLs. */
+    @Override
+    public int compareUrls(int a, int b) {
+        return urls.compare(a, b);
+    }
+
     /** Epoch milliseconds; {@link Long#MIN_VALUE} (oldest) when absent. */
-    long fetchTime(int i) {
+    @Override
+    public long fetchTime(int i) {
         return (flags[i] & HAS_FETCH_TIME) != 0 ? fetchTimes[i] : Long.MIN_VALUE;
     }
 
     /** The score; 0 when absent. */
-    double score(int i) {
+    @Override
+    public double score(int i) {
         return (flags[i] & HAS_SCORE) != 0 ? scores[i] : 0.0;
-    }
-
-    /** Whether any document has a URL or a score, i.e. whether priority can differ from input order. */
-    boolean anyPriorityField() {
-        return anyScore || urls.size() > 0 && anyUrl();
-    }
-
-    private boolean anyUrl() {
-        for (int i = 0; i < size; i++) {
-            if (urls.isPresent(i)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void grow() {
         int n = flags.length * 2;
         fingerprints = Arrays.copyOf(fingerprints, n);
-        digestHigh = Arrays.copyOf(digestHigh, n);
-        digestLow = Arrays.copyOf(digestLow, n);
+        contentHigh = Arrays.copyOf(contentHigh, n);
+        contentLow = Arrays.copyOf(contentLow, n);
         fetchTimes = Arrays.copyOf(fetchTimes, n);
         scores = Arrays.copyOf(scores, n);
         flags = Arrays.copyOf(flags, n);

@@ -3,6 +3,7 @@ package io.simdex.client.batch;
 import com.google.gson.stream.JsonWriter;
 import io.simdex.client.Fingerprints;
 import io.simdex.client.Match;
+import io.simdex.fingerprint.Hamming;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
@@ -93,7 +94,7 @@ final class DecisionWriter {
                 int w = decided.winner[i];
                 json.value(docs.id(w));
                 boolean both = docs.hasFingerprint(i) && docs.hasFingerprint(w);
-                return both ? Long.bitCount(docs.fingerprint(i) ^ docs.fingerprint(w)) : -1;
+                return both ? Hamming.distance(docs.fingerprint(i), docs.fingerprint(w)) : -1;
             }
             default -> {
                 return -1;

@@ -5,6 +5,7 @@ import io.grpc.Status;
 import io.simdex.client.ClientOptions;
 import io.simdex.client.CollectionInfo;
 import io.simdex.client.SimdexClient;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.CollectionSettings;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -124,7 +125,7 @@ public final class DedupBatchCommand implements Callable<Integer> {
     }
 
     private void checkOptions() {
-        if (maxDistance != null && (maxDistance < 0 || maxDistance > NearTables.MAX_DISTANCE)) {
+        if (maxDistance != null && (maxDistance < 0 || maxDistance > BlockTables.MAX_DISTANCE)) {
             throw usage("-k must be in 0..3, was " + maxDistance);
         }
         if (batch < 1 || batch > ClientOptions.SERVER_BATCH_LIMIT) {

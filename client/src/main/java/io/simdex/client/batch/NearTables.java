@@ -1,5 +1,8 @@
 package io.simdex.client.batch;
 
+import io.simdex.fingerprint.BlockTables;
+import io.simdex.fingerprint.Hamming;
+import io.simdex.fingerprint.IntSort;
 import java.util.Arrays;
 
 /**
@@ -8,10 +11,11 @@ import java.util.Arrays;
  * small side becomes in-memory tables). Built once, read-only after.
  *
  * <h2>Why four 16-bit blocks find everything within 3</h2>
- * As in {@code io.simdex.core.BlockTables}: split 64 bits into 4 blocks; two fingerprints at
- * distance <= 3 differ in at most 3 blocks, so they share at least one, and table t, which
- * groups fingerprints by block t, has them in the same bucket. Scanning the probe's four
- * buckets finds every neighbour within 3 (Manku, Jain, Das Sarma, WWW 2007, section 3.1).
+ * The blocks are {@link BlockTables#block}: two fingerprints at distance <= 3 differ in at
+ * most 3 of the 4 blocks, so they share at least one, and table t, which groups fingerprints by
+ * block t, has them in the same bucket. Scanning the probe's four buckets finds every
+ * neighbour within {@link BlockTables#MAX_DISTANCE} (Manku, Jain, Das Sarma, WWW 2007,
+ * section 3.1; the {@code io.simdex.fingerprint} package comment has the proof).
  *
  * <h2>Layout</h2>
  * <pre>
@@ -24,11 +28,8 @@ import java.util.Arrays;
  * one fingerprint (a crawl's 404 pages), which would otherwise make the scan quadratic.
  */
 final class NearTables {
-    static final int TABLES = 4;
-    static final int BLOCK_BITS = 16;
-    static final int MAX_DISTANCE = TABLES - 1;
-    private static final int KEYS = 1 << BLOCK_BITS;
-    private static final long BLOCK_MASK = KEYS - 1;
+    private static final int TABLES = BlockTables.TABLES;
+    private static final int KEYS = BlockTables.KEYS_PER_TABLE;
 
     private final long[] distinct;
     private final int[][] members = new int[TABLES][];
@@ -52,10 +53,6 @@ final class NearTables {
             }
         }
         return new NearTables(Arrays.copyOf(sorted, m));
-    }
-
-    static int block(long fingerprint, int table) {
-        return (int) ((fingerprint >>> (table * BLOCK_BITS)) & BLOCK_MASK);
     }
 
     /** Distinct fingerprints in the tables. */
@@ -83,14 +80,14 @@ final class NearTables {
         int bestRank = Integer.MAX_VALUE;
         for (int t = 0; t < TABLES; t++) {
             int[] bucket = members[t];
-            int b = block(fp, t);
+            int b = BlockTables.block(fp, t);
             for (int p = starts[t][b], end = starts[t][b + 1]; p < end; p++) {
                 int u = bucket[p];
                 int rank = rankOf[u];
                 if (rank >= beforeRank) {
                     continue;
                 }
-                int d = Long.bitCount(fp ^ distinct[u]);
+                int d = Hamming.distance(fp, distinct[u]);
                 if (d <= k && (d < bestDistance || (d == bestDistance && rank < bestRank))) {
                     best = u;
                     bestDistance = d;
@@ -109,10 +106,10 @@ final class NearTables {
         int[] found = new int[8];
         int n = 0;
         for (int t = 0; t < TABLES; t++) {
-            int b = block(fp, t);
+            int b = BlockTables.block(fp, t);
             for (int p = starts[t][b], end = starts[t][b + 1]; p < end; p++) {
                 int u = members[t][p];
-                if (rankOf[u] < beforeRank && Long.bitCount(fp ^ distinct[u]) <= k && !contains(found, n, u)) {
+                if (rankOf[u] < beforeRank && Hamming.distance(fp, distinct[u]) <= k && !contains(found, n, u)) {
                     found = n == found.length ? Arrays.copyOf(found, n * 2) : found;
                     found[n++] = u;
                 }
@@ -120,7 +117,7 @@ final class NearTables {
         }
         int[] out = Arrays.copyOf(found, n);
         IntSort.sort(out, (a, c) -> {
-            int byDistance = Integer.compare(Long.bitCount(fp ^ distinct[a]), Long.bitCount(fp ^ distinct[c]));
+            int byDistance = Integer.compare(Hamming.distance(fp, distinct[a]), Hamming.distance(fp, distinct[c]));
             return byDistance != 0 ? byDistance : Integer.compare(rankOf[a], rankOf[c]);
         });
         return out.length > limit ? Arrays.copyOf(out, limit) : out;
@@ -139,7 +136,7 @@ final class NearTables {
     private void buildTable(int t) {
         int[] start = new int[KEYS + 1];
         for (long fp : distinct) {
-            start[block(fp, t) + 1]++;
+            start[BlockTables.block(fp, t) + 1]++;
         }
         for (int b = 0; b < KEYS; b++) {
             start[b + 1] += start[b];
@@ -147,7 +144,7 @@ final class NearTables {
         int[] next = Arrays.copyOf(start, KEYS);
         int[] member = new int[distinct.length];
         for (int u = 0; u < distinct.length; u++) {
-            member[next[block(distinct[u], t)]++] = u;
+            member[next[BlockTables.block(distinct[u], t)]++] = u;
         }
         members[t] = member;
         starts[t] = start;

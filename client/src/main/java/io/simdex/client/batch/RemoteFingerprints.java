@@ -3,6 +3,7 @@ package io.simdex.client.batch;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.simdex.client.SimdexClient;
+import io.simdex.fingerprint.crawl.ContentHash;
 import java.security.MessageDigest;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -50,7 +51,7 @@ final class RemoteFingerprints {
     private final int parallel;
     private final ErrorSink onError;
     private final ArrayDeque<Future<Result>> inFlight = new ArrayDeque<>();
-    private final ThreadLocal<MessageDigest> sha256 = ThreadLocal.withInitial(ContentDigest::newSha256);
+    private final ThreadLocal<MessageDigest> sha256 = ThreadLocal.withInitial(ContentHash::newSha256);
 
     private List<Integer> pendingDocs = new ArrayList<>();
     private List<String> pendingTexts = new ArrayList<>();
@@ -111,9 +112,9 @@ final class RemoteFingerprints {
 
     /** Runs on a worker: digests, then fingerprints (splitting around bad texts). */
     private Result fingerprint(List<Integer> batchDocs, List<String> texts) {
-        long[][] digests = new long[texts.size()][];
+        ContentHash[] digests = new ContentHash[texts.size()];
         for (int i = 0; i < texts.size(); i++) {
-            digests[i] = ContentDigest.of(texts.get(i), sha256.get());
+            digests[i] = ContentHash.of(texts.get(i), sha256.get());
         }
         long[] fps = new long[texts.size()];
         Map<Integer, String> errors = new HashMap<>();
@@ -145,18 +146,18 @@ final class RemoteFingerprints {
     private void apply(Result r) {
         for (int i = 0; i < r.docs.size(); i++) {
             int doc = r.docs.get(i);
-            long[] digest = r.digests[i];
+            ContentHash digest = r.digests[i];
             String error = r.errors.get(i);
             if (error == null) {
-                docs.setTextResult(doc, r.fingerprints[i], digest[0], digest[1]);
+                docs.setTextResult(doc, r.fingerprints[i], digest.high(), digest.low());
             } else {
-                docs.setDigest(doc, digest[0], digest[1]);
+                docs.setDigest(doc, digest.high(), digest.low());
                 onError.textRejected(doc, error);
             }
         }
     }
 
 
-    private record Result(List<Integer> docs, long[] fingerprints, long[][] digests, Map<Integer, String> errors) {
+    private record Result(List<Integer> docs, long[] fingerprints, ContentHash[] digests, Map<Integer, String> errors) {
     }
 }

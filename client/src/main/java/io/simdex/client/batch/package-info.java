@@ -8,9 +8,10 @@
  *   <li>{@link io.simdex.client.batch.BatchReader} reads the JSONL file into columns
  *       ({@link io.simdex.client.batch.BatchDocs}); texts are fingerprinted by the server's
  *       Fingerprint RPC ({@link io.simdex.client.batch.RemoteFingerprints} says why) and
- *       hashed for exact identity ({@link io.simdex.client.batch.ContentDigest}).</li>
+ *       hashed for exact identity ({@link io.simdex.fingerprint.crawl.ContentHash}).</li>
  *   <li>{@link io.simdex.client.batch.CrawlRules}: Nutch's exact rules, URL then content, and
- *       the priority order (score, then URL) that picks winners.</li>
+ *       the priority order (score, then URL) that picks winners, from
+ *       {@link io.simdex.fingerprint.crawl.NutchRules}.</li>
  *   <li>{@link io.simdex.client.batch.BatchDeduplicator}: near-duplicates in the batch through
  *       {@link io.simdex.client.batch.NearTables}, then the survivors against the index by
  *       Query (and Dedup with {@code --insert}), in rounds.</li>
@@ -26,9 +27,10 @@
  * position in the tables. <em>Kept</em> means decided "keep"; <em>stored</em> means Dedup
  * inserted it.
  *
- * <h2>Why not core</h2>
- * The same exact rules live in {@code io.simdex.core.crawl}; the client module does not depend
- * on {@code simdex-core} (its pom), so {@code CrawlRules} and {@code ContentDigest} restate
- * them over arrays. With that dependency added they could call core directly.
+ * <h2>Why simdex-fingerprint, not core</h2>
+ * The block split, the content hash and the exact rules come from the dependency-free
+ * {@code simdex-fingerprint} module, the one implementation the server side uses too; the
+ * client does not depend on {@code simdex-core}, which brings HanLP's dictionaries for the
+ * text fingerprinting that the server's Fingerprint RPC does here.
  */
 package io.simdex.client.batch;

@@ -3,6 +3,8 @@ package io.simdex.client.batch;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.simdex.fingerprint.BitFlips;
+import io.simdex.fingerprint.BlockTables;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
@@ -15,15 +17,15 @@ class NearTablesTest {
         long[] fps = new long[4000];
         for (int i = 0; i < fps.length; i++) {
             // Half random, half within 0..5 bits of one of a few centres.
-            fps[i] = i % 2 == 0 ? random.nextLong() : PlantedBatch.flip(0x5555_0000_ffff_1234L * (i % 7), random.nextInt(6), random);
+            fps[i] = i % 2 == 0 ? random.nextLong() : BitFlips.flip(0x5555_0000_ffff_1234L * (i % 7), random.nextInt(6), random);
         }
         NearTables tables = NearTables.of(fps, fps.length);
         int[] rankOf = permutation(tables.size(), random);
 
         for (int q = 0; q < 500; q++) {
-            long probe = q % 2 == 0 ? fps[random.nextInt(fps.length)] : PlantedBatch.flip(fps[q], random.nextInt(5), random);
+            long probe = q % 2 == 0 ? fps[random.nextInt(fps.length)] : BitFlips.flip(fps[q], random.nextInt(5), random);
             int before = random.nextInt(tables.size() + 1);
-            for (int k = 0; k <= NearTables.MAX_DISTANCE; k++) {
+            for (int k = 0; k <= BlockTables.MAX_DISTANCE; k++) {
                 int[] expected = bruteForce(tables, probe, k, rankOf, before);
                 assertArrayEquals(expected, tables.within(probe, k, rankOf, before, Integer.MAX_VALUE));
                 assertEquals(expected.length == 0 ? -1 : expected[0], tables.nearest(probe, k, rankOf, before));

@@ -1,6 +1,7 @@
 package io.simdex.client.batch;
 
 import io.simdex.client.Fingerprints;
+import io.simdex.fingerprint.BitFlips;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,10 +40,10 @@ final class PlantedBatch {
             docs.add(Map.entry("c" + c, centre));
             for (int d = 0; d <= MAX_PLANTED_DISTANCE; d++) {
                 if (random.nextInt(3) == 0) {
-                    docs.add(Map.entry("c" + c + "-b" + d, flip(centre, d, random)));
+                    docs.add(Map.entry("c" + c + "-b" + d, BitFlips.flip(centre, d, random)));
                 }
                 if (random.nextInt(4) == 0) {
-                    p.index.put("c" + c + "-i" + d, flip(centre, d, random));
+                    p.index.put("c" + c + "-i" + d, BitFlips.flip(centre, d, random));
                 }
             }
         }
@@ -52,15 +53,6 @@ final class PlantedBatch {
         Collections.shuffle(docs, new java.util.Random(seed));
         docs.forEach(e -> p.batch.put(e.getKey(), e.getValue()));
         return p;
-    }
-
-    /** {@code fp} with exactly {@code k} distinct bits flipped. */
-    static long flip(long fp, int k, SplittableRandom random) {
-        long mask = 0;
-        while (Long.bitCount(mask) < k) {
-            mask |= 1L << random.nextInt(Long.SIZE);
-        }
-        return fp ^ mask;
     }
 
     /** Writes the batch as JSONL with fingerprints. */

@@ -1,6 +1,6 @@
 package io.simdex.core.text;
 
-import java.text.Normalizer;
+import io.simdex.fingerprint.crawl.ContentHash;
 import java.util.Locale;
 
 /**
@@ -9,13 +9,15 @@ import java.util.Locale;
  *
  * <p>NFKC folds compatibility forms onto their plain letters: full-width {@code ＡＢＣ１２３}
  * becomes {@code ABC123}, half-width katakana become full-width, ligatures split. Lower-casing
- * uses {@link Locale#ROOT} so that a Turkish default locale does not change fingerprints.
+ * uses {@link Locale#ROOT} so that a Turkish default locale does not change fingerprints. It is
+ * {@link ContentHash#fold}, the fold under the content hash's normal form, so that equal content
+ * hashes imply equal fingerprints.
  */
 final class Normalization {
     private Normalization() {
     }
 
     static String apply(String text) {
-        return Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+        return ContentHash.fold(text);
     }
 }

@@ -1,6 +1,6 @@
 package io.simdex.core.text;
 
-import io.simdex.core.Hamming;
+import io.simdex.fingerprint.Hamming;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -2,7 +2,7 @@ package io.simdex.core.text;
 
 import com.hankcs.hanlp.HanLP;
 import com.hankcs.hanlp.seg.common.Term;
-import io.simdex.core.Hamming;
+import io.simdex.fingerprint.Hamming;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

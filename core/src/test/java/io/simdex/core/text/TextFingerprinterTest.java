@@ -1,6 +1,6 @@
 package io.simdex.core.text;
 
-import io.simdex.core.Hamming;
+import io.simdex.fingerprint.Hamming;
 import net.openhft.hashing.LongHashFunction;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package io.simdex.loadtest.gen;
 
-import io.simdex.core.BitFlips;
 import io.simdex.core.Hashing;
+import io.simdex.fingerprint.BitFlips;
 
 import java.util.SplittableRandom;
 

@@ -2,14 +2,14 @@ package io.simdex.loadtest.ideal;
 
 import io.simdex.server.store.MatchBuffer;
 
-import io.simdex.core.BlockTables;
+import io.simdex.fingerprint.BlockTables;
 
 import java.util.Arrays;
 
 /**
  * The reference point for the store: the block-table index as plain Java arrays, with no
  * persistence, paging, locking or off-heap access. Answers "every fingerprint within k <= 3 of a
- * probe" exactly as {@link io.simdex.core.LinearScan} does, at the cost of four bucket scans.
+ * probe" exactly as {@link io.simdex.fingerprint.LinearScan} does, at the cost of four bucket scans.
  *
  * <h2>Layout</h2>
  * <pre>

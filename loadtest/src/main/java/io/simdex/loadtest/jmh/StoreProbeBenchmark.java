@@ -1,6 +1,6 @@
 package io.simdex.loadtest.jmh;
 
-import io.simdex.core.BlockTables;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.loadtest.ideal.IdealIndex;
 import io.simdex.loadtest.store.StoreFixture;
 import io.simdex.server.store.BucketTable;

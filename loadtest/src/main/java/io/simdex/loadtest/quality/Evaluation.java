@@ -1,6 +1,6 @@
 package io.simdex.loadtest.quality;
 
-import io.simdex.core.crawl.ContentHash;
+import io.simdex.fingerprint.crawl.ContentHash;
 import io.simdex.router.index.ShortTextRule;
 
 import io.simdex.core.text.TextFingerprinter;

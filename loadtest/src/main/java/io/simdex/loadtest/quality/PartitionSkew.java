@@ -1,8 +1,8 @@
 package io.simdex.loadtest.quality;
 
-import io.simdex.core.BlockTables;
 import io.simdex.core.Partitions;
 import io.simdex.core.text.TextFingerprinter;
+import io.simdex.fingerprint.BlockTables;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

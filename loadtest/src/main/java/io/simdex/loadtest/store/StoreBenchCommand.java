@@ -1,6 +1,6 @@
 package io.simdex.loadtest.store;
 
-import io.simdex.core.BlockTables;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.loadtest.Json;
 import io.simdex.loadtest.ideal.IdealIndex;
 import io.simdex.loadtest.run.RunResult;

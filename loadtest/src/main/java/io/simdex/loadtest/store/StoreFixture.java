@@ -1,6 +1,6 @@
 package io.simdex.loadtest.store;
 
-import io.simdex.core.BlockTables;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.loadtest.gen.Fingerprints;
 import io.simdex.server.store.BucketTable;
 import io.simdex.server.store.CollectionStore;

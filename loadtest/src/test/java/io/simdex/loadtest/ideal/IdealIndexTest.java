@@ -2,9 +2,9 @@ package io.simdex.loadtest.ideal;
 
 import io.simdex.server.store.MatchBuffer;
 
-import io.simdex.core.BitFlips;
-import io.simdex.core.Hamming;
-import io.simdex.core.LinearScan;
+import io.simdex.fingerprint.BitFlips;
+import io.simdex.fingerprint.Hamming;
+import io.simdex.fingerprint.LinearScan;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.simdex.router.api;
 
-import io.simdex.core.BlockTables;
 import io.simdex.core.text.IdfTable;
 import io.simdex.core.text.TextFingerprinter;
 import io.simdex.core.text.TextSettings;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.ShortTextSettings;
 import io.simdex.proto.v1.Tokenization;

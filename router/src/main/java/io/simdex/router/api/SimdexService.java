@@ -36,8 +36,8 @@ import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.StatsResponse;
 
 import com.google.protobuf.TextFormat;
-import io.simdex.core.crawl.ContentHash;
 import io.simdex.core.text.TextFingerprinter;
+import io.simdex.fingerprint.crawl.ContentHash;
 import io.simdex.proto.v1.CollectionSettings;
 
 import java.time.Clock;

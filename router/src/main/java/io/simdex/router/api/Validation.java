@@ -2,7 +2,7 @@ package io.simdex.router.api;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.simdex.core.BlockTables;
+import io.simdex.fingerprint.BlockTables;
 
 import java.nio.charset.StandardCharsets;
 

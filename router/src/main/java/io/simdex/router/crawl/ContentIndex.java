@@ -1,6 +1,6 @@
 package io.simdex.router.crawl;
 
-import io.simdex.core.crawl.ContentHash;
+import io.simdex.fingerprint.crawl.ContentHash;
 
 import java.util.List;
 import io.simdex.router.shard.Fanout;

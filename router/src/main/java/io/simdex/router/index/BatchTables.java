@@ -1,7 +1,7 @@
 package io.simdex.router.index;
 
-import io.simdex.core.BlockTables;
-import io.simdex.core.Hamming;
+import io.simdex.fingerprint.BlockTables;
+import io.simdex.fingerprint.Hamming;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.simdex.router.index;
 
-import io.simdex.core.BlockTables;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.router.index.IndexRouter.Hit;
 import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.Found;

@@ -2,8 +2,8 @@ package io.simdex.router.index;
 
 import io.simdex.router.shard.Previous;
 import io.grpc.Status;
-import io.simdex.core.BlockTables;
-import io.simdex.core.Hamming;
+import io.simdex.fingerprint.BlockTables;
+import io.simdex.fingerprint.Hamming;
 import io.simdex.server.ShardNode;
 
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.simdex.router.index;
 
 import io.simdex.router.shard.Found;
-import io.simdex.core.BlockTables;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.server.ShardNode;
 
 import java.util.ArrayList;

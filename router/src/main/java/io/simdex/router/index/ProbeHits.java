@@ -1,6 +1,6 @@
 package io.simdex.router.index;
 
-import io.simdex.core.Hamming;
+import io.simdex.fingerprint.Hamming;
 
 import java.util.ArrayList;
 import java.util.HashMap;

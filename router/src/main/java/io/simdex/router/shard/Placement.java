@@ -1,7 +1,7 @@
 package io.simdex.router.shard;
 
-import io.simdex.core.BlockTables;
 import io.simdex.core.Partitions;
+import io.simdex.fingerprint.BlockTables;
 
 /**
  * Which shard group owns what. Every key (a (table, block) bucket, an id, a fingerprint) falls in

@@ -1,6 +1,6 @@
 package io.simdex.router.index;
 
-import io.simdex.core.Hamming;
+import io.simdex.fingerprint.Hamming;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.StoreSizing;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.simdex.router.index;
 
-import io.simdex.core.BitFlips;
-import io.simdex.core.BlockTables;
-import io.simdex.core.Hamming;
+import io.simdex.fingerprint.BitFlips;
+import io.simdex.fingerprint.BlockTables;
+import io.simdex.fingerprint.Hamming;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.StoreSizing;
 import org.junit.jupiter.api.AfterEach;

@@ -1,6 +1,6 @@
 package io.simdex.server.store;
 
-import io.simdex.core.BlockTables;
+import io.simdex.fingerprint.BlockTables;
 import net.openhft.chronicle.bytes.BytesStore;
 import net.openhft.chronicle.core.UnsafeMemory;
 import net.openhft.chronicle.hash.ChecksumEntry;

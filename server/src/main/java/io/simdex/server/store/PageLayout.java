@@ -1,6 +1,6 @@
 package io.simdex.server.store;
 
-import io.simdex.core.BlockTables;
+import io.simdex.fingerprint.BlockTables;
 import net.openhft.chronicle.bytes.BytesStore;
 
 /**

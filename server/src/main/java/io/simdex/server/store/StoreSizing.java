@@ -1,6 +1,6 @@
 package io.simdex.server.store;
 
-import io.simdex.core.BlockTables;
+import io.simdex.fingerprint.BlockTables;
 
 /**
  * How big one shard's part of a collection is expected to grow: sizes the Chronicle Maps when

@@ -1,8 +1,8 @@
 package io.simdex.server.store;
 
-import io.simdex.core.BitFlips;
-import io.simdex.core.BlockTables;
-import io.simdex.core.LinearScan;
+import io.simdex.fingerprint.BitFlips;
+import io.simdex.fingerprint.BlockTables;
+import io.simdex.fingerprint.LinearScan;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -1,4 +1,4 @@
-package io.simdex.core;
+package io.simdex.fingerprint;
 
 import org.junit.jupiter.api.Test;
 
@@ -48,26 +48,6 @@ class BlockTablesTest {
     }
 
     @Test
-    void flip_exactDistance() {
-        SplittableRandom random = new SplittableRandom(4);
-        for (int k = 0; k <= 64; k++) {
-            assertEquals(k, Hamming.distance(0x1234_5678_9abc_def0L, BitFlips.flip(0x1234_5678_9abc_def0L, k, random)));
-        }
-    }
-
-    @Test
-    void reduce_staysInRange() {
-        SplittableRandom random = new SplittableRandom(5);
-        for (int i = 0; i < 10_000; i++) {
-            int n = 1 + random.nextInt(5000);
-            int r = Hashing.reduce(random.nextLong(), n);
-            assertTrue(r >= 0 && r < n);
-        }
-        assertEquals(4095, Hashing.reduce(-1L, 4096));
-        assertEquals(0, Hashing.reduce(0L, 4096));
-    }
-
-    @Test
     void groupByBlock_runsInBlockOrder_stableWithinARun_sameMultiset() {
         SplittableRandom random = new SplittableRandom(6);
         long[] fps = new long[20_000];
@@ -90,6 +70,53 @@ class BlockTablesTest {
             long[] flattened = expected.values().stream().flatMap(java.util.List::stream).mapToLong(Long::longValue).toArray();
             org.junit.jupiter.api.Assertions.assertArrayEquals(flattened, grouped);
         }
+    }
+
+    @Test
+    void block_edges_signBitInBlockThree() {
+        assertEquals(0xFFFF, BlockTables.block(-1L, 0));
+        assertEquals(0x8000, BlockTables.block(Long.MIN_VALUE, 3));
+        assertEquals(0, BlockTables.block(Long.MIN_VALUE, 2));
+        assertEquals(0x1234, BlockTables.block(0x1234_0000_0000_0000L, 3));
+    }
+
+    @Test
+    void residue_tableZeroAndThree_shiftAndLowBits() {
+        long fp = 0x0123_4567_89ab_cdefL;
+        assertEquals(fp >>> 16, BlockTables.residue(fp, 0));
+        assertEquals(0x4567_89ab_cdefL, BlockTables.residue(fp, 3));
+        assertEquals(0x0123_4567_cdefL, BlockTables.residue(fp, 1));
+        assertEquals(0xFFFF_FFFF_FFFFL, BlockTables.residue(-1L, 2), "48 bits set, top 16 clear");
+    }
+
+    @Test
+    void fingerprint_residueBitsAbove47_ignored() {
+        long fp = 0x0123_4567_89ab_cdefL;
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            long residue = BlockTables.residue(fp, t);
+            assertEquals(fp, BlockTables.fingerprint(t, BlockTables.block(fp, t), residue | 0xFFFF_0000_0000_0000L));
+        }
+    }
+
+    @Test
+    void bucketKey_firstAndLast_distinctInRange() {
+        assertEquals(0, BlockTables.bucketKey(0, 0));
+        assertEquals(BlockTables.TABLES * BlockTables.KEYS_PER_TABLE - 1,
+                BlockTables.bucketKey(BlockTables.TABLES - 1, BlockTables.KEYS_PER_TABLE - 1));
+        assertEquals(BlockTables.KEYS_PER_TABLE, BlockTables.bucketKey(1, 0));
+    }
+
+    @Test
+    void groupByBlock_emptyPrefix_emptyArray() {
+        assertEquals(0, BlockTables.groupByBlock(new long[] {1, 2, 3}, 0, 2).length);
+    }
+
+    @Test
+    void constants_fourBlocksOfSixteenBits_distanceThreeAndSeven() {
+        assertEquals(Long.SIZE, BlockTables.TABLES * BlockTables.BLOCK_BITS);
+        assertEquals(3, BlockTables.MAX_DISTANCE);
+        assertEquals(7, BlockTables.MAX_NEIGHBOUR_DISTANCE);
+        assertEquals(48, BlockTables.RESIDUE_BITS);
     }
 
     private static boolean sharesBlock(long a, long b) {

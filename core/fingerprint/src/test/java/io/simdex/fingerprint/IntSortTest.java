@@ -1,4 +1,4 @@
-package io.simdex.client.batch;
+package io.simdex.fingerprint;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
@@ -22,5 +22,17 @@ class IntSortTest {
 
             assertArrayEquals(Arrays.stream(expected).mapToInt(Integer::intValue).toArray(), values, "n=" + n);
         }
+    }
+
+    @Test
+    void sort_emptyAndSingle_unchanged() {
+        int[] empty = {};
+        IntSort.sort(empty, Integer::compare);
+        assertArrayEquals(new int[] {}, empty);
+        int[] single = {7};
+        IntSort.sort(single, (a, b) -> {
+            throw new AssertionError("one element needs no comparison");
+        });
+        assertArrayEquals(new int[] {7}, single);
     }
 }

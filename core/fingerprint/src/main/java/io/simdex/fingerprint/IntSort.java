@@ -1,21 +1,28 @@
-package io.simdex.client.batch;
+package io.simdex.fingerprint;
 
-/** Stable sort of an int array by a comparator over its values, without boxing: a merge sort. */
-final class IntSort {
+/**
+ * Stable sort of an int array by a comparator over its values, without boxing: a merge sort.
+ * The orderings over columns (positions sorted by score, URL, content hash, distance) use it so
+ * that a million documents cost an int each, not an {@code Integer}.
+ */
+public final class IntSort {
     /** Below this many elements a run is insertion-sorted. */
     private static final int INSERTION_LIMIT = 24;
 
     /** Compares two ints, like {@link java.util.Comparator} without the boxes. */
     @FunctionalInterface
-    interface IntComparator {
+    public interface IntComparator {
         int compare(int a, int b);
     }
 
     private IntSort() {
     }
 
-    /** Sorts {@code values} in place by {@code order}; equal elements keep their relative order. */
-    static void sort(int[] values, IntComparator order) {
+    /**
+     * Sorts {@code values} in place by {@code order}; equal elements keep their relative order.
+     * An empty or one-element array is left as it is; allocates one copy of {@code values}.
+     */
+    public static void sort(int[] values, IntComparator order) {
         int[] buffer = values.clone();
         mergeSort(buffer, values, 0, values.length, order);
     }

@@ -1,4 +1,4 @@
-package io.simdex.core;
+package io.simdex.fingerprint;
 
 /**
  * The four permuted tables of the SimHash index: table {@code t} keys a fingerprint by its
@@ -45,29 +45,42 @@ public final class BlockTables {
     /** Bits of a residue. */
     public static final int RESIDUE_BITS = Long.SIZE - BLOCK_BITS;
 
+    /** The low {@value #BLOCK_BITS} bits: one block once shifted down. */
     private static final long BLOCK_MASK = (1L << BLOCK_BITS) - 1;
+    /** The low {@value #RESIDUE_BITS} bits: a residue. */
     private static final long RESIDUE_MASK = (1L << RESIDUE_BITS) - 1;
 
     private BlockTables() {
     }
 
-    /** Block {@code table} of {@code fingerprint}, 0..65535. */
+    /**
+     * Block {@code table} of {@code fingerprint}, 0..65535: bits {@code 16 * table} to
+     * {@code 16 * table + 15}, so block 3 of a negative fingerprint holds the sign bit.
+     * {@code table} must be 0..3; it is not checked (callers loop over {@link #TABLES}).
+     */
     public static int block(long fingerprint, int table) {
         return (int) ((fingerprint >>> (table * BLOCK_BITS)) & BLOCK_MASK);
     }
 
-    /** The 48 bits of {@code fingerprint} other than block {@code table}, packed low. */
+    /**
+     * The 48 bits of {@code fingerprint} other than block {@code table}, packed low; bits 48..63
+     * of the result are 0. Table 0 gives {@code fingerprint >>> 16}, table 3 the low 48 bits.
+     */
     public static long residue(long fingerprint, int table) {
         int shift = table * BLOCK_BITS;
-        long low = fingerprint & ((1L << shift) - 1);
+        long low = fingerprint & lowBits(shift);
         long high = (fingerprint >>> shift) >>> BLOCK_BITS;
         return (low | (high << shift)) & RESIDUE_MASK;
     }
 
-    /** Inverse of {@link #block} and {@link #residue}: the fingerprint with that block and residue. */
+    /**
+     * Inverse of {@link #block} and {@link #residue}: the fingerprint with that block and
+     * residue. Bits 48..63 of {@code residue} are ignored; {@code block} must be 0..65535 (not
+     * checked: it comes from {@link #block} or a table key).
+     */
     public static long fingerprint(int table, int block, long residue) {
         int shift = table * BLOCK_BITS;
-        long low = residue & ((1L << shift) - 1);
+        long low = residue & lowBits(shift);
         long high = (residue >>> shift) << shift;
         return low | ((long) block << shift) | ((high << BLOCK_BITS));
     }
@@ -75,7 +88,8 @@ public final class BlockTables {
     /**
      * {@code fps[0..n)} reordered so that each block of {@code table} is one run, in block
      * order, keeping the given order within a run: a counting sort on the 16-bit key, two linear
-     * passes, where a comparison sort of a bulk load's window would cost log n passes.
+     * passes, where a comparison sort of a bulk load's window would cost log n passes. Entries
+     * from {@code n} on are ignored; {@code n = 0} gives an empty array.
      */
     public static long[] groupByBlock(long[] fps, int n, int table) {
         int[] starts = new int[KEYS_PER_TABLE + 1];
@@ -92,8 +106,16 @@ public final class BlockTables {
         return out;
     }
 
-    /** One number per (table, block) bucket, 0..(4 * 65536 - 1), for hashing to an owner. */
+    /**
+     * One number per (table, block) bucket, for hashing to an owner: table 0 block 0 is 0,
+     * table 3 block 65535 is {@code 4 * 65536 - 1}, and distinct buckets get distinct keys.
+     */
     public static int bucketKey(int table, int block) {
         return (table << BLOCK_BITS) | block;
+    }
+
+    /** The low {@code bits} bits set, 0 <= bits < 64: what sits below block {@code bits / 16}. */
+    private static long lowBits(int bits) {
+        return (1L << bits) - 1;
     }
 }

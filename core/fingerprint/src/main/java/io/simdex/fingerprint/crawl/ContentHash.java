@@ -1,4 +1,4 @@
-package io.simdex.core.crawl;
+package io.simdex.fingerprint.crawl;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -34,23 +34,50 @@ import java.util.Locale;
  */
 public record ContentHash(long high, long low) implements Comparable<ContentHash> {
     private static final int HEX_DIGITS_PER_LONG = 16;
+    /** The low 8 bits: a byte read as unsigned. */
+    private static final int UNSIGNED_BYTE_MASK = 0xff;
 
     /**
-     * The hash of {@code content} in its normal form.
+     * The hash of {@code content} in its normal form. Whitespace-only content normalises to
+     * the empty string and hashes as SHA-256 of no bytes ({@code e3b0c442...}).
      *
      * @throws IllegalArgumentException if content is null
      */
     public static ContentHash of(CharSequence content) {
+        return of(content, newSha256());
+    }
+
+    /**
+     * {@link #of(CharSequence)} with a caller's digester, reused across calls (a batch hashes a
+     * million texts; {@link MessageDigest#digest} resets it). Not thread-safe: one digester per
+     * thread.
+     *
+     * @throws IllegalArgumentException if content is null
+     */
+    public static ContentHash of(CharSequence content, MessageDigest sha256) {
         if (content == null) {
             throw new IllegalArgumentException("content is null");
         }
-        byte[] digest = sha256().digest(normalise(content).getBytes(StandardCharsets.UTF_8));
+        byte[] digest = sha256.digest(normalise(content).getBytes(StandardCharsets.UTF_8));
         return new ContentHash(longAt(digest, 0), longAt(digest, Long.BYTES));
     }
 
-    /** NFKC, lower case, whitespace runs to one space, trimmed; see the class comment. */
+    /** A new SHA-256 digester for {@link #of(CharSequence, MessageDigest)}. */
+    public static MessageDigest newSha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform must provide SHA-256", e);
+        }
+    }
+
+    /**
+     * NFKC, lower case, whitespace runs to one space, trimmed; see the class comment. A run is
+     * any mix of {@link Character#isWhitespace} and {@link Character#isSpaceChar} chars (so
+     * no-break and ideographic spaces too); whitespace-only content gives the empty string.
+     */
     public static String normalise(CharSequence content) {
-        String folded = Normalizer.normalize(content, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+        String folded = fold(content);
         StringBuilder out = new StringBuilder(folded.length());
         boolean pendingSpace = false;
         for (int i = 0; i < folded.length(); i++) {
@@ -66,6 +93,16 @@ public record ContentHash(long high, long low) implements Comparable<ContentHash
             }
         }
         return out.toString();
+    }
+
+    /**
+     * NFKC, then lower case in {@link Locale#ROOT} (a Turkish default locale changes nothing),
+     * whitespace left as it is. The SimHash pipeline cuts its features from this same fold
+     * (core's {@code text.Normalization} calls it), which is why equal content hashes imply
+     * equal fingerprints.
+     */
+    public static String fold(CharSequence text) {
+        return Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
     }
 
     /** Unsigned order of {@code high}, then {@code low}: a total order for tie-breaks. */
@@ -89,16 +126,8 @@ public record ContentHash(long high, long low) implements Comparable<ContentHash
     private static long longAt(byte[] bytes, int offset) {
         long v = 0;
         for (int i = 0; i < Long.BYTES; i++) {
-            v = (v << Byte.SIZE) | (bytes[offset + i] & 0xff);
+            v = (v << Byte.SIZE) | (bytes[offset + i] & UNSIGNED_BYTE_MASK);
         }
         return v;
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform must provide SHA-256", e);
-        }
     }
 }

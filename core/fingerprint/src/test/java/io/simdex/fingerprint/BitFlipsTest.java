@@ -1,0 +1,37 @@
+package io.simdex.fingerprint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class BitFlipsTest {
+    @Test
+    void flip_exactDistance() {
+        SplittableRandom random = new SplittableRandom(4);
+        for (int k = 0; k <= 64; k++) {
+            assertEquals(k, Hamming.distance(0x1234_5678_9abc_def0L, BitFlips.flip(0x1234_5678_9abc_def0L, k, random)));
+        }
+    }
+
+    @Test
+    void flip_zeroAndSixtyFour_identityAndComplement() {
+        SplittableRandom random = new SplittableRandom(5);
+        long fp = 0x0123_4567_89ab_cdefL;
+        assertEquals(fp, BitFlips.flip(fp, 0, random));
+        assertEquals(~fp, BitFlips.flip(fp, 64, random));
+    }
+
+    @Test
+    void flip_sameSeed_sameResult() {
+        assertEquals(BitFlips.flip(42L, 5, new SplittableRandom(6)), BitFlips.flip(42L, 5, new SplittableRandom(6)));
+    }
+
+    @Test
+    void flip_kOutsideZeroToSixtyFour_rejected() {
+        SplittableRandom random = new SplittableRandom(7);
+        assertThrows(IllegalArgumentException.class, () -> BitFlips.flip(0L, -1, random));
+        assertThrows(IllegalArgumentException.class, () -> BitFlips.flip(0L, 65, random));
+    }
+}

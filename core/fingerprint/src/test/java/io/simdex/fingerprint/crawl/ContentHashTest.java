@@ -1,0 +1,105 @@
+package io.simdex.fingerprint.crawl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.security.MessageDigest;
+import org.junit.jupiter.api.Test;
+
+class ContentHashTest {
+    @Test
+    void of_emptyText_isTheFirst128BitsOfSha256() {
+        // SHA-256("") = e3b0c442 98fc1c14 9afbf4c8 996fb924 27ae41e4 649b934c a495991b 7852b855
+        assertEquals("e3b0c44298fc1c149afbf4c8996fb924", ContentHash.of("").toString());
+        assertEquals(ContentHash.of(""), ContentHash.of(" \t\n "), "only whitespace normalises to empty");
+    }
+
+    @Test
+    void of_layoutCaseAndWidthNoise_sameHash() {
+        ContentHash plain = ContentHash.of("Hello World 123");
+
+        assertEquals(plain, ContentHash.of("  hello\n\tWORLD   123 "));
+        assertEquals(plain, ContentHash.of("ＨＥＬＬＯ World\u3000１２３"), "full-width folds under NFKC");
+    }
+
+    @Test
+    void of_punctuationOrWordOrderDiffers_otherHash() {
+        ContentHash plain = ContentHash.of("hello world");
+
+        assertNotEquals(plain, ContentHash.of("hello, world"));
+        assertNotEquals(plain, ContentHash.of("world hello"));
+        assertNotEquals(plain, ContentHash.of("helloworld"), "a space between words is content");
+    }
+
+    @Test
+    void normalise_collapsesAndTrimsWhitespace() {
+        assertEquals("a b c", ContentHash.normalise("\u00a0A  b\r\nc \u2003"));
+    }
+
+    @Test
+    void compareTo_unsignedHighThenLow() {
+        assertTrue(new ContentHash(-1L, 0).compareTo(new ContentHash(1L, 5)) > 0);
+        assertTrue(new ContentHash(1L, 2).compareTo(new ContentHash(1L, -1L)) < 0);
+    }
+
+    @Test
+    void of_null_rejected() {
+        assertThrows(IllegalArgumentException.class, () -> ContentHash.of(null));
+    }
+
+    /**
+     * Fixed vectors: the hash every existing content-hash record (router's content index,
+     * dedup-batch decisions) was made with. A change here orphans stored hashes.
+     */
+    @Test
+    void of_fixedVectors_unchangedHashes() {
+        String[][] vectors = {
+            {"", "e3b0c44298fc1c149afbf4c8996fb924"},
+            {"Hello World 123", "d4223bf93e202505a6a501421a88d9fa"},
+            {"\u00a0A  b\r\nc \u2003", "0e9f64031fcb2bc708b531c2a2044158"},
+            {"中华人民共和国 成立于 1949 年", "d2652e2d1f023d3514b199234b8a1357"},
+            {"\ufb01nance \u338f \u216b", "fccfbd4bb38b9d103db568b61a34815a"},
+            {"\u0130stanbul \u03a3\u0391\u03a3", "e4add4fc0ba934d212fc4439630fbeb6"},
+            {"e\u0301 caf\u00e9", "47c57b2972ef4f762316b17a9f5d3e65"},
+            {"emoji \ud83d\ude00 end", "503ab0f89cfe2ebe319922c847d66ae7"},
+            {"hello, world", "09ca7e4eaa6e8ae9c7d2611671291848"},
+        };
+        MessageDigest reused = ContentHash.newSha256();
+        for (String[] v : vectors) {
+            assertEquals(v[1], ContentHash.of(v[0]).toString(), v[0]);
+            assertEquals(v[1], ContentHash.of(v[0], reused).toString(), "reused digester: " + v[0]);
+        }
+    }
+
+    @Test
+    void normalise_fixedVectors_nfkcRootLowerCaseSpaces() {
+        assertEquals("finance kg xii", ContentHash.normalise("\ufb01nance \u338f \u216b"));
+        assertEquals("i\u0307stanbul \u03c3\u03b1\u03c2", ContentHash.normalise("\u0130stanbul \u03a3\u0391\u03a3"));
+        assertEquals("\u00e9 caf\u00e9", ContentHash.normalise("e\u0301 caf\u00e9"), "NFKC composes");
+        assertEquals("", ContentHash.normalise(" \u00a0\u3000\t\n"));
+    }
+
+    @Test
+    void of_whitespaceOnly_isTheFirst128BitsOfSha256OfNothing() {
+        ContentHash h = ContentHash.of(" \n", ContentHash.newSha256());
+        assertEquals(0xe3b0c44298fc1c14L, h.high());
+        assertEquals(0x9afbf4c8996fb924L, h.low());
+    }
+
+    @Test
+    void normalise_widthCaseAndWhitespace_folded() {
+        assertEquals("hello world 123", ContentHash.normalise(" ＨＥＬＬＯ\t\tWorld\u3000１２３\n"));
+    }
+
+    @Test
+    void of_nullWithDigester_rejected() {
+        assertThrows(IllegalArgumentException.class, () -> ContentHash.of(null, ContentHash.newSha256()));
+    }
+
+    @Test
+    void fold_keepsWhitespace_rootLocaleLowerCase() {
+        assertEquals(" i\u0307 abc\t ", ContentHash.fold(" \u0130 ＡＢＣ\t "));
+    }
+}
