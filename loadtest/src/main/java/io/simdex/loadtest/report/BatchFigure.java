@@ -44,8 +44,8 @@ final class BatchFigure implements Figure {
     @Override
     public List<Target> targets(FigureDir dir) {
         double median = median(dir);
-        return List.of(new Target(targetId, goal, Md.count(median) + " " + unit + " (median of " + dir.files("run-*.json").size()
-                + " runs' medians)", median >= minimum, dir.name()));
+        return List.of(new Target(targetId, goal, Md.count(median) + " " + unit + " (median of the medians of "
+                + Md.counted(dir.files("run-*.json").size(), "run") + ")", median >= minimum, dir.name()));
     }
 
     private double median(FigureDir dir) {

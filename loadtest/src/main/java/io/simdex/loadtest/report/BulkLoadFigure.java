@@ -38,7 +38,7 @@ final class BulkLoadFigure implements Figure {
         double bytes = bytesPerFingerprint(dir);
         return List.of(
                 new Target("5", "bulk load of 50M in under 3 minutes", Md.fixed(seconds, 1) + " s (median of "
-                        + dir.files("run-*.json").size() + " loads)", seconds < MAX_SECONDS, dir.name()),
+                        + Md.counted(dir.files("run-*.json").size(), "load") + ")", seconds < MAX_SECONDS, dir.name()),
                 new Target("6", "at most " + Md.count(MAX_BYTES_PER_FP) + " B per fingerprint for the four tables at 50M",
                         Md.fixed(bytes, 1) + " B", bytes <= MAX_BYTES_PER_FP, dir.name()));
     }

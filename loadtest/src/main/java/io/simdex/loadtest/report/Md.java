@@ -36,6 +36,11 @@ final class Md {
         return fixed(micros / 1000, 2);
     }
 
+    /** "1 run", "2 runs". */
+    static String counted(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
     static String ratio(double value) {
         return fixed(value, 2) + "x";
     }

@@ -31,7 +31,7 @@ final class StoreBenchFigure implements Figure {
     public List<Target> targets(FigureDir dir) {
         double ratio = medianRatio(dir);
         return List.of(new Target("1", "store probe at 10M >= " + MIN_RATIO + " of the ideal index, same run",
-                Md.fixed(ratio, 3) + " (median of " + dir.files("run-*.json").size() + " runs)", ratio >= MIN_RATIO, dir.name()));
+                Md.fixed(ratio, 3) + " (median of " + Md.counted(dir.files("run-*.json").size(), "run") + ")", ratio >= MIN_RATIO, dir.name()));
     }
 
     private static double medianRatio(FigureDir dir) {

@@ -95,7 +95,7 @@ final class UnaryFigure implements Figure {
 
     private static String met(FigureDir dir, Predicate<Round> meets) {
         List<Round> rounds = rounds(dir);
-        return rounds.stream().filter(meets).count() + " of " + rounds.size() + " rounds";
+        return rounds.stream().filter(meets).count() + " of " + Md.counted(rounds.size(), "round");
     }
 
     private static String bold(String text, boolean met) {

@@ -32,14 +32,14 @@ class ReportGeneratorTest {
         // 1: runs 0.4 and 0.7, median 0.55 >= 0.5. 2: medians 190K and 230K, 210K >= 200K.
         assertRow(report, "| 1 | store probe at 10M >= 0.5 of the ideal index, same run | 0.550 (median of 2 runs) | **met** |");
         assertRow(report, "| 2 | batched Query at 10M (1,000 fingerprints a call) >= 200,000 fingerprints/s "
-                + "| 210,000 fingerprints/s (median of 2 runs' medians) | **met** |");
+                + "| 210,000 fingerprints/s (median of the medians of 2 runs) | **met** |");
         // Rounds: c=8 shares 0.75 and 0.5; p99 ratios 1.2 and 2.0; server p99 0.4 and 1.1 ms.
         assertRow(report, "| 3a | unary Query at c=8 >= 70% of the echo's rate | 0.625 (median round; met in 1 of 2 rounds) | **not met** |");
         assertRow(report, "| 3b | open-loop p99 <= 1.5x the echo's, at half the echo's c=8 rate "
                 + "| 1.60x (median round; met in 1 of 2 rounds) | **not met** |");
         assertRow(report, "| 3c | server's own handling p99 < 1 ms in the open loop | 0.75 ms (median round; met in 1 of 2 rounds) | **met** |");
         assertRow(report, "| 4 | batched Dedup at 10M (1,000 documents a call) >= 100,000 documents/s "
-                + "| 120,000 documents/s (median of 1 runs' medians) | **met** |");
+                + "| 120,000 documents/s (median of the medians of 1 run) | **met** |");
         // 5: loads of 170 s and 190 s, median exactly 180 s: not under 3 minutes. 6: 50,000 B / 1,000 fp.
         assertRow(report, "| 5 | bulk load of 50M in under 3 minutes | 180.0 s (median of 2 loads) | **not met** |");
         assertRow(report, "| 6 | at most 48 B per fingerprint for the four tables at 50M | 50.0 B | **not met** |");
