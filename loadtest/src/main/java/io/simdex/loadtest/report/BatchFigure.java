@@ -49,12 +49,7 @@ final class BatchFigure implements Figure {
     }
 
     private double median(FigureDir dir) {
-        List<Double> medians = new ArrayList<>();
-        for (Path file : dir.files("run-*.json")) {
-            ResultJson r = ResultJson.read(file);
-            medians.add(r.number(simdex(r), "median.itemsPerSecond"));
-        }
-        return Md.median(medians);
+        return dir.median("run-*.json", r -> r.number(simdex(r), "median.itemsPerSecond"));
     }
 
     private static JsonObject simdex(ResultJson r) {

@@ -44,11 +44,7 @@ final class BulkLoadFigure implements Figure {
     }
 
     private static double medianSeconds(FigureDir dir) {
-        List<Double> seconds = new ArrayList<>();
-        for (Path file : dir.files("run-*.json")) {
-            seconds.add(ResultJson.read(file).number("seconds"));
-        }
-        return Md.median(seconds);
+        return dir.median("run-*.json", r -> r.number("seconds"));
     }
 
     private static double bytesPerFingerprint(FigureDir dir) {

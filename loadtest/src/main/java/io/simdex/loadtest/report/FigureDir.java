@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
 /**
@@ -79,6 +80,15 @@ final class FigureDir {
             throw new IllegalArgumentException(dir + ": no files " + glob);
         }
         return files;
+    }
+
+    /** The median over the JSON files matching {@code glob} of the number {@code value} takes from each. */
+    double median(String glob, ToDoubleFunction<ResultJson> value) {
+        List<Double> values = new ArrayList<>();
+        for (Path file : files(glob)) {
+            values.add(value.applyAsDouble(ResultJson.read(file)));
+        }
+        return Md.median(values);
     }
 
     private static Properties properties(Path file) {

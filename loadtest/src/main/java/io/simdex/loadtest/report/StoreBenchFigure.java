@@ -35,10 +35,6 @@ final class StoreBenchFigure implements Figure {
     }
 
     private static double medianRatio(FigureDir dir) {
-        List<Double> ratios = new ArrayList<>();
-        for (Path file : dir.files("run-*.json")) {
-            ratios.add(ResultJson.read(file).number("storeToIdealRatio"));
-        }
-        return Md.median(ratios);
+        return dir.median("run-*.json", r -> r.number("storeToIdealRatio"));
     }
 }
