@@ -1,6 +1,7 @@
 package io.simdex.loadtest;
 
 import io.simdex.loadtest.gen.GenCommand;
+import io.simdex.loadtest.report.ReportCommand;
 import io.simdex.loadtest.run.LoadCommand;
 import io.simdex.loadtest.run.RunCommand;
 import io.simdex.loadtest.run.ServeCommand;
@@ -17,8 +18,9 @@ import java.util.concurrent.Callable;
 /** The entry point of {@code simdex-loadtest.jar}: one subcommand per tool. */
 @Command(name = "simdex-loadtest", mixinStandardHelpOptions = true,
         subcommands = {GenCommand.class, LoadCommand.class, RunCommand.class, SweepCommand.class, ServeCommand.class,
-                StoreBenchCommand.class, io.simdex.loadtest.quality.PartitionSkew.class, LoadTestMain.JmhCommand.class},
-        description = "simdex measurement harness: data, load, latency, the echo floor, the store benchmark and JMH.")
+                StoreBenchCommand.class, io.simdex.loadtest.quality.PartitionSkew.class, ReportCommand.class,
+                LoadTestMain.JmhCommand.class},
+        description = "simdex measurement harness: data, load, latency, the echo floor, the store benchmark, JMH and the report.")
 public final class LoadTestMain {
     /** Exit status for bad arguments, as picocli uses for usage errors. */
     private static final int BAD_INPUT = 2;

@@ -8,8 +8,8 @@ import java.util.List;
 /**
  * What the load generator's own JVM spent during a run: milliseconds of JIT compilation (summed
  * over its compiler threads) and of garbage collection. On a machine the server shares, a run in
- * which the generator was still compiling measured the generator's warm-up as much as the server:
- * session 7 found 862 ms of compiling in one 8 s run, each burst holding one of the two cores.
+ * which the generator was still compiling measured the generator's warm-up as much as the server
+ * (without settling, up to 862 ms of compiling in an 8 s run, each burst holding one of two cores).
  * ghz, compiled ahead of time, has no such cost; reporting it per run says which runs had it.
  */
 public record GeneratorCost(long compileMillis, long gcMillis) {

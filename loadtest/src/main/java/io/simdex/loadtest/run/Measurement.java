@@ -60,10 +60,10 @@ final class Measurement {
      * Short cycles of the measured path itself (each subject in turn: reset its server's times,
      * run, read them) until one passes in which the generator's JIT was quiet, at most
      * {@code --settle-cycles}. A plain warm-up is not enough: the reads and resets between runs,
-     * and each switch of subject, take branches and types the warm-up never did, and the
-     * generator threw away and recompiled its call paths during the first two measured runs
-     * (session 7: 862 ms and 596 ms of compiling in simdex's runs 1 and 2 at 15,000 calls/s,
-     * 12 ms in run 3), on the cores the server was being measured on.
+     * and each switch of subject, take branches and types the warm-up never did, so without
+     * settling the generator throws away and recompiles its call paths during the first two
+     * measured runs (862 ms and 596 ms of compiling in simdex's runs 1 and 2 at 15,000 calls/s
+     * after a 10 s warm-up, 12 ms in run 3), on the cores the server is being measured on.
      */
     private static Settling settle(List<Subject> subjects, BoundOptions b, int concurrency, double rate, int maxInFlight)
             throws InterruptedException {

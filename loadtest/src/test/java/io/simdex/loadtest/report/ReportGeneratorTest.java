@@ -1,0 +1,139 @@
+package io.simdex.loadtest.report;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The generator on small fixture files (src/test/resources/.../report/results): the targets'
+ * verdicts at and around their edges, the figure blocks, the template's own lines, and the same
+ * bytes from the same files.
+ */
+class ReportGeneratorTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void generate_fixtures_targetsJudgedByTheMedians() throws IOException {
+        String report = generate(copyFixtures());
+        // 1: runs 0.4 and 0.7, median 0.55 >= 0.5. 2: medians 190K and 230K, 210K >= 200K.
+        assertRow(report, "| 1 | store probe at 10M >= 0.5 of the ideal index, same run | 0.550 (median of 2 runs) | **met** |");
+        assertRow(report, "| 2 | batched Query at 10M (1,000 fingerprints a call) >= 200,000 fingerprints/s "
+                + "| 210,000 fingerprints/s (median of the medians of 2 runs) | **met** |");
+        // Rounds: c=8 shares 0.75 and 0.5; p99 ratios 1.2 and 2.0; server p99 0.4 and 1.1 ms.
+        assertRow(report, "| 3a | unary Query at c=8 >= 70% of the echo's rate | 0.625 (median round; met in 1 of 2 rounds) | **not met** |");
+        assertRow(report, "| 3b | open-loop p99 <= 1.5x the echo's, at half the echo's c=8 rate "
+                + "| 1.60x (median round; met in 1 of 2 rounds) | **not met** |");
+        assertRow(report, "| 3c | server's own handling p99 < 1 ms in the open loop | 0.75 ms (median round; met in 1 of 2 rounds) | **met** |");
+        assertRow(report, "| 4 | batched Dedup at 10M (1,000 documents a call) >= 100,000 documents/s "
+                + "| 120,000 documents/s (median of the medians of 1 run) | **met** |");
+        // 5: loads of 170 s and 190 s, median exactly 180 s: not under 3 minutes. 6: 50,000 B / 1,000 fp.
+        assertRow(report, "| 5 | bulk load of 50M in under 3 minutes | 180.0 s (median of 2 loads) | **not met** |");
+        assertRow(report, "| 6 | at most 48 B per fingerprint for the four tables at 50M | 50.0 B | **not met** |");
+    }
+
+    @Test
+    void generate_fixtures_figureBlocksWithMetadataCommandsAndRows() throws IOException {
+        String report = generate(copyFixtures());
+        assertTrue(report.startsWith("# Fixture report\n\n| # | target |"), report);
+        assertTrue(report.endsWith("Last line.\n"), report);
+        assertTrue(report.contains("## Fixture store-bench-10m\n\n**Measures.** What store-bench-10m measures.\n\n"
+                + "**Measured** 2026-01-02, code `abc1234`. **Machine:** 2 cores, 1 GB. "
+                + "Result files: [`results/store-bench-10m/`](results/store-bench-10m/).\n\n"
+                + "```sh\n# N = 1..2\nsimdex-loadtest store-bench-10m --json store-bench-10m/run-N.json\n```\n"), report);
+        assertTrue(report.contains("| `run-1.json` | 400 | 1,000 | 0.400 | 1,000 | 32.1 | 0 |"), report);
+        assertTrue(report.contains("| round-02 | 20,000/s | 20,000 / 40,000 = 0.500 | 2.00 / 1.00 = 2.00x | 1.10 (1.10 / 0.90) | 0.30 | 0.05 / 0.07 |"),
+                report);
+        assertTrue(report.contains("| `run-2.json` | **230,000** | 180,000 / 230,000 | 1.50 / 9.00 | 5,000,000 |"), report);
+        assertTrue(report.contains("[bulkload-50m](#fixture-bulkload-50m)"), report);
+        assertTrue(report.contains("![open-loop p99 by round: simdex, 1.5 x the echo, simdex's server](REPORT-query-unary-10m.svg)"), report);
+    }
+
+    @Test
+    void reportCommand_twiceOnTheSameFiles_sameBytes() throws IOException {
+        Path results = copyFixtures();
+        Path out = tmp.resolve("out/REPORT.md");
+        String[] args = {"--results", results.toString(), "--out", out.toString()};
+        assertEquals(0, new CommandLine(new ReportCommand()).execute(args));
+        byte[] report = Files.readAllBytes(out);
+        byte[] plot = Files.readAllBytes(out.resolveSibling("REPORT-query-unary-10m.svg"));
+        assertTrue(new String(plot, StandardCharsets.UTF_8).startsWith("<svg "));
+        assertEquals(0, new CommandLine(new ReportCommand()).execute(args));
+        assertArrayEquals(report, Files.readAllBytes(out));
+        assertArrayEquals(plot, Files.readAllBytes(out.resolveSibling("REPORT-query-unary-10m.svg")));
+    }
+
+    @Test
+    void generate_unknownFigure_failsNamingIt() throws IOException {
+        Path results = copyFixtures();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new ReportGenerator(results, tmp).generate("{{figure:store-bench-1m}}\n"));
+        assertTrue(e.getMessage().contains("store-bench-1m"), e.getMessage());
+    }
+
+    @Test
+    void generate_measuredWithoutCommands_failsNamingTheFile() throws IOException {
+        Path results = copyFixtures();
+        Files.writeString(results.resolve("store-bench-10m/measured.properties"), "date=2026-01-02\ncode=x\nmachine=y\n");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new ReportGenerator(results, tmp).generate("{{figure:store-bench-10m}}\n"));
+        assertTrue(e.getMessage().contains("store-bench-10m") && e.getMessage().contains("command.1"), e.getMessage());
+    }
+
+    @Test
+    void median_evenCount_meanOfTheMiddleTwo() {
+        assertEquals(2.5, Md.median(List.of(4.0, 1.0, 2.0, 3.0)));
+        assertEquals(3.0, Md.median(List.of(5.0, 3.0, 1.0)));
+        assertThrows(IllegalArgumentException.class, () -> Md.median(List.of()));
+    }
+
+    @Test
+    void anchor_headingWithPunctuation_asMarkdownRenderersMakeIt() {
+        assertEquals("bulkload-of-50m-into-an-empty-store-targets-5-and-6",
+                ReportGenerator.anchor("BulkLoad of 50M into an empty store (targets 5 and 6)"));
+    }
+
+    private String generate(Path results) throws IOException {
+        return new ReportGenerator(results, results.getParent())
+                .generate(Files.readString(results.resolve("report-template.md"), StandardCharsets.UTF_8));
+    }
+
+    private static void assertRow(String report, String rowStart) {
+        assertTrue(report.contains("\n" + rowStart), "no row starting " + rowStart + " in\n" + report);
+    }
+
+    /** The fixtures copied to a temporary "results" directory, so tests may change them. */
+    private Path copyFixtures() throws IOException {
+        Path from;
+        try {
+            from = Path.of(ReportGeneratorTest.class.getResource("results").toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+        Path to = tmp.resolve("results");
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Path target = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(f, target);
+                }
+            }
+        }
+        return to;
+    }
+}
