@@ -23,7 +23,7 @@ import java.util.function.IntPredicate;
  *
  * <h2>Rounds</h2>
  * The greedy pass over the tables decides each document against the kept ones before it. Only
- * its survivors are queried (the seeds' trick: in-batch duplicates never cost an index probe).
+ * its survivors are queried (in-batch duplicates never cost an index probe).
  * A survivor found in the index is dropped, which can re-admit later documents that only it
  * had blocked, so the pass re-runs from the earliest such rank and queries the newly kept;
  * each distinct fingerprint is queried at most once. With --insert, the kept documents then go

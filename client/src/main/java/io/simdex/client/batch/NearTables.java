@@ -7,8 +7,8 @@ import java.util.Arrays;
 
 /**
  * The four block tables over a batch's distinct fingerprints, in memory: how the batch finds
- * its near-duplicates without comparing every pair (the seeds' MapReduce trick, where the
- * small side becomes in-memory tables). Built once, read-only after.
+ * its near-duplicates without comparing every pair (the small side of a batch-against-index join
+ * becomes in-memory tables). Built once, read-only after.
  *
  * <h2>Why four 16-bit blocks find everything within 3</h2>
  * The blocks are {@link BlockTables#block}: two fingerprints at distance <= 3 differ in at

@@ -1,6 +1,6 @@
 /**
  * {@code simdex dedup-batch}: deduplicates a crawl batch within itself and against the index,
- * the way the seeds' MapReduce job does (shared/seeds/000): the small side, the batch, becomes
+ * as a MapReduce join of a batch against the index would: the small side, the batch, becomes
  * in-memory block tables; the large side, the index, is only probed.
  *
  * <h2>Stages</h2>
