@@ -7,9 +7,9 @@ import io.simdex.loadtest.run.RunCommand;
 import io.simdex.loadtest.run.ServeCommand;
 import io.simdex.loadtest.run.SweepCommand;
 import io.simdex.loadtest.store.StoreBenchCommand;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Unmatched;
+import picocli.CommandLine;
 
 import java.util.ArrayList;
 import java.util.List;

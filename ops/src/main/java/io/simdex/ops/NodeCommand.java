@@ -1,7 +1,7 @@
 package io.simdex.ops;
 
-import io.simdex.router.cluster.ClusterConfig;
 import io.simdex.ops.cluster.ClusterNode;
+import io.simdex.router.cluster.ClusterConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

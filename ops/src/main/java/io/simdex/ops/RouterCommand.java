@@ -1,18 +1,18 @@
 package io.simdex.ops;
 
+import io.simdex.ops.cluster.ClusterRouter;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.router.api.Catalog;
-import io.simdex.router.transport.HandlerThreads;
-import io.simdex.router.index.IndexRouter;
-import io.simdex.router.shard.Placement;
-import io.simdex.router.transport.PublicServer;
-import io.simdex.router.shard.RemoteShardClient;
 import io.simdex.router.api.RetentionSweeper;
-import io.simdex.router.shard.ShardChannels;
-import io.simdex.router.shard.ShardClient;
 import io.simdex.router.api.SimdexService;
 import io.simdex.router.cluster.ClusterConfig;
-import io.simdex.ops.cluster.ClusterRouter;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.RemoteShardClient;
+import io.simdex.router.shard.ShardChannels;
+import io.simdex.router.shard.ShardClient;
+import io.simdex.router.transport.HandlerThreads;
+import io.simdex.router.transport.PublicServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -1,6 +1,16 @@
 package io.simdex.router;
 
 import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.router.api.Catalog;
+import io.simdex.router.api.RetentionSweeper;
+import io.simdex.router.api.SimdexService;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.ShardClient;
+import io.simdex.router.transport.HandlerThreads;
+import io.simdex.router.transport.InlineCalls;
+import io.simdex.router.transport.PublicServer;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.StoreSizing;
 
@@ -8,22 +18,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.time.Clock;
-import io.simdex.router.api.Catalog;
-import io.simdex.router.transport.HandlerThreads;
-import io.simdex.router.index.IndexRouter;
-import io.simdex.router.transport.InlineCalls;
-import io.simdex.router.shard.LocalShardClient;
-import io.simdex.router.shard.Placement;
-import io.simdex.router.transport.PublicServer;
-import io.simdex.router.api.RetentionSweeper;
-import io.simdex.router.shard.ShardClient;
-import io.simdex.router.api.SimdexService;
 
 /**
  * The embedded default: a router and N shards in one JVM, one public gRPC port. The router

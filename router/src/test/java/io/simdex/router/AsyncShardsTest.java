@@ -1,9 +1,14 @@
 package io.simdex.router;
 
-import io.simdex.router.shard.Found;
-import io.simdex.router.shard.Previous;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.Hamming;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.index.Window;
+import io.simdex.router.shard.Found;
+import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.Previous;
+import io.simdex.router.shard.ShardClient;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.StoreSizing;
 import org.junit.jupiter.api.Test;
@@ -20,11 +25,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import io.simdex.router.index.IndexRouter;
-import io.simdex.router.shard.LocalShardClient;
-import io.simdex.router.shard.Placement;
-import io.simdex.router.shard.ShardClient;
-import io.simdex.router.index.Window;
 
 /**
  * The router with shards that answer later, on other threads, as remote shards do: every

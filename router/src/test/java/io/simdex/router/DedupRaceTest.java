@@ -11,6 +11,13 @@ import io.simdex.proto.v1.DedupResult;
 import io.simdex.proto.v1.Match;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
+import io.simdex.router.api.Catalog;
+import io.simdex.router.api.SimdexService;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.ShardClient;
+import io.simdex.router.transport.PublicServer;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.StoreSizing;
 import org.junit.jupiter.api.Test;
@@ -34,13 +41,6 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.simdex.router.api.Catalog;
-import io.simdex.router.index.IndexRouter;
-import io.simdex.router.shard.LocalShardClient;
-import io.simdex.router.shard.Placement;
-import io.simdex.router.transport.PublicServer;
-import io.simdex.router.shard.ShardClient;
-import io.simdex.router.api.SimdexService;
 
 /**
  * Several routers, many clients, groups of near-duplicates submitted at the same time: the kept

@@ -1,12 +1,9 @@
 package io.simdex.router;
 
-import static io.simdex.router.Calls.doc;
-import static io.simdex.router.Calls.query;
-import static io.simdex.router.Calls.stats;
-import static io.simdex.router.Calls.observer;
 import com.google.protobuf.UInt32Value;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
 import io.simdex.proto.v1.BulkLoadRequest;
 import io.simdex.proto.v1.BulkLoadResponse;
 import io.simdex.proto.v1.DedupRequest;
@@ -21,7 +18,8 @@ import io.simdex.proto.v1.QueryResponse;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.StatsResponse;
-import io.grpc.stub.StreamObserver;
+import io.simdex.router.index.BulkAppends;
+import io.simdex.router.transport.PublicServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,11 +31,13 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static io.simdex.router.Calls.doc;
+import static io.simdex.router.Calls.observer;
+import static io.simdex.router.Calls.query;
+import static io.simdex.router.Calls.stats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.simdex.router.index.BulkAppends;
-import io.simdex.router.transport.PublicServer;
 
 /** The whole path over real gRPC on a real socket, 4 shards on Chronicle Map files, against brute force. */
 class EndToEndTest {

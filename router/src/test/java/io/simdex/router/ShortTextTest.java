@@ -8,6 +8,12 @@ import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DedupResult;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.ShortTextSettings;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.index.ShortTextRule;
+import io.simdex.router.index.Window;
+import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.ShardClient;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.StoreSizing;
 import org.junit.jupiter.api.Test;
@@ -23,12 +29,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.simdex.router.index.IndexRouter;
-import io.simdex.router.shard.LocalShardClient;
-import io.simdex.router.shard.Placement;
-import io.simdex.router.shard.ShardClient;
-import io.simdex.router.index.ShortTextRule;
-import io.simdex.router.index.Window;
 
 /** Candidates up to distance 7 by neighbour probing, verified by shingle Jaccard on short texts. */
 class ShortTextTest {

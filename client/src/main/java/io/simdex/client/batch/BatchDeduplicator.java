@@ -4,6 +4,7 @@ import io.simdex.client.DedupDecision;
 import io.simdex.client.Doc;
 import io.simdex.client.Match;
 import io.simdex.fingerprint.Hamming;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

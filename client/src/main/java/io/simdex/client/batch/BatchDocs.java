@@ -2,6 +2,7 @@ package io.simdex.client.batch;
 
 import io.simdex.fingerprint.crawl.ContentHash;
 import io.simdex.fingerprint.crawl.CrawlColumns;
+
 import java.util.Arrays;
 
 /**

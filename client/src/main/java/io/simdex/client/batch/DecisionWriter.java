@@ -4,6 +4,7 @@ import com.google.gson.stream.JsonWriter;
 import io.simdex.client.Fingerprints;
 import io.simdex.client.Match;
 import io.simdex.fingerprint.Hamming;
+
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;

@@ -7,6 +7,13 @@ import io.simdex.client.CollectionInfo;
 import io.simdex.client.SimdexClient;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.CollectionSettings;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -18,12 +25,6 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.BiFunction;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code simdex dedup-batch FILE}: near-duplicates of a JSONL batch within itself and against

@@ -3,6 +3,7 @@ package io.simdex.client.batch;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.Hamming;
 import io.simdex.fingerprint.IntSort;
+
 import java.util.Arrays;
 
 /**

@@ -4,6 +4,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.simdex.client.SimdexClient;
 import io.simdex.fingerprint.crawl.ContentHash;
+
 import java.security.MessageDigest;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,14 +1,15 @@
 package io.simdex.client.batch;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.BlockTables;
+import org.junit.jupiter.api.Test;
+
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class NearTablesTest {
     @Test

@@ -2,6 +2,7 @@ package io.simdex.client.batch;
 
 import io.simdex.client.Fingerprints;
 import io.simdex.fingerprint.BitFlips;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

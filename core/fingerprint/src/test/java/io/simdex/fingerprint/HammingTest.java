@@ -1,9 +1,10 @@
 package io.simdex.fingerprint;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
 
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class HammingTest {
     @Test

@@ -1,8 +1,8 @@
 package io.simdex.fingerprint;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 class LinearScanTest {
     private final LinearScan scan = new LinearScan(new long[] {-1L, 0L, 1L, 1L, 3L, Long.MIN_VALUE});

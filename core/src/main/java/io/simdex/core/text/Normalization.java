@@ -1,6 +1,7 @@
 package io.simdex.core.text;
 
 import io.simdex.fingerprint.crawl.ContentHash;
+
 import java.util.Locale;
 
 /**

@@ -1,8 +1,7 @@
 package io.simdex.loadtest.ideal;
 
-import io.simdex.server.store.MatchBuffer;
-
 import io.simdex.fingerprint.BlockTables;
+import io.simdex.server.store.MatchBuffer;
 
 import java.util.Arrays;
 

@@ -1,9 +1,9 @@
 package io.simdex.loadtest.quality;
 
+import io.simdex.core.text.TextFingerprinter;
 import io.simdex.fingerprint.crawl.ContentHash;
 import io.simdex.router.index.ShortTextRule;
 
-import io.simdex.core.text.TextFingerprinter;
 import java.util.stream.IntStream;
 
 /**

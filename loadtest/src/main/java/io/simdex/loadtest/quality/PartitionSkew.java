@@ -3,9 +3,9 @@ package io.simdex.loadtest.quality;
 import io.simdex.core.Partitions;
 import io.simdex.core.text.TextFingerprinter;
 import io.simdex.fingerprint.BlockTables;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,9 +2,13 @@ package io.simdex.loadtest.quality;
 
 import io.simdex.core.text.TextFingerprinter;
 import io.simdex.core.text.TextSettings;
-import io.simdex.router.index.ShortTextRule;
 import io.simdex.core.text.Tokenization;
 import io.simdex.core.text.Weighting;
+import io.simdex.router.index.ShortTextRule;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,9 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
  * The near-duplicate quality evaluation: builds the labelled corpus from this machine's man

@@ -1,10 +1,9 @@
 package io.simdex.loadtest.ideal;
 
-import io.simdex.server.store.MatchBuffer;
-
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.Hamming;
 import io.simdex.fingerprint.LinearScan;
+import io.simdex.server.store.MatchBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -7,6 +7,11 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import io.simdex.core.Partitions;
 import io.simdex.proto.v1.PlacedNode;
 import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.router.cluster.AtomixMember;
+import io.simdex.router.cluster.ClusterConfig;
+import io.simdex.router.cluster.MissedWrites;
+import io.simdex.router.cluster.PartitionMap;
+import io.simdex.router.cluster.PartitionMapStore;
 import io.simdex.router.transport.PublicServer;
 import io.simdex.server.NodeState;
 import io.simdex.server.PartitionPuller;
@@ -24,11 +29,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
-import io.simdex.router.cluster.AtomixMember;
-import io.simdex.router.cluster.ClusterConfig;
-import io.simdex.router.cluster.MissedWrites;
-import io.simdex.router.cluster.PartitionMap;
-import io.simdex.router.cluster.PartitionMapStore;
 
 /**
  * A shard node of a cluster: the shard service (fenced by placement epoch) plus an Atomix

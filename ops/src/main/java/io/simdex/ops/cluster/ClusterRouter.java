@@ -2,15 +2,8 @@ package io.simdex.ops.cluster;
 
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.router.api.Catalog;
-import io.simdex.router.transport.PublicServer;
 import io.simdex.router.api.RetentionSweeper;
 import io.simdex.router.api.SimdexService;
-
-import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 import io.simdex.router.cluster.AdminService;
 import io.simdex.router.cluster.AtomixMember;
 import io.simdex.router.cluster.ClusterConfig;
@@ -18,6 +11,13 @@ import io.simdex.router.cluster.ClusterView;
 import io.simdex.router.cluster.MissedWrites;
 import io.simdex.router.cluster.PartitionMapStore;
 import io.simdex.router.cluster.SharedCatalog;
+import io.simdex.router.transport.PublicServer;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A stateless cluster router: an Atomix client member that watches the partition map and

@@ -1,5 +1,6 @@
 package io.simdex.router.api;
 
+import com.google.protobuf.UInt32Value;
 import io.simdex.core.text.IdfTable;
 import io.simdex.core.text.TextFingerprinter;
 import io.simdex.core.text.TextSettings;
@@ -8,11 +9,10 @@ import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.ShortTextSettings;
 import io.simdex.proto.v1.Tokenization;
 import io.simdex.proto.v1.Weighting;
-import com.google.protobuf.UInt32Value;
+import io.simdex.router.index.ShortTextRule;
 
 import java.time.Duration;
 import java.util.Map;
-import io.simdex.router.index.ShortTextRule;
 
 /** Validates collection settings, fills in their defaults, and turns them into the objects they configure. */
 public final class CollectionSettingsRules {

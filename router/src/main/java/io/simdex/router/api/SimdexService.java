@@ -1,15 +1,17 @@
 package io.simdex.router.api;
 
+import com.google.protobuf.TextFormat;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import io.simdex.core.text.TextFingerprinter;
+import io.simdex.fingerprint.crawl.ContentHash;
 import io.simdex.proto.v1.BulkLoadRequest;
 import io.simdex.proto.v1.BulkLoadResponse;
 import io.simdex.proto.v1.CheckUrlsRequest;
 import io.simdex.proto.v1.CheckUrlsResponse;
 import io.simdex.proto.v1.CollectionInfo;
-import io.simdex.proto.v1.DropUrlJobRequest;
-import io.simdex.proto.v1.DropUrlJobResponse;
+import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.CreateCollectionResponse;
 import io.simdex.proto.v1.DedupRequest;
@@ -18,10 +20,12 @@ import io.simdex.proto.v1.DedupResult;
 import io.simdex.proto.v1.DeleteRequest;
 import io.simdex.proto.v1.DeleteResponse;
 import io.simdex.proto.v1.Document;
+import io.simdex.proto.v1.DropUrlJobRequest;
+import io.simdex.proto.v1.DropUrlJobResponse;
 import io.simdex.proto.v1.FingerprintRequest;
+import io.simdex.proto.v1.FingerprintResponse;
 import io.simdex.proto.v1.HandlingTimesRequest;
 import io.simdex.proto.v1.HandlingTimesResponse;
-import io.simdex.proto.v1.FingerprintResponse;
 import io.simdex.proto.v1.InsertRequest;
 import io.simdex.proto.v1.InsertResponse;
 import io.simdex.proto.v1.ListCollectionsRequest;
@@ -34,11 +38,15 @@ import io.simdex.proto.v1.QueryResult;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.StatsResponse;
-
-import com.google.protobuf.TextFormat;
-import io.simdex.core.text.TextFingerprinter;
-import io.simdex.fingerprint.crawl.ContentHash;
-import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.router.crawl.ContentIndex;
+import io.simdex.router.index.BulkAppends;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.index.IndexView;
+import io.simdex.router.index.ShortTextRule;
+import io.simdex.router.index.Window;
+import io.simdex.router.shard.Fanout;
+import io.simdex.router.shard.ShardEpochs;
+import io.simdex.router.transport.HandlingTimes;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -47,15 +55,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-import io.simdex.router.index.BulkAppends;
-import io.simdex.router.crawl.ContentIndex;
-import io.simdex.router.shard.Fanout;
-import io.simdex.router.transport.HandlingTimes;
-import io.simdex.router.index.IndexRouter;
-import io.simdex.router.index.IndexView;
-import io.simdex.router.shard.ShardEpochs;
-import io.simdex.router.index.ShortTextRule;
-import io.simdex.router.index.Window;
 
 /**
  * The public {@code simdex.v1.Simdex} service. Every request is validated and every text

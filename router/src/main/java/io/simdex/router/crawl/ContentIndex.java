@@ -1,12 +1,13 @@
 package io.simdex.router.crawl;
 
 import io.simdex.fingerprint.crawl.ContentHash;
-
-import java.util.List;
 import io.simdex.router.shard.Fanout;
-import static io.simdex.router.shard.Fanout.pick;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.ShardClient;
+
+import java.util.List;
+
+import static io.simdex.router.shard.Fanout.pick;
 
 /**
  * Exact content across the shards: content hash -> fingerprint, per collection and generation,

@@ -1,11 +1,11 @@
 package io.simdex.router.crawl;
 
-import net.openhft.hashing.LongTupleHashFunction;
-
-import java.util.List;
 import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.ShardClient;
+import net.openhft.hashing.LongTupleHashFunction;
+
+import java.util.List;
 
 
 /**

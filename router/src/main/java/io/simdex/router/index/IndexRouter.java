@@ -1,10 +1,14 @@
 package io.simdex.router.index;
 
-import io.simdex.router.shard.Previous;
 import io.grpc.Status;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.Hamming;
-import io.simdex.server.ShardNode;
+import io.simdex.router.crawl.ContentIndex;
+import io.simdex.router.crawl.SeenUrls;
+import io.simdex.router.shard.Fanout;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.Previous;
+import io.simdex.router.shard.ShardClient;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,12 +20,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.stream.IntStream;
-import io.simdex.router.crawl.ContentIndex;
-import io.simdex.router.shard.Fanout;
+
 import static io.simdex.router.shard.Fanout.pick;
-import io.simdex.router.shard.Placement;
-import io.simdex.router.crawl.SeenUrls;
-import io.simdex.router.shard.ShardClient;
 
 /**
  * The index across shards: what Insert, Query, Dedup and Delete do, in terms of the shard

@@ -1,14 +1,14 @@
 package io.simdex.router.index;
 
-import io.simdex.router.shard.Found;
 import io.simdex.fingerprint.BlockTables;
+import io.simdex.router.shard.Found;
+import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.ShardClient;
 import io.simdex.server.ShardNode;
 
 import java.util.ArrayList;
 import java.util.List;
-import io.simdex.router.shard.LocalShardClient;
-import io.simdex.router.shard.Placement;
-import io.simdex.router.shard.ShardClient;
 
 /**
  * A query's candidates over shards that all answer in this JVM's calling thread (the embedded

@@ -3,6 +3,7 @@ package io.simdex.router.shard;
 import com.google.gson.Gson;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.simdex.router.transport.PublicServer;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,7 +11,6 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import io.simdex.router.transport.PublicServer;
 
 /**
  * Channels from a router to shard processes. Every shard RPC is idempotent, so UNAVAILABLE is

@@ -3,6 +3,7 @@ package io.simdex.router.api;
 import com.google.protobuf.UInt32Value;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
 import io.simdex.proto.v1.BulkLoadRequest;
 import io.simdex.proto.v1.BulkLoadResponse;
 import io.simdex.proto.v1.CreateCollectionRequest;
@@ -14,7 +15,8 @@ import io.simdex.proto.v1.Probe;
 import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
-import io.grpc.stub.StreamObserver;
+import io.simdex.router.Calls;
+import io.simdex.router.TestServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,8 +33,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.simdex.router.Calls;
-import io.simdex.router.TestServer;
 
 /** Every bad request gets a clear status, and the store is exactly as before it. */
 class BadInputTest {

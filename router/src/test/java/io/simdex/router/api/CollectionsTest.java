@@ -1,6 +1,5 @@
 package io.simdex.router.api;
 
-import io.simdex.router.ManualClock;
 import com.google.protobuf.UInt32Value;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -17,6 +16,8 @@ import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.Tokenization;
 import io.simdex.proto.v1.Weighting;
+import io.simdex.router.ManualClock;
+import io.simdex.router.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +36,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.simdex.router.TestServer;
 
 /** Collections with their own settings, persisted; retention windows driven by a controllable clock. */
 class CollectionsTest {

@@ -2,6 +2,8 @@ package io.simdex.router.cluster;
 
 import io.simdex.proto.v1.CollectionInfo;
 import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.router.api.Catalog;
+import io.simdex.router.api.CollectionSettingsRules;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,8 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.simdex.router.api.Catalog;
-import io.simdex.router.api.CollectionSettingsRules;
 
 /** Two routers of one cluster see one catalog: what one creates, the other finds; the first creator wins. */
 class SharedCatalogTest {

@@ -7,6 +7,8 @@ import io.simdex.proto.v1.DedupResult;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.FingerprintRequest;
 import io.simdex.proto.v1.InsertRequest;
+import io.simdex.router.ManualClock;
+import io.simdex.router.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,8 +19,6 @@ import java.time.Instant;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.simdex.router.ManualClock;
-import io.simdex.router.TestServer;
 
 /** The exact-content fast path: texts seen before take their recorded fingerprint. */
 class ContentIndexTest {

@@ -5,6 +5,8 @@ import io.grpc.StatusRuntimeException;
 import io.simdex.proto.v1.CheckUrlsRequest;
 import io.simdex.proto.v1.CheckUrlsResponse;
 import io.simdex.proto.v1.DropUrlJobRequest;
+import io.simdex.router.ManualClock;
+import io.simdex.router.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,8 +25,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.simdex.router.ManualClock;
-import io.simdex.router.TestServer;
 
 /** Crawl-job URL seen-sets over gRPC: new once, expiring, atomic, persisted. */
 class SeenUrlsTest {

@@ -1,6 +1,10 @@
 package io.simdex.router.index;
 
 import io.simdex.fingerprint.Hamming;
+import io.simdex.router.Corpus;
+import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.ShardClient;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.StoreSizing;
 import org.junit.jupiter.api.Test;
@@ -22,10 +26,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.simdex.router.shard.LocalShardClient;
-import io.simdex.router.shard.Placement;
-import io.simdex.router.shard.ShardClient;
-import io.simdex.router.Corpus;
 
 /** A bulk load's held bucket appends, applied by windows, against brute force over what was loaded. */
 class BulkAppendsTest {

@@ -3,6 +3,9 @@ package io.simdex.router.index;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.Hamming;
+import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.ShardClient;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.StoreSizing;
 import org.junit.jupiter.api.AfterEach;
@@ -19,9 +22,6 @@ import java.util.TreeSet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.simdex.router.shard.LocalShardClient;
-import io.simdex.router.shard.Placement;
-import io.simdex.router.shard.ShardClient;
 
 /**
  * The query path over shards in this JVM ({@link LocalQuery}) against brute force, and against

@@ -1,5 +1,7 @@
 package io.simdex.router.index;
 
+import io.simdex.router.api.Validation;
+import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.Found;
 import org.junit.jupiter.api.Test;
 
@@ -12,8 +14,6 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import io.simdex.router.shard.Fanout;
-import io.simdex.router.api.Validation;
 
 /** The unary Query path's allocation-light helpers against their plain reference versions. */
 class QueryPathHelpersTest {

@@ -8,6 +8,7 @@ import io.simdex.proto.v1.MethodHandlingTime;
 import io.simdex.proto.v1.Probe;
 import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.router.EmbeddedSimdex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import io.simdex.router.EmbeddedSimdex;
 
 /** The router times its own handling of every call, per method, and can reset. */
 class HandlingTimesTest {

@@ -4,9 +4,9 @@ import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.LinearScan;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

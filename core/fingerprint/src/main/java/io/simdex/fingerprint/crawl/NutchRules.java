@@ -1,6 +1,7 @@
 package io.simdex.fingerprint.crawl;
 
 import io.simdex.fingerprint.IntSort;
+
 import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 

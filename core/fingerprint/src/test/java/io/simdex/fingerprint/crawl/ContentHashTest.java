@@ -1,12 +1,13 @@
 package io.simdex.fingerprint.crawl;
 
+import org.junit.jupiter.api.Test;
+
+import java.security.MessageDigest;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.security.MessageDigest;
-import org.junit.jupiter.api.Test;
 
 class ContentHashTest {
     @Test
