@@ -74,24 +74,6 @@ class BulkLoaderTest {
     }
 
     @Test
-    void add_serverRejectsBatch_throwsItsStatus() throws Exception {
-        try (InProcessServer server = InProcessServer.start(new FakeSimdex());
-             SimdexClient client = SimdexClient.over(server.channel())) {
-            BulkLoader loader = client.bulkLoader(null, 100);
-
-            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> {
-                for (int i = 0; i < 1_000; i++) {
-                    loader.add(Doc.of(i == 250 ? FakeSimdex.REJECTED_ID : "d" + i, i));
-                }
-                loader.close();
-            });
-
-            assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
-            assertTrue(e.getStatus().getDescription().contains("accepted 200 documents"), e.getMessage());
-        }
-    }
-
-    @Test
     void close_serverNeverAnswers_deadlineExceeded() throws Exception {
         ManualFlowServer silent = new ManualFlowServer(Integer.MAX_VALUE);
         silent.answer = false;

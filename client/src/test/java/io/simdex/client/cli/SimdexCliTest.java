@@ -208,7 +208,7 @@ class SimdexCliTest {
         Run run = run("stats", "-c", "missing");
 
         assertEquals(SimdexCli.EXIT_RPC_ERROR, run.exit);
-        assertEquals("error: NOT_FOUND: no collection 'missing'\n", run.err);
+        assertEquals("error: NOT_FOUND: " + FakeSimdex.notFound("missing") + "\n", run.err);
     }
 
     @Test
