@@ -59,8 +59,9 @@ class ReplicatedClusterIT {
     private static final int ACKS = 400;
     private static final Set<String> FOUNDERS = Set.of("node-1", "node-2", "node-3");
 
+    /** Static: JUnit injects instance {@code @TempDir} fields only before each test, after {@code @BeforeAll}. */
     @TempDir
-    Path dir;
+    static Path dir;
 
     private ProcessCluster cluster;
     private SimdexGrpc.SimdexBlockingStub stub;
@@ -269,10 +270,11 @@ class ReplicatedClusterIT {
                 .stats(StatsRequest.getDefaultInstance()).getDocuments(), "documents (stored copies / R)");
     }
 
-    /** 10,000 documents per Insert from 2 threads. */
+    /** 10,000 documents per Insert from 2 threads; a failed Insert stops its thread and fails the load with its status. */
     private static void load(SimdexGrpc.SimdexBlockingStub stub, long[] fps) throws InterruptedException {
         int batch = 10_000;
         Thread[] threads = new Thread[2];
+        List<String> failures = Collections.synchronizedList(new ArrayList<>());
         for (int t = 0; t < threads.length; t++) {
             int first = t;
             threads[t] = new Thread(() -> {
@@ -281,7 +283,12 @@ class ReplicatedClusterIT {
                     for (int i = b * batch; i < Math.min(fps.length, (b + 1) * batch); i++) {
                         req.addDocuments(Document.newBuilder().setId("doc-" + i).setFingerprint(fps[i]));
                     }
-                    stub.withDeadlineAfter(60, TimeUnit.SECONDS).insert(req.build());
+                    try {
+                        stub.withDeadlineAfter(60, TimeUnit.SECONDS).insert(req.build());
+                    } catch (RuntimeException e) {
+                        failures.add("Insert of doc-" + b * batch + ".. failed: " + e);
+                        return;
+                    }
                 }
             });
             threads[t].start();
@@ -289,6 +296,7 @@ class ReplicatedClusterIT {
         for (Thread t : threads) {
             t.join();
         }
+        assertEquals(List.of(), failures, "failed Insert batches");
     }
 
     /** Aborts the phase (an assumption, not a failure) unless every state it needs was reached. */
