@@ -1,5 +1,7 @@
 package io.simdex.ops;
 
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.simdex.client.SimdexAdmin;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.InsertRequest;
@@ -54,6 +56,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class ReplicatedClusterIT {
     private static final int LOADED = 1_000_000;
     private static final int PROBES = 1_200;
+    private static final int LOAD_ATTEMPTS = 3;
     /** Reader calls and acknowledged writes that show the traffic runs through a state (about a second's worth). */
     private static final int CALLS = 20;
     private static final int ACKS = 400;
@@ -270,7 +273,12 @@ class ReplicatedClusterIT {
                 .stats(StatsRequest.getDefaultInstance()).getDocuments(), "documents (stored copies / R)");
     }
 
-    /** 10,000 documents per Insert from 2 threads; a failed Insert stops its thread and fails the load with its status. */
+    /**
+     * 10,000 documents per Insert from 2 threads. A batch that fails UNAVAILABLE is sent again,
+     * up to {@value #LOAD_ATTEMPTS} times (writes are idempotent; on a freshly started cluster on
+     * a busy machine the first batches can exceed the 15 s shard write timeout); each retry is
+     * printed. A batch that still fails stops its thread and fails the load with its status.
+     */
     private static void load(SimdexGrpc.SimdexBlockingStub stub, long[] fps) throws InterruptedException {
         int batch = 10_000;
         Thread[] threads = new Thread[2];
@@ -283,10 +291,9 @@ class ReplicatedClusterIT {
                     for (int i = b * batch; i < Math.min(fps.length, (b + 1) * batch); i++) {
                         req.addDocuments(Document.newBuilder().setId("doc-" + i).setFingerprint(fps[i]));
                     }
-                    try {
-                        stub.withDeadlineAfter(60, TimeUnit.SECONDS).insert(req.build());
-                    } catch (RuntimeException e) {
-                        failures.add("Insert of doc-" + b * batch + ".. failed: " + e);
+                    String failed = insert(stub, req.build(), "doc-" + b * batch + "..");
+                    if (failed != null) {
+                        failures.add(failed);
                         return;
                     }
                 }
@@ -297,6 +304,21 @@ class ReplicatedClusterIT {
             t.join();
         }
         assertEquals(List.of(), failures, "failed Insert batches");
+    }
+
+    /** Sends one load batch; null once acknowledged, else why it failed. */
+    private static String insert(SimdexGrpc.SimdexBlockingStub stub, InsertRequest req, String what) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                stub.withDeadlineAfter(60, TimeUnit.SECONDS).insert(req);
+                return null;
+            } catch (StatusRuntimeException e) {
+                if (e.getStatus().getCode() != Status.Code.UNAVAILABLE || attempt == LOAD_ATTEMPTS) {
+                    return "Insert of " + what + " failed (attempt " + attempt + "): " + e;
+                }
+                System.out.println("[cluster] load: Insert of " + what + " sent again after attempt " + attempt + ": " + e.getStatus());
+            }
+        }
     }
 
     /** Aborts the phase (an assumption, not a failure) unless every state it needs was reached. */
