@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -56,7 +57,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class ReplicatedClusterIT {
     private static final int LOADED = 1_000_000;
     private static final int PROBES = 1_200;
-    private static final int LOAD_ATTEMPTS = 3;
     /** Reader calls and acknowledged writes that show the traffic runs through a state (about a second's worth). */
     private static final int CALLS = 20;
     private static final int ACKS = 400;
@@ -274,10 +274,11 @@ class ReplicatedClusterIT {
     }
 
     /**
-     * 10,000 documents per Insert from 2 threads. A batch that fails UNAVAILABLE is sent again,
-     * up to {@value #LOAD_ATTEMPTS} times (writes are idempotent; on a freshly started cluster on
-     * a busy machine the first batches can exceed the 15 s shard write timeout); each retry is
-     * printed. A batch that still fails stops its thread and fails the load with its status.
+     * 10,000 documents per Insert from 2 threads. A batch that fails UNAVAILABLE is sent again
+     * until it is acknowledged or {@link ProcessCluster#STATE_TIMEOUT} has passed since its first
+     * attempt (writes are idempotent; on a freshly started cluster on a busy machine the first
+     * batches exceed the 15 s shard write timeout); each retry is printed. A batch that still
+     * fails stops its thread and fails the load with its status.
      */
     private static void load(SimdexGrpc.SimdexBlockingStub stub, long[] fps) throws InterruptedException {
         int batch = 10_000;
@@ -308,15 +309,17 @@ class ReplicatedClusterIT {
 
     /** Sends one load batch; null once acknowledged, else why it failed. */
     private static String insert(SimdexGrpc.SimdexBlockingStub stub, InsertRequest req, String what) {
+        long deadline = System.nanoTime() + ProcessCluster.STATE_TIMEOUT.toNanos();
         for (int attempt = 1; ; attempt++) {
             try {
                 stub.withDeadlineAfter(60, TimeUnit.SECONDS).insert(req);
                 return null;
             } catch (StatusRuntimeException e) {
-                if (e.getStatus().getCode() != Status.Code.UNAVAILABLE || attempt == LOAD_ATTEMPTS) {
+                if (e.getStatus().getCode() != Status.Code.UNAVAILABLE || System.nanoTime() - deadline >= 0) {
                     return "Insert of " + what + " failed (attempt " + attempt + "): " + e;
                 }
                 System.out.println("[cluster] load: Insert of " + what + " sent again after attempt " + attempt + ": " + e.getStatus());
+                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1)); // backoff: an immediate UNAVAILABLE must not spin
             }
         }
     }
