@@ -38,6 +38,8 @@ final class ClusterTraffic {
     private final AtomicBoolean writing = new AtomicBoolean();
     private final AtomicLong nextWrite = new AtomicLong();
     private volatile String phase = "before move";
+    /** What the test is doing to the cluster now, for error messages only. */
+    private volatile String step = "";
     private Thread reader;
     private Thread writer;
 
@@ -58,6 +60,15 @@ final class ClusterTraffic {
     /** Names the phase latencies and errors are filed under from now on. */
     void phase(String name) {
         phase = name;
+    }
+
+    /** Names what is being done to the cluster, added to each error from now on. */
+    void step(String name) {
+        step = name;
+    }
+
+    private String during() {
+        return phase + (step.isEmpty() ? "" : ", " + step);
     }
 
     /** Starts the writer unless it runs already. */
@@ -96,12 +107,12 @@ final class ClusterTraffic {
                 for (int q = 0; q < chunk.length; q++) {
                     TreeSet<String> got = BruteForce.ids(r, q);
                     if (!got.equals(expected.get(from + q))) {
-                        errors.add("probe " + (from + q) + " (" + phase + "): expected " + expected.get(from + q) + ", got " + got);
+                        errors.add("probe " + (from + q) + " (" + during() + "): expected " + expected.get(from + q) + ", got " + got);
                     }
                 }
                 queries.incrementAndGet();
             } catch (RuntimeException e) {
-                errors.add("query failed (" + phase + "): " + e);
+                errors.add("query failed (" + during() + "): " + e);
             }
         }
     }
@@ -123,7 +134,7 @@ final class ClusterTraffic {
                 }
             } catch (RuntimeException e) {
                 // Not acknowledged: nothing is promised about it (W=1 should still accept with one node down).
-                errors.add("insert failed (" + phase + "): " + e);
+                errors.add("insert failed (" + during() + "): " + e);
             }
         }
     }

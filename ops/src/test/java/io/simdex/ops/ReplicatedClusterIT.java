@@ -123,6 +123,7 @@ class ReplicatedClusterIT {
         awaitTraffic("before any fault", CALLS, ACKS);
 
         long killed = System.nanoTime();
+        traffic.step("node-2 killed");
         cluster.process("node-2").kill9();
         reached.add("node-2 killed");
         cluster.awaitMember("node-2", "reported down", m -> !m.getLive());
@@ -136,6 +137,7 @@ class ReplicatedClusterIT {
         require("node-2 killed");
         try {
             long restarted = System.nanoTime();
+            traffic.step("node-2 restarting");
             cluster.launch("node-2");
             cluster.awaitServing("node-2");
             cluster.awaitMember("node-2", "caught up (readable)", Member::getReadable);
@@ -151,6 +153,7 @@ class ReplicatedClusterIT {
     @Order(4)
     void killNine_partnerNode1_restartedNode2AloneServesEverything() throws Exception {
         require("node-2 caught up");
+        traffic.step("node-1 killed");
         cluster.process("node-1").kill9();
         reached.add("node-1 killed");
         cluster.awaitMember("node-1", "reported down", m -> !m.getLive());
@@ -163,6 +166,7 @@ class ReplicatedClusterIT {
     void restart_node1_catchesUpAndServesReads() throws Exception {
         require("node-1 killed");
         long restarted = System.nanoTime();
+        traffic.step("node-1 restarting");
         cluster.launch("node-1");
         cluster.awaitServing("node-1");
         cluster.awaitMember("node-1", "caught up (readable)", Member::getReadable);
@@ -186,6 +190,7 @@ class ReplicatedClusterIT {
             awaitTraffic("before the stall", 0, ACKS);
             SimdexProcess router = cluster.process("router-1");
             int logFrom = router.output().length();
+            traffic.step("node-3 stalled");
             cluster.process("node-3").signal("STOP");
             try {
                 cluster.await("the router reporting that node-3 missed an acknowledged write", () -> router.output().substring(logFrom),
@@ -193,6 +198,7 @@ class ReplicatedClusterIT {
             } finally {
                 cluster.process("node-3").signal("CONT");
                 resumed = System.nanoTime();
+                traffic.step("node-3 resumed");
             }
             cluster.awaitMember("node-3", "refusing reads after missing writes", m -> m.getLive() && !m.getReadable());
             cluster.awaitMember("node-3", "caught up after the stall (readable)", Member::getReadable);
@@ -210,6 +216,7 @@ class ReplicatedClusterIT {
         require("node-3 caught up after the stall");
         SimdexAdmin admin = cluster.admin();
         traffic.startWriter();
+        traffic.step("node-4 added");
         cluster.launch("node-4");
         cluster.awaitServing("node-4");
         cluster.awaitMember("node-4", "joined (live)", Member::getLive);
@@ -239,6 +246,7 @@ class ReplicatedClusterIT {
         require("node-4 placed");
         SimdexAdmin admin = cluster.admin();
         traffic.phase("drain");
+        traffic.step("node-4 drained and removed");
         long drainStart = System.nanoTime();
         MoveProgress drained = admin.drainNode("node-4", p -> { });
         figure("drain of node-4: %d partition replicas, %,d records in %.1f s", drained.getPartitionsDone(), drained.getRecords(),
