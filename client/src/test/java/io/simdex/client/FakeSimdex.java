@@ -28,6 +28,7 @@ import io.simdex.proto.v1.QueryResult;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.StatsResponse;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -39,10 +40,13 @@ import java.util.function.Supplier;
 /**
  * An in-memory simdex for tests: brute-force Hamming scans over a map per collection, the
  * server's batch limit, NOT_FOUND for unknown collections, and a record of every call's batch.
- * A document with id {@value #REJECTED_ID} is invalid, to provoke INVALID_ARGUMENT.
+ * Empty ids and ids with a control character (such as {@link #REJECTED_ID}) are invalid, as on
+ * the server. Codes and the wording tests assert are checked against the real service by
+ * {@link SimdexContract}.
  */
 public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
-    public static final String REJECTED_ID = "bad";
+    /** An id the fake and the real service reject with INVALID_ARGUMENT. */
+    public static final String REJECTED_ID = "bad\n";
 
     /** Ids of each Insert call, in call order. */
     public final List<List<String>> insertCalls = new CopyOnWriteArrayList<>();
@@ -194,8 +198,9 @@ public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
                     load(req);
                 } catch (StatusRuntimeException e) {
                     failed = true;
-                    obs.onError(e.getStatus().augmentDescription("accepted " + inserted + " documents")
-                            .asRuntimeException());
+                    Status s = e.getStatus();
+                    obs.onError(s.withDescription("batch " + batches + " rejected after " + inserted + " documents were accepted: "
+                            + s.getDescription()).asRuntimeException());
                 }
             }
 
@@ -226,19 +231,29 @@ public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
     }
 
     private Map<String, Long> collection(String name, int batch) {
-        if (batch < 1 || batch > ClientOptions.SERVER_BATCH_LIMIT) {
-            throw Status.RESOURCE_EXHAUSTED.withDescription("batch of " + batch).asRuntimeException();
-        }
         Map<String, Long> docs = collections.get(name(name));
         if (docs == null) {
-            throw Status.NOT_FOUND.withDescription("no collection '" + name + "'").asRuntimeException();
+            throw Status.NOT_FOUND.withDescription(notFound(name)).asRuntimeException();
+        }
+        if (batch < 1) {
+            throw Status.INVALID_ARGUMENT.withDescription("batch is empty").asRuntimeException();
+        }
+        if (batch > ClientOptions.SERVER_BATCH_LIMIT) {
+            throw Status.INVALID_ARGUMENT.withDescription("batch has " + batch + " entries, more than the limit of "
+                    + ClientOptions.SERVER_BATCH_LIMIT + "; split the batch").asRuntimeException();
         }
         return docs;
     }
 
+    /** The server's NOT_FOUND description for a collection that does not exist. */
+    public static String notFound(String collection) {
+        return "collection '" + collection + "' does not exist; create it with CreateCollection";
+    }
+
     private static long fingerprint(Document d) {
-        if (d.getId().equals(REJECTED_ID)) {
-            throw Status.INVALID_ARGUMENT.withDescription("document id '" + REJECTED_ID + "'").asRuntimeException();
+        if (d.getId().isEmpty() || d.getId().chars().anyMatch(Character::isISOControl)) {
+            throw Status.INVALID_ARGUMENT.withDescription("document id '" + d.getId() + "' is empty or contains a control character")
+                    .asRuntimeException();
         }
         return d.hasFingerprint() ? d.getFingerprint() : fingerprintOf(d.getText());
     }

@@ -1,16 +1,11 @@
 package io.simdex.ops;
 
-import com.google.protobuf.UInt32Value;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.Hamming;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.InsertRequest;
-import io.simdex.proto.v1.Match;
-import io.simdex.proto.v1.Probe;
-import io.simdex.proto.v1.QueryRequest;
-import io.simdex.proto.v1.QueryResponse;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
 import org.junit.jupiter.api.Test;
@@ -19,7 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -129,33 +123,11 @@ class EmbeddedProcessIT {
     }
 
     static long[] probes(long[] fps) {
-        SplittableRandom rnd = new SplittableRandom(10);
-        long[] probes = new long[600];
-        for (int i = 0; i < probes.length; i++) {
-            probes[i] = BitFlips.flip(fps[rnd.nextInt(fps.length)], i % 6, rnd);
-        }
-        return probes;
+        return BruteForce.probes(fps, 600, 10);
     }
 
     static void assertMatchesBruteForce(SimdexGrpc.SimdexBlockingStub stub, long[] fps, long[] probes) {
-        QueryRequest.Builder req = QueryRequest.newBuilder().setMaxDistance(UInt32Value.of(3));
-        for (long p : probes) {
-            req.addProbes(Probe.newBuilder().setFingerprint(p));
-        }
-        QueryResponse r = stub.query(req.build());
-        for (int q = 0; q < probes.length; q++) {
-            TreeSet<String> expected = new TreeSet<>();
-            for (int i = 0; i < fps.length; i++) {
-                if (Hamming.distance(fps[i], probes[q]) <= 3) {
-                    expected.add("doc-" + i);
-                }
-            }
-            TreeSet<String> got = new TreeSet<>();
-            for (Match m : r.getResults(q).getMatchesList()) {
-                got.add(m.getId());
-            }
-            assertEquals(expected, got, "probe " + q);
-        }
+        BruteForce.assertExact(stub, probes, BruteForce.expected(fps, probes));
     }
 
     interface StubUse {

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 /** {@code java -jar simdex.jar ARGS} as a real child process, with its output in a log file. */
 final class SimdexProcess implements AutoCloseable {
     static final Path JAR = Path.of(System.getProperty("simdex.jar", "target/simdex.jar"));
+    /** Generous: a JVM start and an Atomix join on a busy 2-core machine. */
+    private static final Duration SERVING_TIMEOUT = Duration.ofMinutes(3);
 
     private final Process process;
     private final Path log;
@@ -47,27 +50,17 @@ final class SimdexProcess implements AutoCloseable {
     record Result(int exitCode, String output) {
     }
 
-    /** Waits until the gRPC health service on {@code port} says SERVING. */
+    /** Waits (up to 3 minutes) until the gRPC health service on {@code port} says SERVING; fails at once if the process exits. */
     void awaitServing(int port, String service) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
         try {
-            while (System.nanoTime() < deadline) {
+            Await.until(service + " SERVING on port " + port, SERVING_TIMEOUT, () -> {
                 if (!process.isAlive()) {
                     throw new AssertionError("process exited with " + process.exitValue() + ":\n" + output());
                 }
-                try {
-                    HealthCheckResponse r = HealthGrpc.newBlockingStub(channel).withDeadlineAfter(2, TimeUnit.SECONDS)
-                            .check(HealthCheckRequest.newBuilder().setService(service).build());
-                    if (r.getStatus() == HealthCheckResponse.ServingStatus.SERVING) {
-                        return;
-                    }
-                } catch (io.grpc.StatusRuntimeException notYet) {
-                    // not listening yet
-                }
-                Thread.sleep(200);
-            }
-            throw new AssertionError("not serving after 60 s:\n" + output());
+                return HealthGrpc.newBlockingStub(channel).withDeadlineAfter(2, TimeUnit.SECONDS)
+                        .check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus();
+            }, status -> status == HealthCheckResponse.ServingStatus.SERVING, () -> "\n" + output());
         } finally {
             channel.shutdownNow();
         }

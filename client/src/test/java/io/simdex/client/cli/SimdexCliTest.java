@@ -1,8 +1,5 @@
 package io.simdex.client.cli;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.grpc.Grpc;
@@ -16,6 +13,12 @@ import io.simdex.client.SimdexClient;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.StatsResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine.ExitCode;
+
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -24,11 +27,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine.ExitCode;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SimdexCliTest {
     private final FakeSimdex fake = new FakeSimdex();
@@ -208,7 +209,7 @@ class SimdexCliTest {
         Run run = run("stats", "-c", "missing");
 
         assertEquals(SimdexCli.EXIT_RPC_ERROR, run.exit);
-        assertEquals("error: NOT_FOUND: no collection 'missing'\n", run.err);
+        assertEquals("error: NOT_FOUND: " + FakeSimdex.notFound("missing") + "\n", run.err);
     }
 
     @Test
