@@ -186,8 +186,8 @@ public final class BucketTable implements Closeable {
         if (appended(head) > 0) {
             return appended(head);
         }
-        int pages = pagesOf(head);
-        int last = pages - 1;
+        int chain = pagesOf(head);
+        int last = chain - 1;
         if (last > 0) {
             int n = appended(appendInPlace(table, block, last, fps, from, to, false));
             if (n > 0) {
@@ -196,8 +196,8 @@ public final class BucketTable implements Closeable {
         }
         // The last page is full: a new page first, then page 0's count of pages, so a reader
         // never follows the count to a page that is not there.
-        int n = newPage(table, block, pages, fps, from, to);
-        setInt(table, block, 0, PageLayout.PAGES_OFFSET, pages + 1);
+        int n = newPage(table, block, chain, fps, from, to);
+        setInt(table, block, 0, PageLayout.PAGES_OFFSET, chain + 1);
         return n;
     }
 
