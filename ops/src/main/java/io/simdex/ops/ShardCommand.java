@@ -4,8 +4,10 @@ import io.grpc.Server;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
+import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.router.transport.PublicServer;
+import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
 import io.simdex.server.store.StoreSizing;
@@ -41,11 +43,13 @@ final class ShardCommand implements Callable<Integer> {
         HealthStatusManager health = new HealthStatusManager();
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .addService(new ShardService(node))
+                .addService(new ShardControlService(node))
                 .addService(health.getHealthService())
                 .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES)
                 .build().start();
         health.setStatus("", ServingStatus.SERVING);
         health.setStatus(ShardGrpc.SERVICE_NAME, ServingStatus.SERVING);
+        health.setStatus(ShardControlGrpc.SERVICE_NAME, ServingStatus.SERVING);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             health.enterTerminalState();
             server.shutdown();

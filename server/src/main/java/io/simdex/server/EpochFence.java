@@ -1,9 +1,12 @@
 package io.simdex.server;
 
+import io.grpc.BindableService;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 
 /**
@@ -11,7 +14,8 @@ import io.grpc.Status;
  * in the {@value #HEADER_NAME} header (ASCII decimal); if that is older than the node's epoch,
  * the call fails with FAILED_PRECONDITION (refresh the map, then retry) before reaching the
  * service. A call without the header passes: tools and single-node setups have no map.
- * A header that is not a decimal number fails with INVALID_ARGUMENT.
+ * A header that is not a decimal number fails with INVALID_ARGUMENT. A cluster node puts both
+ * shard services, data plane and control plane, behind it ({@link #around}).
  */
 public final class EpochFence implements ServerInterceptor {
     public static final String HEADER_NAME = "simdex-epoch";
@@ -21,6 +25,11 @@ public final class EpochFence implements ServerInterceptor {
 
     public EpochFence(NodeState state) {
         this.state = state;
+    }
+
+    /** {@code service} behind a fence on {@code state}. */
+    public static ServerServiceDefinition around(BindableService service, NodeState state) {
+        return ServerInterceptors.intercept(service, new EpochFence(state));
     }
 
     @Override

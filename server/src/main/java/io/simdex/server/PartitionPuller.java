@@ -4,7 +4,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.proto.v1.ExportChunk;
 import io.simdex.proto.v1.PartitionsRequest;
-import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.proto.v1.ShardControlGrpc;
 
 import java.util.Arrays;
 import java.util.Iterator;
@@ -24,7 +24,7 @@ public final class PartitionPuller {
     }
 
     /**
-     * Pulls {@code partitions} from the shard service at {@code source} ("host:port", plaintext),
+     * Pulls {@code partitions} from the ShardControl service at {@code source} ("host:port", plaintext),
      * calling {@code progress} with the records handled so far after every chunk; returns the
      * total. The current gRPC context's deadline and cancellation carry over to the export call.
      *
@@ -48,7 +48,7 @@ public final class PartitionPuller {
             ChunkApplier applier = new ChunkApplier(node, tombstones);
             PartitionsRequest request = PartitionsRequest.newBuilder()
                     .addAllPartitions(Arrays.stream(partitions.toArray()).boxed().toList()).build();
-            Iterator<ExportChunk> chunks = ShardGrpc.newBlockingStub(channel).exportPartitions(request);
+            Iterator<ExportChunk> chunks = ShardControlGrpc.newBlockingStub(channel).exportPartitions(request);
             long records = 0;
             while (chunks.hasNext()) {
                 records += applier.apply(chunks.next());

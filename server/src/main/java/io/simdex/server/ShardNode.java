@@ -29,7 +29,8 @@ import java.util.stream.Stream;
  * One shard: each collection's stores under {@code dataDir/COLLECTION/g-GENERATION/}, opened on
  * first use (see {@link CollectionGenerations}).
  * The operations are the shard protocol of {@code shard.proto}; the router calls them directly
- * in one JVM and through {@link ShardService} across processes. Every write is idempotent.
+ * in one JVM and through {@link ShardService} (data plane) and {@link ShardControlService}
+ * (moves, epoch, status) across processes. Every write is idempotent.
  * Callers (the router, or the gRPC service) have validated their arguments.
  *
  * <p>Partitions move between nodes by {@link PartitionPuller} (into this node),

@@ -1,9 +1,7 @@
 package io.simdex.server;
 
-import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
-import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.ExportChunk;
@@ -41,14 +39,16 @@ import io.simdex.proto.v1.ShardUrlsRequest;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.Supplier;
+
+import static io.simdex.server.Calls.answer;
+import static io.simdex.server.Calls.invalid;
 
 /**
- * The shard protocol over gRPC: checks the request's shape, then calls the {@link ShardNode}.
- * While the {@link NodeState} says the node is not readable, the reads (Probe, ResolveIds,
- * GetTexts, LookupContent) fail with UNAVAILABLE and everything else works; the placement epoch
- * is enforced by {@link EpochFence}, see {@link #withFence}.
+ * The shard data plane over gRPC (shard.proto's {@code Shard}): checks the request's shape, then
+ * calls the {@link ShardNode}. While the {@link NodeState} says the node is not readable, the
+ * reads (Probe, ResolveIds, GetTexts, LookupContent) fail with UNAVAILABLE and everything else
+ * works; the placement epoch is enforced by {@link EpochFence}, see {@link #withFence}. Moves,
+ * the epoch and node status are {@link ShardControlService}'s, on the same port.
  */
 public final class ShardService extends ShardGrpc.ShardImplBase {
     /** Largest message a shard accepts or a pull receives: the router's limit too (PublicServer). */
@@ -67,9 +67,9 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         this.state = state;
     }
 
-    /** The service behind an {@link EpochFence} on {@code state}: what a cluster node registers. */
+    /** The service behind an {@link EpochFence} on {@code state}: what a cluster node registers, beside ShardControlService's. */
     public static ServerServiceDefinition withFence(ShardNode node, NodeState state) {
-        return ServerInterceptors.intercept(new ShardService(node, state), new EpochFence(state));
+        return EpochFence.around(new ShardService(node, state), state);
     }
 
     @Override
@@ -271,97 +271,13 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
                 bucketKeys(req.getBucketKeysList()), req.getToken(), req.getStamp())).build());
     }
 
-    @Override
-    public void exportPartitions(PartitionsRequest req, StreamObserver<ExportChunk> out) {
-        ServerCallStreamObserver<ExportChunk> call = (ServerCallStreamObserver<ExportChunk>) out;
-        stream(out, () -> {
-            PartitionSet partitions = partitions(req.getPartitionsList());
-            PartitionExport.run(node, partitions, chunk -> {
-                awaitReady(call);
-                call.onNext(chunk);
-            });
-        });
-    }
-
-    /**
-     * Waits until the client can take another chunk, so an export never piles up in memory. Polls:
-     * the call's onReady callback runs on the call's serialized executor, behind this handler.
-     */
-    private static void awaitReady(ServerCallStreamObserver<?> call) {
-        while (!call.isReady()) {
-            if (call.isCancelled()) {
-                throw Status.CANCELLED.withDescription("export cancelled by the client").asRuntimeException();
-            }
-            LockSupport.parkNanos(1_000_000);
-        }
-    }
-
-    @Override
-    public void pullPartitions(PullRequest req, StreamObserver<PullProgress> out) {
-        stream(out, () -> {
-            if (req.getSource().isBlank()) {
-                throw invalid("source is empty: give the peer's host:port");
-            }
-            PartitionSet partitions = partitions(req.getPartitionsList());
-            long records;
-            try {
-                records = new PartitionPuller(node).pull(req.getSource(), partitions,
-                        sofar -> out.onNext(PullProgress.newBuilder().setRecords(sofar).build()));
-            } catch (io.grpc.StatusRuntimeException e) {
-                throw Status.fromThrowable(e).augmentDescription("pulling from " + req.getSource()).asRuntimeException();
-            }
-            out.onNext(PullProgress.newBuilder().setRecords(records).setDone(true).build());
-        });
-    }
-
-    @Override
-    public void dropPartitions(PartitionsRequest req, StreamObserver<ShardCountResponse> out) {
-        answer(out, () -> ShardCountResponse.newBuilder().setChanged(node.dropPartitions(partitions(req.getPartitionsList()))).build());
-    }
-
-    /** SetEpoch waits this long for calls admitted under older epochs to finish. */
-    private static final long DRAIN_MILLIS = 10_000;
-
-    @Override
-    public void setEpoch(SetEpochRequest req, StreamObserver<NodeStatus> out) {
-        answer(out, () -> {
-            try {
-                if (!state.raiseEpochAndDrain(req.getEpoch(), DRAIN_MILLIS)) {
-                    throw Status.DEADLINE_EXCEEDED.withDescription("calls routed by an older placement map still running after "
-                            + DRAIN_MILLIS + " ms").asRuntimeException();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw Status.CANCELLED.withDescription("interrupted").asRuntimeException();
-            }
-            return status();
-        });
-    }
-
-    @Override
-    public void status(NodeStatusRequest req, StreamObserver<NodeStatus> out) {
-        answer(out, this::status);
-    }
-
-    private NodeStatus status() {
-        return NodeStatus.newBuilder().setNodeId(state.nodeId()).setEpoch(state.epoch()).setReadable(state.readable()).build();
-    }
-
     private void requireReadable() {
         if (!state.readable()) {
             throw Status.UNAVAILABLE.withDescription("node " + state.nodeId() + " is catching up").asRuntimeException();
         }
     }
 
-    private static PartitionSet partitions(List<Integer> partitions) {
-        try {
-            return PartitionSet.of(partitions);
-        } catch (IllegalArgumentException e) {
-            throw invalid(e.getMessage());
-        }
-    }
-
-    private static int[] bucketKeys(java.util.List<Integer> keys) {
+    private static int[] bucketKeys(List<Integer> keys) {
         int[] out = new int[keys.size()];
         for (int i = 0; i < out.length; i++) {
             int k = keys.get(i);
@@ -371,33 +287,6 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
             out[i] = k;
         }
         return out;
-    }
-
-    private static <T> void answer(StreamObserver<T> out, Supplier<T> call) {
-        T response;
-        try {
-            response = call.get();
-        } catch (RuntimeException e) {
-            out.onError(asStatus(e));
-            return;
-        }
-        out.onNext(response);
-        out.onCompleted();
-    }
-
-    /** As {@link #answer} for a server-streaming call, whose body sends its own messages. */
-    private static <T> void stream(StreamObserver<T> out, Runnable call) {
-        try {
-            call.run();
-        } catch (RuntimeException e) {
-            out.onError(asStatus(e));
-            return;
-        }
-        out.onCompleted();
-    }
-
-    private static RuntimeException asStatus(RuntimeException e) {
-        return e instanceof io.grpc.StatusRuntimeException ? e : Status.INTERNAL.withDescription(e.toString()).withCause(e).asRuntimeException();
     }
 
     private static String collection(String name) {
@@ -421,7 +310,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         return req.getIdsList().toArray(new String[0]);
     }
 
-    private static long[] toArray(java.util.List<Long> fps) {
+    private static long[] toArray(List<Long> fps) {
         long[] a = new long[fps.size()];
         for (int i = 0; i < a.length; i++) {
             a[i] = fps.get(i);
@@ -443,9 +332,5 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
             b.addFlags(f);
         }
         return b.build();
-    }
-
-    private static io.grpc.StatusRuntimeException invalid(String message) {
-        return Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException();
     }
 }

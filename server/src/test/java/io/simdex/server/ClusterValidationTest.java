@@ -50,20 +50,20 @@ class ClusterValidationTest {
 
     @Test
     void dropPartitions_partitionOutOfRangeOrNone_invalidArgument_nothingDropped() {
-        assertInvalid("partition 4096 outside 0..4095", () -> a.stub().dropPartitions(request(List.of(0, 1, 4096))));
-        assertInvalid("partition 4294967295 outside 0..4095", () -> a.stub().dropPartitions(request(List.of(7, -1))));
-        assertInvalid("no partitions given", () -> a.stub().dropPartitions(request(List.of())));
+        assertInvalid("partition 4096 outside 0..4095", () -> a.control().dropPartitions(request(List.of(0, 1, 4096))));
+        assertInvalid("partition 4294967295 outside 0..4095", () -> a.control().dropPartitions(request(List.of(7, -1))));
+        assertInvalid("no partitions given", () -> a.control().dropPartitions(request(List.of())));
         data.assertHeldExactly(a.node, p -> true, "A after refused drops");
     }
 
     @Test
     void pullPartitions_emptySourceOrBadPartitions_invalidArgument_nothingPulled() {
         assertInvalid("source is empty: give the peer's host:port",
-                () -> b.stub().pullPartitions(PullRequest.newBuilder().addPartitions(3).build()).hasNext());
+                () -> b.control().pullPartitions(PullRequest.newBuilder().addPartitions(3).build()).hasNext());
         assertInvalid("partition 5000 outside 0..4095",
-                () -> b.stub().pullPartitions(PullRequest.newBuilder().setSource(a.target()).addPartitions(3).addPartitions(5000).build()).hasNext());
+                () -> b.control().pullPartitions(PullRequest.newBuilder().setSource(a.target()).addPartitions(3).addPartitions(5000).build()).hasNext());
         assertInvalid("no partitions given",
-                () -> b.stub().pullPartitions(PullRequest.newBuilder().setSource(a.target()).build()).hasNext());
+                () -> b.control().pullPartitions(PullRequest.newBuilder().setSource(a.target()).build()).hasNext());
         assertThrows(IllegalArgumentException.class, () -> new PartitionPuller(b.node).pull(" ", ALL, n -> { }));
         assertThrows(IllegalArgumentException.class, () -> new PartitionPuller(b.node).pull(a.target(), new int[]{1, 4096}, n -> { }));
         data.assertHeldExactly(b.node, p -> false, "B after refused pulls");
@@ -71,7 +71,7 @@ class ClusterValidationTest {
 
     @Test
     void exportPartitions_badPartitions_invalidArgument() {
-        assertInvalid("partition 4096 outside 0..4095", () -> a.stub().exportPartitions(request(List.of(4096))).hasNext());
+        assertInvalid("partition 4096 outside 0..4095", () -> a.control().exportPartitions(request(List.of(4096))).hasNext());
     }
 
     @Test

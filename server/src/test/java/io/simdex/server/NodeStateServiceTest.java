@@ -1,5 +1,6 @@
 package io.simdex.server;
 
+import com.google.protobuf.ByteString;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.simdex.proto.v1.NodeStatus;
@@ -12,7 +13,6 @@ import io.simdex.proto.v1.ShardProbeRequest;
 import io.simdex.proto.v1.ShardProbeResponse;
 import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.proto.v1.ShardTextsRequest;
-import com.google.protobuf.ByteString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,7 +45,7 @@ class NodeStateServiceTest {
     @Test
     void staleEpochHeader_failedPrecondition_namingBothEpochs() {
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-                () -> shard.stub("5").status(NodeStatusRequest.getDefaultInstance()));
+                () -> shard.control("5").status(NodeStatusRequest.getDefaultInstance()));
         assertEquals(Status.Code.FAILED_PRECONDITION, e.getStatus().getCode());
         assertEquals("stale placement epoch 5, node node-2 is at 6", e.getStatus().getDescription());
         StatusRuntimeException write = assertThrows(StatusRuntimeException.class, () -> shard.stub("0").bucketAdd(add()));
@@ -55,27 +55,27 @@ class NodeStateServiceTest {
 
     @Test
     void equalNewerOrAbsentEpochHeader_passes() {
-        assertEquals(6, shard.stub("6").status(NodeStatusRequest.getDefaultInstance()).getEpoch());
+        assertEquals(6, shard.control("6").status(NodeStatusRequest.getDefaultInstance()).getEpoch());
         assertEquals(1, shard.stub("7").bucketAdd(add()).getChanged());
         assertEquals(1, probe(shard.stub()).getMatches(0).getFingerprintsCount());
-        assertEquals(6, shard.stub().status(NodeStatusRequest.getDefaultInstance()).getEpoch(), "a newer header does not raise the epoch");
+        assertEquals(6, shard.control().status(NodeStatusRequest.getDefaultInstance()).getEpoch(), "a newer header does not raise the epoch");
     }
 
     @Test
     void malformedEpochHeader_invalidArgument() {
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-                () -> shard.stub("six").status(NodeStatusRequest.getDefaultInstance()));
+                () -> shard.control("six").status(NodeStatusRequest.getDefaultInstance()));
         assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
     }
 
     @Test
     void setEpoch_raises_neverLowers_andFencesOlderCalls() {
-        NodeStatus raised = shard.stub().setEpoch(SetEpochRequest.newBuilder().setEpoch(9).build());
+        NodeStatus raised = shard.control().setEpoch(SetEpochRequest.newBuilder().setEpoch(9).build());
         assertEquals(NodeStatus.newBuilder().setNodeId("node-2").setEpoch(9).setReadable(true).build(), raised);
-        assertEquals(9, shard.stub().setEpoch(SetEpochRequest.newBuilder().setEpoch(3).build()).getEpoch());
+        assertEquals(9, shard.control().setEpoch(SetEpochRequest.newBuilder().setEpoch(3).build()).getEpoch());
         assertEquals(9, shard.state.epoch());
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
-                () -> shard.stub("8").status(NodeStatusRequest.getDefaultInstance()));
+                () -> shard.control("8").status(NodeStatusRequest.getDefaultInstance()));
         assertEquals("stale placement epoch 8, node node-2 is at 9", e.getStatus().getDescription());
     }
 
@@ -89,7 +89,7 @@ class NodeStateServiceTest {
         assertCatchingUp(() -> stub.getTexts(ShardTextsRequest.newBuilder().setCollection("c").addIds("x").addGenerations(0).build()));
         assertCatchingUp(() -> stub.lookupContent(ShardContentRequest.newBuilder().setCollection("c")
                 .addContentHashes(ByteString.copyFrom(new byte[16])).addGenerations(0).build()));
-        assertEquals(false, stub.status(NodeStatusRequest.getDefaultInstance()).getReadable());
+        assertEquals(false, shard.control().status(NodeStatusRequest.getDefaultInstance()).getReadable());
 
         shard.state.readable(true);
         assertEquals(FP, probe(stub).getMatches(0).getFingerprints(0));

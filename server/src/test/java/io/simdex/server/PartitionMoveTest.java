@@ -42,7 +42,7 @@ class PartitionMoveTest {
             assertTrue(inSet > 50_000 && inSet < data.records(p -> true), "a real share moves: " + inSet);
 
             List<PullProgress> progress = new ArrayList<>();
-            b.stub().pullPartitions(PullRequest.newBuilder().setSource(a.target()).addAllPartitions(boxed(moved)).build())
+            b.control().pullPartitions(PullRequest.newBuilder().setSource(a.target()).addAllPartitions(boxed(moved)).build())
                     .forEachRemaining(progress::add);
             PullProgress last = progress.get(progress.size() - 1);
             assertTrue(last.getDone(), "the stream ends with done");
@@ -54,7 +54,7 @@ class PartitionMoveTest {
             data.assertHeldExactly(a.node, p -> true, label + ", A after pull");
             assertEquals(inSet, exported(b, IntStream.range(0, Partitions.COUNT).toArray()), "B exports only what it pulled");
 
-            long dropped = a.stub().dropPartitions(PartitionsRequest.newBuilder().addAllPartitions(boxed(moved)).build()).getChanged();
+            long dropped = a.control().dropPartitions(PartitionsRequest.newBuilder().addAllPartitions(boxed(moved)).build()).getChanged();
             assertEquals(inSet, dropped, "every record of the partitions removed, counted once");
             data.assertHeldExactly(a.node, p -> !set.contains(p), label + ", A after drop");
             data.assertHeldExactly(b.node, set::contains, label + ", B after A's drop");
@@ -78,7 +78,7 @@ class PartitionMoveTest {
 
     private static long exported(TestShard node, int[] partitions) {
         long records = 0;
-        Iterator<ExportChunk> chunks = node.stub().exportPartitions(PartitionsRequest.newBuilder().addAllPartitions(boxed(partitions)).build());
+        Iterator<ExportChunk> chunks = node.control().exportPartitions(PartitionsRequest.newBuilder().addAllPartitions(boxed(partitions)).build());
         while (chunks.hasNext()) {
             ExportChunk c = chunks.next();
             assertTrue(c.getBucketTablesCount() + c.getIdsCount() + c.getAttachIdsCount() + c.getContentHashesCount()

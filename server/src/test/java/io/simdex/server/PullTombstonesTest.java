@@ -7,7 +7,7 @@ import io.grpc.stub.StreamObserver;
 import io.simdex.core.Partitions;
 import io.simdex.proto.v1.ExportChunk;
 import io.simdex.proto.v1.PartitionsRequest;
-import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.proto.v1.ShardControlGrpc;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -163,7 +163,7 @@ class PullTombstonesTest {
     }
 
     /** A peer whose export sends {@code first}, waits for {@link #release}, then sends {@code rest}. */
-    private static final class ScriptedSource extends ShardGrpc.ShardImplBase {
+    private static final class ScriptedSource extends ShardControlGrpc.ShardControlImplBase {
         final CountDownLatch release = new CountDownLatch(1);
         private final List<ExportChunk> first;
         private final List<ExportChunk> rest;

@@ -6,6 +6,7 @@ import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.MetadataUtils;
+import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.server.store.StoreSizing;
 
@@ -31,6 +32,7 @@ final class TestShard implements AutoCloseable {
         try {
             server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
                     .addService(ShardService.withFence(node, state))
+                    .addService(ShardControlService.withFence(node, state))
                     .maxInboundMessageSize(ShardService.MAX_MESSAGE_BYTES).build().start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -49,9 +51,22 @@ final class TestShard implements AutoCloseable {
 
     /** A stub stamping every call with placement epoch {@code epoch}. */
     ShardGrpc.ShardBlockingStub stub(String epoch) {
+        return stub().withInterceptors(stamp(epoch));
+    }
+
+    ShardControlGrpc.ShardControlBlockingStub control() {
+        return ShardControlGrpc.newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS);
+    }
+
+    /** A control stub stamping every call with placement epoch {@code epoch}. */
+    ShardControlGrpc.ShardControlBlockingStub control(String epoch) {
+        return control().withInterceptors(stamp(epoch));
+    }
+
+    private static io.grpc.ClientInterceptor stamp(String epoch) {
         Metadata headers = new Metadata();
         headers.put(EpochFence.HEADER, epoch);
-        return stub().withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+        return MetadataUtils.newAttachHeadersInterceptor(headers);
     }
 
     @Override

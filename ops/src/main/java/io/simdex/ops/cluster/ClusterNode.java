@@ -6,6 +6,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.simdex.core.Partitions;
 import io.simdex.proto.v1.PlacedNode;
+import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.router.cluster.AtomixMember;
 import io.simdex.router.cluster.ClusterConfig;
@@ -15,6 +16,7 @@ import io.simdex.router.cluster.PartitionMapStore;
 import io.simdex.router.transport.PublicServer;
 import io.simdex.server.NodeState;
 import io.simdex.server.PartitionPuller;
+import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
 import io.simdex.server.store.StoreSizing;
@@ -78,6 +80,7 @@ public final class ClusterNode implements AutoCloseable {
         HealthStatusManager health = new HealthStatusManager();
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
                 .addService(ShardService.withFence(node, state))
+                .addService(ShardControlService.withFence(node, state))
                 .addService(health.getHealthService())
                 .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES)
                 .build().start();
@@ -88,6 +91,7 @@ public final class ClusterNode implements AutoCloseable {
         store.watch(m -> state.raiseEpoch(m.epoch()));
         health.setStatus("", ServingStatus.SERVING);
         health.setStatus(ShardGrpc.SERVICE_NAME, ServingStatus.SERVING);
+        health.setStatus(ShardControlGrpc.SERVICE_NAME, ServingStatus.SERVING);
         ClusterNode n = new ClusterNode(config, node, state, server, health, member, store);
         n.catchUp.start();
         return n;

@@ -4,6 +4,7 @@ import io.atomix.cluster.Member;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import io.simdex.core.Partitions;
 import io.simdex.proto.v1.AdminGrpc;
 import io.simdex.proto.v1.MembersRequest;
 import io.simdex.proto.v1.MembersResponse;
@@ -16,8 +17,7 @@ import io.simdex.proto.v1.PartitionReplicas;
 import io.simdex.proto.v1.PlacedNode;
 import io.simdex.proto.v1.PlacementRequest;
 import io.simdex.proto.v1.PlacementResponse;
-import io.simdex.proto.v1.ShardGrpc;
-import io.simdex.core.Partitions;
+import io.simdex.proto.v1.ShardControlGrpc;
 
 import java.util.Map;
 import java.util.Set;
@@ -68,7 +68,7 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
 
     private boolean readable(String address) {
         try {
-            NodeStatus s = ShardGrpc.newBlockingStub(view.node(address).channel()).withDeadlineAfter(1, TimeUnit.SECONDS)
+            NodeStatus s = ShardControlGrpc.newBlockingStub(view.node(address).channel()).withDeadlineAfter(1, TimeUnit.SECONDS)
                     .status(NodeStatusRequest.getDefaultInstance());
             return s.getReadable();
         } catch (StatusRuntimeException e) {

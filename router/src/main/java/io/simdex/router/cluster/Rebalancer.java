@@ -9,7 +9,7 @@ import io.simdex.proto.v1.PlacedNode;
 import io.simdex.proto.v1.PullProgress;
 import io.simdex.proto.v1.PullRequest;
 import io.simdex.proto.v1.SetEpochRequest;
-import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.router.cluster.PartitionMap.Move;
 
 import java.util.ArrayList;
@@ -151,7 +151,7 @@ public final class Rebalancer {
             List<String> catchingUp = new ArrayList<>();
             Set<String> live = liveIds.get();
             for (PlacedNode n : map.nodes()) {
-                if (live.contains(n.getId()) && !ShardGrpc.newBlockingStub(view.node(n.getAddress()).channel())
+                if (live.contains(n.getId()) && !ShardControlGrpc.newBlockingStub(view.node(n.getAddress()).channel())
                         .withDeadlineAfter(5, TimeUnit.SECONDS).status(NodeStatusRequest.getDefaultInstance()).getReadable()) {
                     catchingUp.add(n.getId());
                 }
@@ -209,7 +209,7 @@ public final class Rebalancer {
     private long pull(PartitionMap map, int source, int target, List<Move> batch, java.util.function.LongConsumer progress) {
         PullRequest.Builder req = PullRequest.newBuilder().setSource(map.nodes().get(source).getAddress());
         batch.forEach(m -> req.addPartitions(m.partition()));
-        Iterator<PullProgress> it = ShardGrpc.newBlockingStub(view.node(map.nodes().get(target).getAddress()).channel())
+        Iterator<PullProgress> it = ShardControlGrpc.newBlockingStub(view.node(map.nodes().get(target).getAddress()).channel())
                 .withDeadlineAfter(2, TimeUnit.HOURS).pullPartitions(req.build());
         long records = 0;
         while (it.hasNext()) {
@@ -243,7 +243,7 @@ public final class Rebalancer {
             return;
         }
         try {
-            ShardGrpc.newBlockingStub(view.node(n.getAddress()).channel()).withDeadlineAfter(10, TimeUnit.MINUTES).dropPartitions(req.build());
+            ShardControlGrpc.newBlockingStub(view.node(n.getAddress()).channel()).withDeadlineAfter(10, TimeUnit.MINUTES).dropPartitions(req.build());
         } catch (StatusRuntimeException e) {
             LOG.warning("dropping moved partitions on " + n.getId() + " failed (" + e.getStatus() + "); the copy stays on disk");
         }
@@ -264,7 +264,7 @@ public final class Rebalancer {
         Set<String> live = liveIds.get();
         for (PlacedNode n : map.nodes()) {
             if (live.contains(n.getId())) {
-                ShardGrpc.newBlockingStub(view.node(n.getAddress()).channel()).withDeadlineAfter(10, TimeUnit.SECONDS)
+                ShardControlGrpc.newBlockingStub(view.node(n.getAddress()).channel()).withDeadlineAfter(10, TimeUnit.SECONDS)
                         .setEpoch(SetEpochRequest.newBuilder().setEpoch(map.epoch()).build());
             }
         }

@@ -224,6 +224,11 @@ public final class GrowingMap<K, V> implements Closeable {
         return generations.size();
     }
 
+    /** Generation {@code g}, 0 the oldest: for reading or writing a value in place (BucketPages). */
+    ChronicleMap<K, V> generation(int g) {
+        return generations.get(g);
+    }
+
     @Override
     public void close() {
         generations.forEach(ChronicleMap::close);

@@ -2,6 +2,7 @@ package io.simdex.server.store;
 
 import io.simdex.fingerprint.BlockTables;
 import net.openhft.chronicle.bytes.BytesStore;
+import net.openhft.chronicle.core.UnsafeMemory;
 
 /**
  * Byte layout of one bucket page: a fixed-size Chronicle Map value holding up to
@@ -21,8 +22,13 @@ import net.openhft.chronicle.bytes.BytesStore;
  * fingerprint would waste 2 bytes in each of the 4 tables. Why fixed pages: Chronicle Map wants
  * entries near their configured size, and a growing bucket stored as one value would be
  * rewritten whole on every insert; here an insert rewrites one page.
+ *
+ * <p>Pages are read in place, in the mapped file, through the {@code ...At(address)} readers;
+ * heap copies ({@code byte[]}) are for building a new page and for tests.
  */
 final class PageLayout {
+    private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
+
     static final int COUNT_OFFSET = 0;
     static final int PAGES_OFFSET = 4;
     static final int HEADER_BYTES = 8;
@@ -41,6 +47,21 @@ final class PageLayout {
     /** Offset of residue {@code slot} from the start of the page. */
     static int residueOffset(int slot) {
         return HEADER_BYTES + slot * RESIDUE_BYTES;
+    }
+
+    /** The count field of the page at off-heap {@code address}. */
+    static int countAt(long address) {
+        return MEMORY.readInt(address + COUNT_OFFSET);
+    }
+
+    /** The pages field of the page at off-heap {@code address}. */
+    static int pagesAt(long address) {
+        return MEMORY.readInt(address + PAGES_OFFSET);
+    }
+
+    /** Residue {@code slot} of the page at off-heap {@code address}: one 8-byte read, which the pad keeps inside the page. */
+    static long residueAt(long address, int slot) {
+        return MEMORY.readLong(address + residueOffset(slot)) & RESIDUE_MASK;
     }
 
     static int count(byte[] page) {

@@ -1,0 +1,50 @@
+package io.simdex.server;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+
+import java.util.function.Supplier;
+
+/**
+ * What {@link ShardService} and {@link ShardControlService} share in turning a call into an
+ * answer: a handler's {@link StatusRuntimeException} goes to the client as it is, any other
+ * exception as INTERNAL (a fault in the node, not the caller's), and bad input is refused with
+ * INVALID_ARGUMENT naming the bad value before anything changes.
+ */
+final class Calls {
+    private Calls() {
+    }
+
+    /** Sends {@code call}'s response, or its failure as a status. */
+    static <T> void answer(StreamObserver<T> out, Supplier<T> call) {
+        T response;
+        try {
+            response = call.get();
+        } catch (RuntimeException e) {
+            out.onError(asStatus(e));
+            return;
+        }
+        out.onNext(response);
+        out.onCompleted();
+    }
+
+    /** As {@link #answer} for a server-streaming call, whose body sends its own messages. */
+    static <T> void stream(StreamObserver<T> out, Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            out.onError(asStatus(e));
+            return;
+        }
+        out.onCompleted();
+    }
+
+    private static RuntimeException asStatus(RuntimeException e) {
+        return e instanceof StatusRuntimeException ? e : Status.INTERNAL.withDescription(e.toString()).withCause(e).asRuntimeException();
+    }
+
+    static StatusRuntimeException invalid(String message) {
+        return Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException();
+    }
+}

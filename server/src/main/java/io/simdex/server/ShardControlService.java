@@ -1,0 +1,133 @@
+package io.simdex.server;
+
+import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import io.simdex.proto.v1.ExportChunk;
+import io.simdex.proto.v1.NodeStatus;
+import io.simdex.proto.v1.NodeStatusRequest;
+import io.simdex.proto.v1.PartitionsRequest;
+import io.simdex.proto.v1.PullProgress;
+import io.simdex.proto.v1.PullRequest;
+import io.simdex.proto.v1.SetEpochRequest;
+import io.simdex.proto.v1.ShardControlGrpc;
+import io.simdex.proto.v1.ShardCountResponse;
+
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+import static io.simdex.server.Calls.answer;
+import static io.simdex.server.Calls.invalid;
+import static io.simdex.server.Calls.stream;
+
+/**
+ * The shard control plane over gRPC (shard.proto's {@code ShardControl}): partition exports,
+ * pulls and drops for replication and moves, the placement epoch and the node's status. It
+ * serves on the same port as {@link ShardService}, behind the same {@link EpochFence} on a
+ * cluster node, and answers whether or not the node is readable.
+ */
+public final class ShardControlService extends ShardControlGrpc.ShardControlImplBase {
+    /** SetEpoch waits this long for calls admitted under older epochs to finish. */
+    private static final long DRAIN_MILLIS = 10_000;
+
+    private final ShardNode node;
+    private final NodeState state;
+
+    /** A service for a node outside any cluster: always readable, epoch 0. */
+    public ShardControlService(ShardNode node) {
+        this(node, NodeState.standalone());
+    }
+
+    public ShardControlService(ShardNode node, NodeState state) {
+        this.node = node;
+        this.state = state;
+    }
+
+    /** The service behind an {@link EpochFence} on {@code state}: what a cluster node registers, beside ShardService's. */
+    public static ServerServiceDefinition withFence(ShardNode node, NodeState state) {
+        return EpochFence.around(new ShardControlService(node, state), state);
+    }
+
+    @Override
+    public void exportPartitions(PartitionsRequest req, StreamObserver<ExportChunk> out) {
+        ServerCallStreamObserver<ExportChunk> call = (ServerCallStreamObserver<ExportChunk>) out;
+        stream(out, () -> {
+            PartitionSet partitions = partitions(req.getPartitionsList());
+            PartitionExport.run(node, partitions, chunk -> {
+                awaitReady(call);
+                call.onNext(chunk);
+            });
+        });
+    }
+
+    /**
+     * Waits until the client can take another chunk, so an export never piles up in memory. Polls:
+     * the call's onReady callback runs on the call's serialized executor, behind this handler.
+     */
+    private static void awaitReady(ServerCallStreamObserver<?> call) {
+        while (!call.isReady()) {
+            if (call.isCancelled()) {
+                throw Status.CANCELLED.withDescription("export cancelled by the client").asRuntimeException();
+            }
+            LockSupport.parkNanos(1_000_000);
+        }
+    }
+
+    @Override
+    public void pullPartitions(PullRequest req, StreamObserver<PullProgress> out) {
+        stream(out, () -> {
+            if (req.getSource().isBlank()) {
+                throw invalid("source is empty: give the peer's host:port");
+            }
+            PartitionSet partitions = partitions(req.getPartitionsList());
+            long records;
+            try {
+                records = new PartitionPuller(node).pull(req.getSource(), partitions,
+                        sofar -> out.onNext(PullProgress.newBuilder().setRecords(sofar).build()));
+            } catch (StatusRuntimeException e) {
+                throw Status.fromThrowable(e).augmentDescription("pulling from " + req.getSource()).asRuntimeException();
+            }
+            out.onNext(PullProgress.newBuilder().setRecords(records).setDone(true).build());
+        });
+    }
+
+    @Override
+    public void dropPartitions(PartitionsRequest req, StreamObserver<ShardCountResponse> out) {
+        answer(out, () -> ShardCountResponse.newBuilder().setChanged(node.dropPartitions(partitions(req.getPartitionsList()))).build());
+    }
+
+    @Override
+    public void setEpoch(SetEpochRequest req, StreamObserver<NodeStatus> out) {
+        answer(out, () -> {
+            try {
+                if (!state.raiseEpochAndDrain(req.getEpoch(), DRAIN_MILLIS)) {
+                    throw Status.DEADLINE_EXCEEDED.withDescription("calls routed by an older placement map still running after "
+                            + DRAIN_MILLIS + " ms").asRuntimeException();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw Status.CANCELLED.withDescription("interrupted").asRuntimeException();
+            }
+            return status();
+        });
+    }
+
+    @Override
+    public void status(NodeStatusRequest req, StreamObserver<NodeStatus> out) {
+        answer(out, this::status);
+    }
+
+    private NodeStatus status() {
+        return NodeStatus.newBuilder().setNodeId(state.nodeId()).setEpoch(state.epoch()).setReadable(state.readable()).build();
+    }
+
+    private static PartitionSet partitions(List<Integer> partitions) {
+        try {
+            return PartitionSet.of(partitions);
+        } catch (IllegalArgumentException e) {
+            throw invalid(e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package io.simdex.server.store;
+
+import io.simdex.fingerprint.BlockTables;
+import net.openhft.chronicle.hash.ChecksumEntry;
+import net.openhft.chronicle.hash.Data;
+import net.openhft.chronicle.map.ChronicleMap;
+import net.openhft.chronicle.map.ExternalMapQueryContext;
+import net.openhft.chronicle.map.MapEntry;
+
+import java.io.Closeable;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+
+/**
+ * Where the pages of every (table, block) bucket lie: pages 0 .. K-1 in the base map
+ * {@code buckets-0.cm}, created for exactly that many pages (K from {@link TableGeometry}),
+ * later pages in the overflow map {@code overflow-G.cm} ({@link GrowingMap}), which only the
+ * few buckets the sizing did not foresee reach. Both hold fixed-size {@link PageLayout} values
+ * keyed by {@link #pageKey}, and every page, base or overflow, is read and written in place:
+ * this class is the one place that tells the two maps apart; {@link BucketTable} walks a
+ * bucket's chain of pages without knowing which map holds each.
+ *
+ * <h2>Addresses</h2>
+ * {@link #address} answers where a page lies in its mapped file. Base pages' addresses are
+ * remembered from their first lookup ({@link #addresses}): a Chronicle Map lookup (hash the key,
+ * lock the segment, walk its hash slots, unlock) was a third of the embedded server's CPU for a
+ * unary Query at 10M stored, more than the scan of the page itself; store-bench at 10M went from
+ * 0.54-0.61 of the ideal index's rate to 0.84-0.96 without it (loadtest REPORT, session 8).
+ * Overflow pages are looked up each time, newest generation first. An entry of a fixed-size
+ * value stays where it is until it is removed or its map is closed, and only the bucket's
+ * writers (holding BucketTable's stripe write lock) remove a page, forgetting its address
+ * first; BucketTable closes this only under every stripe's write lock.
+ *
+ * <h2>Checksums</h2>
+ * Base pages carry Chronicle Map entry checksums only in tables created with them
+ * ({@link TableGeometry#entryChecksums}); overflow pages carry them always (Chronicle Map's
+ * default for persisted maps, stated in the builder). {@link #written} keeps them current after
+ * an in-place write.
+ */
+final class BucketPages implements Closeable {
+    private static final VarHandle ADDRESS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    private final int pagesPerGeneration;
+    private final boolean baseChecksums;
+    private final ChronicleMap<Long, byte[]> base;
+    private final GrowingMap<Long, byte[]> overflow;
+    /**
+     * Off-heap address of base page {@code bucketKey * pagesPerGeneration + page}, or 0 when not
+     * looked up yet or removed since. Read and written under the bucket's stripe lock, opaque so
+     * that a long is never torn (probes of one stripe share its read lock and may both fill a slot).
+     */
+    private final long[] addresses;
+
+    BucketPages(Path dir, TableGeometry geometry, boolean clean) {
+        this.pagesPerGeneration = geometry.pagesPerGeneration();
+        this.baseChecksums = geometry.entryChecksums();
+        this.addresses = new long[(BlockTables.TABLES << BlockTables.BLOCK_BITS) * pagesPerGeneration];
+        int pageBytes = PageLayout.pageBytes(geometry.pageCapacity());
+        base = MapFiles.open(ChronicleMap.of(Long.class, byte[].class)
+                .name("buckets")
+                .entries(geometry.pagesPerMap())
+                .constantValueSizeBySample(new byte[pageBytes])
+                .checksumEntries(geometry.entryChecksums())
+                .putReturnsNull(true)
+                .removeReturnsNull(true), dir.resolve("buckets-0.cm"), clean);
+        overflow = new GrowingMap<>(dir, "overflow", Math.max(1024, geometry.pagesPerMap() / 16),
+                n -> ChronicleMap.of(Long.class, byte[].class).entries(n).constantValueSizeBySample(new byte[pageBytes])
+                        .checksumEntries(true)
+                        .maxBloatFactor(2.0), clean);
+    }
+
+    /**
+     * Where page {@code page} of the bucket lies in its mapped file, or 0 if it does not exist.
+     * The caller holds the bucket's stripe lock. A base page is found without a map lookup
+     * after the first; allocation-free for base pages (an overflow lookup boxes its key).
+     */
+    long address(int table, int block, int page) {
+        if (page >= pagesPerGeneration) {
+            return overflowAddressSlowPath(pageKey(table, block, page));
+        }
+        int slot = addressSlot(table, block, page);
+        long address = (long) ADDRESS.getOpaque(addresses, slot);
+        if (address == 0) {
+            address = lookUp(base, pageKey(table, block, page));
+            if (address != 0) {
+                ADDRESS.setOpaque(addresses, slot, address);
+            }
+        }
+        return address;
+    }
+
+    /** The bucket's number of pages (page 0's pages field), 0 for an empty bucket. The caller holds the stripe lock. */
+    int chainLength(int table, int block) {
+        long first = address(table, block, 0);
+        return first == 0 ? 0 : PageLayout.pagesAt(first);
+    }
+
+    private long overflowAddressSlowPath(long key) {
+        for (int g = overflow.generationCount() - 1; g >= 0; g--) {
+            long address = lookUp(overflow.generation(g), key);
+            if (address != 0) {
+                return address;
+            }
+        }
+        return 0;
+    }
+
+    private static long lookUp(ChronicleMap<Long, byte[]> map, long key) {
+        try (ExternalMapQueryContext<Long, byte[], ?> c = map.queryContext(key)) {
+            MapEntry<Long, byte[]> e = c.entry();
+            if (e == null) {
+                return 0;
+            }
+            Data<byte[]> v = e.value();
+            return v.bytes().addressForRead(v.offset());
+        }
+    }
+
+    /**
+     * The page's entry under its map's segment write lock, for writing its bytes in place
+     * (they are the segment's memory, Chronicle Map's EntryValueBytesData), or null if the page
+     * does not exist. The caller holds the stripe's write lock, closes the context, and calls
+     * {@link #written} after writing.
+     */
+    ExternalMapQueryContext<Long, byte[], ?> lock(int table, int block, int page) {
+        long key = pageKey(table, block, page);
+        if (page < pagesPerGeneration) {
+            return lockIfPresent(base, key);
+        }
+        for (int g = overflow.generationCount() - 1; g >= 0; g--) {
+            ExternalMapQueryContext<Long, byte[], ?> c = lockIfPresent(overflow.generation(g), key);
+            if (c != null) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private static ExternalMapQueryContext<Long, byte[], ?> lockIfPresent(ChronicleMap<Long, byte[]> map, long key) {
+        ExternalMapQueryContext<Long, byte[], ?> c = map.queryContext(key);
+        c.writeLock().lock();
+        if (c.entry() == null) {
+            c.close();
+            return null;
+        }
+        return c;
+    }
+
+    /**
+     * After bytes of page {@code page} were written in place: Chronicle Map recomputes an entry
+     * checksum only when it writes the value itself, so it must be told, or recovery after a
+     * kill -9 finds the checksum wrong and drops the whole page (EmbeddedProcessIT caught that).
+     */
+    void written(int page, MapEntry<Long, byte[]> e) {
+        if (page >= pagesPerGeneration || baseChecksums) {
+            ((ChecksumEntry) e).updateChecksum();
+        }
+    }
+
+    /** Stores a new page (complete: the caller publishes it afterwards). */
+    void create(int table, int block, int page, byte[] bytes) {
+        long key = pageKey(table, block, page);
+        if (page < pagesPerGeneration) {
+            base.put(key, bytes);
+        } else {
+            overflow.put(key, bytes);
+        }
+    }
+
+    /** Removes a page; the caller holds the stripe's write lock, so no probe is reading its address. */
+    void remove(int table, int block, int page) {
+        long key = pageKey(table, block, page);
+        if (page < pagesPerGeneration) {
+            ADDRESS.setOpaque(addresses, addressSlot(table, block, page), 0L);
+            base.remove(key);
+        } else {
+            overflow.remove(key);
+        }
+    }
+
+    /** Residues stored in all pages, counted from the files. */
+    long countEntries() {
+        long[] sum = {0};
+        for (byte[] page : base.values()) {
+            sum[0] += PageLayout.count(page);
+        }
+        overflow.forEachValue(page -> sum[0] += PageLayout.count(page));
+        return sum[0];
+    }
+
+    long offHeapBytes() {
+        return base.offHeapMemoryUsed() + overflow.offHeapBytes();
+    }
+
+    /** Unmaps both maps; the caller makes sure no thread reads a page address after. */
+    @Override
+    public void close() {
+        base.close();
+        overflow.close();
+    }
+
+    private int addressSlot(int table, int block, int page) {
+        return BlockTables.bucketKey(table, block) * pagesPerGeneration + page;
+    }
+
+    /** Map key of a page: bucket key (18 bits) in the high word, page number in the low word. */
+    static long pageKey(int table, int block, int page) {
+        return ((long) BlockTables.bucketKey(table, block) << 32) | page;
+    }
+}

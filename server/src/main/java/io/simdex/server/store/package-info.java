@@ -1,0 +1,29 @@
+/**
+ * A shard's persisted storage for one collection and generation, in Chronicle Map files:
+ * the four permuted bucket tables ({@link io.simdex.server.store.BucketTable}), the id and
+ * fingerprint maps ({@link io.simdex.server.store.DocMaps}), content hashes, short texts, and
+ * crawl jobs' URL seen-sets ({@link io.simdex.server.store.UrlSeenSet}).
+ *
+ * <p>A bucket is a chain of fixed-size pages ({@link io.simdex.server.store.PageLayout}, the one
+ * place for page offsets): its first pages in a base map created for exactly that many, the
+ * rest in an overflow map; {@link io.simdex.server.store.BucketPages} is the one place that
+ * tells the two apart, and {@link io.simdex.server.store.BucketTable} walks a chain without
+ * knowing. Maps that must grow past their configured size add files by doubling
+ * ({@link io.simdex.server.store.GrowingMap}).
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>A probe allocates nothing once its {@link io.simdex.server.store.MatchBuffer} has grown,
+ *       for buckets within their base pages, and reads pages in place at remembered addresses.</li>
+ *   <li>Pages are written in place in crash-safe order: residues before the count that
+ *       publishes them; a new page complete before page 0 counts it; a remove's hole filled
+ *       before the last slot is dropped. A process killed at any instruction leaves every
+ *       bucket readable (at worst one residue twice, which probes collapse).</li>
+ *   <li>A bucket's writers hold its stripe's write lock and its probes the read lock; no other
+ *       thread writes its pages.</li>
+ *   <li>A table's geometry ({@link io.simdex.server.store.TableGeometry}) is fixed when it is
+ *       created and stored beside its files.</li>
+ *   <li>A store not closed cleanly is recovered when opened ({@link io.simdex.server.store.MapFiles}).</li>
+ * </ul>
+ */
+package io.simdex.server.store;
