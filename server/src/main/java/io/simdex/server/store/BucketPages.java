@@ -26,7 +26,7 @@ import java.nio.file.Path;
  * remembered from their first lookup ({@link #addresses}): a Chronicle Map lookup (hash the key,
  * lock the segment, walk its hash slots, unlock) was a third of the embedded server's CPU for a
  * unary Query at 10M stored, more than the scan of the page itself; store-bench at 10M went from
- * 0.54-0.61 of the ideal index's rate to 0.84-0.96 without it (loadtest REPORT, session 8).
+ * 0.54-0.61 of the ideal index's rate to 0.84-0.96 without it (store-bench, loadtest REPORT).
  * Overflow pages are looked up each time, newest generation first. An entry of a fixed-size
  * value stays where it is until it is removed or its map is closed, and only the bucket's
  * writers (holding BucketTable's stripe write lock) remove a page, forgetting its address

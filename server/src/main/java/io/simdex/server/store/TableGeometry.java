@@ -28,11 +28,11 @@ import java.util.Properties;
  * fits the slot count into the fewest pages. A probe costs one Chronicle Map lookup per page:
  * at 50M, in pages of 205, those 16 lookups were 40% of Dedup's time. Larger pages cost loads
  * in the kernel instead (an append dirties the page's header and its slot, and mapped pages
- * written back are faulted again). Measured at 50M (loadtest/REPORT.md, session 3), 4 pages of
+ * written back are faulted again). Measured at 50M with per-page lookups (store-bench and the
+ * loadtest's bulk load, batched Dedup and Query runs), 4 pages of
  * 205 / 2 of 410 / 1 of 819: bulk load 335 / 389 / 541 s, batched Dedup 23K / 46K / 45K
  * docs/s, batched Query 67K / 115K / 144K fingerprints/s. That was without entry checksums,
- * as base pages are again since session 4 ({@link #entryChecksums}); with them the 2 x 410
- * load took 505 s.
+ * as base pages are ({@link #entryChecksums}); with them the 2 x 410 load took 505 s.
  */
 public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap, boolean entryChecksums) {
     static final String FILE = "geometry.properties";
