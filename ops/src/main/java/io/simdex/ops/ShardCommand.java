@@ -40,6 +40,7 @@ final class ShardCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         StoreSizing sizing = StoreSizing.forShare(expected, shards, 24);
         ShardNode node = new ShardNode(data, c -> sizing);
+        node.openStored();
         HealthStatusManager health = new HealthStatusManager();
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
                 .addService(new ShardService(node))

@@ -64,6 +64,16 @@ public final class ShardNode implements Closeable {
         return collections.computeIfAbsent(name, c -> new CollectionGenerations(dataDir.resolve(c), sizing.apply(c)));
     }
 
+    /**
+     * Opens every collection stored on disk, recovering the maps a crash left open. A process
+     * calls this before it takes calls: otherwise the first call to each collection after a
+     * restart waits for that recovery (seconds for millions of documents), and a router's write
+     * to a replica that has just come back would wait with it.
+     */
+    public void openStored() {
+        collectionNames().forEach(this::collection);
+    }
+
     /** Every collection on disk or open, sorted: those not used since the process started too. */
     List<String> collectionNames() {
         // Collection names cannot hold a dot, so "urls.jobs" is never one.

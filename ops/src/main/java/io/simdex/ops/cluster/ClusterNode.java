@@ -76,6 +76,7 @@ public final class ClusterNode implements AutoCloseable {
         int founders = Math.max(1, config.raft().size());
         StoreSizing sizing = StoreSizing.forShare(config.expected() * config.replication(), founders, 24);
         ShardNode node = new ShardNode(config.data().resolve("shard"), c -> sizing);
+        node.openStored();
         NodeState state = new NodeState(config.id(), 0, false);
         HealthStatusManager health = new HealthStatusManager();
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))

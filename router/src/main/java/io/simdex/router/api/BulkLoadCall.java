@@ -37,14 +37,14 @@ final class BulkLoadCall implements StreamObserver<BulkLoadRequest> {
             return;
         }
         try {
-            SimdexService.Target c = service.existing(req.getCollection());
+            Target c = service.existing(req.getCollection());
             if (collection != null && !collection.equals(c.name())) {
                 throw Validation.invalid("batch " + batches + " names collection '" + c.name() + "' but the stream loads '" + collection + "'");
             }
             collection = c.name();
-            SimdexService.Docs docs = service.docs(c, req.getDocumentsList());
+            RequestDocs docs = RequestDocs.read(c, req.getDocumentsList(), service.index());
             service.withFreshMap(() -> {
-                service.index().insert(c.name(), c.window(), docs.ids(), docs.fps(), SimdexService.shortTextsToStore(c, docs), held);
+                service.index().insert(c.name(), c.window(), docs.ids(), docs.fps(), docs.shortTextsToStore(c), held);
                 docs.recordContents(service.index().contentIndex(), c, i -> true);
                 return null;
             });

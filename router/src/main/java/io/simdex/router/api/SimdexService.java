@@ -19,7 +19,6 @@ import io.simdex.proto.v1.DedupResponse;
 import io.simdex.proto.v1.DedupResult;
 import io.simdex.proto.v1.DeleteRequest;
 import io.simdex.proto.v1.DeleteResponse;
-import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.DropUrlJobRequest;
 import io.simdex.proto.v1.DropUrlJobResponse;
 import io.simdex.proto.v1.FingerprintRequest;
@@ -38,13 +37,10 @@ import io.simdex.proto.v1.QueryResult;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.StatsResponse;
-import io.simdex.router.crawl.ContentIndex;
 import io.simdex.router.index.BulkAppends;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.IndexView;
-import io.simdex.router.index.ShortTextRule;
 import io.simdex.router.index.Window;
-import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.ShardEpochs;
 import io.simdex.router.transport.HandlingTimes;
 
@@ -87,21 +83,6 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
 
     IndexRouter index() {
         return view.current();
-    }
-
-    /** One collection as a request sees it. */
-    record Target(String name, CollectionSettings settings, Window window, TextFingerprinter text, ShortTextRule shortText) {
-        /** The request's short texts, or null when the collection does not verify them. */
-        IndexRouter.ShortTexts shortTexts(String[] normalised) {
-            if (shortText == null) {
-                return null;
-            }
-            String[] shortOnes = new String[normalised.length];
-            for (int i = 0; i < normalised.length; i++) {
-                shortOnes[i] = normalised[i] != null && shortText.applies(normalised[i]) ? normalised[i] : null;
-            }
-            return new IndexRouter.ShortTexts(shortText, shortOnes);
-        }
     }
 
     /**
@@ -188,10 +169,10 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     public void insert(InsertRequest req, StreamObserver<InsertResponse> out) {
         answer(out, () -> {
             Target c = existing(req.getCollection());
-            Docs docs = docs(c, req.getDocumentsList());
-            index().insert(c.name(), c.window(), docs.ids, docs.fps, shortTextsToStore(c, docs));
+            RequestDocs docs = RequestDocs.read(c, req.getDocumentsList(), index());
+            index().insert(c.name(), c.window(), docs.ids(), docs.fps(), docs.shortTextsToStore(c));
             docs.recordContents(index().contentIndex(), c, i -> true);
-            return InsertResponse.newBuilder().setInserted(docs.ids.length).build();
+            return InsertResponse.newBuilder().setInserted(docs.ids().length).build();
         });
     }
 
@@ -224,14 +205,14 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         answer(out, () -> {
             Target c = existing(req.getCollection());
             int k = distance(c, req.hasMaxDistance(), req.getMaxDistance().getValue());
-            Docs docs = docs(c, req.getDocumentsList());
-            List<IndexRouter.Decision> decisions = index().dedup(c.name(), c.window(), docs.ids, docs.fps, k, c.shortTexts(docs.normalised));
+            RequestDocs docs = RequestDocs.read(c, req.getDocumentsList(), index());
+            List<IndexRouter.Decision> decisions = index().dedup(c.name(), c.window(), docs.ids(), docs.fps(), k, c.shortTexts(docs.normalised()));
             docs.recordContents(index().contentIndex(), c, i -> decisions.get(i).inserted());
             DedupResponse.Builder b = DedupResponse.newBuilder();
-            for (int i = 0; i < docs.ids.length; i++) {
+            for (int i = 0; i < docs.ids().length; i++) {
                 IndexRouter.Decision d = decisions.get(i);
-                DedupResult.Builder r = b.addResultsBuilder().setId(docs.ids[i]).setFingerprint(docs.fps[i]).setInserted(d.inserted()).setSequence(d.sequence())
-                        .setKnownText(docs.known[i]);
+                DedupResult.Builder r = b.addResultsBuilder().setId(docs.ids()[i]).setFingerprint(docs.fps()[i]).setInserted(d.inserted()).setSequence(d.sequence())
+                        .setKnownText(docs.known()[i]);
                 d.duplicates().forEach(h -> r.addDuplicates(match(h)));
             }
             return b.build();
@@ -260,7 +241,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             int n = Validation.batch("texts", req.getTextsCount());
             FingerprintResponse.Builder b = FingerprintResponse.newBuilder();
             for (int i = 0; i < n; i++) {
-                b.addFingerprints(text(c, "texts[" + i + "]", req.getTexts(i)));
+                b.addFingerprints(c.fingerprint("texts[" + i + "]", req.getTexts(i)));
             }
             return b.build();
         });
@@ -328,82 +309,12 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         return index().seenUrls().sweep(clock.instant().getEpochSecond());
     }
 
-    /**
-     * Parallel arrays of a request's documents, validated and fingerprinted: {@code contentKeys[i]}
-     * is the content hash of a text document (null for a fingerprint), {@code known[i]} says its
-     * fingerprint came from the content index.
-     */
-    record Docs(String[] ids, long[] fps, byte[][] contentKeys, boolean[] known, String[] normalised) {
-        /** Records the content hashes of the text documents {@code written} accepts. */
-        void recordContents(ContentIndex index, Target c, java.util.function.IntPredicate written) {
-            int[] texts = java.util.stream.IntStream.range(0, ids.length).filter(i -> contentKeys[i] != null && written.test(i)).toArray();
-            if (texts.length > 0) {
-                byte[][] keys = new byte[texts.length][];
-                for (int i = 0; i < texts.length; i++) {
-                    keys[i] = contentKeys[texts[i]];
-                }
-                index.record(c.name(), c.window().current(), keys, Fanout.pick(fps, texts));
-            }
-        }
-    }
-
-    /**
-     * Validates and fingerprints documents. Texts whose content hash the collection has seen take
-     * the recorded fingerprint; only the others pay for SimHash.
-     */
-    Docs docs(Target c, List<Document> documents) {
-        int n = Validation.batch("documents", documents.size());
-        String[] ids = new String[n];
-        long[] fps = new long[n];
-        byte[][] keys = new byte[n][];
-        boolean[] known = new boolean[n];
-        String[] normalised = new String[n];
-        int texts = 0;
-        for (int i = 0; i < n; i++) {
-            Document d = documents.get(i);
-            ids[i] = Validation.id("documents[" + i + "].id", d.getId());
-            switch (d.getContentCase()) {
-                case FINGERPRINT -> fps[i] = d.getFingerprint();
-                case TEXT -> {
-                    normalised[i] = ContentHash.normalise(Validation.text("documents[" + i + "].text", d.getText()));
-                    keys[i] = ContentIndex.key(ContentHash.of(normalised[i]));
-                    texts++;
-                }
-                case CONTENT_NOT_SET -> throw Validation.invalid("documents[" + i + "] has neither fingerprint nor text");
-            }
-        }
-        if (texts > 0) {
-            int[] textIndexes = java.util.stream.IntStream.range(0, n).filter(i -> keys[i] != null).toArray();
-            byte[][] textKeys = new byte[textIndexes.length][];
-            for (int i = 0; i < textIndexes.length; i++) {
-                textKeys[i] = keys[textIndexes[i]];
-            }
-            boolean[] found = new boolean[textIndexes.length];
-            long[] recorded = index().contentIndex().lookup(c.name(), c.window().live(), textKeys, found);
-            for (int i = 0; i < textIndexes.length; i++) {
-                int at = textIndexes[i];
-                known[at] = found[i];
-                fps[at] = found[i] ? recorded[i] : text(c, "documents[" + at + "].text", documents.get(at).getText());
-            }
-        }
-        return new Docs(ids, fps, keys, known, normalised);
-    }
-
     private long probe(Target c, int i, Probe p) {
         return switch (p.getContentCase()) {
             case FINGERPRINT -> p.getFingerprint();
-            case TEXT -> text(c, "probes[" + i + "].text", p.getText());
+            case TEXT -> c.fingerprint("probes[" + i + "].text", p.getText());
             case CONTENT_NOT_SET -> throw Validation.invalid("probes[" + i + "] has neither fingerprint nor text");
         };
-    }
-
-    private long text(Target c, String field, String text) {
-        Validation.text(field, text);
-        try {
-            return c.text().fingerprint(text);
-        } catch (IllegalArgumentException e) {
-            throw Validation.invalid(field + ": " + e.getMessage());
-        }
     }
 
     Target existing(String name) {
@@ -413,12 +324,6 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         CollectionSettings s = info.getSettings();
         return new Target(c, s, window(s), fingerprinters.computeIfAbsent(c, n -> CollectionSettingsRules.fingerprinter(s)),
                 CollectionSettingsRules.shortTextRule(s));
-    }
-
-    /** The short texts an Insert stores for later verification (null: none). */
-    static String[] shortTextsToStore(Target c, Docs docs) {
-        IndexRouter.ShortTexts st = c.shortTexts(docs.normalised);
-        return st == null ? null : st.texts();
     }
 
     /** The request's distance if it gives one, else the collection's. */

@@ -1,6 +1,5 @@
 package io.simdex.router.index;
 
-import io.grpc.Status;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.Hamming;
 import io.simdex.router.crawl.ContentIndex;
@@ -17,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
@@ -42,10 +40,6 @@ import static io.simdex.router.shard.Fanout.pick;
  * is idempotent, so retrying the request completes it.
  */
 public final class IndexRouter implements AutoCloseable {
-    /** Shard-side bucket locks expire this long after being granted. */
-    static final int LEASE_MILLIS = 30_000;
-    /** How long a Dedup waits for busy buckets before failing with ABORTED. */
-    static final int WAIT_MILLIS = 10_000;
 
     private final ShardClient[] shards;
     private final Placement placement;
@@ -208,8 +202,8 @@ public final class IndexRouter implements AutoCloseable {
      * document kept earlier in this request lies within {@code maxDistance}.
      *
      * <p>Race-free across routers: the call holds, on the owning shards, the locks of every
-     * bucket key of its documents (see the server's {@code BucketLocks}) from before its probe
-     * until after its insert. Shards are locked in ascending order, so calls cannot deadlock.
+     * bucket key of its documents ({@link DedupLocks}) from before its probe until after its
+     * insert.
      */
     public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance) {
         return dedup(c, w, ids, fps, maxDistance, null);
@@ -223,35 +217,15 @@ public final class IndexRouter implements AutoCloseable {
     public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance, ShortTexts shortTexts) {
         boolean verify = shortTexts != null && shortTexts.any();
         int reach = verify ? Math.max(maxDistance, shortTexts.rule().candidateDistance()) : maxDistance;
-        int[] keys = bucketKeys(fps, reach);
-        int[][] byShard = Fanout.group(keys.length, shards.length, i -> placement.ownerOfBucket(keys[i] >>> BlockTables.BLOCK_BITS,
-                keys[i] & (BlockTables.KEYS_PER_TABLE - 1)));
-        long token = ThreadLocalRandom.current().nextLong();
-        long started = System.nanoTime();
-        boolean[] locked = new boolean[shards.length];
-        long stamp = 0;
-        long released = -1;
-        try {
-            for (int s = 0; s < shards.length; s++) {
-                if (byShard[s].length > 0) {
-                    // Marked before the call: a replica set may hold some replicas' locks when it fails.
-                    locked[s] = true;
-                    stamp = Math.max(stamp, Fanout.join(shards[s].lockBuckets(c, pick(keys, byShard[s]), token, LEASE_MILLIS, WAIT_MILLIS)));
-                }
-            }
-            List<Decision> decisions = decide(c, w, ids, fps, maxDistance, verify ? shortTexts : null, stamp + 1);
-            if (System.nanoTime() - started > LEASE_MILLIS / 2 * 1_000_000L) {
-                // The locks may be about to expire: inserting now could race another router.
-                throw Status.ABORTED.withDescription("dedup took longer than half the lock lease; retry").asRuntimeException();
-            }
+        try (DedupLocks locks = DedupLocks.acquire(shards, placement, c, fps, reach)) {
+            List<Decision> decisions = decide(c, w, ids, fps, maxDistance, verify ? shortTexts : null, locks.stamp() + 1);
+            locks.checkLease();
             int[] kept = IntStream.range(0, ids.length).filter(i -> decisions.get(i).inserted()).toArray();
             if (kept.length > 0) {
                 insert(c, w, pick(ids, kept), pick(fps, kept), verify ? pick(shortTexts.texts(), kept) : null);
             }
-            released = stamp + ids.length;
+            locks.decided(ids.length);
             return decisions;
-        } finally {
-            unlock(c, keys, byShard, locked, token, released >= 0 ? released : stamp);
         }
     }
 
@@ -358,20 +332,6 @@ public final class IndexRouter implements AutoCloseable {
         return decisions;
     }
 
-    private void unlock(String c, int[] keys, int[][] byShard, boolean[] locked, long token, long stamp) {
-        Fanout f = Fanout.start();
-        for (int s = 0; s < shards.length; s++) {
-            if (locked[s]) {
-                f.add(shards[s].unlockBuckets(c, pick(keys, byShard[s]), token, stamp));
-            }
-        }
-        try {
-            f.await();
-        } catch (RuntimeException e) {
-            // The shard's lease frees the keys; the caller's outcome stands.
-        }
-    }
-
     /** Detaches ids[i] from fps[i] in gens[i]; fingerprints left without ids leave that generation's buckets. */
     private void detachAndUnindex(String c, long[] gens, long[] fps, String[] ids) {
         boolean[] empty = new boolean[fps.length];
@@ -445,28 +405,6 @@ public final class IndexRouter implements AutoCloseable {
             into.previous()[group[i]] = part.previous()[i];
             into.generation()[group[i]] = part.generation()[i];
         }
-    }
-
-    /**
-     * The distinct bucket keys a check-and-insert of {@code fps} within {@code reach} must lock,
-     * ascending: each block's key, and beyond distance 3 its 16 one-bit neighbours too (two
-     * documents within 7 have, in some table, equal or one-bit-apart keys, and each locks the
-     * other's).
-     */
-    private static int[] bucketKeys(long[] fps, int reach) {
-        int per = reach > BlockTables.MAX_DISTANCE ? 1 + BlockTables.BLOCK_BITS : 1;
-        int[] keys = new int[fps.length * BlockTables.TABLES * per];
-        int n = 0;
-        for (long fp : fps) {
-            for (int t = 0; t < BlockTables.TABLES; t++) {
-                int block = BlockTables.block(fp, t);
-                keys[n++] = BlockTables.bucketKey(t, block);
-                for (int bit = 0; per > 1 && bit < BlockTables.BLOCK_BITS; bit++) {
-                    keys[n++] = BlockTables.bucketKey(t, block ^ (1 << bit));
-                }
-            }
-        }
-        return Arrays.stream(keys).sorted().distinct().toArray();
     }
 
     private static long[] distinct(long[] values) {
