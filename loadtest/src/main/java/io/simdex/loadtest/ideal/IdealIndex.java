@@ -8,7 +8,7 @@ import java.util.Arrays;
 /**
  * The reference point for the store: the block-table index as plain Java arrays, with no
  * persistence, paging, locking or off-heap access. Answers "every fingerprint within k <= 3 of a
- * probe" exactly as {@link io.simdex.fingerprint.LinearScan} does, at the cost of four bucket scans.
+ * probe" exactly as the test oracle {@code LinearScan} (fingerprint test-jar) does, at the cost of four bucket scans.
  *
  * <h2>Layout</h2>
  * <pre>
