@@ -28,12 +28,12 @@ final class ProtoMapper {
     }
 
     static ProbeMatches fromProto(QueryResult result) {
-        return new ProbeMatches(result.getFingerprint(), matches(result.getMatchesList()));
+        return new ProbeMatches(result.getFingerprint(), matches(result.getMatchesList()), result.getTotalMatches());
     }
 
     static DedupDecision fromProto(DedupResult result) {
         return new DedupDecision(result.getId(), result.getFingerprint(), result.getInserted(),
-                matches(result.getDuplicatesList()), result.getKnownText(), result.getSequence());
+                matches(result.getDuplicatesList()), result.getKnownText(), result.getSequence(), result.getTotalMatches());
     }
 
     static CollectionInfo fromProto(io.simdex.proto.v1.CollectionInfo info) {

@@ -126,7 +126,7 @@ public final class SimdexClient implements AutoCloseable {
      * One result per probe, in probe order, each listing the stored documents within
      * {@code maxDistance} (the server accepts 0..3), nearest first.
      *
-     * @param limit most matches per probe; 0 means no limit
+     * @param limit most matches per probe, 1..10,000; 0 means the server's default, 100
      * @param maxDistance 0..3, or {@link #COLLECTION_DISTANCE} for the collection's own
      * @throws IllegalArgumentException when maxDistance (other than COLLECTION_DISTANCE) or limit is negative
      */

@@ -47,6 +47,8 @@ import java.util.function.Supplier;
 public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
     /** An id the fake and the real service reject with INVALID_ARGUMENT. */
     public static final String REJECTED_ID = "bad\n";
+    /** Matches per probe when a request gives no limit, as the server's. */
+    static final int DEFAULT_LIMIT = 100;
 
     /** Ids of each Insert call, in call order. */
     public final List<List<String>> insertCalls = new CopyOnWriteArrayList<>();
@@ -125,8 +127,9 @@ public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
             for (Probe p : req.getProbesList()) {
                 long fp = p.hasFingerprint() ? p.getFingerprint() : fingerprintOf(p.getText());
                 List<Match> matches = scan(docs, fp, req.hasMaxDistance() ? req.getMaxDistance().getValue() : 3);
-                int limit = req.getLimit() == 0 ? matches.size() : Math.min(req.getLimit(), matches.size());
-                r.addResults(QueryResult.newBuilder().setFingerprint(fp).addAllMatches(matches.subList(0, limit)));
+                int limit = Math.min(req.getLimit() == 0 ? DEFAULT_LIMIT : req.getLimit(), matches.size());
+                r.addResults(QueryResult.newBuilder().setFingerprint(fp).addAllMatches(matches.subList(0, limit))
+                        .setTotalMatches(matches.size()));
             }
             return r.build();
         });
@@ -140,11 +143,15 @@ public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
             for (Document d : req.getDocumentsList()) {
                 long fp = fingerprint(d);
                 List<Match> near = scan(docs, fp, req.hasMaxDistance() ? req.getMaxDistance().getValue() : 3);
+                if (Long.valueOf(fp).equals(docs.get(d.getId()))) {
+                    near = List.of(); // stored by an earlier attempt: reported stored again
+                }
                 if (near.isEmpty()) {
                     docs.put(d.getId(), fp);
                 }
+                int limit = Math.min(req.getLimit() == 0 ? DEFAULT_LIMIT : req.getLimit(), near.size());
                 r.addResults(DedupResult.newBuilder().setId(d.getId()).setFingerprint(fp)
-                        .setInserted(near.isEmpty()).addAllDuplicates(near));
+                        .setInserted(near.isEmpty()).addAllDuplicates(near.subList(0, limit)).setTotalMatches(near.size()));
             }
             return r.build();
         });

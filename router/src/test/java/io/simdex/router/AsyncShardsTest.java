@@ -5,6 +5,7 @@ import io.simdex.fingerprint.Hamming;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.Window;
 import io.simdex.router.shard.Found;
+import io.simdex.router.shard.Ids;
 import io.simdex.router.shard.LocalShardClient;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.Previous;
@@ -54,7 +55,7 @@ class AsyncShardsTest {
             for (int i = 0; i < probes.length; i++) {
                 probes[i] = BitFlips.flip(fps[rnd.nextInt(n)], i % 6, rnd);
             }
-            List<List<IndexRouter.Hit>> hits = index.query("c", Window.FOREVER, probes, 3, 0);
+            List<List<IndexRouter.Hit>> hits = index.query("c", Window.FOREVER, probes, 3, 0).stream().map(IndexRouter.Nearest::hits).toList();
             for (int q = 0; q < probes.length; q++) {
                 TreeSet<String> expected = new TreeSet<>();
                 for (int i = 0; i < n; i++) {
@@ -114,8 +115,8 @@ class AsyncShardsTest {
         }
 
         @Override
-        public CompletableFuture<String[][]> resolveIds(String c, long[] g, long[] f) {
-            return later(super.resolveIds(c, g, f));
+        public CompletableFuture<Ids[]> resolveIds(String c, long[] g, long[] f, int limit) {
+            return later(super.resolveIds(c, g, f, limit));
         }
 
         @Override

@@ -60,7 +60,7 @@ class ShortTextTest {
                 probes[i] = BitFlips.flip(fps[rnd.nextInt(n)], i % 9, rnd); // distances 0..8
             }
             for (int k = 4; k <= 7; k++) {
-                List<List<IndexRouter.Hit>> hits = index.query("c", Window.FOREVER, probes, k, 0);
+                List<List<IndexRouter.Hit>> hits = index.query("c", Window.FOREVER, probes, k, 0).stream().map(IndexRouter.Nearest::hits).toList();
                 for (int q = 0; q < probes.length; q++) {
                     long[] got = hits.get(q).stream().mapToLong(IndexRouter.Hit::fingerprint).distinct()
                             .boxed().sorted(Long::compareUnsigned).mapToLong(Long::longValue).toArray();
@@ -78,7 +78,7 @@ class ShortTextTest {
         try (IndexRouter index = router(dir)) {
             String[] texts = {"apple pie recipe with cinnamon", "stock market falls on rate fears", "apple pie recipe with cinnamon!"};
             long[] fps = {x, BitFlips.flip(x, 3, rnd), BitFlips.flip(x, 6, rnd)};
-            List<IndexRouter.Decision> d = index.dedup("c", Window.FOREVER, new String[]{"a", "b", "c"}, fps, 3,
+            List<IndexRouter.Decision> d = index.dedup("c", Window.FOREVER, new String[]{"a", "b", "c"}, fps, 3, 0,
                     new IndexRouter.ShortTexts(rule, texts));
             assertTrue(d.get(0).inserted());
             assertTrue(d.get(1).inserted(), "3 bits from a, but the texts differ: not a duplicate");
@@ -88,7 +88,7 @@ class ShortTextTest {
 
             // Against the store, in a later request: the stored short texts are what is compared.
             List<IndexRouter.Decision> later = index.dedup("c", Window.FOREVER, new String[]{"d", "e"},
-                    new long[]{BitFlips.flip(x, 5, rnd), BitFlips.flip(x, 2, rnd)}, 3,
+                    new long[]{BitFlips.flip(x, 5, rnd), BitFlips.flip(x, 2, rnd)}, 3, 0,
                     new IndexRouter.ShortTexts(rule, new String[]{"apple pie recipe with cinnamon.", "weather: rain all week"}));
             assertFalse(later.get(0).inserted());
             assertTrue(later.get(0).duplicates().stream().anyMatch(h -> h.id().equals("a")));

@@ -5,6 +5,7 @@ import io.simdex.fingerprint.BlockTables;
 import io.simdex.server.store.BucketTable;
 import io.simdex.server.store.CollectionStore;
 import io.simdex.server.store.DocMaps;
+import io.simdex.server.store.DocMaps.IdList;
 import io.simdex.server.store.MatchBuffer;
 import io.simdex.server.store.StoreSizing;
 import io.simdex.server.store.UrlSeenSet;
@@ -270,24 +271,34 @@ public final class ShardNode implements Closeable {
         return out;
     }
 
-    /** The ids of fps[i] in generations[i]. */
+    /** All ids of fps[i] in generations[i]. */
     public String[][] resolveIds(String collection, long[] generations, long[] fps) {
-        CollectionGenerations c = collection(collection);
-        String[][] out = new String[fps.length][];
-        for (int i = 0; i < fps.length; i++) {
-            out[i] = ids(c, generations[i], fps[i]);
+        IdList[] lists = resolveIds(collection, generations, fps, 0);
+        String[][] out = new String[lists.length][];
+        for (int i = 0; i < lists.length; i++) {
+            out[i] = lists[i].ids();
         }
         return out;
     }
 
-    /** The ids of {@code fp} in {@code generation}: {@link #resolveIds} for one fingerprint. */
-    public String[] resolveIds(String collection, long generation, long fp) {
-        return ids(collection(collection), generation, fp);
+    /** Up to {@code limit} ids (0: all) of fps[i] in generations[i], and how many it has there. */
+    public IdList[] resolveIds(String collection, long[] generations, long[] fps, int limit) {
+        CollectionGenerations c = collection(collection);
+        IdList[] out = new IdList[fps.length];
+        for (int i = 0; i < fps.length; i++) {
+            out[i] = ids(c, generations[i], fps[i], limit);
+        }
+        return out;
     }
 
-    private static String[] ids(CollectionGenerations c, long generation, long fp) {
+    /** Up to {@code limit} ids of {@code fp} in {@code generation}: {@link #resolveIds} for one fingerprint. */
+    public IdList resolveIds(String collection, long generation, long fp, int limit) {
+        return ids(collection(collection), generation, fp, limit);
+    }
+
+    private static IdList ids(CollectionGenerations c, long generation, long fp, int limit) {
         CollectionStore store = c.existing(generation);
-        return store == null ? new String[0] : store.docs().ids(fp);
+        return store == null ? IdList.NONE : store.docs().ids(fp, limit);
     }
 
     /**

@@ -36,6 +36,7 @@ import io.simdex.proto.v1.ShardTextsRequest;
 import io.simdex.proto.v1.ShardTextsResponse;
 import io.simdex.proto.v1.ShardUnlockRequest;
 import io.simdex.proto.v1.ShardUrlsRequest;
+import io.simdex.server.store.DocMaps;
 
 import java.util.Arrays;
 import java.util.List;
@@ -135,8 +136,9 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
             if (req.getGenerationsCount() != req.getFingerprintsCount()) {
                 throw invalid(req.getFingerprintsCount() + " fingerprints but " + req.getGenerationsCount() + " generations");
             }
-            for (String[] ids : node.resolveIds(collection(req.getCollection()), toArray(req.getGenerationsList()), toArray(req.getFingerprintsList()))) {
-                b.addIds(IdList.newBuilder().addAllIds(Arrays.asList(ids)));
+            for (DocMaps.IdList ids : node.resolveIds(collection(req.getCollection()), toArray(req.getGenerationsList()),
+                    toArray(req.getFingerprintsList()), req.getLimit())) {
+                b.addIds(IdList.newBuilder().addAllIds(Arrays.asList(ids.ids())).setTotal(ids.total()));
             }
             return b.build();
         });

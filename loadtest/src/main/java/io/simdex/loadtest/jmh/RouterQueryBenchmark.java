@@ -84,7 +84,7 @@ public class RouterQueryBenchmark {
     }
 
     @Benchmark
-    public List<List<IndexRouter.Hit>> query() {
+    public List<IndexRouter.Nearest> query() {
         long[] probes = requests[next++ % requests.length];
         return index.query(COLLECTION, Window.FOREVER, probes, 3, 0);
     }

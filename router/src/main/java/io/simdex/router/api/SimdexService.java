@@ -182,6 +182,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             Target c = existing(req.getCollection());
             int k = distance(c, req.hasMaxDistance(), req.getMaxDistance().getValue());
             int n = Validation.batch("probes", req.getProbesCount());
+            int limit = Validation.limit(req.getLimit());
             long[] fps = new long[n];
             String[] texts = new String[n];
             for (int i = 0; i < n; i++) {
@@ -190,11 +191,11 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                     texts[i] = ContentHash.normalise(req.getProbes(i).getText());
                 }
             }
-            List<List<IndexRouter.Hit>> hits = index().query(c.name(), c.window(), fps, k, req.getLimit(), c.shortTexts(texts));
+            List<IndexRouter.Nearest> hits = index().query(c.name(), c.window(), fps, k, limit, c.shortTexts(texts));
             QueryResponse.Builder b = QueryResponse.newBuilder();
             for (int i = 0; i < n; i++) {
-                QueryResult.Builder r = b.addResultsBuilder().setFingerprint(fps[i]);
-                hits.get(i).forEach(h -> r.addMatches(match(h)));
+                QueryResult.Builder r = b.addResultsBuilder().setFingerprint(fps[i]).setTotalMatches(hits.get(i).total());
+                hits.get(i).hits().forEach(h -> r.addMatches(match(h)));
             }
             return b.build();
         });
@@ -205,13 +206,16 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         answer(out, () -> {
             Target c = existing(req.getCollection());
             int k = distance(c, req.hasMaxDistance(), req.getMaxDistance().getValue());
+            int limit = Validation.limit(req.getLimit());
             RequestDocs docs = RequestDocs.read(c, req.getDocumentsList(), index());
-            List<IndexRouter.Decision> decisions = index().dedup(c.name(), c.window(), docs.ids(), docs.fps(), k, c.shortTexts(docs.normalised()));
+            List<IndexRouter.Decision> decisions = index().dedup(c.name(), c.window(), docs.ids(), docs.fps(), k, limit,
+                    c.shortTexts(docs.normalised()));
             docs.recordContents(index().contentIndex(), c, i -> decisions.get(i).inserted());
             DedupResponse.Builder b = DedupResponse.newBuilder();
             for (int i = 0; i < docs.ids().length; i++) {
                 IndexRouter.Decision d = decisions.get(i);
                 DedupResult.Builder r = b.addResultsBuilder().setId(docs.ids()[i]).setFingerprint(docs.fps()[i]).setInserted(d.inserted()).setSequence(d.sequence())
+                        .setTotalMatches(d.total())
                         .setKnownText(docs.known()[i]);
                 d.duplicates().forEach(h -> r.addDuplicates(match(h)));
             }

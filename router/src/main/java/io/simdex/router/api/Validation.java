@@ -77,6 +77,21 @@ public final class Validation {
         return size;
     }
 
+    /** Matches a probe returns when the request gives no limit. */
+    static final int DEFAULT_LIMIT = 100;
+    static final int MAX_LIMIT = 10_000;
+
+    /** A request's per-probe limit: 0 gives {@link #DEFAULT_LIMIT}. */
+    static int limit(int limit) {
+        if (limit == 0) {
+            return DEFAULT_LIMIT;
+        }
+        if (limit < 0 || limit > MAX_LIMIT) {
+            throw invalid("limit " + Integer.toUnsignedString(limit) + " outside 0.." + MAX_LIMIT + " (0: " + DEFAULT_LIMIT + ")");
+        }
+        return limit;
+    }
+
     static int maxDistance(int k) {
         if (k < 0 || k > BlockTables.MAX_DISTANCE) {
             throw invalid("max_distance " + Integer.toUnsignedString(k) + " outside 0.." + BlockTables.MAX_DISTANCE

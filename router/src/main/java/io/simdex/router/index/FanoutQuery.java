@@ -1,9 +1,9 @@
 package io.simdex.router.index;
 
 import io.simdex.fingerprint.BlockTables;
-import io.simdex.router.index.IndexRouter.Hit;
 import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.Found;
+import io.simdex.router.shard.Ids;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.ShardClient;
 
@@ -35,26 +35,28 @@ final class FanoutQuery {
         this.placement = placement;
     }
 
-    /** Every stored document within {@code maxDistance} of each probe, nearest first. */
-    List<List<Hit>> candidates(String c, long[] generations, long[] probes, int maxDistance) {
+    /** The stored documents within {@code maxDistance} of each probe, at most {@code limit} ids (0: all) of each fingerprint. */
+    List<Candidates> candidates(String c, long[] generations, long[] probes, int maxDistance, int limit) {
         Found[] matches = probe(c, generations, probes, maxDistance);
-        Map<Long, Map<Long, String[]>> ids = resolve(c, matches);
-        List<List<Hit>> out = new ArrayList<>(probes.length);
+        Map<Long, Map<Long, Ids>> ids = resolve(c, matches, limit);
+        List<Candidates> out = new ArrayList<>(probes.length);
         for (int q = 0; q < probes.length; q++) {
             Found m = matches[q];
             if (m.fingerprints().length == 0) {
-                out.add(new ArrayList<>(0)); // most probes of a dedup stream: no maps for nothing
+                out.add(Candidates.NONE); // most probes of a dedup stream: no maps for nothing
                 continue;
             }
             ProbeHits hits = new ProbeHits(probes[q]);
             for (int i = 0; i < m.fingerprints().length; i++) {
                 long fp = m.fingerprints()[i];
                 long g = m.generations()[i];
-                for (String id : ids.getOrDefault(g, Map.of()).getOrDefault(fp, new String[0])) {
+                Ids found = ids.getOrDefault(g, Map.of()).getOrDefault(fp, Ids.NONE);
+                hits.count(fp, found.total());
+                for (String id : found.ids()) {
                     hits.add(id, fp, g);
                 }
             }
-            out.add(hits.nearestFirst());
+            out.add(hits.candidates());
         }
         return out;
     }
@@ -128,8 +130,8 @@ final class FanoutQuery {
         return out;
     }
 
-    /** generation -> fingerprint -> ids, for every matched (fingerprint, generation). */
-    private Map<Long, Map<Long, String[]>> resolve(String c, Found[] matches) {
+    /** generation -> fingerprint -> ids (at most {@code limit}), for every matched (fingerprint, generation). */
+    private Map<Long, Map<Long, Ids>> resolve(String c, Found[] matches, int limit) {
         int n = 0;
         for (Found m : matches) {
             n += m.fingerprints().length;
@@ -143,7 +145,7 @@ final class FanoutQuery {
             at += m.fingerprints().length;
         }
         Found all = distinctPairs(fps, gens);
-        Map<Long, Map<Long, String[]>> ids = new HashMap<>();
+        Map<Long, Map<Long, Ids>> ids = new HashMap<>();
         if (all.fingerprints().length == 0) {
             return ids;
         }
@@ -151,7 +153,7 @@ final class FanoutQuery {
         long[] allGens = all.generations();
         Fanout f = Fanout.start();
         f.toOwners(shards, allFps.length, i -> placement.ownerOfFingerprint(allFps[i]),
-                (shard, group) -> shard.resolveIds(c, pick(allGens, group), pick(allFps, group)), (group, found) -> {
+                (shard, group) -> shard.resolveIds(c, pick(allGens, group), pick(allFps, group), limit), (group, found) -> {
                     synchronized (ids) {
                         for (int i = 0; i < group.length; i++) {
                             ids.computeIfAbsent(allGens[group[i]], g -> new HashMap<>()).put(allFps[group[i]], found[i]);

@@ -97,8 +97,20 @@ public final class IndexRouter implements AutoCloseable {
         }
     }
 
-    /** Dedup's decision for one document: inserted, or the stored documents it duplicates; its place in the serial order. */
-    public record Decision(boolean inserted, List<Hit> duplicates, long sequence) {
+    /**
+     * One probe's answer: its matches, nearest first (then by id), at most the limit asked for,
+     * and how many stored documents match in all.
+     */
+    public record Nearest(List<Hit> hits, long total) {
+        static final Nearest NONE = new Nearest(List.of(), 0);
+    }
+
+    /**
+     * Dedup's decision for one document: inserted (or found stored already under its own id and
+     * fingerprint), or the documents it duplicates, at most the limit of them, and how many there
+     * are; its place in the serial order.
+     */
+    public record Decision(boolean inserted, List<Hit> duplicates, long total, long sequence) {
     }
 
     /** Counts of a collection's live generations across all shards. */
@@ -174,8 +186,8 @@ public final class IndexRouter implements AutoCloseable {
         f.await();
     }
 
-    /** For each probe, every stored document within {@code maxDistance}, nearest first, at most {@code limit} (0: all). */
-    public List<List<Hit>> query(String c, Window w, long[] probes, int maxDistance, int limit) {
+    /** For each probe, the stored documents within {@code maxDistance}: nearest first, at most {@code limit} (0: all), and their count. */
+    public List<Nearest> query(String c, Window w, long[] probes, int maxDistance, int limit) {
         return query(c, w, probes, maxDistance, limit, null);
     }
 
@@ -184,17 +196,24 @@ public final class IndexRouter implements AutoCloseable {
      * {@code shortTexts}) are answered by verification instead: candidates within the rule's
      * distance whose stored text is similar enough, or, with no stored text, within maxDistance.
      */
-    public List<List<Hit>> query(String c, Window w, long[] probes, int maxDistance, int limit, ShortTexts shortTexts) {
+    public List<Nearest> query(String c, Window w, long[] probes, int maxDistance, int limit, ShortTexts shortTexts) {
         boolean verify = shortTexts != null && shortTexts.any();
         int k = verify ? Math.max(maxDistance, shortTexts.rule().candidateDistance()) : maxDistance;
-        List<List<Hit>> hits = local != null ? local.candidates(c, w.live(), probes, k) : fanout.candidates(c, w.live(), probes, k);
+        // Each matched fingerprint needs at most `limit` ids: the nearest `limit` of a probe are among them.
+        List<Candidates> found = local != null ? local.candidates(c, w.live(), probes, k, limit) : fanout.candidates(c, w.live(), probes, k, limit);
+        List<Nearest> out;
         if (verify) {
-            hits = verification.verify(c, w, hits, maxDistance, shortTexts);
+            out = verification.verify(c, w, found, maxDistance, shortTexts);
+        } else {
+            out = new ArrayList<>(found.size());
+            for (Candidates cs : found) {
+                out.add(cs.hits().isEmpty() ? Nearest.NONE : new Nearest(cs.hits(), cs.within(maxDistance)));
+            }
         }
         if (limit > 0) {
-            hits.replaceAll(h -> h.size() > limit ? List.copyOf(h.subList(0, limit)) : h);
+            out.replaceAll(n -> n.hits().size() > limit ? new Nearest(List.copyOf(n.hits().subList(0, limit)), n.total()) : n);
         }
-        return hits;
+        return out;
     }
 
     /**
@@ -206,19 +225,20 @@ public final class IndexRouter implements AutoCloseable {
      * insert.
      */
     public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance) {
-        return dedup(c, w, ids, fps, maxDistance, null);
+        return dedup(c, w, ids, fps, maxDistance, 0, null);
     }
 
     /**
-     * As {@link #dedup(String, Window, String[], long[], int)}, with short-text verification for
-     * the documents that have a short text: probes, locks and in-request tables then reach the
-     * rule's candidate distance.
+     * As {@link #dedup(String, Window, String[], long[], int)}, reporting at most {@code limit}
+     * duplicates of each document (0: all), with short-text verification for the documents that
+     * have a short text: probes, locks and in-request tables then reach the rule's candidate
+     * distance.
      */
-    public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance, ShortTexts shortTexts) {
+    public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance, int limit, ShortTexts shortTexts) {
         boolean verify = shortTexts != null && shortTexts.any();
         int reach = verify ? Math.max(maxDistance, shortTexts.rule().candidateDistance()) : maxDistance;
         try (DedupLocks locks = DedupLocks.acquire(shards, placement, c, fps, reach)) {
-            List<Decision> decisions = decide(c, w, ids, fps, maxDistance, verify ? shortTexts : null, locks.stamp() + 1);
+            List<Decision> decisions = decide(c, w, ids, fps, maxDistance, limit, verify ? shortTexts : null, locks.stamp() + 1);
             locks.checkLease();
             int[] kept = IntStream.range(0, ids.length).filter(i -> decisions.get(i).inserted()).toArray();
             if (kept.length > 0) {
@@ -303,33 +323,58 @@ public final class IndexRouter implements AutoCloseable {
     }
 
     /** The decisions for one locked batch, numbered from {@code firstSequence}. */
-    private List<Decision> decide(String c, Window w, String[] ids, long[] fps, int maxDistance, ShortTexts st, long firstSequence) {
+    private List<Decision> decide(String c, Window w, String[] ids, long[] fps, int maxDistance, int limit, ShortTexts st,
+                                  long firstSequence) {
         int reach = st == null ? maxDistance : Math.max(maxDistance, st.rule().candidateDistance());
-        List<List<Hit>> stored = query(c, w, fps, maxDistance, 0, st);
+        List<Nearest> stored = query(c, w, fps, maxDistance, limit, st);
         BatchTables kept = new BatchTables();
         List<Decision> decisions = new ArrayList<>(ids.length);
         for (int i = 0; i < ids.length; i++) {
-            List<Hit> dups = new ArrayList<>(stored.get(i));
+            if (storedAlready(stored.get(i), ids[i], fps[i])) {
+                // A retry of a Dedup that stored this document: it stays stored (inserting it
+                // again completes an insert the first attempt may have cut short).
+                kept.add(i, fps[i]);
+                decisions.add(new Decision(true, List.of(), 0, firstSequence + i));
+                continue;
+            }
+            List<Hit> dups = new ArrayList<>(stored.get(i).hits());
+            long total = stored.get(i).total();
             for (int j : kept.within(fps[i], reach, fps)) {
                 int d = Hamming.distance(fps[i], fps[j]);
                 if (st != null && st.texts()[i] != null && st.texts()[j] != null) {
                     double sim = st.rule().similarity(st.texts()[i], st.texts()[j]);
                     if (sim >= st.rule().minJaccard()) {
                         dups.add(new Hit(ids[j], fps[j], d, sim));
+                        total++;
                     }
                 } else if (d <= maxDistance) {
                     dups.add(new Hit(ids[j], fps[j], d));
+                    total++;
                 }
             }
             if (dups.isEmpty()) {
                 kept.add(i, fps[i]);
-                decisions.add(new Decision(true, List.of(), firstSequence + i));
+                decisions.add(new Decision(true, List.of(), 0, firstSequence + i));
             } else {
                 dups.sort(Hit.NEAREST_FIRST);
-                decisions.add(new Decision(false, dups, firstSequence + i));
+                decisions.add(new Decision(false, limit > 0 && dups.size() > limit ? List.copyOf(dups.subList(0, limit)) : dups,
+                        total, firstSequence + i));
             }
         }
         return decisions;
+    }
+
+    /** Whether {@code id} is stored with {@code fp} itself (a retried request that stored it). */
+    private static boolean storedAlready(Nearest stored, String id, long fp) {
+        for (Hit h : stored.hits()) {
+            if (h.distance() > 0) {
+                return false;
+            }
+            if (h.fingerprint() == fp && h.id().equals(id)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Detaches ids[i] from fps[i] in gens[i]; fingerprints left without ids leave that generation's buckets. */

@@ -6,6 +6,7 @@ import io.simdex.router.shard.LocalShardClient;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.ShardClient;
 import io.simdex.server.ShardNode;
+import io.simdex.server.store.DocMaps;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -44,11 +45,11 @@ final class LocalQuery {
         return new LocalQuery(nodes, placement);
     }
 
-    /** As IndexRouter#candidates: every stored document within {@code maxDistance} of each probe, nearest first. */
-    List<List<IndexRouter.Hit>> candidates(String c, long[] gens, long[] probes, int maxDistance) {
+    /** As {@link FanoutQuery#candidates}: the stored documents within {@code maxDistance} of each probe, at most {@code limit} ids of each fingerprint. */
+    List<Candidates> candidates(String c, long[] gens, long[] probes, int maxDistance, int limit) {
         int variants = FanoutQuery.variants(maxDistance);
         ShardNode.Matches m = scratch.get();
-        List<List<IndexRouter.Hit>> out = new ArrayList<>(probes.length);
+        List<Candidates> out = new ArrayList<>(probes.length);
         for (long probe : probes) {
             m.clear();
             for (int t = 0; t < BlockTables.TABLES; t++) {
@@ -58,21 +59,23 @@ final class LocalQuery {
                             .probe(c, gens, t, shifted, FanoutQuery.threshold(maxDistance, v), m);
                 }
             }
-            out.add(m.fps().size() == 0 ? new ArrayList<>(0) : hits(c, probe, m));
+            out.add(m.fps().size() == 0 ? Candidates.NONE : hits(c, probe, m, limit));
         }
         return out;
     }
 
-    private List<IndexRouter.Hit> hits(String c, long probe, ShardNode.Matches m) {
+    private Candidates hits(String c, long probe, ShardNode.Matches m, int limit) {
         Found found = FanoutQuery.distinctPairs(m.fps().toArray(), m.generations().toArray());
         ProbeHits hits = new ProbeHits(probe);
         for (int i = 0; i < found.fingerprints().length; i++) {
             long fp = found.fingerprints()[i];
             long g = found.generations()[i];
-            for (String id : nodes[placement.ownerOfFingerprint(fp)].resolveIds(c, g, fp)) {
+            DocMaps.IdList ids = nodes[placement.ownerOfFingerprint(fp)].resolveIds(c, g, fp, limit);
+            hits.count(fp, ids.total());
+            for (String id : ids.ids()) {
                 hits.add(id, fp, g);
             }
         }
-        return hits.nearestFirst();
+        return hits.candidates();
     }
 }

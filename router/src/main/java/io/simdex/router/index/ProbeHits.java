@@ -17,6 +17,7 @@ final class ProbeHits {
 
     private final long probe;
     private final List<Hit> hits = new ArrayList<>(2);
+    private final long[] atDistance = new long[Candidates.DISTANCES];
     private Map<String, Integer> byId;
 
     private record Hit(IndexRouter.Hit hit, long generation) {
@@ -38,14 +39,19 @@ final class ProbeHits {
         }
     }
 
-    /** The hits, nearest first (then by id). */
-    List<IndexRouter.Hit> nearestFirst() {
+    /** Counts {@code total} stored ids of {@code fp}, however many of them were added. */
+    void count(long fp, long total) {
+        atDistance[Math.min(Hamming.distance(fp, probe), atDistance.length - 1)] += total;
+    }
+
+    /** The hits, nearest first (then by id), and the counts. */
+    Candidates candidates() {
         List<IndexRouter.Hit> out = new ArrayList<>(hits.size());
         for (Hit h : hits) {
             out.add(h.hit());
         }
         out.sort(IndexRouter.Hit.NEAREST_FIRST);
-        return out;
+        return new Candidates(out, atDistance);
     }
 
     private int indexOf(String id) {

@@ -1,6 +1,7 @@
 package io.simdex.router.index;
 
 import io.simdex.router.index.IndexRouter.Hit;
+import io.simdex.router.index.IndexRouter.Nearest;
 import io.simdex.router.index.IndexRouter.ShortTexts;
 import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.Placement;
@@ -29,14 +30,18 @@ final class ShortTextVerification {
         this.placement = placement;
     }
 
-    /** Keeps, for short items, the candidates whose stored text is similar enough; for the others, those within k. */
-    List<List<Hit>> verify(String c, Window w, List<List<Hit>> candidates, int k, ShortTexts st) {
+    /**
+     * Keeps, for short items, the candidates whose stored text is similar enough, and counts
+     * those (of the candidates examined: each fingerprint's ids up to the limit); for the other
+     * items, those within k, and counts every stored id within k.
+     */
+    List<Nearest> verify(String c, Window w, List<Candidates> candidates, int k, ShortTexts st) {
         Map<String, String> stored = texts(c, w, IntStream.range(0, candidates.size()).filter(i -> st.texts()[i] != null)
-                .boxed().flatMap(i -> candidates.get(i).stream().map(Hit::id)).distinct().toArray(String[]::new));
-        List<List<Hit>> out = new ArrayList<>(candidates.size());
+                .boxed().flatMap(i -> candidates.get(i).hits().stream().map(Hit::id)).distinct().toArray(String[]::new));
+        List<Nearest> out = new ArrayList<>(candidates.size());
         for (int i = 0; i < candidates.size(); i++) {
             List<Hit> kept = new ArrayList<>();
-            for (Hit h : candidates.get(i)) {
+            for (Hit h : candidates.get(i).hits()) {
                 String text = st.texts()[i] == null ? null : stored.get(h.id());
                 if (text != null) {
                     double sim = st.rule().similarity(st.texts()[i], text);
@@ -47,7 +52,7 @@ final class ShortTextVerification {
                     kept.add(h);
                 }
             }
-            out.add(kept);
+            out.add(new Nearest(kept, st.texts()[i] == null ? candidates.get(i).within(k) : kept.size()));
         }
         return out;
     }

@@ -2,6 +2,7 @@ package io.simdex.router.shard;
 
 import io.grpc.Status;
 import io.simdex.server.ShardNode;
+import io.simdex.server.store.DocMaps.IdList;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -69,8 +70,15 @@ public class LocalShardClient implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<String[][]> resolveIds(String c, long[] gens, long[] fps) {
-        return run(() -> node.resolveIds(c, gens, fps));
+    public CompletableFuture<Ids[]> resolveIds(String c, long[] gens, long[] fps, int limit) {
+        return run(() -> {
+            IdList[] found = node.resolveIds(c, gens, fps, limit);
+            Ids[] out = new Ids[found.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = new Ids(found[i].ids(), found[i].total());
+            }
+            return out;
+        });
     }
 
     @Override

@@ -121,13 +121,13 @@ public final class RemoteShardClient implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<String[][]> resolveIds(String c, long[] gens, long[] fps) {
+    public CompletableFuture<Ids[]> resolveIds(String c, long[] gens, long[] fps, int limit) {
         return adapt(watched(readStub().resolveIds(ShardResolveRequest.newBuilder().setCollection(c).addAllFingerprints(boxed(fps))
-                .addAllGenerations(boxed(gens)).build())), r -> {
-            String[][] out = new String[r.getIdsCount()][];
+                .addAllGenerations(boxed(gens)).setLimit(limit).build())), r -> {
+            Ids[] out = new Ids[r.getIdsCount()];
             for (int i = 0; i < out.length; i++) {
                 IdList ids = r.getIds(i);
-                out[i] = ids.getIdsList().toArray(new String[0]);
+                out[i] = new Ids(ids.getIdsList().toArray(new String[0]), ids.getTotal());
             }
             return out;
         });

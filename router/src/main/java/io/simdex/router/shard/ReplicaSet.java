@@ -247,8 +247,8 @@ public final class ReplicaSet implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<String[][]> resolveIds(String c, long[] gens, long[] fps) {
-        return read(r -> r.resolveIds(c, gens, fps));
+    public CompletableFuture<Ids[]> resolveIds(String c, long[] gens, long[] fps, int limit) {
+        return read(r -> r.resolveIds(c, gens, fps, limit));
     }
 
     /** Per node, not per group: the router asks nodes directly. */

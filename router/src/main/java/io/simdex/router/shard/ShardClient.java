@@ -25,7 +25,8 @@ public interface ShardClient extends AutoCloseable {
 
     CompletableFuture<boolean[]> detachIds(String collection, long generation, long[] fps, String[] ids);
 
-    CompletableFuture<String[][]> resolveIds(String collection, long[] generations, long[] fps);
+    /** Up to {@code limit} ids (0: all) of fps[i] in generations[i], with how many it has there. */
+    CompletableFuture<Ids[]> resolveIds(String collection, long[] generations, long[] fps, int limit);
 
     CompletableFuture<ShardStats> stats(String collection, long minGeneration);
 

@@ -52,12 +52,12 @@ class BulkAppendsTest {
             index.insert("c", Window.FOREVER, next(ids, 1000), next(fps, 1000), null, held);
             assertEquals(0, held.applied());
             assertEquals(2000, held.held());
-            assertTrue(index.query("c", Window.FOREVER, new long[]{fps[0]}, 0, 0).get(0).isEmpty(), "held, not yet findable");
+            assertTrue(index.query("c", Window.FOREVER, new long[]{fps[0]}, 0, 0).get(0).hits().isEmpty(), "held, not yet findable");
             // The third batch would overfill the window: the first two are applied before it is held.
             index.insert("c", Window.FOREVER, next(ids, 2000), next(fps, 2000), null, held);
             assertEquals(2000, held.applied());
             assertEquals(1000, held.held());
-            assertEquals(List.of(ids[0]), index.query("c", Window.FOREVER, new long[]{fps[0]}, 0, 0).get(0).stream().map(IndexRouter.Hit::id).toList());
+            assertEquals(List.of(ids[0]), index.query("c", Window.FOREVER, new long[]{fps[0]}, 0, 0).get(0).hits().stream().map(IndexRouter.Hit::id).toList());
             held.apply(index);
             assertEquals(3000, held.applied());
             assertTrue(held.isEmpty());
@@ -152,7 +152,7 @@ class BulkAppendsTest {
     private static void assertMatchesBruteForce(IndexRouter index, Map<String, Long> loaded) {
         long[] probes = CORPUS.probes.stream().mapToLong(Long::longValue).toArray();
         for (int k = 0; k <= 3; k++) {
-            List<List<IndexRouter.Hit>> hits = index.query("c", Window.FOREVER, probes, k, 0);
+            List<List<IndexRouter.Hit>> hits = index.query("c", Window.FOREVER, probes, k, 0).stream().map(IndexRouter.Nearest::hits).toList();
             for (int q = 0; q < probes.length; q++) {
                 TreeSet<String> expected = new TreeSet<>();
                 for (Map.Entry<String, Long> e : loaded.entrySet()) {

@@ -84,8 +84,8 @@ class LocalQueryTest {
             probes[i] = BitFlips.flip(fps[rnd.nextInt(n)], i % 6, rnd);
         }
         for (int k : new int[]{0, 3, 5, BlockTables.MAX_NEIGHBOUR_DISTANCE}) {
-            List<List<IndexRouter.Hit>> got = local.query(C, Window.FOREVER, probes, k, 0);
-            List<List<IndexRouter.Hit>> fannedOut = fanout.query(C, Window.FOREVER, probes, k, 0);
+            List<IndexRouter.Nearest> got = local.query(C, Window.FOREVER, probes, k, 0);
+            List<IndexRouter.Nearest> fannedOut = fanout.query(C, Window.FOREVER, probes, k, 0);
             for (int q = 0; q < probes.length; q++) {
                 assertEquals(fannedOut.get(q), got.get(q), "k=" + k + ", probe " + q + ": the fan-out's hits");
                 TreeSet<String> expected = new TreeSet<>();
@@ -95,11 +95,12 @@ class LocalQueryTest {
                     }
                 }
                 TreeSet<String> found = new TreeSet<>();
-                for (IndexRouter.Hit h : got.get(q)) {
+                for (IndexRouter.Hit h : got.get(q).hits()) {
                     found.add(h.id());
                     assertEquals(Hamming.distance(h.fingerprint(), probes[q]), h.distance());
                 }
                 assertEquals(expected, found, "k=" + k + ", probe " + q + " planted at " + q % 6);
+                assertEquals(expected.size(), got.get(q).total(), "k=" + k + ", probe " + q + ": the total counts every match");
             }
         }
     }
@@ -111,7 +112,7 @@ class LocalQueryTest {
         SplittableRandom rnd = new SplittableRandom(5);
         for (int d = 0; d <= 5; d++) {
             long probe = BitFlips.flip(stored, d, rnd);
-            List<IndexRouter.Hit> hits = local.query(C, Window.FOREVER, new long[]{probe}, 3, 0).get(0);
+            List<IndexRouter.Hit> hits = local.query(C, Window.FOREVER, new long[]{probe}, 3, 0).get(0).hits();
             assertEquals(d <= 3 ? List.of(new IndexRouter.Hit("x", stored, d)) : List.of(), hits, "planted at " + d);
         }
     }
@@ -126,9 +127,9 @@ class LocalQueryTest {
         // steps of a re-bind leaves it.
         nodes.get(placement.ownerOfFingerprint(a)).attachIds(C, 0, new long[]{a}, new String[]{"m"});
         long probe = a ^ 0b100;
-        List<IndexRouter.Hit> hits = local.query(C, TWO_GENERATIONS, new long[]{probe}, 3, 0).get(0);
+        List<IndexRouter.Hit> hits = local.query(C, TWO_GENERATIONS, new long[]{probe}, 3, 0).get(0).hits();
         assertEquals(List.of(new IndexRouter.Hit("other", a, 1), new IndexRouter.Hit("m", b, 3)), hits);
-        assertEquals(fanout.query(C, TWO_GENERATIONS, new long[]{probe}, 3, 0).get(0), hits);
+        assertEquals(fanout.query(C, TWO_GENERATIONS, new long[]{probe}, 3, 0).get(0).hits(), hits);
     }
 
     /** Calls the node in the caller's thread but does not say so: the router fans out over it. */

@@ -15,20 +15,17 @@ import java.util.function.Predicate;
  * The two document maps of a shard and collection, both persisted Chronicle Maps:
  * <ul>
  *   <li>{@code ids-G.cm}: id -> fingerprint, for the ids this shard owns by hash(id);</li>
- *   <li>{@code fps-G.cm}: fingerprint -> ids joined by '\n', for the fingerprints this shard owns
- *       by hash(fingerprint). Ids cannot hold control characters (checked at the API), and
- *       almost every fingerprint has one id, so a joined string beats a list type.</li>
+ *   <li>{@code fps-G.cm} (and {@code hot-G.cm}): fingerprint -> ids, for the fingerprints this
+ *       shard owns by hash(fingerprint), at any number of ids per fingerprint
+ *       ({@link FingerprintIds}).</li>
  * </ul>
  * Keeping ids out of the bucket pages keeps those at 6 bytes a table; a probe resolves ids
- * only for its matches. Every method is atomic per key; both maps grow by generations
+ * only for its matches. Every method is atomic per key; the maps grow by generations
  * ({@link GrowingMap}), so a collection can outgrow the size it was created for.
  */
 public final class DocMaps implements Closeable {
-    private static final char SEPARATOR = '\n';
-    private static final String SEPARATOR_STRING = String.valueOf(SEPARATOR);
-
     private final GrowingMap<String, Long> idToFp;
-    private final GrowingMap<Long, String> fpToIds;
+    private final FingerprintIds fpToIds;
 
     DocMaps(Path dir, long expectedDocs, int averageIdBytes, boolean clean) {
         long entries = Math.max(1024, expectedDocs);
@@ -41,8 +38,8 @@ public final class DocMaps implements Closeable {
         CompletableFuture<GrowingMap<String, Long>> ids = CompletableFuture.supplyAsync(() -> new GrowingMap<>(dir, "ids", entries,
                 n -> ChronicleMap.of(String.class, Long.class).entries(n).averageKey(sampleId).maxBloatFactor(2.0), clean));
         try {
-            fpToIds = new GrowingMap<>(dir, "fps", entries, n -> ChronicleMap.of(Long.class, String.class)
-                    .entries(n).averageValue(sampleId).maxBloatFactor(2.0), clean);
+            fpToIds = new FingerprintIds(new GrowingMap<>(dir, "fps", entries, n -> ChronicleMap.of(Long.class, String.class)
+                    .entries(n).averageValue(sampleId).maxBloatFactor(2.0), clean), dir, averageIdBytes, clean);
         } catch (RuntimeException e) {
             ids.thenAccept(GrowingMap::close);
             throw e;
@@ -75,44 +72,28 @@ public final class DocMaps implements Closeable {
 
     /** Adds {@code id} to the ids of {@code fp}; true when {@code fp} had no ids before. */
     public boolean attach(long fp, String id) {
-        boolean[] wasEmpty = {false};
-        fpToIds.compute(fp, (k, joined) -> {
-            if (joined == null || joined.isEmpty()) {
-                wasEmpty[0] = true;
-                return id;
-            }
-            return indexOf(joined, id) >= 0 ? joined : joined + SEPARATOR + id;
-        });
-        return wasEmpty[0];
+        return fpToIds.attach(fp, id);
     }
 
     /** Removes {@code id} from the ids of {@code fp}; true when {@code fp} has no ids left. */
     public boolean detach(long fp, String id) {
-        String after = fpToIds.compute(fp, (k, joined) -> {
-            if (joined == null) {
-                return null;
-            }
-            int at = indexOf(joined, id);
-            if (at < 0) {
-                return joined;
-            }
-            int end = at + id.length();
-            // Drop the id with one adjacent separator: the one after it if first, else the one before.
-            String rest = at == 0
-                    ? (end == joined.length() ? "" : joined.substring(end + 1))
-                    : joined.substring(0, at - 1) + joined.substring(end);
-            return rest.isEmpty() ? null : rest;
-        });
-        return after == null;
+        return fpToIds.detach(fp, id);
     }
 
-    /** The ids of {@code fp}, empty when none. */
+    /** All ids of {@code fp}, empty when none. */
     public String[] ids(long fp) {
-        return split(fpToIds.get(fp));
+        return fpToIds.ids(fp, 0).ids();
     }
 
-    private static String[] split(String joined) {
-        return joined == null || joined.isEmpty() ? new String[0] : joined.split(SEPARATOR_STRING);
+    /** Up to {@code limit} ids of {@code fp} (0: all) in {@code ids}, and in {@code total} how many it has. */
+    public IdList ids(long fp, int limit) {
+        FingerprintIds.Ids found = fpToIds.ids(fp, limit);
+        return new IdList(found.ids(), found.total());
+    }
+
+    /** Some ids of a fingerprint, and how many it has. */
+    public record IdList(String[] ids, long total) {
+        public static final IdList NONE = new IdList(new String[0], 0);
     }
 
     /** Calls {@code action} with every binding (id, fingerprint); see {@link GrowingMap#forEach}. */
@@ -122,11 +103,7 @@ public final class DocMaps implements Closeable {
 
     /** Calls {@code action} with every (id, fingerprint) pair of the fp -> ids map. */
     public void forEachAttachment(ObjLongConsumer<String> action) {
-        fpToIds.forEach((fp, joined) -> {
-            for (String id : split(joined)) {
-                action.accept(id, fp);
-            }
-        });
+        fpToIds.forEach(action);
     }
 
     /** Unbinds every id {@code drop} accepts; returns how many. */
@@ -136,15 +113,11 @@ public final class DocMaps implements Closeable {
 
     /** Removes the ids of every fingerprint {@code drop} accepts; returns how many (fp, id) pairs. */
     public long detachIf(LongPredicate drop) {
-        long[] pairs = {0};
-        fpToIds.removeIf((fp, joined) -> {
-            if (!drop.test(fp)) {
-                return false;
-            }
-            pairs[0] += split(joined).length;
-            return true;
-        });
-        return pairs[0];
+        return fpToIds.removeIf(drop);
+    }
+
+    FingerprintIds fpToIds() {
+        return fpToIds;
     }
 
     public long documents() {
@@ -152,7 +125,7 @@ public final class DocMaps implements Closeable {
     }
 
     public long fingerprints() {
-        return fpToIds.size();
+        return fpToIds.fingerprints();
     }
 
     public long offHeapBytes() {
@@ -163,23 +136,5 @@ public final class DocMaps implements Closeable {
     public void close() {
         idToFp.close();
         fpToIds.close();
-    }
-
-    /** Position of {@code id} as a whole element of {@code joined}, or -1. */
-    static int indexOf(String joined, String id) {
-        int from = 0;
-        while (true) {
-            int at = joined.indexOf(id, from);
-            if (at < 0) {
-                return -1;
-            }
-            int end = at + id.length();
-            boolean startOk = at == 0 || joined.charAt(at - 1) == SEPARATOR;
-            boolean endOk = end == joined.length() || joined.charAt(end) == SEPARATOR;
-            if (startOk && endOk) {
-                return at;
-            }
-            from = at + 1;
-        }
     }
 }

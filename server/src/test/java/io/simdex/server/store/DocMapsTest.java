@@ -129,9 +129,9 @@ class DocMapsTest {
 
     @Test
     void indexOf_matchesWholeIdsOnly() {
-        assertEquals(-1, DocMaps.indexOf("ab\nabc", "bc"));
-        assertEquals(3, DocMaps.indexOf("ab\nabc", "abc"));
-        assertEquals(0, DocMaps.indexOf("ab\nabc", "ab"));
-        assertEquals(-1, DocMaps.indexOf("abc", "ab"));
+        assertEquals(-1, FingerprintIds.indexOf("ab\nabc", "bc"));
+        assertEquals(3, FingerprintIds.indexOf("ab\nabc", "abc"));
+        assertEquals(0, FingerprintIds.indexOf("ab\nabc", "ab"));
+        assertEquals(-1, FingerprintIds.indexOf("abc", "ab"));
     }
 }

@@ -1,0 +1,414 @@
+package io.simdex.server.store;
+
+import net.openhft.chronicle.map.ChronicleMap;
+
+import java.io.Closeable;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongPredicate;
+import java.util.function.ObjLongConsumer;
+
+/**
+ * fingerprint -> ids, at any number of ids per fingerprint for the cost of a few.
+ *
+ * <p>Almost every fingerprint has one id: its ids are one value of the {@code fps} map, joined
+ * by '\n' (ids hold no control characters, checked at the API). Past {@link #SMALL_MAX} ids a
+ * fingerprint turns <em>hot</em>: its value becomes a header (count, level, split) and its ids
+ * spread over a linear hash of its own in the {@code hot} map, keyed (fingerprint, bucket), about
+ * {@link #BUCKET_IDS} ids a bucket. Adding or removing the millionth id of a page copied a million
+ * times rewrites one bucket, like the first (one value holding them all hit Chronicle Map's
+ * entry size limit at 15,000 ids, and slowed down quadratically before that); listing
+ * {@code limit} of them reads about {@code limit / BUCKET_IDS + 1} buckets.
+ *
+ * <p>Crash safety: each step is one map write, ordered so that a process killed between two
+ * leaves every id findable. A split writes the new bucket before the header counts it, then
+ * trims the old one; a merge fills the partner before the header drops the last bucket. An id
+ * left in a bucket it no longer hashes to (a trim the crash cut off) is ignored by readers and
+ * dropped by the bucket's next write. Only the header's count can be off, by one for a write the
+ * crash cut between its bucket and its header; it feeds {@code total}, never which ids exist.
+ */
+final class FingerprintIds implements Closeable {
+    /** A fingerprint with more ids than this is hot. */
+    static final int SMALL_MAX = 16;
+    /** A hot fingerprint's average ids per bucket before a bucket splits; merged below a quarter of it. */
+    static final int BUCKET_IDS = 64;
+    private static final char SEPARATOR = '\n';
+    /** First character of a hot fingerprint's header: a control character, so never an id's. */
+    private static final char HOT = '\u0001';
+    private static final int LOCKS = 256;
+
+    private final GrowingMap<Long, String> fps;
+    private final GrowingMap<byte[], String> hot;
+    private final ReentrantLock[] locks = new ReentrantLock[LOCKS];
+
+    FingerprintIds(GrowingMap<Long, String> fps, Path dir, int averageIdBytes, boolean clean) {
+        this.fps = fps;
+        String sampleBucket = ("x".repeat(Math.max(1, averageIdBytes)) + SEPARATOR).repeat(BUCKET_IDS);
+        this.hot = GrowingMap.onFirstWrite(dir, "hot", 1024, n -> ChronicleMap.of(byte[].class, String.class).entries(n)
+                .constantKeySizeBySample(new byte[12]).averageValue(sampleBucket).maxBloatFactor(2.0), clean);
+        for (int i = 0; i < LOCKS; i++) {
+            locks[i] = new ReentrantLock();
+        }
+    }
+
+    /** The first {@code limit} ids of a fingerprint and how many it has. */
+    record Ids(String[] ids, long total) {
+        static final Ids NONE = new Ids(new String[0], 0);
+    }
+
+    /** Adds {@code id} to {@code fp}; true when {@code fp} had no ids before. */
+    boolean attach(long fp, String id) {
+        ReentrantLock lock = lock(fp);
+        lock.lock();
+        try {
+            String value = fps.get(fp);
+            if (value == null || value.isEmpty()) {
+                fps.put(fp, id);
+                return true;
+            }
+            if (isHot(value)) {
+                addHot(fp, Header.parse(value), id);
+                return false;
+            }
+            if (indexOf(value, id) >= 0) {
+                return false;
+            }
+            if (count(value) < SMALL_MAX) {
+                fps.put(fp, value + SEPARATOR + id);
+            } else {
+                // The bucket first: a crash before the header leaves the small value, and a retry redoes both.
+                String joined = value + SEPARATOR + id;
+                hot.put(key(fp, 0), joined);
+                fps.put(fp, new Header(SMALL_MAX + 1, 0, 0).toString());
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Removes {@code id} from {@code fp}; true when {@code fp} has no ids left. */
+    boolean detach(long fp, String id) {
+        ReentrantLock lock = lock(fp);
+        lock.lock();
+        try {
+            String value = fps.get(fp);
+            if (value == null) {
+                return true;
+            }
+            if (isHot(value)) {
+                return removeHot(fp, Header.parse(value), id);
+            }
+            int at = indexOf(value, id);
+            if (at < 0) {
+                return false;
+            }
+            String rest = without(value, at, id.length());
+            if (rest.isEmpty()) {
+                fps.remove(fp);
+                return true;
+            }
+            fps.put(fp, rest);
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Up to {@code limit} ids of {@code fp} (0: all), and how many it has. */
+    Ids ids(long fp, int limit) {
+        String value = fps.get(fp);
+        if (value == null || value.isEmpty()) {
+            return Ids.NONE;
+        }
+        if (!isHot(value)) {
+            String[] all = split(value);
+            return new Ids(limit > 0 && all.length > limit ? java.util.Arrays.copyOf(all, limit) : all, all.length);
+        }
+        ReentrantLock lock = lock(fp);
+        lock.lock();
+        try {
+            value = fps.get(fp);
+            if (value == null || !isHot(value)) {
+                return ids(fp, limit);
+            }
+            Header h = Header.parse(value);
+            List<String> out = new ArrayList<>(limit > 0 ? (int) Math.min(limit, h.count) : (int) Math.min(h.count, 1 << 20));
+            for (int b = 0; b < h.buckets() && (limit <= 0 || out.size() < limit); b++) {
+                for (String id : split(hot.get(key(fp, b)))) {
+                    if (h.bucketOf(id) == b && (limit <= 0 || out.size() < limit)) {
+                        out.add(id);
+                    }
+                }
+            }
+            return new Ids(out.toArray(String[]::new), h.count);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Calls {@code action} with every (id, fingerprint) pair. */
+    void forEach(ObjLongConsumer<String> action) {
+        fps.forEach((fp, value) -> {
+            String[] ids = isHot(value) ? ids(fp, 0).ids() : split(value);
+            for (String id : ids) {
+                action.accept(id, fp);
+            }
+        });
+    }
+
+    /** Removes the ids of every fingerprint {@code drop} accepts; returns how many (fp, id) pairs. */
+    long removeIf(LongPredicate drop) {
+        java.util.Set<Long> hotDropped = new java.util.HashSet<>();
+        long[] pairs = {0};
+        fps.removeIf((fp, value) -> {
+            if (!drop.test(fp)) {
+                return false;
+            }
+            if (isHot(value)) {
+                hotDropped.add(fp);
+                pairs[0] += Header.parse(value).count;
+            } else {
+                pairs[0] += count(value);
+            }
+            return true;
+        });
+        if (!hotDropped.isEmpty()) {
+            // By key, not by header: buckets a crashed split or merge orphaned go too.
+            hot.removeIf((k, v) -> hotDropped.contains(ByteBuffer.wrap(k).getLong(0)));
+        }
+        return pairs[0];
+    }
+
+    /** The maps, for tests that set up what a crash leaves. */
+    GrowingMap<Long, String> fps() {
+        return fps;
+    }
+
+    GrowingMap<byte[], String> hot() {
+        return hot;
+    }
+
+    long fingerprints() {
+        return fps.size();
+    }
+
+    long offHeapBytes() {
+        return fps.offHeapBytes() + hot.offHeapBytes();
+    }
+
+    @Override
+    public void close() {
+        fps.close();
+        hot.close();
+    }
+
+    private void addHot(long fp, Header h, String id) {
+        int b = h.bucketOf(id);
+        boolean[] added = {false};
+        hot.compute(key(fp, b), (k, joined) -> {
+            String kept = placed(joined, h, b);
+            if (indexOf(kept, id) >= 0) {
+                return kept;
+            }
+            added[0] = true;
+            return kept.isEmpty() ? id : kept + SEPARATOR + id;
+        });
+        if (!added[0]) {
+            return;
+        }
+        Header after = new Header(h.count + 1, h.level, h.split);
+        if (after.count > (long) BUCKET_IDS * after.buckets()) {
+            split(fp, after); // writes the header
+        } else {
+            fps.put(fp, after.toString());
+        }
+    }
+
+    /** Whether {@code fp} has no ids left. */
+    private boolean removeHot(long fp, Header h, String id) {
+        int b = h.bucketOf(id);
+        boolean[] removed = {false};
+        hot.compute(key(fp, b), (k, joined) -> {
+            String kept = placed(joined, h, b);
+            int at = indexOf(kept, id);
+            if (at < 0) {
+                return kept.isEmpty() ? null : kept;
+            }
+            removed[0] = true;
+            String rest = without(kept, at, id.length());
+            return rest.isEmpty() ? null : rest;
+        });
+        if (!removed[0]) {
+            return false;
+        }
+        Header after = new Header(h.count - 1, h.level, h.split);
+        if (after.count <= 0) {
+            fps.remove(fp);
+            for (int i = 0; i < h.buckets(); i++) {
+                hot.remove(key(fp, i));
+            }
+            return true;
+        }
+        if (after.buckets() > 1 && after.count < (long) BUCKET_IDS * after.buckets() / 4) {
+            after = merge(fp, after);
+        }
+        if (after.buckets() == 1 && after.count <= SMALL_MAX / 2) {
+            // Small again: the joined value replaces the header, then the orphaned bucket goes.
+            List<String> left = placedIds(hot.get(key(fp, 0)), after, 0);
+            if (left.isEmpty()) {
+                fps.remove(fp);
+            } else {
+                fps.put(fp, String.join(String.valueOf(SEPARATOR), left));
+            }
+            hot.remove(key(fp, 0));
+            return left.isEmpty();
+        }
+        fps.put(fp, after.toString());
+        return false;
+    }
+
+    /** Splits bucket {@code h.split} into itself and a new last bucket, and stores the header that counts it. */
+    private void split(long fp, Header h) {
+        int from = h.split;
+        int to = (1 << h.level) + h.split;
+        Header after = h.split + 1 == 1 << h.level ? new Header(h.count, h.level + 1, 0) : new Header(h.count, h.level, h.split + 1);
+        List<String> stay = new ArrayList<>();
+        List<String> move = new ArrayList<>();
+        for (String id : placedIds(hot.get(key(fp, from)), h, from)) {
+            (after.bucketOf(id) == to ? move : stay).add(id);
+        }
+        putOrRemove(fp, to, move);
+        fps.put(fp, after.toString());
+        putOrRemove(fp, from, stay);
+    }
+
+    /** Merges the last bucket into its partner; returns the header without it. */
+    private Header merge(long fp, Header h) {
+        Header after = h.split == 0 ? new Header(h.count, h.level - 1, (1 << (h.level - 1)) - 1) : new Header(h.count, h.level, h.split - 1);
+        int last = h.buckets() - 1;
+        int partner = after.split;
+        List<String> joined = new ArrayList<>(placedIds(hot.get(key(fp, partner)), h, partner));
+        joined.addAll(placedIds(hot.get(key(fp, last)), h, last));
+        putOrRemove(fp, partner, joined);
+        fps.put(fp, after.toString());
+        hot.remove(key(fp, last));
+        return after;
+    }
+
+    private void putOrRemove(long fp, int bucket, List<String> ids) {
+        if (ids.isEmpty()) {
+            hot.remove(key(fp, bucket));
+        } else {
+            hot.put(key(fp, bucket), String.join(String.valueOf(SEPARATOR), ids));
+        }
+    }
+
+    /** The ids of bucket {@code b} that hash to it under {@code h}, joined: a crash's misplaced copies dropped. */
+    private static String placed(String joined, Header h, int b) {
+        if (joined == null || joined.isEmpty()) {
+            return "";
+        }
+        List<String> ids = placedIds(joined, h, b);
+        return ids.size() == count(joined) ? joined : String.join(String.valueOf(SEPARATOR), ids);
+    }
+
+    private static List<String> placedIds(String joined, Header h, int b) {
+        List<String> out = new ArrayList<>();
+        for (String id : split(joined)) {
+            if (h.bucketOf(id) == b) {
+                out.add(id);
+            }
+        }
+        return out;
+    }
+
+    /** A hot fingerprint's header: its id count, and its linear hash's level and split pointer ({@code 2^level + split} buckets). */
+    record Header(long count, int level, int split) {
+        static Header parse(String value) {
+            int a = value.indexOf(',');
+            int b = value.indexOf(',', a + 1);
+            return new Header(Long.parseLong(value, 1, a, 10), Integer.parseInt(value, a + 1, b, 10),
+                    Integer.parseInt(value, b + 1, value.length(), 10));
+        }
+
+        int buckets() {
+            return (1 << level) + split;
+        }
+
+        int bucketOf(String id) {
+            long h = idHash(id);
+            int b = (int) (h & ((1L << level) - 1));
+            return b < split ? (int) (h & ((1L << (level + 1)) - 1)) : b;
+        }
+
+        @Override
+        public String toString() {
+            return HOT + Long.toString(count) + ',' + level + ',' + split;
+        }
+    }
+
+    /** A 64-bit hash of an id's characters, mixed so that its low bits do not follow the ids' placement by hash. */
+    static long idHash(String id) {
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < id.length(); i++) {
+            h = (h ^ id.charAt(i)) * 0x100000001b3L;
+        }
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        return h ^ (h >>> 33);
+    }
+
+    private static boolean isHot(String value) {
+        return !value.isEmpty() && value.charAt(0) == HOT;
+    }
+
+    private ReentrantLock lock(long fp) {
+        return locks[(int) ((fp * 0x9E3779B97F4A7C15L) >>> 56) & (LOCKS - 1)];
+    }
+
+    static byte[] key(long fp, int bucket) {
+        return ByteBuffer.allocate(12).putLong(fp).putInt(bucket).array();
+    }
+
+    private static int count(String joined) {
+        int n = 1;
+        for (int i = 0; i < joined.length(); i++) {
+            n += joined.charAt(i) == SEPARATOR ? 1 : 0;
+        }
+        return n;
+    }
+
+    static String[] split(String joined) {
+        return joined == null || joined.isEmpty() ? new String[0] : joined.split(String.valueOf(SEPARATOR));
+    }
+
+    /** {@code joined} without the element of length {@code length} at {@code at}, and one adjacent separator. */
+    private static String without(String joined, int at, int length) {
+        int end = at + length;
+        return at == 0
+                ? (end == joined.length() ? "" : joined.substring(end + 1))
+                : joined.substring(0, at - 1) + joined.substring(end);
+    }
+
+    /** Position of {@code id} as a whole element of {@code joined}, or -1. */
+    static int indexOf(String joined, String id) {
+        int from = 0;
+        while (true) {
+            int at = joined.indexOf(id, from);
+            if (at < 0) {
+                return -1;
+            }
+            int end = at + id.length();
+            boolean startOk = at == 0 || joined.charAt(at - 1) == SEPARATOR;
+            boolean endOk = end == joined.length() || joined.charAt(end) == SEPARATOR;
+            if (startOk && endOk) {
+                return at;
+            }
+            from = at + 1;
+        }
+    }
+}

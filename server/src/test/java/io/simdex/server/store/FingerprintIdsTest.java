@@ -1,0 +1,161 @@
+package io.simdex.server.store;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class FingerprintIdsTest {
+    private static final long HOT = 0x5eed_5eed_5eed_5eedL;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void oneFingerprint_manyIds_matchesAReferenceSet_throughGrowthShrinkAndReopen() {
+        Random rnd = new Random(7);
+        Set<String> expected = new HashSet<>();
+        int n = 40_000;
+        try (DocMaps docs = new DocMaps(dir, 1024, 16, true)) {
+            assertTrue(docs.attach(HOT, "id-0"), "the first id of a fingerprint");
+            expected.add("id-0");
+            for (int i = 1; i < n; i++) {
+                assertFalse(docs.attach(HOT, "id-" + i));
+                expected.add("id-" + i);
+            }
+            assertFalse(docs.attach(HOT, "id-17"), "an id attached twice is there once");
+            assertSame(expected, docs);
+            for (int i = 0; i < n; i++) {
+                if (rnd.nextInt(4) != 0) {
+                    assertFalse(docs.detach(HOT, "id-" + i));
+                    expected.remove("id-" + i);
+                }
+            }
+            assertFalse(docs.detach(HOT, "never-attached"));
+            assertSame(expected, docs);
+        }
+        // Reopened without a clean close, as after kill -9: recovered, and the same.
+        try (DocMaps docs = new DocMaps(dir, 1024, 16, false)) {
+            assertSame(expected, docs);
+            List<String> left = new ArrayList<>(expected);
+            for (int i = 0; i < left.size() - 3; i++) {
+                assertFalse(docs.detach(HOT, left.get(i)));
+                expected.remove(left.get(i));
+            }
+            assertSame(expected, docs);
+            assertEquals(1, docs.fingerprints(), "back to a small value");
+            for (String id : new ArrayList<>(expected)) {
+                boolean last = expected.size() == 1;
+                assertEquals(last, docs.detach(HOT, id), "detach reports the last id");
+                expected.remove(id);
+            }
+            assertEquals(0, docs.ids(HOT, 0).total());
+            assertEquals(0, docs.fingerprints());
+            assertTrue(docs.attach(HOT, "again"), "a fingerprint whose ids all left is new again");
+        }
+    }
+
+    @Test
+    void hotFingerprint_bucketsStayNearTheirSize() {
+        try (DocMaps docs = new DocMaps(dir, 1024, 16, true)) {
+            int n = 30_000;
+            for (int i = 0; i < n; i++) {
+                docs.attach(HOT, "doc-" + i);
+            }
+            FingerprintIds.Header h = FingerprintIds.Header.parse(docs.fpToIds().fps().get(HOT));
+            assertEquals(n, h.count());
+            assertTrue(h.buckets() >= n / FingerprintIds.BUCKET_IDS, h + ": split as the ids grew");
+            int largest = 0;
+            for (int b = 0; b < h.buckets(); b++) {
+                largest = Math.max(largest, FingerprintIds.split(docs.fpToIds().hot().get(FingerprintIds.key(HOT, b))).length);
+            }
+            // What one write rewrites: a bucket, not the fingerprint's 30,000 ids.
+            assertTrue(largest <= 4 * FingerprintIds.BUCKET_IDS, "largest bucket holds " + largest + " ids");
+        }
+    }
+
+    @Test
+    void idsLeftInAnOldBucketByACutSplit_areNeitherListedTwiceNorKept() {
+        Set<String> expected = new TreeSet<>();
+        try (DocMaps docs = new DocMaps(dir, 1024, 16, true)) {
+            for (int i = 0; i < 300; i++) {
+                docs.attach(HOT, "u" + i);
+                expected.add("u" + i);
+            }
+            FingerprintIds ids = docs.fpToIds();
+            FingerprintIds.Header h = FingerprintIds.Header.parse(ids.fps().get(HOT));
+            assertTrue(h.buckets() > 2, h.toString());
+            // A split killed before its trim: bucket 0 still holds the ids that moved to bucket 2^level.
+            int moved = 1 << h.level();
+            String[] movedIds = FingerprintIds.split(ids.hot().get(FingerprintIds.key(HOT, moved)));
+            assertTrue(movedIds.length > 0);
+            byte[] zero = FingerprintIds.key(HOT, 0);
+            ids.hot().put(zero, ids.hot().get(zero) + "\n" + String.join("\n", movedIds));
+            assertSame(expected, docs);
+
+            String inZero = Arrays.stream(FingerprintIds.split(ids.hot().get(zero))).filter(id -> h.bucketOf(id) == 0).findFirst()
+                    .orElseThrow();
+            docs.detach(HOT, inZero);
+            expected.remove(inZero);
+            assertEquals(0, Arrays.stream(FingerprintIds.split(ids.hot().get(zero))).filter(id -> h.bucketOf(id) != 0).count(),
+                    "the bucket's next write drops the copies");
+            assertSame(expected, docs);
+        }
+    }
+
+    @Test
+    void limit_returnsThatManyDistinctIds_andTheTotal() {
+        try (DocMaps docs = new DocMaps(dir, 1024, 16, true)) {
+            for (int i = 0; i < 5_000; i++) {
+                docs.attach(HOT, "p" + i);
+            }
+            for (int limit : new int[]{1, 7, 100, 4_999, 5_000, 6_000}) {
+                DocMaps.IdList got = docs.ids(HOT, limit);
+                assertEquals(Math.min(limit, 5_000), got.ids().length, "limit " + limit);
+                assertEquals(got.ids().length, new HashSet<>(Arrays.asList(got.ids())).size(), "distinct");
+                assertEquals(5_000, got.total());
+            }
+            docs.attach(7L, "a");
+            docs.attach(7L, "b");
+            docs.attach(7L, "c");
+            assertEquals(List.of("a", "b"), Arrays.asList(docs.ids(7L, 2).ids()));
+            assertEquals(3, docs.ids(7L, 2).total());
+        }
+    }
+
+    @Test
+    void exportAndDrop_coverHotFingerprints() {
+        try (DocMaps docs = new DocMaps(dir, 1024, 16, true)) {
+            for (int i = 0; i < 1_000; i++) {
+                docs.attach(HOT, "h" + i);
+            }
+            docs.attach(9L, "small");
+            Set<String> pairs = new HashSet<>();
+            docs.forEachAttachment((id, fp) -> assertTrue(pairs.add(fp + "/" + id), "each pair once"));
+            assertEquals(1_001, pairs.size());
+            assertEquals(1_000, docs.detachIf(fp -> fp == HOT));
+            assertEquals(0, docs.ids(HOT, 0).total());
+            assertEquals(0, docs.fpToIds().hot().size(), "a dropped hot fingerprint's buckets go too");
+            assertEquals(List.of("small"), Arrays.asList(docs.ids(9L)));
+        }
+    }
+
+    private static void assertSame(Set<String> expected, DocMaps docs) {
+        DocMaps.IdList all = docs.ids(HOT, 0);
+        List<String> got = Arrays.asList(all.ids());
+        assertEquals(expected.size(), got.size(), "no id listed twice, none missing");
+        assertEquals(expected, new HashSet<>(got));
+        assertEquals(expected.size(), all.total());
+    }
+}
