@@ -1,11 +1,17 @@
 package io.simdex.ops;
 
+import com.google.protobuf.UInt32Value;
 import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.Hamming;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.InsertRequest;
+import io.simdex.proto.v1.Probe;
+import io.simdex.proto.v1.QueryRequest;
+import io.simdex.proto.v1.QueryResponse;
+import io.simdex.proto.v1.QueryResult;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
 import org.junit.jupiter.api.Test;
@@ -13,8 +19,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -69,6 +82,86 @@ class EmbeddedProcessIT {
             server.awaitServing(port, "simdex.v1.Simdex");
             withStub(port, stub -> assertMatchesBruteForce(stub, fps, probes));
             server.stop();
+        }
+    }
+
+    /**
+     * A load of 60 batches whose client retries every failed batch (waiting for the server to
+     * come back), with the server killed by SIGKILL mid-way and restarted: every document is
+     * present exactly once, the batch cut short by the kill included. One in 20 documents shares
+     * a single fingerprint, so the hot path is killed mid-write too.
+     */
+    @Test
+    void embedded_killNineDuringARetriedLoad_everyDocumentOnce() throws Exception {
+        int batches = 60;
+        int batch = 2_000;
+        long hot = 0x7a7a_0000_ffff_1234L;
+        long[] fps = new SplittableRandom(11).longs((long) batches * batch).toArray();
+        for (int i = 0; i < fps.length; i += 20) {
+            fps[i] = hot;
+        }
+        Path data = dir.resolve("data");
+        int port = SimdexProcess.freePort();
+        String[] embedded = {"embedded", "--data", data.toString(), "--port", Integer.toString(port), "--expected", "100000"};
+        AtomicInteger acknowledged = new AtomicInteger();
+        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+        ExecutorService loader = Executors.newSingleThreadExecutor();
+        try (SimdexProcess first = SimdexProcess.start(dir.resolve("load1.log"), embedded)) {
+            first.awaitServing(port, "simdex.v1.Simdex");
+            Future<?> load = loader.submit(() -> {
+                for (int b = 0; b < batches; b++) {
+                    InsertRequest.Builder req = InsertRequest.newBuilder();
+                    for (int i = b * batch; i < (b + 1) * batch; i++) {
+                        req.addDocuments(Document.newBuilder().setId("load-" + i).setFingerprint(fps[i]));
+                    }
+                    while (true) {
+                        try {
+                            // Wait-for-ready: while the server is down the call waits for it instead of failing at once.
+                            SimdexGrpc.newBlockingStub(channel).withWaitForReady().withDeadlineAfter(120, TimeUnit.SECONDS).insert(req.build());
+                            acknowledged.incrementAndGet();
+                            break;
+                        } catch (StatusRuntimeException e) {
+                            // cut short by the kill, or refused while the restarted server recovers: send it again
+                        }
+                    }
+                }
+                return null;
+            });
+            Await.until("10 batches acknowledged", Duration.ofMinutes(3), acknowledged::get, n -> n >= 10, () -> "");
+            first.kill9();
+            try (SimdexProcess second = SimdexProcess.start(dir.resolve("load2.log"), embedded)) {
+                second.awaitServing(port, "simdex.v1.Simdex");
+                load.get(10, TimeUnit.MINUTES);
+                assertEquals(batches, acknowledged.get());
+                SimdexGrpc.SimdexBlockingStub stub = SimdexGrpc.newBlockingStub(channel).withDeadlineAfter(120, TimeUnit.SECONDS);
+                assertEquals(fps.length, stub.stats(StatsRequest.getDefaultInstance()).getDocuments(), "each document once");
+                Set<String> hotIds = new HashSet<>();
+                QueryResult hotResult = stub.query(QueryRequest.newBuilder()
+                        .setMaxDistance(UInt32Value.of(0)).setLimit(10_000)
+                        .addProbes(Probe.newBuilder().setFingerprint(hot)).build()).getResults(0);
+                hotResult.getMatchesList().forEach(m -> assertTrue(hotIds.add(m.getId()), m.getId() + " listed twice"));
+                assertEquals(fps.length / 20, hotIds.size());
+                assertEquals(fps.length / 20, hotResult.getTotalMatches());
+                for (int from = 0; from < fps.length; from += 10_000) {
+                    QueryRequest.Builder q = QueryRequest.newBuilder()
+                            .setMaxDistance(UInt32Value.of(0));
+                    for (int i = from; i < from + 10_000; i++) {
+                        q.addProbes(Probe.newBuilder().setFingerprint(fps[i]));
+                    }
+                    QueryResponse r = stub.query(q.build());
+                    for (int i = from; i < from + 10_000; i++) {
+                        if (fps[i] != hot) {
+                            String id = "load-" + i;
+                            assertEquals(1, r.getResults(i - from).getMatchesList().stream().filter(m -> m.getId().equals(id)).count(),
+                                    id + " found once");
+                        }
+                    }
+                }
+                second.stop();
+            }
+        } finally {
+            loader.shutdownNow();
+            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         }
     }
 

@@ -5,6 +5,8 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 
 import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * What {@link ShardService} and {@link ShardControlService} share in turning a call into an
@@ -13,6 +15,7 @@ import java.util.function.Supplier;
  * INVALID_ARGUMENT naming the bad value before anything changes.
  */
 final class Calls {
+    private static final Logger LOG = Logger.getLogger(Calls.class.getName());
     private Calls() {
     }
 
@@ -41,7 +44,11 @@ final class Calls {
     }
 
     private static RuntimeException asStatus(RuntimeException e) {
-        return e instanceof StatusRuntimeException ? e : Status.INTERNAL.withDescription(e.toString()).withCause(e).asRuntimeException();
+        if (e instanceof StatusRuntimeException) {
+            return e;
+        }
+        LOG.log(Level.SEVERE, "a call failed", e);
+        return Status.INTERNAL.withDescription(e.toString()).withCause(e).asRuntimeException();
     }
 
     static StatusRuntimeException invalid(String message) {

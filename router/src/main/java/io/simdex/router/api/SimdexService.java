@@ -51,12 +51,16 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The public {@code simdex.v1.Simdex} service. Every request is validated and every text
  * fingerprinted before the first write, so a rejected request changes nothing.
  */
 public final class SimdexService extends SimdexGrpc.SimdexImplBase {
+    private static final Logger LOG = Logger.getLogger(SimdexService.class.getName());
+
     /** What BulkLoad streams may hold back together: see BulkAppends. */
     private final java.util.concurrent.Semaphore bulkBudget = new java.util.concurrent.Semaphore(BulkAppends.SERVER_BUDGET);
 
@@ -373,10 +377,19 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         }
     }
 
+    /**
+     * The status a failure is answered with. Failures that are not the caller's (a fault here,
+     * or INTERNAL, UNKNOWN or DATA_LOSS from a shard) are logged with their stack trace.
+     */
     static Status status(RuntimeException e) {
         if (e instanceof StatusRuntimeException s) {
+            Status.Code code = s.getStatus().getCode();
+            if (code == Status.Code.INTERNAL || code == Status.Code.UNKNOWN || code == Status.Code.DATA_LOSS) {
+                LOG.log(Level.SEVERE, "a request failed in a shard: " + s.getStatus(), e);
+            }
             return s.getStatus();
         }
+        LOG.log(Level.SEVERE, "a request failed", e);
         return Status.INTERNAL.withDescription(e.toString()).withCause(e);
     }
 }
