@@ -4,6 +4,7 @@ import net.openhft.chronicle.map.ChronicleMap;
 
 import java.io.Closeable;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,9 +27,10 @@ import java.util.function.ObjLongConsumer;
  * <p>Crash safety: each step is one map write, ordered so that a process killed between two
  * leaves every id findable. A split writes the new bucket before the header counts it, then
  * trims the old one; a merge fills the partner before the header drops the last bucket. An id
- * left in a bucket it no longer hashes to (a trim the crash cut off) is ignored by readers and
- * dropped by the bucket's next write. Only the header's count can be off, by one for a write the
- * crash cut between its bucket and its header; it feeds {@code total}, never which ids exist.
+ * left in a bucket it no longer hashes to (a trim the crash cut off) is ignored by readers, and
+ * dropped when that bucket is next split or merged, so it cannot come back after its id was
+ * removed. Only the header's count can be off, by one for a write the crash cut between its
+ * bucket and its header; it feeds {@code total}, never which ids exist.
  */
 final class FingerprintIds implements Closeable {
     /** A fingerprint with more ids than this is hot. */
@@ -41,14 +43,15 @@ final class FingerprintIds implements Closeable {
     private static final int LOCKS = 256;
 
     private final GrowingMap<Long, String> fps;
-    private final GrowingMap<byte[], String> hot;
+    private final Buckets hot;
     private final ReentrantLock[] locks = new ReentrantLock[LOCKS];
 
     FingerprintIds(GrowingMap<Long, String> fps, Path dir, int averageIdBytes, boolean clean) {
         this.fps = fps;
         String sampleBucket = ("x".repeat(Math.max(1, averageIdBytes)) + SEPARATOR).repeat(BUCKET_IDS);
-        this.hot = GrowingMap.onFirstWrite(dir, "hot", 1024, n -> ChronicleMap.of(byte[].class, String.class).entries(n)
-                .constantKeySizeBySample(new byte[12]).averageValue(sampleBucket).maxBloatFactor(2.0), clean);
+        this.hot = new Buckets(GrowingMap.onFirstWrite(dir, "hot", 1024, n -> ChronicleMap.of(byte[].class, byte[].class).entries(n)
+                .constantKeySizeBySample(new byte[12]).averageValue(sampleBucket.getBytes(StandardCharsets.UTF_8)).maxBloatFactor(2.0),
+                clean));
         for (int i = 0; i < LOCKS; i++) {
             locks[i] = new ReentrantLock();
         }
@@ -81,7 +84,7 @@ final class FingerprintIds implements Closeable {
             } else {
                 // The bucket first: a crash before the header leaves the small value, and a retry redoes both.
                 String joined = value + SEPARATOR + id;
-                hot.put(key(fp, 0), joined);
+                hot.put(fp, 0, joined);
                 fps.put(fp, new Header(SMALL_MAX + 1, 0, 0).toString());
             }
             return false;
@@ -138,7 +141,7 @@ final class FingerprintIds implements Closeable {
             Header h = Header.parse(value);
             List<String> out = new ArrayList<>(limit > 0 ? (int) Math.min(limit, h.count) : (int) Math.min(h.count, 1 << 20));
             for (int b = 0; b < h.buckets() && (limit <= 0 || out.size() < limit); b++) {
-                for (String id : split(hot.get(key(fp, b)))) {
+                for (String id : split(hot.get(fp, b))) {
                     if (h.bucketOf(id) == b && (limit <= 0 || out.size() < limit)) {
                         out.add(id);
                     }
@@ -178,7 +181,7 @@ final class FingerprintIds implements Closeable {
         });
         if (!hotDropped.isEmpty()) {
             // By key, not by header: buckets a crashed split or merge orphaned go too.
-            hot.removeIf((k, v) -> hotDropped.contains(ByteBuffer.wrap(k).getLong(0)));
+            hot.removeIf(hotDropped::contains);
         }
         return pairs[0];
     }
@@ -188,7 +191,7 @@ final class FingerprintIds implements Closeable {
         return fps;
     }
 
-    GrowingMap<byte[], String> hot() {
+    Buckets hot() {
         return hot;
     }
 
@@ -209,8 +212,8 @@ final class FingerprintIds implements Closeable {
     private void addHot(long fp, Header h, String id) {
         int b = h.bucketOf(id);
         boolean[] added = {false};
-        hot.compute(key(fp, b), (k, joined) -> {
-            String kept = placed(joined, h, b);
+        hot.compute(fp, b, joined -> {
+            String kept = joined == null ? "" : joined;
             if (indexOf(kept, id) >= 0) {
                 return kept;
             }
@@ -232,8 +235,8 @@ final class FingerprintIds implements Closeable {
     private boolean removeHot(long fp, Header h, String id) {
         int b = h.bucketOf(id);
         boolean[] removed = {false};
-        hot.compute(key(fp, b), (k, joined) -> {
-            String kept = placed(joined, h, b);
+        hot.compute(fp, b, joined -> {
+            String kept = joined == null ? "" : joined;
             int at = indexOf(kept, id);
             if (at < 0) {
                 return kept.isEmpty() ? null : kept;
@@ -249,7 +252,7 @@ final class FingerprintIds implements Closeable {
         if (after.count <= 0) {
             fps.remove(fp);
             for (int i = 0; i < h.buckets(); i++) {
-                hot.remove(key(fp, i));
+                hot.remove(fp, i);
             }
             return true;
         }
@@ -258,13 +261,13 @@ final class FingerprintIds implements Closeable {
         }
         if (after.buckets() == 1 && after.count <= SMALL_MAX / 2) {
             // Small again: the joined value replaces the header, then the orphaned bucket goes.
-            List<String> left = placedIds(hot.get(key(fp, 0)), after, 0);
+            List<String> left = placedIds(hot.get(fp, 0), after, 0);
             if (left.isEmpty()) {
                 fps.remove(fp);
             } else {
                 fps.put(fp, String.join(String.valueOf(SEPARATOR), left));
             }
-            hot.remove(key(fp, 0));
+            hot.remove(fp, 0);
             return left.isEmpty();
         }
         fps.put(fp, after.toString());
@@ -278,7 +281,7 @@ final class FingerprintIds implements Closeable {
         Header after = h.split + 1 == 1 << h.level ? new Header(h.count, h.level + 1, 0) : new Header(h.count, h.level, h.split + 1);
         List<String> stay = new ArrayList<>();
         List<String> move = new ArrayList<>();
-        for (String id : placedIds(hot.get(key(fp, from)), h, from)) {
+        for (String id : placedIds(hot.get(fp, from), h, from)) {
             (after.bucketOf(id) == to ? move : stay).add(id);
         }
         putOrRemove(fp, to, move);
@@ -291,29 +294,20 @@ final class FingerprintIds implements Closeable {
         Header after = h.split == 0 ? new Header(h.count, h.level - 1, (1 << (h.level - 1)) - 1) : new Header(h.count, h.level, h.split - 1);
         int last = h.buckets() - 1;
         int partner = after.split;
-        List<String> joined = new ArrayList<>(placedIds(hot.get(key(fp, partner)), h, partner));
-        joined.addAll(placedIds(hot.get(key(fp, last)), h, last));
+        List<String> joined = new ArrayList<>(placedIds(hot.get(fp, partner), h, partner));
+        joined.addAll(placedIds(hot.get(fp, last), h, last));
         putOrRemove(fp, partner, joined);
         fps.put(fp, after.toString());
-        hot.remove(key(fp, last));
+        hot.remove(fp, last);
         return after;
     }
 
     private void putOrRemove(long fp, int bucket, List<String> ids) {
         if (ids.isEmpty()) {
-            hot.remove(key(fp, bucket));
+            hot.remove(fp, bucket);
         } else {
-            hot.put(key(fp, bucket), String.join(String.valueOf(SEPARATOR), ids));
+            hot.put(fp, bucket, String.join(String.valueOf(SEPARATOR), ids));
         }
-    }
-
-    /** The ids of bucket {@code b} that hash to it under {@code h}, joined: a crash's misplaced copies dropped. */
-    private static String placed(String joined, Header h, int b) {
-        if (joined == null || joined.isEmpty()) {
-            return "";
-        }
-        List<String> ids = placedIds(joined, h, b);
-        return ids.size() == count(joined) ? joined : String.join(String.valueOf(SEPARATOR), ids);
     }
 
     private static List<String> placedIds(String joined, Header h, int b) {
@@ -324,6 +318,58 @@ final class FingerprintIds implements Closeable {
             }
         }
         return out;
+    }
+
+    /**
+     * The {@code hot} map: (fingerprint, bucket) -> the bucket's ids joined, stored as UTF-8
+     * bytes. Bytes, not a String value: Chronicle Map encodes and decodes a String a character at
+     * a time, which made writing one id into a bucket of 64 cost about 100 us.
+     */
+    static final class Buckets implements Closeable {
+        private final GrowingMap<byte[], byte[]> map;
+
+        Buckets(GrowingMap<byte[], byte[]> map) {
+            this.map = map;
+        }
+
+        String get(long fp, int bucket) {
+            byte[] v = map.get(key(fp, bucket));
+            return v == null ? null : new String(v, StandardCharsets.UTF_8);
+        }
+
+        void put(long fp, int bucket, String joined) {
+            map.put(key(fp, bucket), joined.getBytes(StandardCharsets.UTF_8));
+        }
+
+        void remove(long fp, int bucket) {
+            map.remove(key(fp, bucket));
+        }
+
+        /** Replaces the bucket's ids by {@code f(ids)} (null: absent; null or empty removes). */
+        void compute(long fp, int bucket, java.util.function.UnaryOperator<String> f) {
+            map.compute(key(fp, bucket), (k, v) -> {
+                String after = f.apply(v == null ? null : new String(v, StandardCharsets.UTF_8));
+                return after == null || after.isEmpty() ? null : after.getBytes(StandardCharsets.UTF_8);
+            });
+        }
+
+        /** Removes every bucket of the fingerprints {@code drop} accepts. */
+        void removeIf(java.util.function.LongPredicate drop) {
+            map.removeIf((k, v) -> drop.test(ByteBuffer.wrap(k).getLong(0)));
+        }
+
+        long size() {
+            return map.size();
+        }
+
+        long offHeapBytes() {
+            return map.offHeapBytes();
+        }
+
+        @Override
+        public void close() {
+            map.close();
+        }
     }
 
     /** A hot fingerprint's header: its id count, and its linear hash's level and split pointer ({@code 2^level + split} buckets). */
