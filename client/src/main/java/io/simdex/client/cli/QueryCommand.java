@@ -28,7 +28,7 @@ final class QueryCommand extends ClientCommand {
     int maxDistance;
 
     @Option(names = "--limit", paramLabel = "N", defaultValue = "0",
-            description = "Most matches per probe, nearest first; 0 means all (default: ${DEFAULT-VALUE}).")
+            description = "Most matches per probe, nearest first, 1..10000; 0 means the server's default, 100 (default: ${DEFAULT-VALUE}).")
     int limit;
 
     @Override
@@ -42,8 +42,9 @@ final class QueryCommand extends ClientCommand {
         for (int i = 0; i < results.size(); i++) {
             ProbeMatches r = results.get(i);
             String text = asked.get(i).hasFingerprint() ? "" : " text \"" + asked.get(i).text() + "\"";
-            out().printf("probe %d%s fingerprint %s: %d match(es)%n",
-                    i + 1, text, Fingerprints.format(r.fingerprint()), r.matches().size());
+            String cut = r.totalMatches() > r.matches().size() ? " of " + r.totalMatches() : "";
+            out().printf("probe %d%s fingerprint %s: %d%s match(es)%n",
+                    i + 1, text, Fingerprints.format(r.fingerprint()), r.matches().size(), cut);
             printMatches(out(), r.matches());
         }
         return 0;
@@ -66,6 +67,7 @@ final class QueryCommand extends ClientCommand {
             }
             r.addProperty("fingerprint", Fingerprints.format(results.get(i).fingerprint()));
             r.add("matches", Json.matches(results.get(i).matches()));
+            r.addProperty("total_matches", results.get(i).totalMatches());
             array.add(r);
         }
         JsonObject o = new JsonObject();
