@@ -2,6 +2,7 @@ package io.simdex.server;
 
 import io.simdex.server.store.MapFiles;
 import io.simdex.server.store.StoreSizing;
+import io.simdex.server.wal.LogFiles;
 import io.simdex.server.wal.RecordBody;
 import io.simdex.server.wal.WriteAheadLog;
 
@@ -49,7 +50,7 @@ final class ShardLog implements MutationLog {
     static MutationLog open(Path dataDir, Function<String, StoreSizing> sizing, Durability durability,
                             WriteAheadLog.Channels channels, long segmentBytes) {
         Path dir = dataDir.resolve(DIR);
-        if (WriteAheadLog.hasSegments(dir)) {
+        if (LogFiles.hasSegments(dir)) {
             recover(dataDir, sizing, dir);
         }
         return durability == Durability.FSYNC ? new ShardLog(WriteAheadLog.open(dir, dataDir, segmentBytes, channels)) : NONE;
@@ -64,12 +65,12 @@ final class ShardLog implements MutationLog {
         MapFiles.forgetCleanCloses(dataDir);
         ShardNode replay = new ShardNode(dataDir, sizing, NONE);
         try {
-            WriteAheadLog.replay(dir, body -> apply(replay, body));
+            LogFiles.replay(dir, body -> apply(replay, body));
         } finally {
             replay.close();
         }
-        WriteAheadLog.forceStores(dataDir, dir);
-        WriteAheadLog.deleteSegments(dir);
+        LogFiles.forceStores(dataDir, dir);
+        LogFiles.deleteSegments(dir);
     }
 
     private static void apply(ShardNode node, ByteBuffer b) {

@@ -37,6 +37,10 @@ import java.util.stream.Stream;
  * <p>Partitions move between nodes by {@link PartitionPuller} (into this node),
  * {@link PartitionExport} (out of it) and {@link #dropPartitions}; while a pull runs, deletes
  * and rebinds here take their partition's lock and leave tombstones ({@link ActivePulls}).
+ *
+ * <p>Each write, once applied, is told to the node's {@link MutationLog}: nothing with
+ * {@link Durability#PROCESS}, a write-ahead log record with FSYNC ({@link ShardLog}). Callers
+ * acknowledge writes after {@link #awaitDurable}.
  */
 public final class ShardNode implements Closeable {
     private final Path dataDir;

@@ -1,5 +1,6 @@
 package io.simdex.server;
 
+import io.simdex.server.wal.LogFiles;
 import io.simdex.server.wal.WriteAheadLog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,7 +49,7 @@ class LogReplayTest {
         writeThenCrash();
         try (ShardNode node = new ShardNode(dir, c -> TestShard.SIZING)) {
             assertRebuilt(node);
-            assertFalse(WriteAheadLog.hasSegments(dir.resolve(ShardLog.DIR)), "the replayed log was kept");
+            assertFalse(LogFiles.hasSegments(dir.resolve(ShardLog.DIR)), "the replayed log was kept");
         }
     }
 
@@ -63,7 +64,7 @@ class LogReplayTest {
             assertEquals(1, segments().size(), "segments left after a checkpoint: " + segments());
             assertEquals(200, node.stats("c", 0).bucketEntries());
         }
-        assertFalse(WriteAheadLog.hasSegments(dir.resolve(ShardLog.DIR)), "a clean close left log segments");
+        assertFalse(LogFiles.hasSegments(dir.resolve(ShardLog.DIR)), "a clean close left log segments");
     }
 
     @Test

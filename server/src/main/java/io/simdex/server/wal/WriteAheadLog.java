@@ -5,20 +5,12 @@ import io.simdex.core.io.DurableFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * A node's write-ahead log: records appended to segment files in {@code dir}, forced to disk by
@@ -47,7 +39,6 @@ public final class WriteAheadLog implements AutoCloseable {
     public static final Channels FILES = f -> FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     /** A segment this large starts a checkpoint: replay after a crash reads at most about this much. */
     public static final long SEGMENT_BYTES = 64L << 20;
-    private static final String SUFFIX = ".wal";
 
     private final Path dir;
     private final Path storesRoot;
@@ -84,12 +75,13 @@ public final class WriteAheadLog implements AutoCloseable {
 
     /**
      * Opens an empty log in {@code dir} for the stores under {@code storesRoot} (which holds
-     * {@code dir}); any segment still there must have been {@link #replay replayed} first.
+     * {@code dir}); any segment still there must have been {@link LogFiles#replay replayed} first.
      */
     public static WriteAheadLog open(Path dir, Path storesRoot, long segmentBytes, Channels channels) {
         try {
             Files.createDirectories(dir);
-            if (hasSegments(dir)) {
+            DurableFiles.syncDirectory(dir.getParent());
+            if (LogFiles.hasSegments(dir)) {
                 throw new IllegalStateException(dir + " holds log segments: replay them before opening the log");
             }
             return new WriteAheadLog(dir, storesRoot, segmentBytes, channels);
@@ -222,10 +214,10 @@ public final class WriteAheadLog implements AutoCloseable {
      */
     public synchronized void checkpoint() {
         long older = rotate();
-        forceStores(storesRoot, dir);
+        LogFiles.forceStores(storesRoot, dir);
         try {
-            for (Path p : segments(dir)) {
-                if (number(p) <= older) {
+            for (Path p : LogFiles.segments(dir)) {
+                if (LogFiles.number(p) <= older) {
                     Files.delete(p);
                 }
             }
@@ -269,7 +261,7 @@ public final class WriteAheadLog implements AutoCloseable {
     }
 
     private FileChannel newSegment(long number) throws IOException {
-        FileChannel ch = channels.create(dir.resolve(String.format("%020d%s", number, SUFFIX)));
+        FileChannel ch = channels.create(LogFiles.segment(dir, number));
         DurableFiles.syncDirectory(dir);
         return ch;
     }
@@ -324,116 +316,14 @@ public final class WriteAheadLog implements AutoCloseable {
         try {
             current.close();
             if (failure == null) {
-                forceStores(storesRoot, dir);
-                deleteSegments(dir);
+                LogFiles.forceStores(storesRoot, dir);
+                LogFiles.deleteSegments(dir);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot close the write-ahead log in " + dir, e);
         } finally {
             forcing.unlock();
         }
-    }
-
-    /** True when {@code dir} holds segments: the node did not close cleanly after writing with a log. */
-    public static boolean hasSegments(Path dir) {
-        return Files.isDirectory(dir) && !segments(dir).isEmpty();
-    }
-
-    /**
-     * Hands every whole record of {@code dir}'s segments to {@code body}, oldest first; a torn
-     * tail of the newest segment is skipped (see {@link RecordFrame}).
-     *
-     * @throws IllegalStateException when an older segment is torn: it was forced before the next began
-     */
-    public static void replay(Path dir, Consumer<ByteBuffer> body) {
-        List<Path> segments = segments(dir);
-        for (int i = 0; i < segments.size(); i++) {
-            Path p = segments.get(i);
-            try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
-                MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
-                int end = RecordFrame.read(map, body);
-                if (end < map.limit() && i < segments.size() - 1) {
-                    throw new IllegalStateException(p + " is torn at byte " + end + " of " + map.limit() + " but a newer segment follows");
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + p, e);
-            }
-        }
-    }
-
-    /** Deletes every segment in {@code dir}, durably: once the stores hold what they record. */
-    public static void deleteSegments(Path dir) {
-        try {
-            for (Path p : segments(dir)) {
-                Files.delete(p);
-            }
-            DurableFiles.syncDirectory(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete the segments in " + dir, e);
-        }
-    }
-
-    /**
-     * Forces every file and directory under {@code root} but those under {@code skip}. On Linux,
-     * FileChannel.force (fsync) of a file writes back all its dirty pages in the page cache,
-     * those dirtied through a memory mapping (Chronicle Map's) included, since the mapping and
-     * the file share the page cache. A file deleted meanwhile (an expired generation) is skipped.
-     */
-    public static void forceStores(Path root, Path skip) {
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
-                    return d.equals(skip) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
-                    force(f);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFileFailed(Path f, IOException e) throws IOException {
-                    if (e instanceof NoSuchFileException) {
-                        return FileVisitResult.CONTINUE;
-                    }
-                    throw e;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    if (e != null && !(e instanceof NoSuchFileException)) {
-                        throw e;
-                    }
-                    force(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot force the stores under " + root, e);
-        }
-    }
-
-    private static void force(Path p) throws IOException {
-        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
-            ch.force(true);
-        } catch (NoSuchFileException e) {
-            // deleted since the walk listed it (an expired generation)
-        }
-    }
-
-    private static List<Path> segments(Path dir) {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(SUFFIX)).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + dir, e);
-        }
-    }
-
-    private static long number(Path segment) {
-        String name = segment.getFileName().toString();
-        return Long.parseLong(name.substring(0, name.length() - SUFFIX.length()));
     }
 
     private static Thread daemon(Runnable body, String name) {
