@@ -2,6 +2,7 @@ package io.simdex.ops;
 
 import io.simdex.router.EmbeddedSimdex;
 import io.simdex.router.transport.HandlerThreads;
+import io.simdex.server.Durability;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -37,13 +38,17 @@ final class EmbeddedCommand implements Callable<Integer> {
                     "(default: on; never with --threads 0)."})
     boolean inlineReads;
 
+    @Option(names = "--durability", defaultValue = "process", converter = DurabilityConverter.class,
+            description = DurabilityConverter.DESCRIPTION)
+    Durability durability;
+
     @Override
     public Integer call() throws InterruptedException {
         EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, host, port, expected,
-                HandlerThreads.orPerCore(threads), inlineReads, java.time.Clock.systemUTC());
+                HandlerThreads.orPerCore(threads), inlineReads, java.time.Clock.systemUTC(), durability);
         Runtime.getRuntime().addShutdownHook(new Thread(simdex::close, "simdex-shutdown"));
-        System.err.printf("simdex embedded: %d shards, data in %s, listening on %s:%d%n",
-                simdex.index().shardCount(), data.toAbsolutePath(), host, simdex.port());
+        System.err.printf("simdex embedded: %d shards, data in %s, durability %s, listening on %s:%d%n",
+                simdex.index().shardCount(), data.toAbsolutePath(), durability.label(), host, simdex.port());
         simdex.awaitTermination();
         return 0;
     }

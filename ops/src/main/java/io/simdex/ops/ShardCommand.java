@@ -7,6 +7,7 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.router.transport.PublicServer;
+import io.simdex.server.Durability;
 import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
@@ -36,10 +37,14 @@ final class ShardCommand implements Callable<Integer> {
     @Option(names = "--expected", defaultValue = "1000000", description = "Documents a new collection is sized for; it grows past that by adding maps (default: ${DEFAULT-VALUE}).")
     long expected;
 
+    @Option(names = "--durability", defaultValue = "process", converter = DurabilityConverter.class,
+            description = DurabilityConverter.DESCRIPTION)
+    Durability durability;
+
     @Override
     public Integer call() throws Exception {
         StoreSizing sizing = StoreSizing.forShare(expected, shards, 24);
-        ShardNode node = new ShardNode(data, c -> sizing);
+        ShardNode node = new ShardNode(data, c -> sizing, durability);
         node.openStored();
         HealthStatusManager health = new HealthStatusManager();
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
@@ -61,7 +66,8 @@ final class ShardCommand implements Callable<Integer> {
             }
             node.close();
         }, "shard-shutdown"));
-        System.err.printf("simdex shard: data in %s, listening on %s:%d%n", data.toAbsolutePath(), host, server.getPort());
+        System.err.printf("simdex shard: data in %s, durability %s, listening on %s:%d%n", data.toAbsolutePath(), durability.label(),
+                host, server.getPort());
         server.awaitTermination();
         return 0;
     }

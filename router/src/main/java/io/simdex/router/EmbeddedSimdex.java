@@ -1,5 +1,8 @@
 package io.simdex.router;
 
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
+import io.simdex.core.io.DurableFiles;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.router.api.Catalog;
 import io.simdex.router.api.RetentionSweeper;
@@ -8,13 +11,16 @@ import io.simdex.router.index.IndexRouter;
 import io.simdex.router.shard.LocalShardClient;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.ShardClient;
+import io.simdex.router.transport.DurableReplies;
 import io.simdex.router.transport.HandlerThreads;
 import io.simdex.router.transport.InlineCalls;
 import io.simdex.router.transport.PublicServer;
+import io.simdex.server.Durability;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.StoreSizing;
 
 import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,19 +78,34 @@ public final class EmbeddedSimdex implements AutoCloseable {
      */
     public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments, int threads,
                                        boolean inlineReads, Clock clock) {
+        return start(dataDir, shards, host, port, expectedDocuments, threads, inlineReads, clock, Durability.PROCESS);
+    }
+
+    /**
+     * As {@link #start(Path, int, String, int, long, int, boolean, Clock)}, acknowledging writes
+     * as {@code durability} says: with FSYNC every shard keeps a write-ahead log and each call
+     * that writes answers once its log records are forced ({@link DurableReplies}).
+     */
+    public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments, int threads,
+                                       boolean inlineReads, Clock clock, Durability durability) {
         shards = fixedShardCount(dataDir, shards);
         Placement placement = Placement.roundRobin(shards);
         List<ShardClient> clients = new ArrayList<>();
+        List<ShardNode> nodes = new ArrayList<>();
         for (int i = 0; i < shards; i++) {
             int owned = placement.bucketsOwnedBy(i);
             StoreSizing base = StoreSizing.forShare(expectedDocuments, shards, 24);
             StoreSizing sizing = new StoreSizing(base.expectedFingerprints(), base.expectedDocuments(), owned, base.averageIdBytes());
-            clients.add(new LocalShardClient(new ShardNode(dataDir.resolve("shard-" + i), c -> sizing)));
+            nodes.add(new ShardNode(dataDir.resolve("shard-" + i), c -> sizing, durability));
+            clients.add(new LocalShardClient(nodes.get(i)));
         }
         IndexRouter index = new IndexRouter(clients, placement);
         Catalog catalog = new Catalog(dataDir.resolve("router"));
         SimdexService service = new SimdexService(index, catalog, clock);
-        PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME, List.of(), threads,
+        ServerServiceDefinition api = durability == Durability.FSYNC
+                ? ServerInterceptors.intercept(service, new DurableReplies(() -> nodes.forEach(ShardNode::awaitDurable), DurableReplies.SIMDEX_READS))
+                : service.bindService();
+        PublicServer server = PublicServer.start(host, port, api, SimdexGrpc.SERVICE_NAME, List.of(), threads,
                 inlineReads ? InlineCalls.SIMDEX_READS : Map.of(), service.handlingTimes());
         return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service, Set.of(Catalog.DEFAULT)));
     }
@@ -126,9 +147,9 @@ public final class EmbeddedSimdex implements AutoCloseable {
                 return recorded;
             }
             p.setProperty("shards", Integer.toString(requested));
-            try (var w = Files.newBufferedWriter(file)) {
-                p.store(w, "simdex embedded cluster: fixed at first start");
-            }
+            StringWriter w = new StringWriter();
+            p.store(w, "simdex embedded cluster: fixed at first start");
+            DurableFiles.replace(file, w.toString());
             return requested;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -54,6 +54,8 @@ public final class PartitionPuller {
                 records += applier.apply(chunks.next());
                 progress.accept(records);
             }
+            // Pulled records have no log records: with FSYNC they are forced before the pull reports done.
+            node.checkpoint();
             return records;
         } finally {
             node.pulls().end(tombstones);

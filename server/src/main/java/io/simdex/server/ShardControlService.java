@@ -95,7 +95,11 @@ public final class ShardControlService extends ShardControlGrpc.ShardControlImpl
 
     @Override
     public void dropPartitions(PartitionsRequest req, StreamObserver<ShardCountResponse> out) {
-        answer(out, () -> ShardCountResponse.newBuilder().setChanged(node.dropPartitions(partitions(req.getPartitionsList()))).build());
+        answer(out, () -> {
+            long dropped = node.dropPartitions(partitions(req.getPartitionsList()));
+            node.awaitDurable();
+            return ShardCountResponse.newBuilder().setChanged(dropped).build();
+        });
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.simdex.server.store.DocMaps.IdList;
 import io.simdex.server.store.MatchBuffer;
 import io.simdex.server.store.StoreSizing;
 import io.simdex.server.store.UrlSeenSet;
+import io.simdex.server.wal.WriteAheadLog;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -37,6 +38,10 @@ import java.util.stream.Stream;
  * <p>Partitions move between nodes by {@link PartitionPuller} (into this node),
  * {@link PartitionExport} (out of it) and {@link #dropPartitions}; while a pull runs, deletes
  * and rebinds here take their partition's lock and leave tombstones ({@link ActivePulls}).
+ *
+ * <p>Each write, once applied, is told to the node's {@link MutationLog}: nothing with
+ * {@link Durability#PROCESS}, a write-ahead log record with FSYNC ({@link ShardLog}). Callers
+ * acknowledge writes after {@link #awaitDurable}.
  */
 public final class ShardNode implements Closeable {
     private final Path dataDir;
@@ -46,11 +51,33 @@ public final class ShardNode implements Closeable {
     private final BucketLocks locks = new BucketLocks();
     private final ConcurrentHashMap<String, UrlSeenSet> urlJobs = new ConcurrentHashMap<>();
     private final ActivePulls pulls = new ActivePulls();
+    private final MutationLog log;
 
-    /** @param sizing how to size a collection's maps when this shard first creates them */
+    /** A node with {@link Durability#PROCESS}: see {@link #ShardNode(Path, Function, Durability)}. */
     public ShardNode(Path dataDir, Function<String, StoreSizing> sizing) {
+        this(dataDir, sizing, Durability.PROCESS);
+    }
+
+    /**
+     * Replays the write-ahead log a node left in {@code dataDir} if it stopped uncleanly (with
+     * either setting), then, with FSYNC, logs every change (see {@link ShardLog}).
+     *
+     * @param sizing how to size a collection's maps when this shard first creates them
+     */
+    public ShardNode(Path dataDir, Function<String, StoreSizing> sizing, Durability durability) {
+        this(dataDir, sizing, durability, WriteAheadLog.FILES, WriteAheadLog.SEGMENT_BYTES);
+    }
+
+    /** As the public constructor, with the log's segment files from {@code channels}, checkpointing at {@code segmentBytes}. */
+    ShardNode(Path dataDir, Function<String, StoreSizing> sizing, Durability durability, WriteAheadLog.Channels channels,
+              long segmentBytes) {
+        this(dataDir, sizing, ShardLog.open(dataDir, sizing, durability, channels, segmentBytes));
+    }
+
+    ShardNode(Path dataDir, Function<String, StoreSizing> sizing, MutationLog log) {
         this.dataDir = dataDir;
         this.sizing = sizing;
+        this.log = log;
     }
 
     public Path dataDir() {
@@ -163,6 +190,12 @@ public final class ShardNode implements Closeable {
      * (BucketTable.addAll), which a caller that orders them by block (a bulk load) profits from.
      */
     public int bucketAdd(String collection, long generation, int table, long[] fps, boolean checkPresence) {
+        int changed = addToBuckets(collection, generation, table, fps, checkPresence);
+        log.bucketAdd(collection, generation, table, fps);
+        return changed;
+    }
+
+    private int addToBuckets(String collection, long generation, int table, long[] fps, boolean checkPresence) {
         BucketTable buckets = collection(collection).writable(generation).buckets();
         if (!checkPresence) {
             for (int from = 0, to; from < fps.length; from = to) {
@@ -192,6 +225,7 @@ public final class ShardNode implements Closeable {
                 changed += store != null && store.buckets().remove(table, fp) ? 1 : 0;
             }
         }
+        log.bucketRemove(collection, generation, table, fps);
         return changed;
     }
 
@@ -209,6 +243,7 @@ public final class ShardNode implements Closeable {
                 bind(c, target, generation, ids[i], fps[i], out, i);
             }
         }
+        log.bindIds(collection, generation, ids, fps);
         return out;
     }
 
@@ -244,6 +279,7 @@ public final class ShardNode implements Closeable {
                 }
             }
         }
+        log.unbindIds(collection, ids);
         return out;
     }
 
@@ -254,6 +290,7 @@ public final class ShardNode implements Closeable {
         for (int i = 0; i < fps.length; i++) {
             out[i] = docs.attach(fps[i], ids[i]);
         }
+        log.attachIds(collection, generation, fps, ids);
         return out;
     }
 
@@ -268,6 +305,7 @@ public final class ShardNode implements Closeable {
                 out[i] = store == null || store.docs().detach(fps[i], ids[i]);
             }
         }
+        log.detachIds(collection, generation, fps, ids);
         return out;
     }
 
@@ -329,6 +367,7 @@ public final class ShardNode implements Closeable {
         for (int i = 0; i < ids.length; i++) {
             store.texts().put(ids[i], texts[i]);
         }
+        log.putTexts(collection, generation, ids, texts);
         return ids.length;
     }
 
@@ -351,6 +390,7 @@ public final class ShardNode implements Closeable {
         for (int i = 0; i < hashes.length; i++) {
             store.contents().put(hashes[i], fps[i]);
         }
+        log.recordContent(collection, generation, hashes, fps);
         return hashes.length;
     }
 
@@ -360,12 +400,16 @@ public final class ShardNode implements Closeable {
      * no store here yet and {@code evenIfUnused} is false.
      */
     public int prepareGeneration(String collection, long generation, boolean evenIfUnused) {
-        return collection(collection).prepare(generation, evenIfUnused) ? 1 : 0;
+        int created = collection(collection).prepare(generation, evenIfUnused) ? 1 : 0;
+        log.prepareGeneration(collection, generation, evenIfUnused);
+        return created;
     }
 
     /** Closes and deletes {@code collection}'s generations before {@code minGeneration}; returns how many. */
     public int expireBefore(String collection, long minGeneration) {
-        return pulls.changingAll(t -> t.expired(collection, minGeneration), () -> collection(collection).expireBefore(minGeneration));
+        int expired = pulls.changingAll(t -> t.expired(collection, minGeneration), () -> collection(collection).expireBefore(minGeneration));
+        log.expireBefore(collection, minGeneration);
+        return expired;
     }
 
     /**
@@ -402,6 +446,9 @@ public final class ShardNode implements Closeable {
         for (int i = 0; i < hashes.length; i++) {
             fresh[i] = checkOnly ? !set.contains(hashes[i], now) : set.checkAndAdd(hashes[i], now, expiresAt);
         }
+        if (!checkOnly) {
+            log.addUrls(job, hashes, now, expiresAt);
+        }
         return fresh;
     }
 
@@ -411,12 +458,15 @@ public final class ShardNode implements Closeable {
         for (UrlSeenSet set : urlJobs.values()) {
             removed += set.sweep(now);
         }
+        log.sweepUrls(now);
         return removed;
     }
 
     /** Forgets a job's seen-set, files included; true if it existed. */
     public synchronized boolean dropUrlJob(String job) {
-        return pulls.changingAll(t -> t.add(new PullTombstones.UrlJob(job)), () -> dropUrlJobFiles(job));
+        boolean existed = pulls.changingAll(t -> t.add(new PullTombstones.UrlJob(job)), () -> dropUrlJobFiles(job));
+        log.dropUrlJob(job);
+        return existed;
     }
 
     private boolean dropUrlJobFiles(String job) {
@@ -448,7 +498,9 @@ public final class ShardNode implements Closeable {
      * generation and URL job; returns how many records that was.
      */
     public long dropPartitions(PartitionSet partitions) {
-        return PartitionDrop.run(this, partitions);
+        long removed = PartitionDrop.run(this, partitions);
+        log.dropPartitions(partitions);
+        return removed;
     }
 
     /** Sizes of {@code collection}'s generations at or after {@code minGeneration}. */
@@ -471,6 +523,26 @@ public final class ShardNode implements Closeable {
         collections.clear();
         urlJobs.values().forEach(UrlSeenSet::close);
         urlJobs.clear();
+        log.close();
+    }
+
+    /**
+     * Returns once every change made so far is on stable storage ({@link Durability#FSYNC}: its
+     * log record forced; one force serves every caller waiting); at once with PROCESS. A caller
+     * acknowledges its writes after this.
+     *
+     * @throws java.io.UncheckedIOException when the log failed: the writes may be lost
+     */
+    public void awaitDurable() {
+        log.awaitDurable();
+    }
+
+    /**
+     * With FSYNC, forces the stores to disk and drops the log records they hold: for changes
+     * made without log records (partitions pulled from a peer) before they are relied on.
+     */
+    public void checkpoint() {
+        log.checkpoint();
     }
 
     /** Previous bindings: {@code present[i]} says whether {@code previous[i]} (in {@code generation[i]}) means anything. */

@@ -40,6 +40,7 @@ import io.simdex.server.store.DocMaps;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 
 import static io.simdex.server.Calls.answer;
 import static io.simdex.server.Calls.invalid;
@@ -97,35 +98,35 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void bucketAdd(ShardBucketRequest req, StreamObserver<ShardCountResponse> out) {
-        answer(out, () -> ShardCountResponse.newBuilder().setChanged(
+        write(out, () -> ShardCountResponse.newBuilder().setChanged(
                 node.bucketAdd(collection(req.getCollection()), req.getGeneration(), table(req.getTable()), toArray(req.getFingerprintsList()),
                         !req.getNewFingerprints())).build());
     }
 
     @Override
     public void bucketRemove(ShardBucketRequest req, StreamObserver<ShardCountResponse> out) {
-        answer(out, () -> ShardCountResponse.newBuilder().setChanged(
+        write(out, () -> ShardCountResponse.newBuilder().setChanged(
                 node.bucketRemove(collection(req.getCollection()), req.getGeneration(), table(req.getTable()), toArray(req.getFingerprintsList()))).build());
     }
 
     @Override
     public void bindIds(ShardIdsRequest req, StreamObserver<ShardPreviousResponse> out) {
-        answer(out, () -> previous(node.bindIds(collection(req.getCollection()), req.getGeneration(), ids(req, true), toArray(req.getFingerprintsList()))));
+        write(out, () -> previous(node.bindIds(collection(req.getCollection()), req.getGeneration(), ids(req, true), toArray(req.getFingerprintsList()))));
     }
 
     @Override
     public void unbindIds(ShardIdsRequest req, StreamObserver<ShardPreviousResponse> out) {
-        answer(out, () -> previous(node.unbindIds(collection(req.getCollection()), ids(req, false))));
+        write(out, () -> previous(node.unbindIds(collection(req.getCollection()), ids(req, false))));
     }
 
     @Override
     public void attachIds(ShardIdsRequest req, StreamObserver<ShardFlagsResponse> out) {
-        answer(out, () -> flags(node.attachIds(collection(req.getCollection()), req.getGeneration(), toArray(req.getFingerprintsList()), ids(req, true))));
+        write(out, () -> flags(node.attachIds(collection(req.getCollection()), req.getGeneration(), toArray(req.getFingerprintsList()), ids(req, true))));
     }
 
     @Override
     public void detachIds(ShardIdsRequest req, StreamObserver<ShardFlagsResponse> out) {
-        answer(out, () -> flags(node.detachIds(collection(req.getCollection()), req.getGeneration(), toArray(req.getFingerprintsList()), ids(req, true))));
+        write(out, () -> flags(node.detachIds(collection(req.getCollection()), req.getGeneration(), toArray(req.getFingerprintsList()), ids(req, true))));
     }
 
     @Override
@@ -155,19 +156,19 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void expireGenerations(ShardExpireRequest req, StreamObserver<ShardCountResponse> out) {
-        answer(out, () -> ShardCountResponse.newBuilder().setChanged(
+        write(out, () -> ShardCountResponse.newBuilder().setChanged(
                 node.expireBefore(collection(req.getCollection()), req.getMinGeneration())).build());
     }
 
     @Override
     public void prepareGeneration(ShardPrepareRequest req, StreamObserver<ShardCountResponse> out) {
-        answer(out, () -> ShardCountResponse.newBuilder().setChanged(
+        write(out, () -> ShardCountResponse.newBuilder().setChanged(
                 node.prepareGeneration(collection(req.getCollection()), req.getGeneration(), req.getEvenIfUnused())).build());
     }
 
     @Override
     public void putTexts(ShardTextsRequest req, StreamObserver<ShardCountResponse> out) {
-        answer(out, () -> {
+        write(out, () -> {
             if (req.getIdsCount() != req.getTextsCount()) {
                 throw invalid(req.getIdsCount() + " ids but " + req.getTextsCount() + " texts");
             }
@@ -205,7 +206,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void recordContent(ShardContentRequest req, StreamObserver<ShardCountResponse> out) {
-        answer(out, () -> {
+        write(out, () -> {
             if (req.getFingerprintsCount() != req.getContentHashesCount()) {
                 throw invalid(req.getContentHashesCount() + " content hashes but " + req.getFingerprintsCount() + " fingerprints");
             }
@@ -227,7 +228,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void checkUrls(ShardUrlsRequest req, StreamObserver<ShardFlagsResponse> out) {
-        answer(out, () -> {
+        write(out, () -> {
             byte[][] hashes = new byte[req.getUrlHashesCount()][];
             for (int i = 0; i < hashes.length; i++) {
                 hashes[i] = req.getUrlHashes(i).toByteArray();
@@ -241,12 +242,12 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void sweepUrls(ShardSweepUrlsRequest req, StreamObserver<ShardCountResponse> out) {
-        answer(out, () -> ShardCountResponse.newBuilder().setChanged(node.sweepUrls(req.getNowSeconds())).build());
+        write(out, () -> ShardCountResponse.newBuilder().setChanged(node.sweepUrls(req.getNowSeconds())).build());
     }
 
     @Override
     public void dropUrlJob(ShardDropUrlJobRequest req, StreamObserver<ShardCountResponse> out) {
-        answer(out, () -> ShardCountResponse.newBuilder().setChanged(node.dropUrlJob(collection(req.getJob())) ? 1 : 0).build());
+        write(out, () -> ShardCountResponse.newBuilder().setChanged(node.dropUrlJob(collection(req.getJob())) ? 1 : 0).build());
     }
 
     @Override
@@ -271,6 +272,15 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     public void unlockBuckets(ShardUnlockRequest req, StreamObserver<ShardCountResponse> out) {
         answer(out, () -> ShardCountResponse.newBuilder().setChanged(node.unlockBuckets(collection(req.getCollection()),
                 bucketKeys(req.getBucketKeysList()), req.getToken(), req.getStamp())).build());
+    }
+
+    /** As {@link Calls#answer}, for a write: the reply waits until the node's changes are durable ({@link ShardNode#awaitDurable}). */
+    private <T> void write(StreamObserver<T> out, Supplier<T> call) {
+        answer(out, () -> {
+            T reply = call.get();
+            node.awaitDurable();
+            return reply;
+        });
     }
 
     private void requireReadable() {

@@ -128,6 +128,7 @@ final class ReportGenerator {
         figures.put("dedup-batch-10m", new BatchFigure("documents/s", "4",
                 "batched Dedup at 10M (1,000 documents a call) >= 100,000 documents/s", 100_000));
         figures.put("bulkload-50m", new BulkLoadFigure());
+        figures.put("durability-insert", new DurabilityFigure());
         return Collections.unmodifiableMap(figures);
     }
 }

@@ -4,6 +4,7 @@ import io.simdex.loadtest.echo.EchoService;
 import io.simdex.router.EmbeddedSimdex;
 import io.simdex.router.transport.HandlerThreads;
 import io.simdex.router.transport.PublicServer;
+import io.simdex.server.Durability;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -42,6 +43,10 @@ public final class ServeCommand implements Callable<Integer> {
                     "thread (default: on; --no-inline-reads: every call on the handler threads)."})
     boolean inlineReads;
 
+    @Option(names = "--durability", defaultValue = "process",
+            description = "Embedded: when writes are acknowledged, process or fsync, as `simdex embedded --durability` (default: ${DEFAULT-VALUE}).")
+    String durability;
+
     @Override
     public Integer call() throws InterruptedException {
         AutoCloseable server;
@@ -52,7 +57,8 @@ public final class ServeCommand implements Callable<Integer> {
             server = echo;
             bound = echo.port();
         } else {
-            EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, "127.0.0.1", port, expected, handlers, inlineReads, java.time.Clock.systemUTC());
+            EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, "127.0.0.1", port, expected, handlers, inlineReads,
+                    java.time.Clock.systemUTC(), Durability.parse(durability));
             server = simdex;
             bound = simdex.port();
         }

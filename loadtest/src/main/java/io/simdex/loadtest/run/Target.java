@@ -4,11 +4,14 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.loadtest.echo.EchoService;
 import io.simdex.router.EmbeddedSimdex;
+import io.simdex.router.transport.HandlerThreads;
 import io.simdex.router.transport.PublicServer;
+import io.simdex.server.Durability;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -42,9 +45,14 @@ public final class Target implements AutoCloseable {
      * @throws IllegalArgumentException for a malformed spec or a non-loopback host
      */
     public static Target open(String spec, Path dataDir, int shards, long expected) {
+        return open(spec, dataDir, shards, expected, Durability.PROCESS);
+    }
+
+    /** As {@link #open(String, Path, int, long)}, an embedded simdex acknowledging writes as {@code durability} says. */
+    public static Target open(String spec, Path dataDir, int shards, long expected, Durability durability) {
         int equals = spec.indexOf('=');
         if (equals > 0) {
-            Target t = open(spec.substring(equals + 1), dataDir, shards, expected);
+            Target t = open(spec.substring(equals + 1), dataDir, shards, expected, durability);
             return new Target(t.host, t.port, spec.substring(0, equals), t.server);
         }
         if (spec.equals("echo")) {
@@ -52,8 +60,10 @@ public final class Target implements AutoCloseable {
             return new Target("127.0.0.1", echo.port(), "echo (in-process)", echo);
         }
         if (spec.equals("embedded")) {
-            EmbeddedSimdex simdex = EmbeddedSimdex.start(dataDir, shards, "127.0.0.1", 0, expected);
-            return new Target("127.0.0.1", simdex.port(), "embedded simdex (in-process, " + shards + " shards)", simdex);
+            EmbeddedSimdex simdex = EmbeddedSimdex.start(dataDir, shards, "127.0.0.1", 0, expected, HandlerThreads.perCore(), true,
+                    Clock.systemUTC(), durability);
+            String fsync = durability == Durability.FSYNC ? ", durability fsync" : "";
+            return new Target("127.0.0.1", simdex.port(), "embedded simdex (in-process, " + shards + " shards" + fsync + ")", simdex);
         }
         int colon = spec.lastIndexOf(':');
         if (colon <= 0 || colon == spec.length() - 1) {

@@ -1,6 +1,7 @@
 package io.simdex.loadtest.run;
 
 import io.simdex.loadtest.DurationConverter;
+import io.simdex.server.Durability;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -24,6 +25,10 @@ public final class TargetOptions {
             description = "Collection sizing when --target embedded, as `simdex embedded --expected` (default: ${DEFAULT-VALUE}).")
     public long expected;
 
+    @Option(names = "--durability", defaultValue = "process",
+            description = "When --target embedded acknowledges writes, as `simdex embedded --durability`: process or fsync (default: ${DEFAULT-VALUE}).")
+    public String durability;
+
     @Option(names = "--connections", defaultValue = "1", description = "HTTP/2 connections, calls spread round-robin (default: ${DEFAULT-VALUE}).")
     public int connections;
 
@@ -40,6 +45,6 @@ public final class TargetOptions {
         if (connections < 1 || connections > 64) {
             throw new IllegalArgumentException("--connections must be 1..64, was " + connections);
         }
-        return Target.open(spec, data, shards, expected);
+        return Target.open(spec, data, shards, expected, Durability.parse(durability));
     }
 }

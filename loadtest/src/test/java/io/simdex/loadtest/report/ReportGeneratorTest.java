@@ -59,6 +59,7 @@ class ReportGeneratorTest {
                 report);
         assertTrue(report.contains("| `run-2.json` | **230,000** | 180,000 / 230,000 | 1.50 / 9.00 | 5,000,000 |"), report);
         assertTrue(report.contains("[bulkload-50m](#fixture-bulkload-50m)"), report);
+        assertTrue(report.contains("| `run-1.json` | 1 / 8 | **900** | 12,000 | **0.08** | 6.00 / 0.56 | 35.00 / 5.20 |"), report);
         assertTrue(report.contains("![open-loop p99 by round: simdex, 1.5 x the echo, simdex's server](REPORT-query-unary-10m.svg)"), report);
     }
 

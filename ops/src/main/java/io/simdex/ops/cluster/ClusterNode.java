@@ -75,7 +75,7 @@ public final class ClusterNode implements AutoCloseable {
     public static ClusterNode start(ClusterConfig config) throws Exception {
         int founders = Math.max(1, config.raft().size());
         StoreSizing sizing = StoreSizing.forShare(config.expected() * config.replication(), founders, 24);
-        ShardNode node = new ShardNode(config.data().resolve("shard"), c -> sizing);
+        ShardNode node = new ShardNode(config.data().resolve("shard"), c -> sizing, config.durability());
         node.openStored();
         NodeState state = new NodeState(config.id(), 0, false);
         HealthStatusManager health = new HealthStatusManager();

@@ -2,6 +2,7 @@ package io.simdex.router.api;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
+import io.simdex.core.io.DurableFiles;
 import io.simdex.proto.v1.CollectionInfo;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.ListCollectionsResponse;
@@ -10,7 +11,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -111,10 +111,8 @@ public final class Catalog {
     }
 
     private void save() {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
-            Files.writeString(tmp, JsonFormat.printer().print(ListCollectionsResponse.newBuilder().addAllCollections(collections.values())));
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            DurableFiles.replace(file, JsonFormat.printer().print(ListCollectionsResponse.newBuilder().addAllCollections(collections.values())));
         } catch (InvalidProtocolBufferException e) {
             throw new IllegalStateException(e);
         } catch (IOException e) {

@@ -1,5 +1,7 @@
 package io.simdex.router.cluster;
 
+import io.simdex.server.Durability;
+
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -25,10 +27,11 @@ import java.util.Set;
  * expected=1000000           documents a new collection is sized for on a node
  * hedge.millis=0             routers: ask a second replica when the first has not answered a read by then (0: never)
  * handler.threads=0          routers: gRPC handler threads (0: unbounded, as handlers wait on the nodes; see HandlerThreads)
+ * durability=process         nodes: when a write is acknowledged, process or fsync (see Durability)
  * </pre>
  */
 public record ClusterConfig(String id, String host, int port, int atomixPort, Path data, List<Seed> seeds, Set<String> raft,
-        int replication, int writeQuorum, long expected, long hedgeMillis, int handlerThreads) {
+        int replication, int writeQuorum, long expected, long hedgeMillis, int handlerThreads, Durability durability) {
 
     /** A founding member's Atomix address: {@code id@host:port}. */
     public record Seed(String id, String host, int port) {
@@ -70,7 +73,15 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
                 Integer.parseInt(required(p, "atomix.port", source)), Path.of(required(p, "data", source)), seeds, raft,
                 replication, quorum, Long.parseLong(p.getProperty("expected", "1000000").trim()),
                 Long.parseLong(p.getProperty("hedge.millis", "0").trim()),
-                Integer.parseInt(p.getProperty("handler.threads", "0").trim()));
+                Integer.parseInt(p.getProperty("handler.threads", "0").trim()), durability(p, source));
+    }
+
+    private static Durability durability(Properties p, String source) {
+        try {
+            return Durability.parse(p.getProperty("durability", "process"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+        }
     }
 
     private static String required(Properties p, String key, String source) {

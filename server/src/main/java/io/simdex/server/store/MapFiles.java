@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 /**
  * Opens persisted Chronicle Map files, recovering them when the last run did not close them.
@@ -15,7 +16,7 @@ import java.nio.file.Path;
  * SIGKILL can leave a lock held or a counter stale. {@code recoverPersistedTo} repairs that, but
  * needs exclusive access, which a shard has: one shard process owns its data directory.
  */
-final class MapFiles {
+public final class MapFiles {
     /** Written when a store closed cleanly; its absence at open means "recover". */
     static final String CLEAN_MARKER = ".clean";
 
@@ -39,6 +40,21 @@ final class MapFiles {
             return Files.deleteIfExists(dir.resolve(CLEAN_MARKER));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Deletes every clean-close marker under {@code root}, so that each store opened next is
+     * recovered: after an OS crash a marker can be back (its deletion at open never reached the
+     * disk) on a store written to since.
+     */
+    public static void forgetCleanCloses(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.filter(p -> p.getFileName().toString().equals(CLEAN_MARKER)).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove the clean-close markers under " + root, e);
         }
     }
 

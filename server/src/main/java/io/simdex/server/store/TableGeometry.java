@@ -88,11 +88,9 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
             p.setProperty("pagesPerGeneration", Integer.toString(fresh.pagesPerGeneration));
             p.setProperty("pagesPerMap", Long.toString(fresh.pagesPerMap));
             p.setProperty("entryChecksums", Boolean.toString(fresh.entryChecksums));
-            Path tmp = dir.resolve(FILE + ".tmp");
-            try (Writer w = Files.newBufferedWriter(tmp)) {
-                p.store(w, "bucket table geometry: fixed at creation, do not edit");
-            }
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Writer w = new java.io.StringWriter();
+            p.store(w, "bucket table geometry: fixed at creation, do not edit");
+            io.simdex.core.io.DurableFiles.replace(file, w.toString());
             return fresh;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

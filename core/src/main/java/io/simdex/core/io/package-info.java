@@ -1,0 +1,5 @@
+/**
+ * File helpers that the router and the shard server share: {@link io.simdex.core.io.DurableFiles}
+ * replaces small settings files so that they survive an OS crash.
+ */
+package io.simdex.core.io;

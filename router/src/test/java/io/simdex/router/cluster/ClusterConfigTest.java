@@ -1,0 +1,41 @@
+package io.simdex.router.cluster;
+
+import io.simdex.server.Durability;
+import org.junit.jupiter.api.Test;
+
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class ClusterConfigTest {
+    private static Properties node() {
+        Properties p = new Properties();
+        p.setProperty("id", "node-1");
+        p.setProperty("port", "7500");
+        p.setProperty("atomix.port", "7600");
+        p.setProperty("data", "data");
+        p.setProperty("seeds", "node-1@127.0.0.1:7600");
+        return p;
+    }
+
+    @Test
+    void durability_unset_isProcess() {
+        assertEquals(Durability.PROCESS, ClusterConfig.of(node(), "node.properties").durability());
+    }
+
+    @Test
+    void durability_fsync_parsed() {
+        Properties p = node();
+        p.setProperty("durability", "fsync");
+        assertEquals(Durability.FSYNC, ClusterConfig.of(p, "node.properties").durability());
+    }
+
+    @Test
+    void durability_badValue_namesFileAndChoices() {
+        Properties p = node();
+        p.setProperty("durability", "sync");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.of(p, "node.properties"));
+        assertEquals("node.properties: durability must be one of process, fsync, was \"sync\"", e.getMessage());
+    }
+}

@@ -1,0 +1,343 @@
+package io.simdex.server.wal;
+
+import io.simdex.core.io.DurableFiles;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A node's write-ahead log: records appended to segment files in {@code dir}, forced to disk by
+ * one syncer thread for every writer waiting (group commit), and dropped at a checkpoint once
+ * the stores they describe are forced too.
+ *
+ * <p>Positions are bytes appended since the log opened. {@link #append} returns the end of its
+ * record; {@link #awaitForced} returns once a force has covered a position. The syncer forces
+ * whenever something is appended and not yet forced, so writes arriving during one force share
+ * the next. A failed force fails the log for good: every later append and wait throws, since
+ * after a failed fsync the kernel may have dropped the dirty pages, and the node must restart
+ * (and replay) before it acknowledges writes again.
+ *
+ * <p>The caller appends a record after applying its change to the stores. So when a checkpoint
+ * starts a new segment, every record of the older ones has been applied; forcing the stores
+ * then makes those segments redundant, and they are deleted. A change being applied meanwhile
+ * lands in the new segment.
+ */
+public final class WriteAheadLog implements AutoCloseable {
+    /** Opens a new segment file for appending; tests pass one whose channels record or fail force(). */
+    @FunctionalInterface
+    public interface Channels {
+        FileChannel create(Path file) throws IOException;
+    }
+
+    public static final Channels FILES = f -> FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    /** A segment this large starts a checkpoint: replay after a crash reads at most about this much. */
+    public static final long SEGMENT_BYTES = 64L << 20;
+
+    private final Path dir;
+    private final Path storesRoot;
+    private final long segmentBytes;
+    private final Channels channels;
+    /** Guards the fields below and the current channel's writes. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition unforced = lock.newCondition();
+    private final Condition forcedMoved = lock.newCondition();
+    private final Condition checkpointWanted = lock.newCondition();
+    /** Held across a force, so that a checkpoint never closes the channel being forced. */
+    private final ReentrantLock forcing = new ReentrantLock();
+    private FileChannel current;
+    private long segment;
+    private long segmentStart;
+    private long appended;
+    private long forced;
+    private IOException failure;
+    private boolean checkpointDue;
+    private boolean closed;
+    private final Thread syncer;
+    private final Thread checkpointer;
+
+    private WriteAheadLog(Path dir, Path storesRoot, long segmentBytes, Channels channels) throws IOException {
+        this.dir = dir;
+        this.storesRoot = storesRoot;
+        this.segmentBytes = segmentBytes;
+        this.channels = channels;
+        this.current = newSegment(1);
+        this.segment = 1;
+        this.syncer = daemon(this::syncLoop, "wal-sync " + dir);
+        this.checkpointer = daemon(this::checkpointLoop, "wal-checkpoint " + dir);
+    }
+
+    /**
+     * Opens an empty log in {@code dir} for the stores under {@code storesRoot} (which holds
+     * {@code dir}); any segment still there must have been {@link LogFiles#replay replayed} first.
+     */
+    public static WriteAheadLog open(Path dir, Path storesRoot, long segmentBytes, Channels channels) {
+        try {
+            Files.createDirectories(dir);
+            DurableFiles.syncDirectory(dir.getParent());
+            if (LogFiles.hasSegments(dir)) {
+                throw new IllegalStateException(dir + " holds log segments: replay them before opening the log");
+            }
+            return new WriteAheadLog(dir, storesRoot, segmentBytes, channels);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the write-ahead log in " + dir, e);
+        }
+    }
+
+    /** Appends one record; returns its end, the position to {@link #awaitForced await}. */
+    public long append(ByteBuffer body) {
+        ByteBuffer[] frame = {RecordFrame.header(body), body.duplicate()};
+        lock.lock();
+        try {
+            throwIfFailed();
+            long bytes = frame[0].remaining() + frame[1].remaining();
+            try {
+                while (frame[1].hasRemaining()) {
+                    current.write(frame);
+                }
+            } catch (IOException e) {
+                fail(e);
+                throwIfFailed();
+            }
+            appended += bytes;
+            unforced.signal();
+            if (!checkpointDue && appended - segmentStart >= segmentBytes) {
+                checkpointDue = true;
+                checkpointWanted.signal();
+            }
+            return appended;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The end of the last record appended. */
+    public long end() {
+        lock.lock();
+        try {
+            return appended;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Returns once a force has covered {@code position}.
+     *
+     * @throws UncheckedIOException when a force failed before covering it (the write is not durable)
+     */
+    public void awaitForced(long position) {
+        lock.lock();
+        try {
+            while (forced < position) {
+                throwIfFailed();
+                if (closed) {
+                    throw new IllegalStateException("write-ahead log " + dir + " closed before position " + position + " was forced");
+                }
+                forcedMoved.awaitUninterruptibly();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void syncLoop() {
+        while (true) {
+            lock.lock();
+            try {
+                while (!closed && failure == null && forced == appended) {
+                    unforced.awaitUninterruptibly();
+                }
+                if (closed || failure != null) {
+                    return;
+                }
+            } finally {
+                lock.unlock();
+            }
+            forceCurrent();
+        }
+    }
+
+    /** Forces the current segment up to what is appended now: one fsync for every writer waiting. */
+    private void forceCurrent() {
+        forcing.lock();
+        try {
+            FileChannel ch;
+            long target;
+            lock.lock();
+            try {
+                ch = current;
+                target = appended;
+            } finally {
+                lock.unlock();
+            }
+            ch.force(false);
+            markForced(target);
+        } catch (IOException e) {
+            fail(e);
+        } finally {
+            forcing.unlock();
+        }
+    }
+
+    private void checkpointLoop() {
+        while (true) {
+            lock.lock();
+            try {
+                while (!closed && !checkpointDue) {
+                    checkpointWanted.awaitUninterruptibly();
+                }
+                if (closed) {
+                    return;
+                }
+            } finally {
+                lock.unlock();
+            }
+            try {
+                checkpoint();
+            } catch (RuntimeException e) {
+                // The log has failed (see fail); writes report it.
+                return;
+            }
+        }
+    }
+
+    /**
+     * Starts a new segment, forces the stores, and deletes the older segments: what they record
+     * is then on disk in the stores themselves.
+     */
+    public synchronized void checkpoint() {
+        long older = rotate();
+        LogFiles.forceStores(storesRoot, dir);
+        try {
+            for (Path p : LogFiles.segments(dir)) {
+                if (LogFiles.number(p) <= older) {
+                    Files.delete(p);
+                }
+            }
+            DurableFiles.syncDirectory(dir);
+        } catch (IOException e) {
+            fail(e);
+            throwIfFailed();
+        }
+    }
+
+    /** Switches appends to a new segment after forcing the current one; returns the old one's number. */
+    private long rotate() {
+        forcing.lock();
+        try {
+            FileChannel next = newSegment(segment + 1);
+            FileChannel old;
+            long oldEnd;
+            lock.lock();
+            try {
+                throwIfFailed();
+                old = current;
+                oldEnd = appended;
+                current = next;
+                segment++;
+                segmentStart = appended;
+                checkpointDue = false;
+            } finally {
+                lock.unlock();
+            }
+            old.force(false);
+            old.close();
+            markForced(oldEnd);
+            return segment - 1;
+        } catch (IOException e) {
+            fail(e);
+            throwIfFailed();
+            throw new AssertionError("unreachable");
+        } finally {
+            forcing.unlock();
+        }
+    }
+
+    private FileChannel newSegment(long number) throws IOException {
+        FileChannel ch = channels.create(LogFiles.segment(dir, number));
+        DurableFiles.syncDirectory(dir);
+        return ch;
+    }
+
+    private void markForced(long position) {
+        lock.lock();
+        try {
+            forced = Math.max(forced, position);
+            forcedMoved.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void fail(IOException e) {
+        lock.lock();
+        try {
+            if (failure == null) {
+                failure = e;
+            }
+            forcedMoved.signalAll();
+            unforced.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void throwIfFailed() {
+        if (failure != null) {
+            throw new UncheckedIOException("write-ahead log " + dir + " failed; writes are not durable until the node restarts", failure);
+        }
+    }
+
+    /**
+     * Stops the threads, forces the stores and deletes every segment: call once the stores are
+     * closed, so the next open has nothing to replay. Writers still waiting get an exception.
+     */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            closed = true;
+            unforced.signalAll();
+            forcedMoved.signalAll();
+            checkpointWanted.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        join(syncer);
+        join(checkpointer);
+        forcing.lock();
+        try {
+            current.close();
+            if (failure == null) {
+                LogFiles.forceStores(storesRoot, dir);
+                LogFiles.deleteSegments(dir);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close the write-ahead log in " + dir, e);
+        } finally {
+            forcing.unlock();
+        }
+    }
+
+    private static Thread daemon(Runnable body, String name) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static void join(Thread t) {
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

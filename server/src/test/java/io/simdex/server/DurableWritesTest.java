@@ -1,0 +1,144 @@
+package io.simdex.server;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import io.simdex.proto.v1.ShardBucketRequest;
+import io.simdex.proto.v1.ShardCountResponse;
+import io.simdex.server.wal.GatedChannels;
+import io.simdex.server.wal.WriteAheadLog;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** With {@link Durability#FSYNC} a write is acknowledged only after a force covered its log record. */
+class DurableWritesTest {
+    private static final long DEADLINE_MS = 10_000;
+
+    @TempDir
+    Path dir;
+    private final GatedChannels channels = new GatedChannels();
+    private ShardNode node;
+
+    @AfterEach
+    void tearDown() {
+        channels.releaseForces();
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    private ShardNode open() {
+        return new ShardNode(dir, c -> TestShard.SIZING, Durability.FSYNC, channels, WriteAheadLog.SEGMENT_BYTES);
+    }
+
+    @Test
+    void bucketAdd_forceHeld_noReplyUntilForceReturns() throws Exception {
+        node = open();
+        ShardService service = new ShardService(node);
+        channels.holdForces();
+        Reply reply = new Reply();
+        Thread writer = new Thread(() -> service.bucketAdd(request(1), reply));
+        writer.start();
+        await(() -> channels.forcesEntered.get() >= 1, "the syncer to start a force");
+        await(() -> writer.getState() == Thread.State.WAITING || reply.done.isDone(), "the writer to wait");
+        assertFalse(reply.done.isDone(), "acknowledged while its log record's force was held");
+
+        channels.releaseForces();
+        assertEquals(1, reply.done.get(DEADLINE_MS, TimeUnit.MILLISECONDS).getChanged());
+        assertEquals(channels.written.get(), channels.forced.get(), "the reply came before a force covered the record");
+    }
+
+    @Test
+    void bucketAdd_forceFails_replyIsAnErrorAndLaterWritesFailToo() throws Exception {
+        node = open();
+        ShardService service = new ShardService(node);
+        channels.fail();
+        Reply first = new Reply();
+        service.bucketAdd(request(1), first);
+        assertEquals(Status.Code.INTERNAL, failure(first).getStatus().getCode());
+        assertTrue(failure(first).getStatus().getDescription().contains("not durable"), failure(first).getStatus().getDescription());
+
+        Reply second = new Reply();
+        service.bucketAdd(request(2), second);
+        assertEquals(Status.Code.INTERNAL, failure(second).getStatus().getCode());
+    }
+
+    @Test
+    void awaitDurable_manyConcurrentWriters_shareForces() throws Exception {
+        node = open();
+        int writers = 32;
+        channels.holdForces();
+        List<CompletableFuture<Void>> acks = new ArrayList<>();
+        for (int i = 0; i < writers; i++) {
+            long fp = 1000L + i;
+            acks.add(CompletableFuture.runAsync(() -> {
+                node.bucketAdd("c", 0, 1, new long[] {fp});
+                node.awaitDurable();
+            }, runnable -> new Thread(runnable).start()));
+        }
+        await(() -> channels.writes.get() == writers, "every writer to append");
+        assertTrue(acks.stream().noneMatch(CompletableFuture::isDone), "a write was acknowledged while forces were held");
+        channels.releaseForces();
+        CompletableFuture.allOf(acks.toArray(new CompletableFuture[0])).get(DEADLINE_MS, TimeUnit.MILLISECONDS);
+        // The held force covers what had been appended when it began; one more covers the rest.
+        assertTrue(channels.forces.get() <= 2, channels.forces.get() + " forces for " + writers + " writes");
+        assertEquals(channels.written.get(), channels.forced.get());
+    }
+
+    private static ShardBucketRequest request(long fp) {
+        return ShardBucketRequest.newBuilder().setCollection("c").setTable(1).addFingerprints(fp).build();
+    }
+
+    private static StatusRuntimeException failure(Reply r) throws Exception {
+        try {
+            r.done.get(DEADLINE_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            return (StatusRuntimeException) e.getCause();
+        }
+        return fail("the write was acknowledged although its force failed");
+    }
+
+    static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DEADLINE_MS);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting for " + what);
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    private static final class Reply implements StreamObserver<ShardCountResponse> {
+        final CompletableFuture<ShardCountResponse> done = new CompletableFuture<>();
+        private ShardCountResponse value;
+
+        @Override
+        public void onNext(ShardCountResponse v) {
+            value = v;
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            done.completeExceptionally(t);
+        }
+
+        @Override
+        public void onCompleted() {
+            done.complete(value);
+        }
+    }
+}
