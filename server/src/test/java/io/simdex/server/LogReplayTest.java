@@ -97,8 +97,8 @@ class LogReplayTest {
     }
 
     private static void assertRebuilt(ShardNode node) {
-        assertArrayEquals(new String[] {"a"}, node.resolveIds("c", 0, 11));
-        assertArrayEquals(new String[0], node.resolveIds("c", 0, 22));
+        assertArrayEquals(new String[] {"a"}, node.resolveIds("c", 0, 11, 0).ids());
+        assertArrayEquals(new String[0], node.resolveIds("c", 0, 22, 0).ids());
         ShardNode.Found[] found = node.probe("c", new long[] {0}, 2, new long[] {11, 22}, 0);
         assertArrayEquals(new long[] {11}, found[0].fingerprints());
         assertEquals(0, found[1].fingerprints().length);
