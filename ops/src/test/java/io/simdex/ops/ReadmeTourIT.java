@@ -142,7 +142,7 @@ class ReadmeTourIT {
         String match = "{\"id\":\"%s\",\"fingerprint\":\"81985529216486895\",\"distance\":1,\"similarity\":-1.0}";
         expect("grpcurl -plaintext -d '{\"probes\":[{\"fingerprint\":\"81985529216486894\"}],\"max_distance\":3}' localhost:7411 simdex.v1.Simdex/Query",
                 printsExactly("{\"results\":[{\"fingerprint\":\"81985529216486894\",\"matches\":["
-                        + match.formatted("f1") + "," + match.formatted("g1") + "]}]}"));
+                        + match.formatted("f1") + "," + match.formatted("g1") + "],\"totalMatches\":\"2\"}]}"));
         expect("grpcurl -plaintext -d '{\"documents\":[{\"id\":\"g2\",\"text\":\"some text to check\"}],\"max_distance\":3}' localhost:7411 simdex.v1.Simdex/Dedup",
                 printsMatching("\\{\"results\":\\[\\{\"id\":\"g2\",\"fingerprint\":\"\\d+\",\"inserted\":true,\"sequence\":\"\\d+\"}]}"));
         expect("grpcurl -plaintext localhost:7411 grpc.health.v1.Health/Check", printsExactly("{\"status\":\"SERVING\"}"));
