@@ -87,8 +87,7 @@ public final class DocMaps implements Closeable {
 
     /** Up to {@code limit} ids of {@code fp} (0: all) in {@code ids}, and in {@code total} how many it has. */
     public IdList ids(long fp, int limit) {
-        FingerprintIds.Ids found = fpToIds.ids(fp, limit);
-        return new IdList(found.ids(), found.total());
+        return fpToIds.ids(fp, limit);
     }
 
     /** Some ids of a fingerprint, and how many it has. */

@@ -57,11 +57,6 @@ final class FingerprintIds implements Closeable {
         }
     }
 
-    /** The first {@code limit} ids of a fingerprint and how many it has. */
-    record Ids(String[] ids, long total) {
-        static final Ids NONE = new Ids(new String[0], 0);
-    }
-
     /** Adds {@code id} to {@code fp}; true when {@code fp} had no ids before. */
     boolean attach(long fp, String id) {
         ReentrantLock lock = lock(fp);
@@ -122,14 +117,14 @@ final class FingerprintIds implements Closeable {
     }
 
     /** Up to {@code limit} ids of {@code fp} (0: all), and how many it has. */
-    Ids ids(long fp, int limit) {
+    DocMaps.IdList ids(long fp, int limit) {
         String value = fps.get(fp);
         if (value == null || value.isEmpty()) {
-            return Ids.NONE;
+            return DocMaps.IdList.NONE;
         }
         if (!isHot(value)) {
             String[] all = split(value);
-            return new Ids(limit > 0 && all.length > limit ? java.util.Arrays.copyOf(all, limit) : all, all.length);
+            return new DocMaps.IdList(limit > 0 && all.length > limit ? java.util.Arrays.copyOf(all, limit) : all, all.length);
         }
         ReentrantLock lock = lock(fp);
         lock.lock();
@@ -147,7 +142,7 @@ final class FingerprintIds implements Closeable {
                     }
                 }
             }
-            return new Ids(out.toArray(String[]::new), h.count);
+            return new DocMaps.IdList(out.toArray(String[]::new), h.count);
         } finally {
             lock.unlock();
         }
