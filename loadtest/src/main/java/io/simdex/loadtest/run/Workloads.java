@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The workloads of {@code run} and {@code sweep}. Query requests are built before the clock
@@ -39,10 +40,13 @@ public final class Workloads {
         }
         long deadlineNanos = timeout.toNanos();
         long nonce = System.nanoTime();
+        // Numbered per workload, not by the run's call number: every run (and the warm-up) starts at call 0,
+        // and a run that sent the previous run's documents again would measure retries, not new documents.
+        AtomicLong built = new AtomicLong();
         return switch (o.method) {
             case query -> query(o, stubs, deadlineNanos);
-            case dedup -> new Built(o.batch, (seq, stub) -> stub.dedup(dedupRequest(o, nonce, seq)), stubs, deadlineNanos);
-            case insert -> new Built(o.batch, (seq, stub) -> stub.insert(insertRequest(o, nonce, seq)), stubs, deadlineNanos);
+            case dedup -> new Built(o.batch, (seq, stub) -> stub.dedup(dedupRequest(o, nonce, built.getAndIncrement())), stubs, deadlineNanos);
+            case insert -> new Built(o.batch, (seq, stub) -> stub.insert(insertRequest(o, nonce, built.getAndIncrement())), stubs, deadlineNanos);
         };
     }
 

@@ -5,6 +5,9 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.grpc.ManagedChannel;
 import io.simdex.loadtest.echo.EchoService;
+import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.proto.v1.StatsRequest;
+import io.simdex.router.EmbeddedSimdex;
 import io.simdex.router.transport.PublicServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -79,6 +82,27 @@ class LoadLoopSmokeTest {
                     new LoadLoop.Bound(50, TimeUnit.SECONDS.toNanos(1)));
             assertEquals(0, r.errors(), m + ": " + r.firstError());
             assertEquals(50, r.requests(), m.name());
+        }
+    }
+
+    @Test
+    void dedupAndInsertRuns_sendNewDocumentsEachRun_neverRetriesOfAnEarlierRun(@TempDir Path dir) throws Exception {
+        try (EmbeddedSimdex simdex = EmbeddedSimdex.start(dir, 1, "127.0.0.1", 0, 10_000);
+             Target embedded = Target.open("127.0.0.1:" + simdex.port(), dir, 1, 1)) {
+            ManagedChannel[] channels = embedded.channels(1);
+            SimdexGrpc.SimdexBlockingStub stub = SimdexGrpc.newBlockingStub(channels[0]);
+            for (WorkloadOptions.Method m : new WorkloadOptions.Method[]{WorkloadOptions.Method.dedup, WorkloadOptions.Method.insert}) {
+                WorkloadOptions o = options(m, 10);
+                o.dupFraction = 0;
+                Workload w = Workloads.create(o, channels, Duration.ofSeconds(30));
+                long before = stub.stats(StatsRequest.getDefaultInstance()).getDocuments();
+                for (int run = 0; run < 3; run++) {
+                    RunResult r = LoadLoop.closed(w, 1, new LoadLoop.Bound(5, TimeUnit.SECONDS.toNanos(30)));
+                    assertEquals(0, r.errors(), m + ": " + r.firstError());
+                }
+                // Each run starts at call 0: 3 runs of 5 calls of 10 new documents store 150, not the first run's 50 three times.
+                assertEquals(before + 150, stub.stats(StatsRequest.getDefaultInstance()).getDocuments(), m.name());
+            }
         }
     }
 
