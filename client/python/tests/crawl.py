@@ -1,12 +1,15 @@
-"""Runs one real Scrapy crawl with simdex's dupefilter and pipeline, in its own process (Twisted's
-reactor runs once per process), and writes what happened as JSON:
+"""Runs one real Scrapy crawl in its own process (Twisted's reactor runs once per process), and
+writes what happened as JSON:
 
     python3 crawl.py OUT.json START_URL [START_URL ...] -s NAME=VALUE ...
 
-OUT.json: {"kept": [item urls], "dropped": {url: reason}, "stats": {...}}.
+OUT.json: {"kept": [item urls], "dropped": {url: reason}, "stats": {...}}. ``start`` launches it.
 """
 import json
+import os
+import subprocess
 import sys
+import uuid
 
 import scrapy
 from scrapy import signals
@@ -30,8 +33,6 @@ class SiteSpider(scrapy.Spider):
 
 def main(out, starts, settings):
     process = CrawlerProcess(dict({
-        "DUPEFILTER_CLASS": "simdex.scrapy.SimdexDupeFilter",
-        "ITEM_PIPELINES": {"simdex.scrapy.SimdexDedupPipeline": 300},
         "REQUEST_FINGERPRINTER_IMPLEMENTATION": "2.7",
         "TELNETCONSOLE_ENABLED": False,
         "LOG_LEVEL": "INFO",
@@ -46,6 +47,28 @@ def main(out, starts, settings):
     stats = {k: v for k, v in crawler.stats.get_stats().items() if isinstance(v, (int, float, str))}
     with open(out, "w") as f:
         json.dump({"kept": kept, "dropped": dropped, "stats": stats}, f, indent=1)
+
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def start(out_dir, starts, settings):
+    """Starts this script on ``starts`` with ``settings`` (dicts as JSON) and the package of this
+    checkout; returns the process and the path of its report."""
+    out = out_dir / ("crawl-%s.json" % uuid.uuid4().hex[:8])
+    args = [sys.executable, os.path.abspath(__file__), str(out)] + starts
+    for name, value in settings.items():
+        args += ["-s", "%s=%s" % (name, json.dumps(value) if isinstance(value, dict) else value)]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(HERE), HERE]))
+    return subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True), out
+
+
+def run(out_dir, starts, settings):
+    """Runs a crawl to its end; returns its report."""
+    process, out = start(out_dir, starts, settings)
+    output = process.communicate(timeout=120)[0]
+    assert process.returncode == 0 and out.exists(), "crawl failed:\n" + output
+    return json.loads(out.read_text())
 
 
 if __name__ == "__main__":

@@ -1,8 +1,4 @@
 """Real Scrapy crawls of a local site through simdex's dupefilter and pipeline (SIMDEX_TARGET)."""
-import json
-import os
-import subprocess
-import sys
 import uuid
 from collections import Counter
 
@@ -10,22 +6,11 @@ import pytest
 
 pytest.importorskip("scrapy")
 
+import crawl  # noqa: E402
 from local_site import COPIES, COPY_OF, ORIGINALS, LocalSite  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PACKAGE_ROOT = os.path.dirname(HERE)
-
-
-def crawl(tmp_path, starts, **settings):
-    """Runs tests/crawl.py in a new process; returns its JSON report."""
-    out = tmp_path / ("crawl-%s.json" % uuid.uuid4().hex[:8])
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([PACKAGE_ROOT, HERE]))
-    args = [sys.executable, os.path.join(HERE, "crawl.py"), str(out)] + starts
-    for name, value in settings.items():
-        args += ["-s", "%s=%s" % (name, value)]
-    done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0 and out.exists(), "crawl failed:\n" + done.stdout + done.stderr
-    return json.loads(out.read_text())
+SIMDEX = {"DUPEFILTER_CLASS": "simdex.scrapy.SimdexDupeFilter",
+          "ITEM_PIPELINES": {"simdex.scrapy.SimdexDedupPipeline": 300}}
 
 
 @pytest.fixture
@@ -36,7 +21,7 @@ def site():
 
 @pytest.fixture
 def job_settings(target, collection):
-    return {"SIMDEX_TARGET": target, "SIMDEX_COLLECTION": collection, "SIMDEX_JOB": "py_" + uuid.uuid4().hex[:12]}
+    return {**SIMDEX, "SIMDEX_TARGET": target, "SIMDEX_COLLECTION": collection, "SIMDEX_JOB": "py_" + uuid.uuid4().hex[:12]}
 
 
 def test_siteFixture_copiesNearAndOriginalsFar(client, site, collection):
@@ -51,7 +36,7 @@ def test_siteFixture_copiesNearAndOriginalsFar(client, site, collection):
 
 
 def test_crawl_nearCopiesAndMirrors_droppedUniquePagesKept(client, site, collection, job_settings, tmp_path):
-    report = crawl(tmp_path, [site.url + "/"], **job_settings)
+    report = crawl.run(tmp_path, [site.url + "/"], job_settings)
 
     assert sorted(report["kept"]) == sorted(site.url + p for p in ORIGINALS)
     assert sorted(report["dropped"]) == sorted(site.url + p for p in COPIES)
@@ -67,10 +52,10 @@ def test_crawl_nearCopiesAndMirrors_droppedUniquePagesKept(client, site, collect
 
 
 def test_crawl_sameJobAgain_schedulesNothing(site, job_settings, tmp_path):
-    crawl(tmp_path, [site.url + "/"], **job_settings)
+    crawl.run(tmp_path, [site.url + "/"], job_settings)
     fetched = len(site.requests)
 
-    again = crawl(tmp_path, [site.url + "/"], **job_settings)
+    again = crawl.run(tmp_path, [site.url + "/"], job_settings)
 
     assert len(site.requests) == fetched == 9
     stats = again["stats"]
@@ -80,15 +65,7 @@ def test_crawl_sameJobAgain_schedulesNothing(site, job_settings, tmp_path):
 
 
 def test_crawl_twoProcessesOfOneJobAtOnce_eachPageFetchedOnce(site, job_settings, tmp_path):
-    def start(first):
-        out = tmp_path / ("concurrent-%s.json" % first.strip("/").replace("/", "-"))
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([PACKAGE_ROOT, HERE]))
-        args = [sys.executable, os.path.join(HERE, "crawl.py"), str(out), site.url + first]
-        for name, value in job_settings.items():
-            args += ["-s", "%s=%s" % (name, value)]
-        return subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True), out
-
-    runs = [start("/news/1"), start("/news/3")]
+    runs = [crawl.start(tmp_path, [site.url + first], job_settings) for first in ["/news/1", "/news/3"]]
     for process, out in runs:
         output = process.communicate(timeout=120)[0]
         assert process.returncode == 0 and out.exists(), "crawl failed:\n" + output
