@@ -10,6 +10,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import simdex  # noqa: E402
+from fake_server import serve  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -32,3 +33,17 @@ def collection(client):
     name = "py_" + uuid.uuid4().hex[:12]
     client.create_collection(name)
     return name
+
+
+@pytest.fixture
+def fake():
+    """Starts scripted servers (fake_server.FakeSimdex): fake(servicer[, credentials]) -> port."""
+    servers = []
+
+    def start(servicer, credentials=None):
+        server, port = serve(servicer, credentials)
+        servers.append(server)
+        return port
+    yield start
+    for s in servers:
+        s.stop(None)

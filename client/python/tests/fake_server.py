@@ -18,10 +18,12 @@ class FakeSimdex(rpc.SimdexServicer):
         self.code = code
         self.calls = {}
         self.metadata = []
+        self.requests = []
         self.lock = threading.Lock()
 
-    def _enter(self, method, context):
+    def _enter(self, method, context, request=None):
         with self.lock:
+            self.requests.append(request)
             self.calls[method] = self.calls.get(method, 0) + 1
             self.metadata.append(dict(context.invocation_metadata()))
             failing = self.calls[method] <= self.failures.get(method, 0)
@@ -37,7 +39,7 @@ class FakeSimdex(rpc.SimdexServicer):
         return pb.DedupResponse(results=[pb.DedupResult(id=d.id, inserted=True) for d in request.documents])
 
     def CheckUrls(self, request, context):
-        self._enter("CheckUrls", context)
+        self._enter("CheckUrls", context, request)
         return pb.CheckUrlsResponse(is_new=[True] * len(request.urls), new_count=len(request.urls))
 
     def Stats(self, request, context):

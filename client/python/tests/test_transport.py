@@ -7,21 +7,8 @@ import grpc
 import pytest
 
 import simdex
-from fake_server import FakeSimdex, serve
+from fake_server import FakeSimdex
 from simdex.v1 import simdex_pb2 as pb
-
-
-@pytest.fixture
-def fake():
-    servers = []
-
-    def start(servicer, credentials=None):
-        server, port = serve(servicer, credentials)
-        servers.append(server)
-        return port
-    yield start
-    for s in servers:
-        s.stop(None)
 
 
 def test_insert_unavailableTwice_retriedAndSucceeds(fake):
