@@ -53,9 +53,10 @@ class SimdexDupeFilter(BaseDupeFilter):
     """Keeps the seen-set of request fingerprints in the crawl job's simdex URL set (CheckUrls), so
     every Scrapy process of one job (same SIMDEX_JOB) shares it and a later crawl of the job skips
     what an earlier one scheduled, for SIMDEX_URL_TTL seconds. The key is Scrapy's request
-    fingerprint (method, canonical URL, body) in hex, as RFPDupeFilter uses it. Fingerprints this
-    process has seen are also remembered here until their TTL ends, which saves the call for the
-    many links to one page; a new one costs one blocking CheckUrls call."""
+    fingerprint (method, canonical URL, body) in hex, as RFPDupeFilter uses it. Like
+    RFPDupeFilter, it also keeps the fingerprints this process has met in memory (until their TTL
+    ends), which saves the call for the many links to one page; any other costs one blocking
+    CheckUrls call."""
 
     def __init__(self, client, job, ttl_seconds, fingerprinter, stats=None, debug=False):
         if not _JOB.fullmatch(job or ""):
