@@ -168,7 +168,8 @@ class Client:
             "Delete", pb.DeleteRequest(collection=collection, ids=b), timeout))
         return DeleteResult(sum(a.deleted for a in answers), sum(a.not_found for a in answers))
 
-    def bulk_load(self, documents: Iterable[Doc], collection: str = "", timeout: Optional[float] = None) -> BulkLoadResult:
+    def bulk_load(self, documents: Iterable[Doc], collection: str = "",
+                  timeout: Optional[float] = None) -> BulkLoadResult:
         """Streams documents to BulkLoad, ``batch_size`` per message. The iterable is read lazily:
         gRPC takes the next message only when the previous one is sent, so a slow server holds
         the reader back (HTTP/2 flow control) instead of the client buffering the input."""

@@ -18,11 +18,13 @@ SIMDEX_COLLECTION     ``default``          the collection kept documents go to (
 SIMDEX_TEXT_FIELD     ``text``             the item field holding the text to deduplicate
 SIMDEX_ID_FIELD       ``url``              the item field holding the kept document's id
 SIMDEX_BATCH_SIZE     100                  items per Dedup call, 1..10,000
-SIMDEX_BATCH_DELAY    0.1                  seconds an item waits at most for its batch to fill
+SIMDEX_BATCH_DELAY    0.1                  seconds a batch waits at most to fill before it is sent
 ====================  ===================  ==========================================================
 
-Counts go to the stats collector under ``simdex/``. Both fail open: when simdex cannot be reached
-a request counts as new (it is fetched) and an item is kept, and ``simdex/.../errors`` counts it.
+Counts in the crawl's stats: ``simdex/urls/new``, ``simdex/urls/seen``, ``simdex/urls/errors`` and
+Scrapy's ``dupefilter/filtered``; ``simdex/dedup/kept``, ``dropped``, ``skipped`` (no text),
+``errors`` and ``calls``. Both fail open: when a call fails (after the client's retries) the
+request counts as new and is fetched, the items are kept, and the ``errors`` count says so.
 """
 import logging
 import re

@@ -17,7 +17,8 @@ from fake_server import serve  # noqa: E402
 def target():
     value = os.environ.get("SIMDEX_TARGET")
     if not value:
-        pytest.fail("SIMDEX_TARGET is not set: start a server (ops/bin/simdex embedded) and set SIMDEX_TARGET=host:port")
+        pytest.fail("SIMDEX_TARGET is not set: start a server (ops/bin/simdex embedded) "
+                    "and set SIMDEX_TARGET=host:port")
     return value
 
 

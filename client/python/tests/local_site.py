@@ -12,7 +12,8 @@ from site_texts import article, edited
 
 ORIGINALS = ["/news/1", "/news/2", "/news/3", "/news/4"]
 #: copy -> its original
-COPY_OF = {"/copy/1": "/news/1", "/mirror/news/2": "/news/2", "/copy/3": "/news/3", "/news/3?utm_source=feed": "/news/3"}
+COPY_OF = {"/copy/1": "/news/1", "/mirror/news/2": "/news/2", "/copy/3": "/news/3",
+           "/news/3?utm_source=feed": "/news/3"}
 COPIES = list(COPY_OF)
 
 

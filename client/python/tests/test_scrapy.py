@@ -21,7 +21,8 @@ def site():
 
 @pytest.fixture
 def job_settings(target, collection):
-    return {**SIMDEX, "SIMDEX_TARGET": target, "SIMDEX_COLLECTION": collection, "SIMDEX_JOB": "py_" + uuid.uuid4().hex[:12]}
+    return {**SIMDEX, "SIMDEX_TARGET": target, "SIMDEX_COLLECTION": collection,
+            "SIMDEX_JOB": "py_" + uuid.uuid4().hex[:12]}
 
 
 def test_siteFixture_copiesNearAndOriginalsFar(client, site, collection):
