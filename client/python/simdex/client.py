@@ -25,12 +25,16 @@ _SERVICE = "simdex.v1.Simdex"
 # attempt recorded as seen), nor BulkLoad (a stream cannot be replayed from an iterable).
 _RETRIED = ["Insert", "Delete", "Query", "CreateCollection", "ListCollections", "Fingerprint", "Stats"]
 _RETRY = {"initialBackoff": "0.1s", "maxBackoff": "2s", "backoffMultiplier": 2}
+# gRPC retries only calls whose request fits its retry buffer (256 KB unless set); the server
+# takes messages up to 16 MiB, so any request it could accept can be retried.
+_MAX_MESSAGE = 16 << 20
 
 
 def _service_config(attempts):
+    """gRPC's retry policy for ``attempts`` tries (a policy needs at least 2; 1 means none)."""
     def policy(codes):
         return dict(_RETRY, maxAttempts=attempts, retryableStatusCodes=codes)
-    return json.dumps({"methodConfig": [
+    return json.dumps({"methodConfig": [] if attempts == 1 else [
         {"name": [{"service": _SERVICE, "method": m} for m in _RETRIED], "retryPolicy": policy(["UNAVAILABLE"])},
         {"name": [{"service": _SERVICE, "method": "Dedup"}], "retryPolicy": policy(["UNAVAILABLE", "ABORTED"])},
     ]})
@@ -110,6 +114,7 @@ class Client:
         if not 1 <= attempts <= 5:
             raise ValueError("attempts must be 1..5 (gRPC caps retries at 5), got %r" % (attempts,))
         options = [("grpc.enable_retries", 1), ("grpc.service_config", _service_config(attempts)),
+                   ("grpc.per_rpc_retry_buffer_size", _MAX_MESSAGE),
                    ("grpc.max_receive_message_length", 64 << 20)]
         credentials = _credentials(tls)
         self._channel = (grpc.insecure_channel(target, options) if credentials is None

@@ -18,6 +18,13 @@ def test_insert_unavailableTwice_retriedAndSucceeds(fake):
     assert servicer.calls["Insert"] == 3
 
 
+def test_insert_batchOfOneMegabyteUnavailableOnce_retried(fake):
+    servicer = FakeSimdex(failures={"Insert": 1})
+    with simdex.Client("127.0.0.1:%d" % fake(servicer)) as c:
+        assert c.insert([("a%d" % i, "x" * 1024) for i in range(1000)]) == 1000
+    assert servicer.calls["Insert"] == 2
+
+
 def test_insert_unavailableOnEveryAttempt_raisesUnavailableAfterAttempts(fake):
     servicer = FakeSimdex(failures={"Insert": 99})
     with simdex.Client("127.0.0.1:%d" % fake(servicer), attempts=2) as c:
@@ -25,6 +32,20 @@ def test_insert_unavailableOnEveryAttempt_raisesUnavailableAfterAttempts(fake):
             c.insert([("a", 1)])
     assert e.value.code == grpc.StatusCode.UNAVAILABLE and "scripted failure 2" in e.value.details
     assert servicer.calls["Insert"] == 2
+
+
+def test_insert_oneAttempt_unavailableNotRetried(fake):
+    servicer = FakeSimdex(failures={"Insert": 1})
+    with simdex.Client("127.0.0.1:%d" % fake(servicer), attempts=1) as c:
+        with pytest.raises(simdex.Unavailable):
+            c.insert([("a", 1)])
+    assert servicer.calls["Insert"] == 1
+
+
+@pytest.mark.parametrize("attempts", [0, 6])
+def test_client_attemptsOutOfRange_valueError(attempts):
+    with pytest.raises(ValueError, match="attempts must be 1..5"):
+        simdex.Client("localhost:1", attempts=attempts)
 
 
 def test_dedup_aborted_retried(fake):
