@@ -33,7 +33,7 @@ import time
 from itemadapter import ItemAdapter
 from scrapy.dupefilters import BaseDupeFilter
 from scrapy.exceptions import DropItem
-from twisted.internet import defer, reactor, threads
+from twisted.internet import defer, threads
 
 from simdex.client import MAX_BATCH, Client
 from simdex.errors import SimdexError
@@ -144,6 +144,7 @@ class SimdexDedupPipeline:
         if len(self._pending) >= self.batch_size:
             self._flush()
         elif self._timer is None:
+            from twisted.internet import reactor  # here: importing it installs one, Scrapy picks which
             self._timer = reactor.callLater(self.batch_delay, self._flush)
         return decided
 

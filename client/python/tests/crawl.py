@@ -33,7 +33,9 @@ class SiteSpider(scrapy.Spider):
 
 def main(out, starts, settings):
     process = CrawlerProcess(dict({
+        # As in the settings.py that `scrapy startproject` writes.
         "REQUEST_FINGERPRINTER_IMPLEMENTATION": "2.7",
+        "TWISTED_REACTOR": "twisted.internet.asyncioreactor.AsyncioSelectorReactor",
         "TELNETCONSOLE_ENABLED": False,
         "LOG_LEVEL": "INFO",
     }, **settings))
@@ -50,6 +52,7 @@ def main(out, starts, settings):
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE_ROOT = os.path.dirname(HERE)
 
 
 def start(out_dir, starts, settings):
@@ -59,7 +62,7 @@ def start(out_dir, starts, settings):
     args = [sys.executable, os.path.abspath(__file__), str(out)] + starts
     for name, value in settings.items():
         args += ["-s", "%s=%s" % (name, json.dumps(value) if isinstance(value, dict) else value)]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(HERE), HERE]))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([PACKAGE_ROOT, HERE]))
     return subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True), out
 
 

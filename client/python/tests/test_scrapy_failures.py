@@ -1,5 +1,8 @@
 """What simdex's Scrapy integration does when simdex fails: it fails open, and says so in the stats;
 an unknown collection stops the crawl before it starts."""
+import os
+import subprocess
+import sys
 import uuid
 
 import pytest
@@ -78,3 +81,10 @@ def test_crawl_unknownCollection_nothingFetched(target, tmp_path):
 
         assert site.requests == []
     assert "downloader/request_count" not in report["stats"]
+
+
+def test_import_simdexScrapy_installsNoReactor():
+    """A spider module may import it before Scrapy installs the TWISTED_REACTOR it is set to."""
+    code = "import sys, simdex.scrapy; sys.exit('twisted.internet.reactor' in sys.modules)"
+    env = dict(os.environ, PYTHONPATH=crawl.PACKAGE_ROOT)
+    assert subprocess.run([sys.executable, "-c", code], env=env).returncode == 0
