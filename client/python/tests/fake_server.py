@@ -1,5 +1,6 @@
 """An in-process stand-in for the simdex service whose answers a test scripts: for what the real
 server cannot be made to do on demand (fail with UNAVAILABLE, stall past a deadline, check a token)."""
+import subprocess
 import threading
 from concurrent import futures
 
@@ -55,3 +56,12 @@ def serve(servicer, credentials=None):
             else server.add_insecure_port("127.0.0.1:0"))
     server.start()
     return server, port
+
+
+def self_signed_certificate(directory):
+    """A key (PEM bytes) and the path of its self-signed certificate for localhost, made by openssl."""
+    key, cert = directory / "key.pem", directory / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    return key.read_bytes(), cert

@@ -1,6 +1,8 @@
-"""What simdex's Scrapy integration does when simdex fails: it fails open, and says so in the stats;
-an unknown collection stops the crawl before it starts."""
+"""simdex's Scrapy integration at its edges: when simdex fails it fails open and says so in the
+stats; an unknown collection stops the crawl before it starts; bad settings are refused; TLS and
+token settings reach the calls."""
 import os
+import shutil
 import subprocess
 import sys
 import uuid
@@ -10,13 +12,15 @@ import pytest
 pytest.importorskip("scrapy")
 
 import crawl  # noqa: E402
-from fake_server import FakeSimdex  # noqa: E402
+import grpc  # noqa: E402
+from fake_server import FakeSimdex, self_signed_certificate  # noqa: E402
 from local_site import COPIES, ORIGINALS, LocalSite  # noqa: E402
 from scrapy import Request  # noqa: E402
+from scrapy.settings import Settings  # noqa: E402
 from scrapy.utils.test import get_crawler  # noqa: E402
 
 import simdex  # noqa: E402
-from simdex.scrapy import SimdexDupeFilter  # noqa: E402
+from simdex.scrapy import SimdexDupeFilter, client_from_settings  # noqa: E402
 
 SIMDEX = {"DUPEFILTER_CLASS": "simdex.scrapy.SimdexDupeFilter",
           "ITEM_PIPELINES": {"simdex.scrapy.SimdexDedupPipeline": 300}}
@@ -88,3 +92,16 @@ def test_import_simdexScrapy_installsNoReactor():
     code = "import sys, simdex.scrapy; sys.exit('twisted.internet.reactor' in sys.modules)"
     env = dict(os.environ, PYTHONPATH=crawl.PACKAGE_ROOT)
     assert subprocess.run([sys.executable, "-c", code], env=env).returncode == 0
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+def test_clientFromSettings_tlsCaAndToken_usedForCalls(fake, tmp_path):
+    key, cert = self_signed_certificate(tmp_path)
+    servicer = FakeSimdex()
+    port = fake(servicer, grpc.ssl_server_credentials([(key, cert.read_bytes())]))
+    settings = Settings({"SIMDEX_TARGET": "localhost:%d" % port, "SIMDEX_TLS_CA": str(cert), "SIMDEX_TOKEN": "t"})
+
+    with client_from_settings(settings) as c:
+        c.stats()
+
+    assert servicer.metadata[0]["authorization"] == "Bearer t"

@@ -1,13 +1,12 @@
 """simdex.Client's retries, deadlines, token, TLS and streaming, against a scripted in-process server."""
 import shutil
-import subprocess
 import threading
 
 import grpc
 import pytest
 
 import simdex
-from fake_server import FakeSimdex
+from fake_server import FakeSimdex, self_signed_certificate
 from simdex.v1 import simdex_pb2 as pb
 
 
@@ -129,17 +128,9 @@ def test_bulkLoad_serverStopsReading_iterableNotDrainedAhead(fake):
     assert produced[0] < total
 
 
-def _self_signed(tmp_path):
-    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-                    "-addext", "subjectAltName=DNS:localhost", "-keyout", str(key), "-out", str(cert)],
-                   check=True, capture_output=True)
-    return key.read_bytes(), cert
-
-
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
 def test_tls_rootCertificatePath_connectsOverTls(fake, tmp_path):
-    key, cert = _self_signed(tmp_path)
+    key, cert = self_signed_certificate(tmp_path)
     port = fake(FakeSimdex(), grpc.ssl_server_credentials([(key, cert.read_bytes())]))
 
     with simdex.Client("localhost:%d" % port, tls=str(cert), token="t") as c:
