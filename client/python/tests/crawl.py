@@ -51,6 +51,9 @@ def main(out, starts, settings):
         json.dump({"kept": kept, "dropped": dropped, "stats": stats}, f, indent=1)
 
 
+#: simdex's dupefilter and pipeline, as the README configures them.
+SIMDEX_SETTINGS = {"DUPEFILTER_CLASS": "simdex.scrapy.SimdexDupeFilter",
+                   "ITEM_PIPELINES": {"simdex.scrapy.SimdexDedupPipeline": 300}}
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE_ROOT = os.path.dirname(HERE)
 

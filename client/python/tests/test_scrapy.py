@@ -9,8 +9,7 @@ pytest.importorskip("scrapy")
 import crawl  # noqa: E402
 from local_site import COPIES, COPY_OF, ORIGINALS, LocalSite  # noqa: E402
 
-SIMDEX = {"DUPEFILTER_CLASS": "simdex.scrapy.SimdexDupeFilter",
-          "ITEM_PIPELINES": {"simdex.scrapy.SimdexDedupPipeline": 300}}
+SIMDEX = crawl.SIMDEX_SETTINGS
 
 
 @pytest.fixture

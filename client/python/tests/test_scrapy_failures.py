@@ -22,8 +22,7 @@ from scrapy.utils.test import get_crawler  # noqa: E402
 import simdex  # noqa: E402
 from simdex.scrapy import SimdexDupeFilter, client_from_settings  # noqa: E402
 
-SIMDEX = {"DUPEFILTER_CLASS": "simdex.scrapy.SimdexDupeFilter",
-          "ITEM_PIPELINES": {"simdex.scrapy.SimdexDedupPipeline": 300}}
+SIMDEX = crawl.SIMDEX_SETTINGS
 
 
 FINGERPRINTER = get_crawler(settings_dict={"REQUEST_FINGERPRINTER_IMPLEMENTATION": "2.7"}).request_fingerprinter
