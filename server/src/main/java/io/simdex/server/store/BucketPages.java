@@ -193,6 +193,11 @@ final class BucketPages implements Closeable {
         return base.offHeapMemoryUsed() + overflow.offHeapBytes();
     }
 
+    /** Pages stored in both maps. */
+    long count() {
+        return base.longSize() + overflow.size();
+    }
+
     /** Unmaps both maps; the caller makes sure no thread reads a page address after. */
     @Override
     public void close() {
