@@ -47,9 +47,8 @@ class MetricsEndpointTest {
                     () -> stub.insert(InsertRequest.newBuilder().addDocuments(Document.newBuilder().setId("")).build()));
             assertEquals(Status.Code.INVALID_ARGUMENT, bad.getStatus().getCode());
 
-            // The server counts a call when its stream closes, which may be just after the client has the answer.
-            Scrape s = awaitCount(port, QUERY, "OK", 5);
-            s = awaitCount(port, INSERT, "INVALID_ARGUMENT", 1);
+            Scrape s = Scrape.awaitCalls(port, QUERY, "OK", 5);
+            s = Scrape.awaitCalls(port, INSERT, "INVALID_ARGUMENT", 1);
             assertEquals(200, s.status());
             assertTrue(s.contentType().startsWith("text/plain; version=0.0.4"), s.contentType());
             assertEquals(2, s.value(COUNT, Map.of("grpc_method", INSERT, "grpc_status", "OK")));
@@ -68,7 +67,7 @@ class MetricsEndpointTest {
             assertTrue(s.has("jvm_memory_used_bytes") && s.has("jvm_gc_pause_seconds_max") && s.has("process_uptime_seconds"));
 
             stub.delete(DeleteRequest.newBuilder().addIds("a").build());
-            s = awaitCount(port, DELETE, "OK", 1);
+            s = Scrape.awaitCalls(port, DELETE, "OK", 1);
             assertEquals(2, s.value("simdex_documents", Map.of("collection", "default")), "read afresh at every scrape");
         }
     }
@@ -88,19 +87,5 @@ class MetricsEndpointTest {
             b.addDocuments(Document.newBuilder().setId((String) idsAndFingerprints[i]).setFingerprint((Long) idsAndFingerprints[i + 1]));
         }
         return b.build();
-    }
-
-    /** Scrapes until the call count of {@code method} with {@code status} reaches {@code calls} (at most 30 s). */
-    private static Scrape awaitCount(int port, String method, String status, int calls) throws Exception {
-        long until = System.nanoTime() + 30_000_000_000L;
-        while (true) {
-            Scrape s = Scrape.of(port, "/metrics");
-            double n = s.value(COUNT, Map.of("grpc_method", method, "grpc_status", status));
-            if (n >= calls || System.nanoTime() > until) {
-                assertEquals(calls, n, method + " " + status);
-                return s;
-            }
-            Thread.onSpinWait();
-        }
     }
 }

@@ -61,6 +61,26 @@ record Scrape(int status, String contentType, List<Sample> samples) {
         return found.isEmpty() ? Double.NaN : found.get(0).value();
     }
 
+    /**
+     * Scrapes until {@code calls} calls of {@code method} that ended with {@code status} are
+     * counted, at most 30 s; the server counts a call as its stream closes, which may be just
+     * after the client has its answer.
+     */
+    static Scrape awaitCalls(int port, String method, String status, int calls) throws IOException, InterruptedException {
+        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            Scrape s = of(port, "/metrics");
+            double n = s.value("grpc_server_call_duration_seconds_count", Map.of("grpc_method", method, "grpc_status", status));
+            if (n >= calls || System.nanoTime() > until) {
+                if (n != calls) {
+                    throw new AssertionError(method + " " + status + ": " + n + " calls counted, expected " + calls);
+                }
+                return s;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
     boolean has(String name) {
         return samples.stream().anyMatch(s -> s.name().equals(name));
     }
