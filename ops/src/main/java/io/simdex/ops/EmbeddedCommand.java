@@ -4,6 +4,7 @@ import io.simdex.router.EmbeddedSimdex;
 import io.simdex.router.transport.HandlerThreads;
 import io.simdex.server.Durability;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -42,10 +43,17 @@ final class EmbeddedCommand implements Callable<Integer> {
             description = DurabilityConverter.DESCRIPTION)
     Durability durability;
 
+    @Mixin
+    TlsOptions tls;
+
+    @Option(names = "--auth-file", paramLabel = "FILE",
+            description = "Require bearer tokens: lines 'ROLE COLLECTION sha256:HEX' (read|write|admin, a name or *); read again when it changes.")
+    Path authFile;
+
     @Override
     public Integer call() throws InterruptedException {
         EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, host, port, expected,
-                HandlerThreads.orPerCore(threads), inlineReads, java.time.Clock.systemUTC(), durability);
+                HandlerThreads.orPerCore(threads), inlineReads, java.time.Clock.systemUTC(), durability, tls.security(authFile));
         Runtime.getRuntime().addShutdownHook(new Thread(simdex::close, "simdex-shutdown"));
         System.err.printf("simdex embedded: %d shards, data in %s, durability %s, listening on %s:%d%n",
                 simdex.index().shardCount(), data.toAbsolutePath(), durability.label(), host, simdex.port());

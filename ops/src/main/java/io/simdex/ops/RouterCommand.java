@@ -7,19 +7,24 @@ import io.simdex.router.api.RetentionSweeper;
 import io.simdex.router.api.SimdexService;
 import io.simdex.router.cluster.ClusterConfig;
 import io.simdex.router.index.IndexRouter;
+import io.simdex.router.security.ServerSecurity;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.RemoteShardClient;
 import io.simdex.router.shard.ShardChannels;
 import io.simdex.router.shard.ShardClient;
 import io.simdex.router.transport.HandlerThreads;
 import io.simdex.router.transport.PublicServer;
+import io.simdex.server.tls.PeerCredentials;
+import io.simdex.server.tls.TlsFiles;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -30,7 +35,8 @@ import java.util.concurrent.Callable;
 @Command(name = "router", mixinStandardHelpOptions = true,
         description = "Run a router: of a cluster (--config), or in front of fixed shard processes (--shard).")
 final class RouterCommand implements Callable<Integer> {
-    @Option(names = "--config", description = "Cluster router settings (properties: id, host, port, atomix.port, seeds, data).")
+    @Option(names = "--config", description = "Cluster router settings (properties: id, host, port, atomix.port, seeds, data;"
+            + " TLS and tokens as tls.* and auth.file keys, see ClusterSecurity).")
     Path config;
 
     @Option(names = "--shard", split = ",",
@@ -49,6 +55,17 @@ final class RouterCommand implements Callable<Integer> {
     @Option(names = "--threads", description = "gRPC handler threads with --shard (default: unbounded, since handlers wait on remote shards).")
     Integer threads;
 
+    @Mixin
+    TlsOptions tls;
+
+    @Option(names = "--auth-file", paramLabel = "FILE",
+            description = "With --shard: require bearer tokens: lines 'ROLE COLLECTION sha256:HEX'; read again when it changes.")
+    Path authFile;
+
+    @Option(names = "--shard-ca", paramLabel = "FILE",
+            description = "With --shard: reach the shards over TLS, trusting this CA and presenting --tls-cert and --tls-key to them.")
+    Path shardCa;
+
     @Override
     public Integer call() throws Exception {
         if (config != null) {
@@ -57,14 +74,17 @@ final class RouterCommand implements Callable<Integer> {
         if (shards == null || shards.isEmpty()) {
             throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "give --config (cluster) or --shard (fixed shards)");
         }
+        ServerSecurity security = tls.security(authFile);
+        PeerCredentials toShards = shardCa == null ? PeerCredentials.PLAINTEXT
+                : PeerCredentials.mutualTls(new TlsFiles(tls.cert, tls.key, shardCa));
         List<ShardClient> clients = new ArrayList<>();
         for (String address : shards) {
-            clients.add(new RemoteShardClient(ShardChannels.forTarget(address)));
+            clients.add(new RemoteShardClient(ShardChannels.forTarget(address, toShards.channel())));
         }
         IndexRouter index = new IndexRouter(clients, Placement.roundRobin(clients.size()));
         SimdexService service = new SimdexService(index, new Catalog(data), Clock.systemUTC());
-        PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME,
-                threads == null ? HandlerThreads.UNBOUNDED : threads, service.handlingTimes());
+        PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME, List.of(),
+                threads == null ? HandlerThreads.UNBOUNDED : threads, Map.of(), service.handlingTimes(), security);
         RetentionSweeper sweeper = RetentionSweeper.start(service, Set.of());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             sweeper.close();

@@ -6,6 +6,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.router.security.ServerSecurity;
 import io.simdex.router.transport.PublicServer;
 import io.simdex.server.Durability;
 import io.simdex.server.ShardControlService;
@@ -13,6 +14,7 @@ import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
 import io.simdex.server.store.StoreSizing;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.net.InetSocketAddress;
@@ -41,13 +43,18 @@ final class ShardCommand implements Callable<Integer> {
             description = DurabilityConverter.DESCRIPTION)
     Durability durability;
 
+    @Mixin
+    TlsOptions tls;
+
     @Override
     public Integer call() throws Exception {
+        ServerSecurity security = tls.security(null); // routers send no tokens: --tls-client-ca admits them
+        security.checkListen(host);
         StoreSizing sizing = StoreSizing.forShare(expected, shards, 24);
         ShardNode node = new ShardNode(data, c -> sizing, durability);
         node.openStored();
         HealthStatusManager health = new HealthStatusManager();
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port), security.credentials())
                 .addService(new ShardService(node))
                 .addService(new ShardControlService(node))
                 .addService(health.getHealthService())

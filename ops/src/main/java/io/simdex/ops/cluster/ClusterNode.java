@@ -20,6 +20,7 @@ import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
 import io.simdex.server.store.StoreSizing;
+import io.simdex.server.tls.PeerCredentials;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -57,9 +58,10 @@ public final class ClusterNode implements AutoCloseable {
     private final PartitionMapStore store;
     private final MissedWrites missed;
     private final Thread catchUp;
+    private final PeerCredentials peers;
 
     private ClusterNode(ClusterConfig config, ShardNode node, NodeState state, Server server, HealthStatusManager health,
-            AtomixMember member, PartitionMapStore store) {
+            AtomixMember member, PartitionMapStore store, PeerCredentials peers) {
         this.config = config;
         this.node = node;
         this.state = state;
@@ -68,6 +70,7 @@ public final class ClusterNode implements AutoCloseable {
         this.member = member;
         this.store = store;
         this.missed = new MissedWrites(member.atomix());
+        this.peers = peers;
         this.catchUp = new Thread(this::catchUp, "catch-up");
         this.catchUp.setDaemon(true);
     }
@@ -79,9 +82,11 @@ public final class ClusterNode implements AutoCloseable {
         node.openStored();
         NodeState state = new NodeState(config.id(), 0, false);
         HealthStatusManager health = new HealthStatusManager();
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
+        config.security().checkPeerListen(config.host());
+        PeerCredentials peers = config.security().peers();
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()), peers.server())
                 .addService(ShardService.withFence(node, state))
-                .addService(ShardControlService.withFence(node, state))
+                .addService(ShardControlService.withFence(node, state, peers))
                 .addService(health.getHealthService())
                 .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES)
                 .build().start();
@@ -93,7 +98,7 @@ public final class ClusterNode implements AutoCloseable {
         health.setStatus("", ServingStatus.SERVING);
         health.setStatus(ShardGrpc.SERVICE_NAME, ServingStatus.SERVING);
         health.setStatus(ShardControlGrpc.SERVICE_NAME, ServingStatus.SERVING);
-        ClusterNode n = new ClusterNode(config, node, state, server, health, member, store);
+        ClusterNode n = new ClusterNode(config, node, state, server, health, member, store, peers);
         n.catchUp.start();
         return n;
     }
@@ -218,7 +223,7 @@ public final class ClusterNode implements AutoCloseable {
             }
             uncovered += covered ? 0 : 1;
         }
-        PartitionPuller puller = new PartitionPuller(node);
+        PartitionPuller puller = new PartitionPuller(node, peers);
         for (Map.Entry<Integer, List<Integer>> e : byPeer.entrySet()) {
             PlacedNode peer = map.nodes().get(e.getKey());
             int[] partitions = e.getValue().stream().mapToInt(Integer::intValue).toArray();

@@ -16,6 +16,7 @@ import io.simdex.router.transport.PublicServer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -40,12 +41,14 @@ public final class ClusterRouter implements AutoCloseable {
         AtomixMember member = new AtomixMember(config, "router", config.data().resolve("atomix"), null);
         PartitionMapStore store = new PartitionMapStore(member.atomix());
         awaitMap(store, Duration.ofMinutes(2));
-        ClusterView view = new ClusterView(store, member::liveIds, config.hedgeMillis(), new MissedWrites(member.atomix()).watching());
+        ClusterView view = new ClusterView(store, member::liveIds, config.hedgeMillis(), new MissedWrites(member.atomix()).watching(),
+                config.security().peers());
         Set<String> raft = config.raft().isEmpty()
                 ? config.seeds().stream().map(ClusterConfig.Seed::id).collect(Collectors.toSet()) : config.raft();
         SimdexService service = new SimdexService(view, new Catalog(config.data(), new SharedCatalog(member.atomix())), Clock.systemUTC());
         PublicServer server = PublicServer.start(config.host(), config.port(), service.bindService(), SimdexGrpc.SERVICE_NAME,
-                List.of(new AdminService(member, store, view, raft).bindService()), config.handlerThreads(), service.handlingTimes());
+                List.of(new AdminService(member, store, view, raft).bindService()), config.handlerThreads(), Map.of(),
+                service.handlingTimes(), config.security().publicPort());
         return new ClusterRouter(member, view, server, RetentionSweeper.start(service, Set.of()));
     }
 

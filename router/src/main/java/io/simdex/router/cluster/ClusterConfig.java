@@ -28,10 +28,12 @@ import java.util.Set;
  * hedge.millis=0             routers: ask a second replica when the first has not answered a read by then (0: never)
  * handler.threads=0          routers: gRPC handler threads (0: unbounded, as handlers wait on the nodes; see HandlerThreads)
  * durability=process         nodes: when a write is acknowledged, process or fsync (see Durability)
+ * tls.cert, tls.key, tls.cluster.ca, tls.client.ca, auth.file, insecure: see ClusterSecurity
  * </pre>
  */
 public record ClusterConfig(String id, String host, int port, int atomixPort, Path data, List<Seed> seeds, Set<String> raft,
-        int replication, int writeQuorum, long expected, long hedgeMillis, int handlerThreads, Durability durability) {
+        int replication, int writeQuorum, long expected, long hedgeMillis, int handlerThreads, Durability durability,
+        ClusterSecurity security) {
 
     /** A founding member's Atomix address: {@code id@host:port}. */
     public record Seed(String id, String host, int port) {
@@ -73,7 +75,8 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
                 Integer.parseInt(required(p, "atomix.port", source)), Path.of(required(p, "data", source)), seeds, raft,
                 replication, quorum, Long.parseLong(p.getProperty("expected", "1000000").trim()),
                 Long.parseLong(p.getProperty("hedge.millis", "0").trim()),
-                Integer.parseInt(p.getProperty("handler.threads", "0").trim()), durability(p, source));
+                Integer.parseInt(p.getProperty("handler.threads", "0").trim()), durability(p, source),
+                ClusterSecurity.of(p, source));
     }
 
     private static Durability durability(Properties p, String source) {
