@@ -76,14 +76,14 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     public static ClusterNode start(ClusterConfig config) throws Exception {
+        config.security().checkNode(config.host()); // before any file is opened
+        PeerCredentials peers = config.security().peers();
         int founders = Math.max(1, config.raft().size());
         StoreSizing sizing = StoreSizing.forShare(config.expected() * config.replication(), founders, 24);
         ShardNode node = new ShardNode(config.data().resolve("shard"), c -> sizing, config.durability());
         node.openStored();
         NodeState state = new NodeState(config.id(), 0, false);
         HealthStatusManager health = new HealthStatusManager();
-        config.security().checkPeerListen(config.host());
-        PeerCredentials peers = config.security().peers();
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()), peers.server())
                 .addService(ShardService.withFence(node, state))
                 .addService(ShardControlService.withFence(node, state, peers))

@@ -13,7 +13,7 @@ import java.util.Properties;
  * tls.cert=/etc/simdex/node-1.crt   this member's certificate chain (PEM), for its ports and as a client of peers
  * tls.key=/etc/simdex/node-1.key    its private key (PEM, PKCS#8)
  * tls.cluster.ca=/etc/simdex/ca.crt the CA that signs every member: with it routers and nodes talk mutual TLS, node ports
- *                                   and Atomix accept only certificates it signed (nodes require it with tls.cert)
+ *                                   and Atomix accept only certificates it signed (a node with tls.cert must have it)
  * tls.client.ca=/etc/simdex/cl.crt  routers: require client certificates this CA signed on the public port
  * auth.file=/etc/simdex/auth        routers: bearer tokens and their roles (see TokenTable), read again when changed
  * insecure=false                    true: listen beyond loopback without TLS on purpose
@@ -52,6 +52,19 @@ public record ClusterSecurity(Path tlsCert, Path tlsKey, Path clusterCa, Path cl
     /** A router's public port. */
     public ServerSecurity publicPort() {
         return ServerSecurity.builder().tls(tlsCert, tlsKey).clientCa(clientCa).authFile(authFile).insecure(insecure).build();
+    }
+
+    /**
+     * A node's checks: its port is mutual TLS or plaintext, never server-only TLS, and plaintext
+     * only on loopback unless insecure.
+     *
+     * @throws IllegalArgumentException naming what is missing
+     */
+    public void checkNode(String host) {
+        if (tlsCert != null && !mutualTls()) {
+            throw new IllegalArgumentException("a node with tls.cert needs tls.cluster.ca: node ports take only cluster members");
+        }
+        checkPeerListen(host);
     }
 
     /**
