@@ -4,7 +4,10 @@
     /usr/bin/python3 client/python/example.py [host:port]
 
 (run from anywhere: Python puts this file's directory, which holds the `simdex` package, on the path).
+Against a server with TLS or tokens, set SIMDEX_TLS_CA (the CA certificate's PEM file) and
+SIMDEX_TOKEN, the variables the CLI and the Scrapy settings read.
 """
+import os
 import sys
 
 import simdex
@@ -14,7 +17,8 @@ COUNCIL = ("The city council voted on {} to restore the wetlands along the north
 
 
 def main(target):
-    with simdex.Client(target) as c:
+    tls = os.environ.get("SIMDEX_TLS_CA") or None
+    with simdex.Client(target, token=os.environ.get("SIMDEX_TOKEN") or None, tls=tls) as c:
         # Short posts: one changed word moves a SimHash 5-8 bits, so short texts are verified by Jaccard.
         c.create_collection("py_news", max_distance=3, short_text={"enabled": True, "min_jaccard": 0.6})
         texts = [("a1", COUNCIL.format("Tuesday")), ("a2", COUNCIL.format("Wednesday")),

@@ -94,9 +94,9 @@ class Client:
 
     ``Client("localhost:7411")`` talks plaintext. ``tls`` makes it TLS: ``True`` (the system's
     roots), a root-certificate PEM path or bytes, or ``grpc.ChannelCredentials``. ``token`` is
-    sent with every call as ``authorization: Bearer <token>`` metadata. The simdex server itself
-    has neither TLS nor tokens today; these are for a TLS-terminating proxy in front of it and for
-    a server that checks them.
+    sent with every call as ``authorization: Bearer <token>`` metadata, what a server started with
+    ``--auth-file`` requires. For a server that requires client certificates (``--tls-client-ca``)
+    pass ``grpc.ssl_channel_credentials(root_certificates, private_key, certificate_chain)``.
 
     Every call has a deadline: ``timeout`` seconds (default 10) unless the call is given its
     own; batched calls apply it to each RPC. ``bulk_load`` has none unless given one. Calls that

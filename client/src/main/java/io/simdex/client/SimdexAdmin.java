@@ -3,7 +3,6 @@ package io.simdex.client;
 import io.grpc.Channel;
 import io.grpc.Context;
 import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.AdminGrpc;
 import io.simdex.proto.v1.AdminGrpc.AdminBlockingStub;
@@ -39,13 +38,13 @@ public final class SimdexAdmin implements AutoCloseable {
             throw new IllegalArgumentException("channel and options are required");
         }
         this.ownedChannel = ownedChannel;
-        this.blocking = AdminGrpc.newBlockingStub(channel);
+        this.blocking = AdminGrpc.newBlockingStub(options.authorized(channel));
         this.options = options;
     }
 
-    /** An admin client over a plaintext channel to {@code target} ("host:port" of a router); {@link #close()} shuts it down. */
+    /** An admin client over a channel to {@code target} ("host:port" of a router), TLS as {@code options} say; {@link #close()} shuts it down. */
     public static SimdexAdmin connect(String target, ClientOptions options) {
-        ManagedChannel ch = Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build();
+        ManagedChannel ch = Grpc.newChannelBuilder(target, options.channelCredentials()).build();
         return new SimdexAdmin(ch, ch, options);
     }
 

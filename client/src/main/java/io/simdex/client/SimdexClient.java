@@ -3,7 +3,6 @@ package io.simdex.client;
 import com.google.protobuf.UInt32Value;
 import io.grpc.Channel;
 import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;
@@ -49,9 +48,9 @@ public final class SimdexClient implements AutoCloseable {
         if (channel == null || options == null) {
             throw new IllegalArgumentException("channel and options are required");
         }
-        this.channel = channel;
+        this.channel = options.authorized(channel);
         this.ownedChannel = ownedChannel;
-        this.blocking = SimdexGrpc.newBlockingStub(channel);
+        this.blocking = SimdexGrpc.newBlockingStub(this.channel);
         this.options = options;
     }
 
@@ -60,9 +59,12 @@ public final class SimdexClient implements AutoCloseable {
         return connect(target, ClientOptions.DEFAULTS);
     }
 
-    /** A client over a plaintext channel to {@code target}; {@link #close()} shuts the channel down. */
+    /**
+     * A client over a channel of its own to {@code target}: plaintext, or TLS when
+     * {@link ClientOptions#tls()} is set; {@link #close()} shuts the channel down.
+     */
     public static SimdexClient connect(String target, ClientOptions options) {
-        ManagedChannel ch = Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build();
+        ManagedChannel ch = Grpc.newChannelBuilder(target, options.channelCredentials()).build();
         return new SimdexClient(ch, ch, options);
     }
 
@@ -71,7 +73,7 @@ public final class SimdexClient implements AutoCloseable {
         return over(channel, ClientOptions.DEFAULTS);
     }
 
-    /** A client over a channel the caller owns: {@link #close()} leaves it open. */
+    /** A client over a channel the caller owns (its options' token is sent; their TLS is not used): {@link #close()} leaves it open. */
     public static SimdexClient over(Channel channel, ClientOptions options) {
         return new SimdexClient(channel, null, options);
     }

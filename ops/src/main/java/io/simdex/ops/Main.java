@@ -3,6 +3,7 @@ package io.simdex.ops;
 import io.simdex.client.cli.SimdexCli;
 import picocli.CommandLine;
 
+import java.io.UncheckedIOException;
 import java.util.Set;
 
 /**
@@ -23,9 +24,22 @@ public final class Main {
 
     static int run(String... args) {
         if (args.length > 0 && SERVER_COMMANDS.contains(args[0])) {
-            return new CommandLine(new ServerCommands()).execute(args);
+            return new CommandLine(new ServerCommands()).setExecutionExceptionHandler(Main::startupError).execute(args);
         }
         return SimdexCli.run(args);
+    }
+
+    /**
+     * A setting that cannot work (a malformed auth file line, a missing certificate, plaintext
+     * beyond loopback) ends the start with its message alone, exit code 2; anything else with
+     * its stack trace.
+     */
+    private static int startupError(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) throws Exception {
+        if (e instanceof IllegalArgumentException || e instanceof UncheckedIOException) {
+            cmd.getErr().println("simdex " + cmd.getCommandName() + ": " + e.getMessage());
+            return 2;
+        }
+        throw e;
     }
 
     @CommandLine.Command(name = "simdex", mixinStandardHelpOptions = true,

@@ -8,12 +8,15 @@ import io.simdex.router.api.SimdexService;
 import io.simdex.router.cluster.ClusterConfig;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.metrics.MetricsEndpoint;
+import io.simdex.router.security.ServerSecurity;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.RemoteShardClient;
 import io.simdex.router.shard.ShardChannels;
 import io.simdex.router.shard.ShardClient;
 import io.simdex.router.transport.HandlerThreads;
 import io.simdex.router.transport.PublicServer;
+import io.simdex.server.tls.PeerCredentials;
+import io.simdex.server.tls.TlsFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -32,7 +36,8 @@ import java.util.concurrent.Callable;
 @Command(name = "router", mixinStandardHelpOptions = true,
         description = "Run a router: of a cluster (--config), or in front of fixed shard processes (--shard).")
 final class RouterCommand implements Callable<Integer> {
-    @Option(names = "--config", description = "Cluster router settings (properties: id, host, port, atomix.port, seeds, data, metrics.port).")
+    @Option(names = "--config", description = "Cluster router settings (properties: id, host, port, atomix.port, seeds, data, metrics.port;"
+            + " TLS and tokens as tls.* and auth.file keys, see ClusterSecurity).")
     Path config;
 
     @Option(names = "--shard", split = ",",
@@ -54,6 +59,17 @@ final class RouterCommand implements Callable<Integer> {
     @Mixin
     MetricsOption metrics;
 
+    @Mixin
+    TlsOptions tls;
+
+    @Option(names = "--auth-file", paramLabel = "FILE",
+            description = "With --shard: require bearer tokens: lines 'ROLE COLLECTION sha256:HEX'; read again when it changes.")
+    Path authFile;
+
+    @Option(names = "--shard-ca", paramLabel = "FILE",
+            description = "With --shard: reach the shards over TLS, trusting this CA and presenting --tls-cert and --tls-key to them.")
+    Path shardCa;
+
     @Override
     public Integer call() throws Exception {
         if (config != null) {
@@ -62,14 +78,17 @@ final class RouterCommand implements Callable<Integer> {
         if (shards == null || shards.isEmpty()) {
             throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "give --config (cluster) or --shard (fixed shards)");
         }
+        ServerSecurity security = tls.security(authFile);
+        PeerCredentials toShards = shardCa == null ? PeerCredentials.PLAINTEXT
+                : PeerCredentials.mutualTls(new TlsFiles(tls.cert, tls.key, shardCa));
         List<ShardClient> clients = new ArrayList<>();
         for (String address : shards) {
-            clients.add(new RemoteShardClient(ShardChannels.forTarget(address)));
+            clients.add(new RemoteShardClient(ShardChannels.forTarget(address, toShards.channel())));
         }
         IndexRouter index = new IndexRouter(clients, Placement.roundRobin(clients.size()));
         SimdexService service = new SimdexService(index, new Catalog(data), Clock.systemUTC());
-        PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME,
-                threads == null ? HandlerThreads.UNBOUNDED : threads, service.handlingTimes());
+        PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME, List.of(),
+                threads == null ? HandlerThreads.UNBOUNDED : threads, Map.of(), service.handlingTimes(), security);
         RetentionSweeper sweeper = RetentionSweeper.start(service, Set.of());
         MetricsEndpoint endpoint = metrics.start(host);
         if (endpoint != null) {

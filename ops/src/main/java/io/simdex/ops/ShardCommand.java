@@ -8,6 +8,7 @@ import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.router.metrics.MetricsEndpoint;
 import io.simdex.router.metrics.StoreMetrics;
+import io.simdex.router.security.ServerSecurity;
 import io.simdex.router.transport.PublicServer;
 import io.simdex.server.Durability;
 import io.simdex.server.ShardControlService;
@@ -48,13 +49,18 @@ final class ShardCommand implements Callable<Integer> {
     @Mixin
     MetricsOption metrics;
 
+    @Mixin
+    TlsOptions tls;
+
     @Override
     public Integer call() throws Exception {
+        ServerSecurity security = tls.security(null); // routers send no tokens: --tls-client-ca admits them
+        security.checkListen(host);
         StoreSizing sizing = StoreSizing.forShare(expected, shards, 24);
         ShardNode node = new ShardNode(data, c -> sizing, durability);
         node.openStored();
         HealthStatusManager health = new HealthStatusManager();
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port));
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port), security.credentials());
         MetricsEndpoint endpoint = metrics.start(host);
         if (endpoint != null) {
             builder.addStreamTracerFactory(endpoint.grpcCalls());

@@ -11,6 +11,7 @@ import io.simdex.router.index.IndexRouter;
 import io.simdex.router.metrics.MetricsEndpoint;
 import io.simdex.router.metrics.StoreMetrics;
 import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.security.ServerSecurity;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.ShardClient;
 import io.simdex.router.transport.DurableReplies;
@@ -94,6 +95,13 @@ public final class EmbeddedSimdex implements AutoCloseable {
      */
     public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments, int threads,
                                        boolean inlineReads, Clock clock, Durability durability) {
+        return start(dataDir, shards, host, port, expectedDocuments, threads, inlineReads, clock, durability, ServerSecurity.NONE);
+    }
+
+    /** As above, the public port protected by {@code security} (TLS, tokens, loopback only without TLS). */
+    public static EmbeddedSimdex start(Path dataDir, int shards, String host, int port, long expectedDocuments, int threads,
+                                       boolean inlineReads, Clock clock, Durability durability, ServerSecurity security) {
+        security.checkListen(host); // before any file is opened
         shards = fixedShardCount(dataDir, shards);
         Placement placement = Placement.roundRobin(shards);
         List<ShardClient> clients = new ArrayList<>();
@@ -112,7 +120,7 @@ public final class EmbeddedSimdex implements AutoCloseable {
                 ? ServerInterceptors.intercept(service, new DurableReplies(() -> nodes.forEach(ShardNode::awaitDurable), DurableReplies.SIMDEX_READS))
                 : service.bindService();
         PublicServer server = PublicServer.start(host, port, api, SimdexGrpc.SERVICE_NAME, List.of(), threads,
-                inlineReads ? InlineCalls.SIMDEX_READS : Map.of(), service.handlingTimes());
+                inlineReads ? InlineCalls.SIMDEX_READS : Map.of(), service.handlingTimes(), security);
         return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service, Set.of(Catalog.DEFAULT)), nodes);
     }
 

@@ -2,6 +2,7 @@ package io.simdex.server;
 
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.simdex.server.tls.PeerCredentials;
 import io.simdex.proto.v1.ExportChunk;
 import io.simdex.proto.v1.PartitionsRequest;
 import io.simdex.proto.v1.ShardControlGrpc;
@@ -18,13 +19,21 @@ import java.util.function.LongConsumer;
  */
 public final class PartitionPuller {
     private final ShardNode node;
+    private final PeerCredentials peers;
 
+    /** A puller that reaches peers in plaintext. */
     public PartitionPuller(ShardNode node) {
+        this(node, PeerCredentials.PLAINTEXT);
+    }
+
+    /** A puller that reaches peers with {@code peers}' credentials (mutual TLS in a cluster that has it). */
+    public PartitionPuller(ShardNode node, PeerCredentials peers) {
         this.node = node;
+        this.peers = peers;
     }
 
     /**
-     * Pulls {@code partitions} from the ShardControl service at {@code source} ("host:port", plaintext),
+     * Pulls {@code partitions} from the ShardControl service at {@code source} ("host:port", with this puller's peer credentials),
      * calling {@code progress} with the records handled so far after every chunk; returns the
      * total. The current gRPC context's deadline and cancellation carry over to the export call.
      *
@@ -40,7 +49,7 @@ public final class PartitionPuller {
     }
 
     long pull(String source, PartitionSet partitions, LongConsumer progress) {
-        ManagedChannel channel = NettyChannelBuilder.forTarget(source).usePlaintext()
+        ManagedChannel channel = NettyChannelBuilder.forTarget(source, peers.channel())
                 .maxInboundMessageSize(ShardService.MAX_MESSAGE_BYTES).build();
         // Registered before the export starts reading, so no delete here can slip in unrecorded.
         PullTombstones tombstones = node.pulls().begin(partitions);

@@ -14,6 +14,7 @@ import io.simdex.proto.v1.PullRequest;
 import io.simdex.proto.v1.SetEpochRequest;
 import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.proto.v1.ShardCountResponse;
+import io.simdex.server.tls.PeerCredentials;
 
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
@@ -34,6 +35,7 @@ public final class ShardControlService extends ShardControlGrpc.ShardControlImpl
 
     private final ShardNode node;
     private final NodeState state;
+    private final PeerCredentials peers;
 
     /** A service for a node outside any cluster: always readable, epoch 0. */
     public ShardControlService(ShardNode node) {
@@ -41,13 +43,24 @@ public final class ShardControlService extends ShardControlGrpc.ShardControlImpl
     }
 
     public ShardControlService(ShardNode node, NodeState state) {
+        this(node, state, PeerCredentials.PLAINTEXT);
+    }
+
+    /** As above, pulling from peers with {@code peers}' credentials. */
+    public ShardControlService(ShardNode node, NodeState state, PeerCredentials peers) {
         this.node = node;
         this.state = state;
+        this.peers = peers;
     }
 
     /** The service behind an {@link EpochFence} on {@code state}: what a cluster node registers, beside ShardService's. */
     public static ServerServiceDefinition withFence(ShardNode node, NodeState state) {
-        return EpochFence.around(new ShardControlService(node, state), state);
+        return withFence(node, state, PeerCredentials.PLAINTEXT);
+    }
+
+    /** As above, pulling from peers with {@code peers}' credentials. */
+    public static ServerServiceDefinition withFence(ShardNode node, NodeState state, PeerCredentials peers) {
+        return EpochFence.around(new ShardControlService(node, state, peers), state);
     }
 
     @Override
@@ -84,7 +97,7 @@ public final class ShardControlService extends ShardControlGrpc.ShardControlImpl
             PartitionSet partitions = partitions(req.getPartitionsList());
             long records;
             try {
-                records = new PartitionPuller(node).pull(req.getSource(), partitions,
+                records = new PartitionPuller(node, peers).pull(req.getSource(), partitions,
                         sofar -> out.onNext(PullProgress.newBuilder().setRecords(sofar).build()));
             } catch (StatusRuntimeException e) {
                 throw Status.fromThrowable(e).augmentDescription("pulling from " + req.getSource()).asRuntimeException();

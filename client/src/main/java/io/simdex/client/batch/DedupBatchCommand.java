@@ -7,7 +7,9 @@ import io.simdex.client.CollectionInfo;
 import io.simdex.client.SimdexClient;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.client.cli.CredentialOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -75,6 +77,9 @@ public final class DedupBatchCommand implements Callable<Integer> {
     @Option(names = "--deadline", paramLabel = "SECONDS", description = "Deadline of each call (default: 30).")
     Double deadlineSeconds;
 
+    @Mixin
+    CredentialOptions credentials;
+
     @Option(names = "--no-progress", description = "Do not draw the progress bar (for scripts).")
     boolean noProgress;
 
@@ -83,7 +88,7 @@ public final class DedupBatchCommand implements Callable<Integer> {
 
     private final BiFunction<String, ClientOptions, SimdexClient> clients;
 
-    /** The command as {@code simdex} runs it: plaintext gRPC to {@code --target}. */
+    /** The command as {@code simdex} runs it: gRPC to {@code --target}, plaintext unless the TLS flags say otherwise. */
     public DedupBatchCommand() {
         this(SimdexClient::connect);
     }
@@ -142,7 +147,12 @@ public final class DedupBatchCommand implements Callable<Integer> {
 
     private ClientOptions clientOptions() {
         ClientOptions o = ClientOptions.DEFAULTS.withMaxBatch(ClientOptions.SERVER_BATCH_LIMIT);
-        return deadlineSeconds == null ? o : o.withDeadline(Duration.ofNanos(Math.round(deadlineSeconds * 1e9)));
+        o = deadlineSeconds == null ? o : o.withDeadline(Duration.ofNanos(Math.round(deadlineSeconds * 1e9)));
+        try {
+            return credentials.applyTo(o);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     private void printSummary(DedupBatch.Summary s, PrintWriter to) {

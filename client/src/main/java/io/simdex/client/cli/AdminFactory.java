@@ -6,7 +6,7 @@ import io.simdex.client.SimdexAdmin;
 /** Opens the admin client an {@code admin} subcommand talks through; tests replace it to use an in-process channel. */
 @FunctionalInterface
 interface AdminFactory {
-    /** Plaintext gRPC to the target address. */
+    /** gRPC to the target address, with the TLS and token the options carry. */
     AdminFactory GRPC = SimdexAdmin::connect;
 
     SimdexAdmin open(String target, ClientOptions options);

@@ -6,7 +6,7 @@ import io.simdex.client.SimdexClient;
 /** Opens the client a command talks through; tests replace it to use an in-process channel. */
 @FunctionalInterface
 interface ClientFactory {
-    /** Plaintext gRPC to the target address. */
+    /** gRPC to the target address, with the TLS and token the options carry. */
     ClientFactory GRPC = SimdexClient::connect;
 
     SimdexClient open(String target, ClientOptions options);

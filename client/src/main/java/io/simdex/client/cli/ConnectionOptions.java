@@ -2,6 +2,7 @@ package io.simdex.client.cli;
 
 import io.simdex.client.ClientOptions;
 import java.time.Duration;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -23,8 +24,19 @@ final class ConnectionOptions {
     @Option(names = "--json", description = "Print machine-readable JSON instead of text.")
     boolean json;
 
-    /** The client options these flags select; a non-positive deadline is a usage error. */
+    @Mixin
+    CredentialOptions credentials;
+
+    /** The client options these flags select; a non-positive deadline or half a client certificate is a usage error. */
     ClientOptions clientOptions() {
+        try {
+            return credentials.applyTo(deadlineOptions());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(mixee.commandLine(), e.getMessage());
+        }
+    }
+
+    private ClientOptions deadlineOptions() {
         if (deadlineSeconds == null) {
             return ClientOptions.DEFAULTS;
         }

@@ -23,6 +23,7 @@ import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
 import io.simdex.server.store.StoreSizing;
+import io.simdex.server.tls.PeerCredentials;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -61,9 +62,10 @@ public final class ClusterNode implements AutoCloseable {
     private final MissedWrites missed;
     private final Thread catchUp;
     private final MetricsEndpoint metrics;
+    private final PeerCredentials peers;
 
     private ClusterNode(ClusterConfig config, ShardNode node, NodeState state, Server server, HealthStatusManager health,
-            AtomixMember member, PartitionMapStore store, MetricsEndpoint metrics) {
+            AtomixMember member, PartitionMapStore store, MetricsEndpoint metrics, PeerCredentials peers) {
         this.metrics = metrics;
         this.config = config;
         this.node = node;
@@ -73,18 +75,21 @@ public final class ClusterNode implements AutoCloseable {
         this.member = member;
         this.store = store;
         this.missed = new MissedWrites(member.atomix());
+        this.peers = peers;
         this.catchUp = new Thread(this::catchUp, "catch-up");
         this.catchUp.setDaemon(true);
     }
 
     public static ClusterNode start(ClusterConfig config) throws Exception {
+        config.security().checkNode(config.host()); // before any file is opened
+        PeerCredentials peers = config.security().peers();
         int founders = Math.max(1, config.raft().size());
         StoreSizing sizing = StoreSizing.forShare(config.expected() * config.replication(), founders, 24);
         ShardNode node = new ShardNode(config.data().resolve("shard"), c -> sizing, config.durability());
         node.openStored();
         NodeState state = new NodeState(config.id(), 0, false);
         HealthStatusManager health = new HealthStatusManager();
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()));
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()), peers.server());
         MetricsEndpoint metrics = null;
         if (config.metricsPort() != ClusterConfig.NO_METRICS) {
             metrics = MetricsEndpoint.start(config.host(), config.metricsPort());
@@ -93,7 +98,7 @@ public final class ClusterNode implements AutoCloseable {
         }
         Server server = builder
                 .addService(ShardService.withFence(node, state))
-                .addService(ShardControlService.withFence(node, state))
+                .addService(ShardControlService.withFence(node, state, peers))
                 .addService(health.getHealthService())
                 .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES)
                 .build().start();
@@ -108,7 +113,7 @@ public final class ClusterNode implements AutoCloseable {
         if (metrics != null) {
             ClusterMetrics.bindNode(metrics, state, member, store);
         }
-        ClusterNode n = new ClusterNode(config, node, state, server, health, member, store, metrics);
+        ClusterNode n = new ClusterNode(config, node, state, server, health, member, store, metrics, peers);
         n.catchUp.start();
         return n;
     }
@@ -233,7 +238,7 @@ public final class ClusterNode implements AutoCloseable {
             }
             uncovered += covered ? 0 : 1;
         }
-        PartitionPuller puller = new PartitionPuller(node);
+        PartitionPuller puller = new PartitionPuller(node, peers);
         for (Map.Entry<Integer, List<Integer>> e : byPeer.entrySet()) {
             PlacedNode peer = map.nodes().get(e.getKey());
             int[] partitions = e.getValue().stream().mapToInt(Integer::intValue).toArray();

@@ -18,6 +18,7 @@ import io.simdex.router.transport.PublicServer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -45,7 +46,7 @@ public final class ClusterRouter implements AutoCloseable {
         PartitionMapStore store = new PartitionMapStore(member.atomix());
         awaitMap(store, Duration.ofMinutes(2));
         MissedWrites missed = new MissedWrites(member.atomix()).watching();
-        ClusterView view = new ClusterView(store, member::liveIds, config.hedgeMillis(), missed);
+        ClusterView view = new ClusterView(store, member::liveIds, config.hedgeMillis(), missed, config.security().peers());
         Set<String> raft = config.raft().isEmpty()
                 ? config.seeds().stream().map(ClusterConfig.Seed::id).collect(Collectors.toSet()) : config.raft();
         SimdexService service = new SimdexService(view, new Catalog(config.data(), new SharedCatalog(member.atomix())), Clock.systemUTC());
@@ -56,7 +57,8 @@ public final class ClusterRouter implements AutoCloseable {
             ClusterMetrics.bindRouter(metrics, view, member, missed);
         }
         PublicServer server = PublicServer.start(config.host(), config.port(), service.bindService(), SimdexGrpc.SERVICE_NAME,
-                List.of(new AdminService(member, store, view, raft).bindService()), config.handlerThreads(), service.handlingTimes());
+                List.of(new AdminService(member, store, view, raft).bindService()), config.handlerThreads(), Map.of(),
+                service.handlingTimes(), config.security().publicPort());
         return new ClusterRouter(member, view, server, RetentionSweeper.start(service, Set.of()), metrics);
     }
 

@@ -11,6 +11,7 @@ import io.atomix.core.registry.ClasspathScanningRegistry;
 import io.atomix.primitive.partition.ManagedPartitionGroup;
 import io.atomix.protocols.raft.partition.RaftPartitionGroup;
 import io.atomix.storage.StorageLevel;
+import io.simdex.server.tls.TlsFiles;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,6 +53,11 @@ public final class AtomixMember implements AutoCloseable {
                 .withProperty(ROLE, role)
                 .withProperty(ADDRESS, config.address())
                 .withShutdownHook(false);
+        config.security().checkPeerListen(config.host());
+        if (config.security().mutualTls()) {
+            AtomixTls.apply(b, new TlsFiles(config.security().tlsCert(), config.security().tlsKey(), config.security().clusterCa()),
+                    raftDir.resolveSibling("atomix-tls"));
+        }
         if (config.raft().contains(config.id())) {
             b.withManagementGroup(raftGroup("system", config.raft(), raftDir))
                     .withPartitionGroups(raftGroup("raft", config.raft(), raftDir));

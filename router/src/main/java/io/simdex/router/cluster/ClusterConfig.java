@@ -29,11 +29,12 @@ import java.util.Set;
  * handler.threads=0          routers: gRPC handler threads (0: unbounded, as handlers wait on the nodes; see HandlerThreads)
  * durability=process         nodes: when a write is acknowledged, process or fsync (see Durability)
  * metrics.port=9411          Prometheus metrics at http://host:PORT/metrics (0: a free port; absent: none)
+ * tls.cert, tls.key, tls.cluster.ca, tls.client.ca, auth.file, insecure: see ClusterSecurity
  * </pre>
  */
 public record ClusterConfig(String id, String host, int port, int atomixPort, Path data, List<Seed> seeds, Set<String> raft,
         int replication, int writeQuorum, long expected, long hedgeMillis, int handlerThreads, Durability durability,
-        int metricsPort) {
+        int metricsPort, ClusterSecurity security) {
     /** {@link #metricsPort} when the process serves no metrics. */
     public static final int NO_METRICS = -1;
 
@@ -77,7 +78,8 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
                 Integer.parseInt(required(p, "atomix.port", source)), Path.of(required(p, "data", source)), seeds, raft,
                 replication, quorum, Long.parseLong(p.getProperty("expected", "1000000").trim()),
                 Long.parseLong(p.getProperty("hedge.millis", "0").trim()),
-                Integer.parseInt(p.getProperty("handler.threads", "0").trim()), durability(p, source), metricsPort(p, source));
+                Integer.parseInt(p.getProperty("handler.threads", "0").trim()), durability(p, source), metricsPort(p, source),
+                ClusterSecurity.of(p, source));
     }
 
     private static int metricsPort(Properties p, String source) {
@@ -99,7 +101,7 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
     /** The same settings with metrics on {@code port} ({@link #NO_METRICS}: none), as a flag overrides the file. */
     public ClusterConfig withMetricsPort(int port) {
         return new ClusterConfig(id, host, this.port, atomixPort, data, seeds, raft, replication, writeQuorum, expected, hedgeMillis,
-                handlerThreads, durability, port);
+                handlerThreads, durability, port, security);
     }
 
     private static Durability durability(Properties p, String source) {

@@ -9,6 +9,7 @@ import io.simdex.router.shard.RemoteShardClient;
 import io.simdex.router.shard.ReplicaSet;
 import io.simdex.router.shard.ShardChannels;
 import io.simdex.router.shard.ShardClient;
+import io.simdex.server.tls.PeerCredentials;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,6 +37,7 @@ public final class ClusterView implements IndexView, AutoCloseable {
     private final Map<String, RemoteShardClient> channels = new ConcurrentHashMap<>();
     private final long hedgeMillis;
     private final MissedWrites missed;
+    private final PeerCredentials peers;
     private volatile Built built;
 
     private record Built(PartitionMap map, IndexRouter index) {
@@ -44,6 +46,13 @@ public final class ClusterView implements IndexView, AutoCloseable {
     /** @param liveIds the members the failure detector reports up (read per call, so keep it cheap) */
     /** @param missed where replicas that missed acknowledged writes are reported (and then not read from) */
     public ClusterView(PartitionMapStore store, Supplier<Set<String>> liveIds, long hedgeMillis, MissedWrites missed) {
+        this(store, liveIds, hedgeMillis, missed, PeerCredentials.PLAINTEXT);
+    }
+
+    /** As above, reaching the nodes with {@code peers}' credentials. */
+    public ClusterView(PartitionMapStore store, Supplier<Set<String>> liveIds, long hedgeMillis, MissedWrites missed,
+            PeerCredentials peers) {
+        this.peers = peers;
         this.store = store;
         this.liveIds = liveIds;
         this.hedgeMillis = hedgeMillis;
@@ -72,7 +81,7 @@ public final class ClusterView implements IndexView, AutoCloseable {
 
     /** The shard client of a node address, not stamped with any epoch (admin calls). */
     public RemoteShardClient node(String address) {
-        return channels.computeIfAbsent(address, a -> new RemoteShardClient(ShardChannels.forReplica(a)));
+        return channels.computeIfAbsent(address, a -> new RemoteShardClient(ShardChannels.forReplica(a, peers.channel())));
     }
 
     private synchronized void install(PartitionMap map) {

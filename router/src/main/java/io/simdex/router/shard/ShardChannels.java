@@ -1,6 +1,8 @@
 package io.simdex.router.shard;
 
 import com.google.gson.Gson;
+import io.grpc.ChannelCredentials;
+import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.router.transport.PublicServer;
@@ -25,7 +27,12 @@ public final class ShardChannels {
     }
 
     public static ManagedChannel forTarget(String address) {
-        return NettyChannelBuilder.forTarget(address).usePlaintext()
+        return forTarget(address, InsecureChannelCredentials.create());
+    }
+
+    /** As {@link #forTarget(String)}, with {@code credentials} (TLS to shards that serve it). */
+    public static ManagedChannel forTarget(String address, ChannelCredentials credentials) {
+        return NettyChannelBuilder.forTarget(address, credentials)
                 .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES)
                 .defaultServiceConfig(SERVICE_CONFIG)
                 .enableRetry()
@@ -37,7 +44,12 @@ public final class ShardChannels {
      * another replica at once instead of waiting out a dead node's backoff.
      */
     public static ManagedChannel forReplica(String address) {
-        return NettyChannelBuilder.forTarget(address).usePlaintext()
+        return forReplica(address, InsecureChannelCredentials.create());
+    }
+
+    /** As {@link #forReplica(String)}, with {@code credentials} (mutual TLS in a cluster that has it). */
+    public static ManagedChannel forReplica(String address, ChannelCredentials credentials) {
+        return NettyChannelBuilder.forTarget(address, credentials)
                 .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES)
                 .disableRetry()
                 .build();

@@ -9,6 +9,7 @@ import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.simdex.router.security.ServerSecurity;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -68,8 +69,19 @@ public final class PublicServer implements AutoCloseable {
      */
     public static PublicServer start(String host, int port, ServerServiceDefinition service, String serviceName,
             List<ServerServiceDefinition> more, int threads, Map<String, Predicate<Object>> inline, HandlingTimes times) {
+        return start(host, port, service, serviceName, more, threads, inline, times, ServerSecurity.NONE);
+    }
+
+    /**
+     * As above, protected by {@code security}: TLS and tokens as it says, and no plaintext beyond
+     * loopback unless it allows it ({@link ServerSecurity#checkListen}).
+     */
+    public static PublicServer start(String host, int port, ServerServiceDefinition service, String serviceName,
+            List<ServerServiceDefinition> more, int threads, Map<String, Predicate<Object>> inline, HandlingTimes times,
+            ServerSecurity security) {
+        security.checkListen(host);
         HealthStatusManager health = new HealthStatusManager();
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port));
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port), security.credentials());
         if (times != null) {
             times.register(service);
             more.forEach(times::register);
@@ -83,6 +95,7 @@ public final class PublicServer implements AutoCloseable {
             builder.executor(handlers);
         }
         more.forEach(builder::addService);
+        security.install(builder); // last: the token check runs before every other interceptor
         Server server = builder
                 .withChildOption(ChannelOption.RCVBUF_ALLOCATOR, new BurstReads())
                 .addService(service)

@@ -1,0 +1,74 @@
+package io.simdex.client.tls;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A throw-away CA and certificates made with the openssl command line, the same commands the
+ * README's Security section gives: a CA, a server certificate for localhost and 127.0.0.1, a
+ * client certificate it signed, and a client certificate of another CA. EC P-256 keys, PKCS#8.
+ */
+public final class TestCertificates {
+    private static final Path OPENSSL = Path.of("/usr/bin/openssl");
+
+    public final Path ca;
+    public final Path serverCert;
+    public final Path serverKey;
+    public final Path clientCert;
+    public final Path clientKey;
+    public final Path strangerCert;
+    public final Path strangerKey;
+
+    private TestCertificates(Path dir) {
+        ca = dir.resolve("ca.crt");
+        serverCert = dir.resolve("server.crt");
+        serverKey = dir.resolve("server.key");
+        clientCert = dir.resolve("client.crt");
+        clientKey = dir.resolve("client.key");
+        strangerCert = dir.resolve("stranger.crt");
+        strangerKey = dir.resolve("stranger.key");
+    }
+
+    /** Makes them in {@code dir}; the test is skipped, saying why, where openssl is not installed. */
+    public static TestCertificates make(Path dir) throws IOException, InterruptedException {
+        assumeTrue(Files.isExecutable(OPENSSL), "TLS tests need " + OPENSSL + " to make their certificates");
+        TestCertificates c = new TestCertificates(dir);
+        c.ca(dir, "ca", "simdex test CA");
+        c.ca(dir, "other-ca", "another CA");
+        Files.writeString(dir.resolve("server.ext"), "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n");
+        Files.writeString(dir.resolve("client.ext"), "extendedKeyUsage=clientAuth\n");
+        c.signed(dir, "server", "localhost", "ca", "server.ext");
+        c.signed(dir, "client", "crawler", "ca", "client.ext");
+        c.signed(dir, "stranger", "stranger", "other-ca", "client.ext");
+        return c;
+    }
+
+    private void ca(Path dir, String name, String cn) throws IOException, InterruptedException {
+        openssl(dir, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-keyout", name + ".key", "-out", name + ".crt", "-days", "2", "-subj", "/CN=" + cn,
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign");
+    }
+
+    private void signed(Path dir, String name, String cn, String ca, String ext) throws IOException, InterruptedException {
+        openssl(dir, "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-keyout", name + ".key", "-out", name + ".csr", "-subj", "/CN=" + cn);
+        openssl(dir, "x509", "-req", "-in", name + ".csr", "-CA", ca + ".crt", "-CAkey", ca + ".key", "-CAcreateserial",
+                "-out", name + ".crt", "-days", "2", "-extfile", ext);
+    }
+
+    private static void openssl(Path dir, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(OPENSSL.toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IOException(String.join(" ", command) + " failed:\n" + output);
+        }
+    }
+}

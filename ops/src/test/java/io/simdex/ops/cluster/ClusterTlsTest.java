@@ -1,0 +1,110 @@
+package io.simdex.ops.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
+import io.simdex.client.ClientOptions;
+import io.simdex.client.ClientTls;
+import io.simdex.client.Doc;
+import io.simdex.client.SimdexClient;
+import io.simdex.client.tls.TestCertificates;
+import io.simdex.proto.v1.NodeStatusRequest;
+import io.simdex.proto.v1.ShardControlGrpc;
+import io.simdex.router.cluster.ClusterConfig;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A one-node cluster and its router in this JVM with every link under mutual TLS: the router's
+ * public port, router to node, and Atomix between them. Only a certificate of the cluster CA
+ * reaches the node port.
+ */
+class ClusterTlsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void mutualTls_clusterWorks_nodePortOnlyForClusterCertificates() throws Exception {
+        TestCertificates certs = TestCertificates.make(Files.createDirectories(dir.resolve("certs")));
+        int nodePort = freePort();
+        int nodeAtomix = freePort();
+        String tls = "tls.cert=" + certs.serverCert + "\ntls.key=" + certs.serverKey + "\ntls.cluster.ca=" + certs.ca + "\n";
+        String seeds = "seeds=node-1@127.0.0.1:" + nodeAtomix + "\n";
+        Path nodeFile = Files.writeString(dir.resolve("node.properties"), "id=node-1\nhost=127.0.0.1\nport=" + nodePort
+                + "\natomix.port=" + nodeAtomix + "\ndata=" + dir.resolve("node") + "\n" + seeds + "raft=node-1\nreplication=1\n"
+                + "expected=10000\n" + tls);
+        Path routerFile = Files.writeString(dir.resolve("router.properties"), "id=router-1\nhost=127.0.0.1\nport=" + freePort()
+                + "\natomix.port=" + freePort() + "\ndata=" + dir.resolve("router") + "\n" + seeds + tls);
+        try (ClusterNode node = ClusterNode.start(ClusterConfig.load(nodeFile));
+             ClusterRouter router = ClusterRouter.start(ClusterConfig.load(routerFile));
+             SimdexClient client = SimdexClient.connect("127.0.0.1:" + router.port(),
+                     ClientOptions.DEFAULTS.withDeadline(Duration.ofSeconds(20)).withTls(ClientTls.trusting(certs.ca)))) {
+            // Insert is idempotent; the first one also makes the collection's files on the node, slow on a busy machine.
+            assertTrue(await(() -> client.insert("default", List.of(Doc.of("a", 0x1234L))) == 1), "insert through the router");
+            assertTrue(await(() -> client.query("default", List.of(0x1234L), 0, 10).get(0).matches().size() == 1),
+                    "the insert is found through the router");
+
+            String nodeTarget = "127.0.0.1:" + nodePort;
+            assertEquals(Status.Code.UNAVAILABLE, nodeStatus(nodeTarget, InsecureChannelCredentials.create()));
+            assertEquals(Status.Code.UNAVAILABLE, nodeStatus(nodeTarget, TlsChannelCredentials.newBuilder()
+                    .trustManager(certs.ca.toFile()).build()));
+            assertEquals(Status.Code.UNAVAILABLE, nodeStatus(nodeTarget, TlsChannelCredentials.newBuilder()
+                    .trustManager(certs.ca.toFile()).keyManager(certs.strangerCert.toFile(), certs.strangerKey.toFile()).build()));
+            assertEquals(Status.Code.OK, nodeStatus(nodeTarget, TlsChannelCredentials.newBuilder()
+                    .trustManager(certs.ca.toFile()).keyManager(certs.clientCert.toFile(), certs.clientKey.toFile()).build()));
+        }
+    }
+
+    /**
+     * Waits for {@code condition}, taking UNAVAILABLE as "not yet": a node serves reads once it
+     * has caught up after its start, and a write that outlasts the router's timeout is retried.
+     */
+    private static boolean await(BooleanSupplier condition) {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < until) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return true;
+                }
+            } catch (StatusRuntimeException e) {
+                assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.toString());
+            }
+            Thread.onSpinWait();
+        }
+        return false;
+    }
+
+    private static Status.Code nodeStatus(String target, ChannelCredentials credentials) {
+        ManagedChannel channel = Grpc.newChannelBuilder(target, credentials).build();
+        try {
+            ShardControlGrpc.newBlockingStub(channel).withDeadlineAfter(20, TimeUnit.SECONDS).status(NodeStatusRequest.getDefaultInstance());
+            return Status.Code.OK;
+        } catch (StatusRuntimeException e) {
+            return e.getStatus().getCode();
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}

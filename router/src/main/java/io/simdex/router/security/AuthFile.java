@@ -1,0 +1,108 @@
+package io.simdex.router.security;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An auth file ({@link TokenTable} gives the format) that is read again when it changes: at most
+ * once per check interval, the call that finds the interval over compares the file's modification
+ * time, size and identity (a replaced file or a moved symlink counts) with what was last read,
+ * and re-reads it if any differ. Other calls only read a volatile. A file that has become
+ * unreadable or malformed keeps the grants last read and is logged once per change; at start
+ * either is an error.
+ */
+public final class AuthFile {
+    /** How often a running server looks at the file. */
+    public static final Duration DEFAULT_CHECK = Duration.ofSeconds(1);
+    private static final Logger LOG = LoggerFactory.getLogger(AuthFile.class);
+
+    private final Path file;
+    private final long checkNanos;
+    private final AtomicLong nextCheck;
+    private volatile Stamp stamp;
+    private volatile TokenTable table;
+
+    private record Stamp(FileTime modified, long size, Object key) {
+        static final Stamp MISSING = new Stamp(null, -1, null);
+
+        static Stamp of(Path file) throws IOException {
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+            return new Stamp(a.lastModifiedTime(), a.size(), a.fileKey());
+        }
+    }
+
+    private AuthFile(Path file, Duration checkEvery) {
+        this.file = file;
+        this.checkNanos = checkEvery.toNanos();
+        this.nextCheck = new AtomicLong(System.nanoTime() + checkNanos);
+    }
+
+    /**
+     * Reads {@code file} now and then again when it changes, looking every {@code checkEvery}.
+     *
+     * @throws IllegalArgumentException naming the file and line of a malformed line
+     * @throws UncheckedIOException when the file cannot be read
+     */
+    public static AuthFile load(Path file, Duration checkEvery) {
+        AuthFile f = new AuthFile(file, checkEvery);
+        try {
+            f.stamp = Stamp.of(file);
+            f.table = read(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read auth file " + file + ": " + e, e);
+        }
+        return f;
+    }
+
+    /** The grants as of the last read; looks at the file first when the check interval is over. */
+    public TokenTable current() {
+        long now = System.nanoTime();
+        long next = nextCheck.get();
+        if (now - next >= 0 && nextCheck.compareAndSet(next, now + checkNanos)) {
+            reloadIfChanged();
+        }
+        return table;
+    }
+
+    public Path path() {
+        return file;
+    }
+
+    private void reloadIfChanged() {
+        Stamp now;
+        try {
+            now = Stamp.of(file);
+        } catch (IOException e) {
+            now = Stamp.MISSING;
+        }
+        if (now.equals(stamp)) {
+            return;
+        }
+        stamp = now;
+        if (now == Stamp.MISSING) {
+            LOG.warn("auth file {} cannot be read; keeping the grants read before", file);
+            return;
+        }
+        try {
+            TokenTable t = read(file);
+            table = t;
+            LOG.info("auth file {} read again: {} grants", file, t.size());
+        } catch (IOException | IllegalArgumentException e) {
+            LOG.warn("auth file {} changed but cannot be used ({}); keeping the grants read before", file, e.getMessage());
+        }
+    }
+
+    private static TokenTable read(Path file) throws IOException {
+        return TokenTable.parse(Files.readAllLines(file, StandardCharsets.UTF_8), file.toString());
+    }
+}
