@@ -3,6 +3,7 @@ package io.simdex.server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.simdex.core.Names;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.ExportChunk;
 import io.simdex.proto.v1.FingerprintList;
@@ -236,7 +237,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
                     throw invalid("url_hashes[" + i + "] has " + hashes[i].length + " bytes, not 16");
                 }
             }
-            return flags(node.checkUrls(collection(req.getJob()), hashes, req.getNowSeconds(), req.getExpiresAtSeconds(), req.getCheckOnly()));
+            return flags(node.checkUrls(job(req.getJob()), hashes, req.getNowSeconds(), req.getExpiresAtSeconds(), req.getCheckOnly()));
         });
     }
 
@@ -247,7 +248,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void dropUrlJob(ShardDropUrlJobRequest req, StreamObserver<ShardCountResponse> out) {
-        write(out, () -> ShardCountResponse.newBuilder().setChanged(node.dropUrlJob(collection(req.getJob())) ? 1 : 0).build());
+        write(out, () -> ShardCountResponse.newBuilder().setChanged(node.dropUrlJob(job(req.getJob())) ? 1 : 0).build());
     }
 
     @Override
@@ -301,9 +302,18 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         return out;
     }
 
+    /** A collection name, checked here too: a node port may be reached without a router, and each name is a directory. */
     private static String collection(String name) {
-        if (name.isEmpty()) {
-            throw invalid("collection is empty");
+        return named("collection", name);
+    }
+
+    private static String job(String name) {
+        return named("job", name);
+    }
+
+    private static String named(String field, String name) {
+        if (!Names.isValid(name)) {
+            throw invalid(Names.problem(field, name));
         }
         return name;
     }
