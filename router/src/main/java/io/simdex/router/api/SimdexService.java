@@ -96,11 +96,20 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     public int sweepExpired() {
         int dropped = 0;
         for (CollectionInfo c : catalog.all()) {
-            if (c.getSettings().getRetentionSeconds() > 0) {
+            if (c.getSettings().getRetentionSeconds() > 0 && servable(c)) {
                 dropped += index().expire(c.getName(), window(c.getSettings()));
             }
         }
         return dropped;
+    }
+
+    /** False, logged, for a catalog entry whose settings this server refuses: the sweeps skip it rather than fail for every collection. */
+    private static boolean servable(CollectionInfo c) {
+        String problem = CollectionSettingsRules.retentionProblem(c.getSettings());
+        if (problem != null) {
+            LOG.warning("collection '" + c.getName() + "' skipped: " + problem);
+        }
+        return problem == null;
     }
 
     /**
@@ -114,6 +123,9 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         int created = 0;
         Instant now = clock.instant();
         for (CollectionInfo c : catalog.all()) {
+            if (!servable(c)) {
+                continue;
+            }
             CollectionSettings s = c.getSettings();
             long current = window(s, now).current();
             boolean eager = evenIfUnused.contains(c.getName());
@@ -330,6 +342,11 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         CollectionInfo info = catalog.get(c).orElseThrow(() -> Status.NOT_FOUND
                 .withDescription("collection '" + c + "' does not exist; create it with CreateCollection").asRuntimeException());
         CollectionSettings s = info.getSettings();
+        String problem = CollectionSettingsRules.retentionProblem(s);
+        if (problem != null) {
+            throw Status.FAILED_PRECONDITION.withDescription("collection '" + c + "' is stored with settings this server refuses: "
+                    + problem + "; delete it with DeleteCollection").asRuntimeException();
+        }
         return new Target(c, s, window(s), fingerprinters.computeIfAbsent(c, n -> CollectionSettingsRules.fingerprinter(s)),
                 CollectionSettingsRules.shortTextRule(s));
     }

@@ -85,6 +85,46 @@ class CollectionsTest {
     }
 
     @Test
+    void createCollection_retentionOverTenThousandGenerations_invalidArgumentWithTheNumbers() throws Exception {
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(CreateCollectionRequest.newBuilder()
+                    .setName("huge").setSettings(CollectionSettings.newBuilder().setRetentionSeconds(1_000_000_000).setGenerationSeconds(1)).build()));
+            assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+            assertEquals("settings.retention_seconds 1000000000 in generations of 1 s makes 1000000000 generations, more than 10000;"
+                    + " give generation_seconds >= 100000", e.getStatus().getDescription());
+            assertEquals(Status.Code.INVALID_ARGUMENT, assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(
+                    CreateCollectionRequest.newBuilder().setName("forever").setSettings(CollectionSettings.newBuilder()
+                            .setRetentionSeconds(Long.MAX_VALUE)).build())).getStatus().getCode());
+            // 10,000 generations exactly is allowed.
+            assertTrue(s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("edge").setSettings(CollectionSettings.newBuilder()
+                    .setRetentionSeconds(10_000).setGenerationSeconds(1)).build()).getCreated());
+        }
+    }
+
+    @Test
+    void storedCollectionOverTheGenerationLimit_failedPreconditionForIt_sweepsServeTheOthers() throws Exception {
+        ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+        CollectionSettings daily = CollectionSettings.newBuilder().setRetentionSeconds(86_400).setGenerationSeconds(3_600).build();
+        try (TestServer s = new TestServer(dir, clock)) {
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("daily").setSettings(daily).build());
+            s.stub().insert(InsertRequest.newBuilder().setCollection("daily").addDocuments(doc("old", 42L)).build());
+        }
+        // An entry written before the limit existed.
+        Path catalog = dir.resolve("router").resolve("collections.json");
+        String bad = "{\"name\": \"huge\", \"settings\": {\"retentionSeconds\": \"1000000000\", \"generationSeconds\": \"1\"}}";
+        Files.writeString(catalog, Files.readString(catalog).replaceFirst("\\[", "[" + java.util.regex.Matcher.quoteReplacement(bad) + ","));
+        try (TestServer s = new TestServer(dir, clock)) {
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().insert(
+                    InsertRequest.newBuilder().setCollection("huge").addDocuments(doc("x", 1L)).build()));
+            assertEquals(Status.Code.FAILED_PRECONDITION, e.getStatus().getCode());
+            assertTrue(e.getStatus().getDescription().contains("1000000000 generations"), e.getStatus().getDescription());
+            clock.advance(Duration.ofDays(2));
+            assertTrue(s.simdex.service().prepareGenerations(Set.of("daily")) > 0, "daily's next generations are still prepared");
+            assertTrue(s.simdex.service().sweepExpired() > 0, "daily's old generation is still swept");
+        }
+    }
+
+    @Test
     void collectionSettings_tokenizationAndDefaultDistanceApply() throws Exception {
         try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("grams").setSettings(
