@@ -17,6 +17,8 @@ import io.simdex.proto.v1.CreateCollectionResponse;
 import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DedupResponse;
 import io.simdex.proto.v1.DedupResult;
+import io.simdex.proto.v1.DeleteCollectionRequest;
+import io.simdex.proto.v1.DeleteCollectionResponse;
 import io.simdex.proto.v1.DeleteRequest;
 import io.simdex.proto.v1.DeleteResponse;
 import io.simdex.proto.v1.DropUrlJobRequest;
@@ -169,6 +171,25 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                         + TextFormat.shortDebugString(c.collection().getSettings())).asRuntimeException();
             }
             return CreateCollectionResponse.newBuilder().setCollection(c.collection()).setCreated(c.created()).build();
+        });
+    }
+
+    /** See simdex.proto: catalog first, so new requests get NOT_FOUND, then the data on every shard. */
+    @Override
+    public void deleteCollection(DeleteCollectionRequest req, StreamObserver<DeleteCollectionResponse> out) {
+        answer(out, () -> {
+            if (req.getName().isEmpty()) {
+                throw Validation.invalid("name is empty");
+            }
+            String name = Validation.collectionName(req.getName());
+            if (name.equals(Catalog.DEFAULT)) {
+                throw Validation.invalid("name 'default': the default collection always exists; delete its documents instead");
+            }
+            boolean existed = catalog.remove(name);
+            fingerprinters.remove(name);
+            int dropped = index().dropAll(name);
+            LOG.info("collection '" + name + "' deleted: " + dropped + " shard generations dropped");
+            return DeleteCollectionResponse.newBuilder().setExisted(existed).build();
         });
     }
 

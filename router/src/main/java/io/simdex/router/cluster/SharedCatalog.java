@@ -54,6 +54,11 @@ public final class SharedCatalog implements Catalog.Shared {
         return v == null ? Optional.empty() : Optional.of(parse(v.value()));
     }
 
+    @Override
+    public boolean remove(String name) {
+        return map.remove(name) != null;
+    }
+
     /** Every readable entry: an unreadable one is logged and left out, so the sweeps still serve the others. */
     @Override
     public List<CollectionInfo> all() {

@@ -7,6 +7,7 @@ import io.simdex.proto.v1.CollectionInfo;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;
+import io.simdex.proto.v1.DeleteCollectionRequest;
 import io.simdex.proto.v1.DedupResponse;
 import io.simdex.proto.v1.FingerprintRequest;
 import io.simdex.proto.v1.InsertRequest;
@@ -121,6 +122,30 @@ class CollectionsTest {
             clock.advance(Duration.ofDays(2));
             assertTrue(s.simdex.service().prepareGenerations(Set.of("daily")) > 0, "daily's next generations are still prepared");
             assertTrue(s.simdex.service().sweepExpired() > 0, "daily's old generation is still swept");
+        }
+    }
+
+    @Test
+    void deleteCollection_dropsItsDocumentsOnEveryShard_andItCanBeMadeAgain() throws Exception {
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("gone").build());
+            s.stub().insert(InsertRequest.newBuilder().setCollection("gone").addDocuments(doc("a", 1L)).addDocuments(doc("b", -1L)).build());
+            s.stub().insert(InsertRequest.newBuilder().addDocuments(doc("kept", 1L)).build());
+            assertTrue(s.stub().deleteCollection(DeleteCollectionRequest.newBuilder().setName("gone").build()).getExisted());
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().stats(StatsRequest.newBuilder().setCollection("gone").build()));
+            assertEquals(Status.Code.NOT_FOUND, e.getStatus().getCode());
+            assertFalse(s.stub().deleteCollection(DeleteCollectionRequest.newBuilder().setName("gone").build()).getExisted(), "idempotent");
+            assertEquals(Status.Code.INVALID_ARGUMENT, assertThrows(StatusRuntimeException.class, () -> s.stub().deleteCollection(
+                    DeleteCollectionRequest.newBuilder().setName("default").build())).getStatus().getCode());
+            assertEquals(Status.Code.INVALID_ARGUMENT, assertThrows(StatusRuntimeException.class, () -> s.stub().deleteCollection(
+                    DeleteCollectionRequest.newBuilder().setName("../x").build())).getStatus().getCode());
+
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("gone").setSettings(CollectionSettings.newBuilder()
+                    .setMaxDistance(UInt32Value.of(1))).build());
+            assertEquals(0, s.stub().stats(StatsRequest.newBuilder().setCollection("gone").build()).getDocuments());
+            assertEquals(0, s.stub().query(QueryRequest.newBuilder().setCollection("gone").addProbes(Probe.newBuilder().setFingerprint(1L)).build())
+                    .getResults(0).getMatchesCount());
+            assertEquals(1, s.stub().stats(StatsRequest.getDefaultInstance()).getDocuments(), "other collections untouched");
         }
     }
 
