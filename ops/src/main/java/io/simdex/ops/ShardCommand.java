@@ -6,11 +6,11 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.proto.v1.ShardGrpc;
-import io.simdex.router.transport.PublicServer;
 import io.simdex.server.Durability;
 import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
+import io.simdex.server.grpc.ServerBounds;
 import io.simdex.server.store.StoreSizing;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -47,11 +47,10 @@ final class ShardCommand implements Callable<Integer> {
         ShardNode node = new ShardNode(data, c -> sizing, durability);
         node.openStored();
         HealthStatusManager health = new HealthStatusManager();
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
-                .addService(new ShardService(node))
-                .addService(new ShardControlService(node))
+        Server server = ServerBounds.apply(NettyServerBuilder.forAddress(new InetSocketAddress(host, port)))
+                .addService(ServerBounds.lenient(new ShardService(node).bindService()))
+                .addService(ServerBounds.lenient(new ShardControlService(node).bindService()))
                 .addService(health.getHealthService())
-                .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES)
                 .build().start();
         health.setStatus("", ServingStatus.SERVING);
         health.setStatus(ShardGrpc.SERVICE_NAME, ServingStatus.SERVING);

@@ -37,6 +37,7 @@ import io.simdex.proto.v1.ShardTextsRequest;
 import io.simdex.proto.v1.ShardTextsResponse;
 import io.simdex.proto.v1.ShardUnlockRequest;
 import io.simdex.proto.v1.ShardUrlsRequest;
+import io.simdex.server.grpc.ServerBounds;
 import io.simdex.server.store.DocMaps;
 
 import java.util.Arrays;
@@ -54,8 +55,8 @@ import static io.simdex.server.Calls.invalid;
  * the epoch and node status are {@link ShardControlService}'s, on the same port.
  */
 public final class ShardService extends ShardGrpc.ShardImplBase {
-    /** Largest message a shard accepts or a pull receives: the router's limit too (PublicServer). */
-    public static final int MAX_MESSAGE_BYTES = 64 << 20;
+    /** Largest message a shard accepts or a pull receives: the router's limit too (ServerBounds). */
+    public static final int MAX_MESSAGE_BYTES = ServerBounds.MAX_MESSAGE_BYTES;
 
     private final ShardNode node;
     private final NodeState state;

@@ -13,12 +13,12 @@ import io.simdex.router.cluster.ClusterConfig;
 import io.simdex.router.cluster.MissedWrites;
 import io.simdex.router.cluster.PartitionMap;
 import io.simdex.router.cluster.PartitionMapStore;
-import io.simdex.router.transport.PublicServer;
 import io.simdex.server.NodeState;
 import io.simdex.server.PartitionPuller;
 import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
+import io.simdex.server.grpc.ServerBounds;
 import io.simdex.server.store.StoreSizing;
 
 import java.net.InetSocketAddress;
@@ -79,11 +79,10 @@ public final class ClusterNode implements AutoCloseable {
         node.openStored();
         NodeState state = new NodeState(config.id(), 0, false);
         HealthStatusManager health = new HealthStatusManager();
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
-                .addService(ShardService.withFence(node, state))
-                .addService(ShardControlService.withFence(node, state))
+        Server server = ServerBounds.apply(NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port())))
+                .addService(ServerBounds.lenient(ShardService.withFence(node, state)))
+                .addService(ServerBounds.lenient(ShardControlService.withFence(node, state)))
                 .addService(health.getHealthService())
-                .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES)
                 .build().start();
         AtomixMember member = new AtomixMember(config, "node", config.data().resolve("atomix"), null);
         PartitionMapStore store = new PartitionMapStore(member.atomix());

@@ -416,18 +416,18 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     }
 
     /**
-     * The status a failure is answered with. Failures that are not the caller's (a fault here,
-     * or INTERNAL, UNKNOWN or DATA_LOSS from a shard) are logged with their stack trace.
+     * The status a failure is answered with. A fault here becomes INTERNAL with the exception as
+     * its cause: the server's CallGuard logs it, and a shard's INTERNAL or UNKNOWN, under a
+     * request id. DATA_LOSS from a shard is logged here, since it reaches the caller as it is.
      */
     static Status status(RuntimeException e) {
         if (e instanceof StatusRuntimeException s) {
-            Status.Code code = s.getStatus().getCode();
-            if (code == Status.Code.INTERNAL || code == Status.Code.UNKNOWN || code == Status.Code.DATA_LOSS) {
+            if (s.getStatus().getCode() == Status.Code.DATA_LOSS) {
                 LOG.log(Level.SEVERE, "a request failed in a shard: " + s.getStatus(), e);
             }
-            return s.getStatus();
+            return s.getStatus().getCode() == Status.Code.INTERNAL || s.getStatus().getCode() == Status.Code.UNKNOWN
+                    ? s.getStatus().withCause(e) : s.getStatus();
         }
-        LOG.log(Level.SEVERE, "a request failed", e);
-        return Status.INTERNAL.withDescription(e.toString()).withCause(e);
+        return Status.INTERNAL.withCause(e);
     }
 }
