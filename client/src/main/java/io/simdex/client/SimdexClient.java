@@ -5,6 +5,7 @@ import io.grpc.Channel;
 import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.CreateCollectionRequest;
+import io.simdex.proto.v1.DeleteCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DeleteRequest;
 import io.simdex.proto.v1.DeleteResponse;
@@ -93,6 +94,14 @@ public final class SimdexClient implements AutoCloseable {
      */
     public boolean createCollection(String name, io.simdex.proto.v1.CollectionSettings settings) {
         return stub().createCollection(CreateCollectionRequest.newBuilder().setName(name).setSettings(settings).build()).getCreated();
+    }
+
+    /**
+     * Deletes {@code name} and drops its documents on every shard; false if it did not exist.
+     * Safe to retry. INVALID_ARGUMENT for "default", which always exists.
+     */
+    public boolean deleteCollection(String name) {
+        return stub().deleteCollection(DeleteCollectionRequest.newBuilder().setName(name).build()).getExisted();
     }
 
     public List<CollectionInfo> listCollections() {

@@ -8,6 +8,8 @@ import io.simdex.proto.v1.BulkLoadResponse;
 import io.simdex.proto.v1.CollectionInfo;
 import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.CreateCollectionResponse;
+import io.simdex.proto.v1.DeleteCollectionRequest;
+import io.simdex.proto.v1.DeleteCollectionResponse;
 import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DedupResponse;
 import io.simdex.proto.v1.DedupResult;
@@ -92,6 +94,17 @@ public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
             return CreateCollectionResponse.newBuilder()
                     .setCollection(CollectionInfo.newBuilder().setName(req.getName()).setCreatedUnixMs(1_700_000_000_000L))
                     .setCreated(created).build();
+        });
+    }
+
+    @Override
+    public void deleteCollection(DeleteCollectionRequest req, StreamObserver<DeleteCollectionResponse> obs) {
+        answer(obs, () -> {
+            if (req.getName().equals("default")) {
+                throw Status.INVALID_ARGUMENT.withDescription("name 'default': the default collection always exists; delete its documents instead")
+                        .asRuntimeException();
+            }
+            return DeleteCollectionResponse.newBuilder().setExisted(collections.remove(req.getName()) != null).build();
         });
     }
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -54,6 +55,18 @@ abstract class SimdexContract {
         } finally {
             stop();
         }
+    }
+
+    @Test
+    void deleteCollection_existedThenAbsent_defaultRefused() {
+        client.createCollection("temp");
+        assertTrue(client.deleteCollection("temp"));
+        assertFalse(client.deleteCollection("temp"));
+        assertEquals(Status.Code.NOT_FOUND, assertThrows(StatusRuntimeException.class,
+                () -> stub.stats(StatsRequest.newBuilder().setCollection("temp").build())).getStatus().getCode());
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> client.deleteCollection("default"));
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+        assertTrue(e.getStatus().getDescription().contains("default collection always exists"), e.getStatus().getDescription());
     }
 
     @Test

@@ -19,6 +19,7 @@ public final class Main {
     public static void main(String[] args) {
         // Before any Chronicle class loads: our users' data centres must see no analytics traffic.
         System.setProperty("chronicle.analytics.disable", "true");
+        Logging.configure(args.length > 0 ? args[0] : "");
         System.exit(run(args));
     }
 

@@ -9,11 +9,11 @@ import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.router.metrics.MetricsEndpoint;
 import io.simdex.router.metrics.StoreMetrics;
 import io.simdex.router.security.ServerSecurity;
-import io.simdex.router.transport.PublicServer;
 import io.simdex.server.Durability;
 import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
+import io.simdex.server.grpc.ServerBounds;
 import io.simdex.server.store.StoreSizing;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -60,17 +60,16 @@ final class ShardCommand implements Callable<Integer> {
         ShardNode node = new ShardNode(data, c -> sizing, durability);
         node.openStored();
         HealthStatusManager health = new HealthStatusManager();
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port), security.credentials());
+        NettyServerBuilder builder = ServerBounds.apply(NettyServerBuilder.forAddress(new InetSocketAddress(host, port), security.credentials()));
         MetricsEndpoint endpoint = metrics.start(host);
         if (endpoint != null) {
             builder.addStreamTracerFactory(endpoint.grpcCalls());
             StoreMetrics.bind(endpoint, List.of(node));
         }
         Server server = builder
-                .addService(new ShardService(node))
-                .addService(new ShardControlService(node))
+                .addService(ServerBounds.lenient(new ShardService(node).bindService()))
+                .addService(ServerBounds.lenient(new ShardControlService(node).bindService()))
                 .addService(health.getHealthService())
-                .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES)
                 .build().start();
         health.setStatus("", ServingStatus.SERVING);
         health.setStatus(ShardGrpc.SERVICE_NAME, ServingStatus.SERVING);

@@ -124,6 +124,7 @@ class ReadmeTourIT {
                 + "posts" + created + "k=3 words tf short-text\\(<=200 chars, k<=7, jaccard>=0\\.6\\) retention=forever\n"));
         expect("ops/bin/simdex dedup -c news --id n1 --text \"Heavy rain closed the coast road between the two ferry ports for a second day\"",
                 printsMatching("inserted n1 [0-9a-f]{16}\n"));
+        expect("ops/bin/simdex collections delete posts", printsExactly("deleted posts\n"));
         expect("ops/bin/simdex urls check --job job_108 --ttl 7d https://a.cn/1 https://a.cn/2",
                 printsExactly("https://a.cn/1\nhttps://a.cn/2\n"));
         // urls.txt holds https://a.cn/2 (seen by the line above) and https://a.cn/3.

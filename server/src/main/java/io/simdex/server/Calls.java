@@ -5,17 +5,15 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 
 import java.util.function.Supplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * What {@link ShardService} and {@link ShardControlService} share in turning a call into an
  * answer: a handler's {@link StatusRuntimeException} goes to the client as it is, any other
- * exception as INTERNAL (a fault in the node, not the caller's), and bad input is refused with
+ * exception as INTERNAL (a fault in the node, not the caller's) carrying the exception as its
+ * cause, for the server's CallGuard to log under a request id; bad input is refused with
  * INVALID_ARGUMENT naming the bad value before anything changes.
  */
 final class Calls {
-    private static final Logger LOG = Logger.getLogger(Calls.class.getName());
     private Calls() {
     }
 
@@ -47,8 +45,7 @@ final class Calls {
         if (e instanceof StatusRuntimeException) {
             return e;
         }
-        LOG.log(Level.SEVERE, "a call failed", e);
-        return Status.INTERNAL.withDescription(e.toString()).withCause(e).asRuntimeException();
+        return Status.INTERNAL.withCause(e).asRuntimeException();
     }
 
     static StatusRuntimeException invalid(String message) {

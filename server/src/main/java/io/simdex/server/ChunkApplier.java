@@ -1,5 +1,6 @@
 package io.simdex.server;
 
+import io.simdex.core.Names;
 import io.simdex.core.Partitions;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.ExportChunk;
@@ -99,6 +100,10 @@ final class ChunkApplier {
             boolean urls = !c.getUrlJob().isEmpty();
             if (urls == !c.getCollection().isEmpty()) {
                 throw bad("a chunk names exactly one of collection and url_job, not '" + c.getCollection() + "' and '" + c.getUrlJob() + "'");
+            }
+            String name = urls ? c.getUrlJob() : c.getCollection();
+            if (!Names.isValid(name)) {
+                throw bad(Names.problem(urls ? "url_job" : "collection", name));
             }
             pair("bucket_tables", c.getBucketTablesCount(), "bucket_fingerprints", c.getBucketFingerprintsCount());
             pair("ids", c.getIdsCount(), "id_fingerprints", c.getIdFingerprintsCount());

@@ -105,7 +105,7 @@ public final class ShardNode implements Closeable {
 
     /** Every collection on disk or open, sorted: those not used since the process started too. */
     List<String> collectionNames() {
-        // Collection names cannot hold a dot, so "urls.jobs" is never one.
+        // Collection names cannot hold a dot (Names), so "urls.jobs" is never one.
         return names(dataDir, collections.keySet(), name -> !name.contains("."));
     }
 

@@ -3,6 +3,7 @@ package io.simdex.server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.simdex.core.Names;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.ExportChunk;
 import io.simdex.proto.v1.FingerprintList;
@@ -36,6 +37,7 @@ import io.simdex.proto.v1.ShardTextsRequest;
 import io.simdex.proto.v1.ShardTextsResponse;
 import io.simdex.proto.v1.ShardUnlockRequest;
 import io.simdex.proto.v1.ShardUrlsRequest;
+import io.simdex.server.grpc.ServerBounds;
 import io.simdex.server.store.DocMaps;
 
 import java.util.Arrays;
@@ -53,8 +55,8 @@ import static io.simdex.server.Calls.invalid;
  * the epoch and node status are {@link ShardControlService}'s, on the same port.
  */
 public final class ShardService extends ShardGrpc.ShardImplBase {
-    /** Largest message a shard accepts or a pull receives: the router's limit too (PublicServer). */
-    public static final int MAX_MESSAGE_BYTES = 64 << 20;
+    /** Largest message a shard accepts or a pull receives: the router's limit too (ServerBounds). */
+    public static final int MAX_MESSAGE_BYTES = ServerBounds.MAX_MESSAGE_BYTES;
 
     private final ShardNode node;
     private final NodeState state;
@@ -236,7 +238,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
                     throw invalid("url_hashes[" + i + "] has " + hashes[i].length + " bytes, not 16");
                 }
             }
-            return flags(node.checkUrls(collection(req.getJob()), hashes, req.getNowSeconds(), req.getExpiresAtSeconds(), req.getCheckOnly()));
+            return flags(node.checkUrls(job(req.getJob()), hashes, req.getNowSeconds(), req.getExpiresAtSeconds(), req.getCheckOnly()));
         });
     }
 
@@ -247,7 +249,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void dropUrlJob(ShardDropUrlJobRequest req, StreamObserver<ShardCountResponse> out) {
-        write(out, () -> ShardCountResponse.newBuilder().setChanged(node.dropUrlJob(collection(req.getJob())) ? 1 : 0).build());
+        write(out, () -> ShardCountResponse.newBuilder().setChanged(node.dropUrlJob(job(req.getJob())) ? 1 : 0).build());
     }
 
     @Override
@@ -301,9 +303,18 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         return out;
     }
 
+    /** A collection name, checked here too: a node port may be reached without a router, and each name is a directory. */
     private static String collection(String name) {
-        if (name.isEmpty()) {
-            throw invalid("collection is empty");
+        return named("collection", name);
+    }
+
+    private static String job(String name) {
+        return named("job", name);
+    }
+
+    private static String named(String field, String name) {
+        if (!Names.isValid(name)) {
+            throw invalid(Names.problem(field, name));
         }
         return name;
     }

@@ -70,7 +70,8 @@ class DurableWritesTest {
         Reply first = new Reply();
         service.bucketAdd(request(1), first);
         assertEquals(Status.Code.INTERNAL, failure(first).getStatus().getCode());
-        assertTrue(failure(first).getStatus().getDescription().contains("not durable"), failure(first).getStatus().getDescription());
+        // The reason travels as the status's cause, for the server's CallGuard to log under a request id.
+        assertTrue(failure(first).getStatus().getCause().toString().contains("not durable"), failure(first).getStatus().toString());
 
         Reply second = new Reply();
         service.bucketAdd(request(2), second);

@@ -8,6 +8,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.server.grpc.ServerBounds;
 import io.simdex.server.store.StoreSizing;
 
 import java.io.IOException;
@@ -30,10 +31,9 @@ final class TestShard implements AutoCloseable {
         this.node = new ShardNode(dir, c -> SIZING);
         this.state = state;
         try {
-            server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-                    .addService(ShardService.withFence(node, state))
-                    .addService(ShardControlService.withFence(node, state))
-                    .maxInboundMessageSize(ShardService.MAX_MESSAGE_BYTES).build().start();
+            server = ServerBounds.apply(NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)))
+                    .addService(ServerBounds.lenient(ShardService.withFence(node, state)))
+                    .addService(ServerBounds.lenient(ShardControlService.withFence(node, state))).build().start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -12,16 +12,16 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code collections list} and {@code collections create NAME}. */
-@Command(name = "collections", description = "List or create collections.",
-        subcommands = {CollectionsCommand.ListCommand.class, CollectionsCommand.CreateCommand.class})
+/** {@code collections list}, {@code collections create NAME} and {@code collections delete NAME}. */
+@Command(name = "collections", description = "List, create or delete collections.",
+        subcommands = {CollectionsCommand.ListCommand.class, CollectionsCommand.CreateCommand.class, CollectionsCommand.DeleteCommand.class})
 final class CollectionsCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing required subcommand: list or create");
+        throw new ParameterException(spec.commandLine(), "Missing required subcommand: list, create or delete");
     }
 
     @Command(name = "list", description = "List every collection.")
@@ -61,6 +61,27 @@ final class CollectionsCommand implements Runnable {
                 printJson(o);
             } else {
                 out().println((created ? "created " : "exists ") + name);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "delete",
+            description = "Delete a collection and drop its documents on every shard; succeeds if it does not exist.")
+    static final class DeleteCommand extends ClientCommand {
+        @Parameters(paramLabel = "NAME", description = "The collection; not default.")
+        String name;
+
+        @Override
+        int execute(SimdexClient client) {
+            boolean existed = client.deleteCollection(name);
+            if (json()) {
+                JsonObject o = new JsonObject();
+                o.addProperty("name", name);
+                o.addProperty("existed", existed);
+                printJson(o);
+            } else {
+                out().println((existed ? "deleted " : "absent ") + name);
             }
             return 0;
         }

@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SimdexCliTest {
@@ -200,6 +201,10 @@ class SimdexCliTest {
         assertEquals("created books\n", run("collections", "create", "books").out);
         assertTrue(run("collections", "list").out.contains("books\t"));
         assertTrue(run("stats", "-c", "books").out.contains("documents:      0"));
+        assertEquals("deleted books\n", run("collections", "delete", "books").out);
+        assertEquals("absent books\n", run("collections", "delete", "books").out);
+        assertEquals("{\"name\":\"books\",\"existed\":false}\n", run("collections", "delete", "books", "--json").out);
+        assertFalse(run("collections", "list").out.contains("books\t"));
         assertEquals(Fingerprints.format(FakeSimdex.fingerprintOf("a b")) + "\ta b\n",
                 run("fingerprint", "--text", "a b").out);
     }

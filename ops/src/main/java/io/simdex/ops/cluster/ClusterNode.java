@@ -16,12 +16,12 @@ import io.simdex.router.cluster.PartitionMapStore;
 import io.simdex.router.metrics.ClusterMetrics;
 import io.simdex.router.metrics.MetricsEndpoint;
 import io.simdex.router.metrics.StoreMetrics;
-import io.simdex.router.transport.PublicServer;
 import io.simdex.server.NodeState;
 import io.simdex.server.PartitionPuller;
 import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
+import io.simdex.server.grpc.ServerBounds;
 import io.simdex.server.store.StoreSizing;
 import io.simdex.server.tls.PeerCredentials;
 
@@ -89,7 +89,8 @@ public final class ClusterNode implements AutoCloseable {
         node.openStored();
         NodeState state = new NodeState(config.id(), 0, false);
         HealthStatusManager health = new HealthStatusManager();
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()), peers.server());
+        NettyServerBuilder builder = ServerBounds.apply(
+                NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()), peers.server()));
         MetricsEndpoint metrics = null;
         if (config.metricsPort() != ClusterConfig.NO_METRICS) {
             metrics = MetricsEndpoint.start(config.host(), config.metricsPort());
@@ -97,10 +98,9 @@ public final class ClusterNode implements AutoCloseable {
             StoreMetrics.bind(metrics, List.of(node));
         }
         Server server = builder
-                .addService(ShardService.withFence(node, state))
-                .addService(ShardControlService.withFence(node, state, peers))
+                .addService(ServerBounds.lenient(ShardService.withFence(node, state)))
+                .addService(ServerBounds.lenient(ShardControlService.withFence(node, state, peers)))
                 .addService(health.getHealthService())
-                .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES)
                 .build().start();
         AtomixMember member = new AtomixMember(config, "node", config.data().resolve("atomix"), null);
         PartitionMapStore store = new PartitionMapStore(member.atomix());

@@ -21,7 +21,8 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * (protobuf JSON of a ListCollectionsResponse) and rewritten atomically on each change.
  * "default" always exists, with default settings. In a cluster the routers share one catalog
  * ({@link Shared}, kept in Atomix): the file is then this router's cache of it. A collection's
- * settings never change once created, so a cached entry never goes stale.
+ * settings never change once created; a collection deleted by another router leaves this
+ * cache at its next {@link #all} (the sweeps call it every minute).
  */
 public final class Catalog {
     public static final String DEFAULT = "default";
@@ -34,6 +35,9 @@ public final class Catalog {
         Optional<CollectionInfo> get(String name);
 
         List<CollectionInfo> all();
+
+        /** Removes {@code name}; true if it was there. */
+        boolean remove(String name);
     }
 
     private final Path file;
@@ -105,9 +109,33 @@ public final class Catalog {
 
     public List<CollectionInfo> all() {
         if (shared != null) {
-            shared.all().forEach(this::cache);
+            List<CollectionInfo> current = shared.all();
+            current.forEach(this::cache);
+            forgetAllBut(current);
         }
         return new ArrayList<>(collections.values());
+    }
+
+    /** Removes {@code name} (never "default"); true if it existed here or in the cluster's catalog. */
+    public synchronized boolean remove(String name) {
+        if (name.equals(DEFAULT)) {
+            throw new IllegalArgumentException("the default collection always exists");
+        }
+        boolean existed = shared != null && shared.remove(name);
+        if (collections.remove(name) != null) {
+            save();
+            existed = true;
+        }
+        return existed;
+    }
+
+    /** Drops cached entries another router deleted. */
+    private synchronized void forgetAllBut(List<CollectionInfo> current) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        current.forEach(c -> names.add(c.getName()));
+        if (collections.keySet().removeIf(n -> !names.contains(n) && !n.equals(DEFAULT))) {
+            save();
+        }
     }
 
     private void save() {

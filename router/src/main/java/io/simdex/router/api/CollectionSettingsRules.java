@@ -18,6 +18,10 @@ import java.util.Map;
 public final class CollectionSettingsRules {
     static final int DEFAULT_NGRAM = 3;
     static final long MIN_DEFAULT_GENERATION_SECONDS = 60;
+    /** Generations a retention window may span: every request and sweep walks them, and each may hold a store per shard. */
+    static final long MAX_GENERATIONS = 10_000;
+    /** Longest retention: 100 years, far from where seconds since the epoch minus retention could overflow. */
+    static final long MAX_RETENTION_SECONDS = 100L * 366 * 24 * 3600;
 
     private CollectionSettingsRules() {
     }
@@ -65,9 +69,38 @@ public final class CollectionSettingsRules {
             if (g > retention) {
                 throw Validation.invalid("settings.generation_seconds " + g + " is longer than retention_seconds " + retention);
             }
+            String problem = retentionProblem(retention, g);
+            if (problem != null) {
+                throw Validation.invalid(problem);
+            }
             b.setGenerationSeconds(g);
         }
         return b.build();
+    }
+
+    /**
+     * Why complete settings' retention cannot be served, or null if it can. Cheap enough for every
+     * request: a catalog entry stored before these limits existed is caught here, not by an
+     * OutOfMemoryError building its window.
+     */
+    static String retentionProblem(CollectionSettings s) {
+        return s.getRetentionSeconds() == 0 ? null : retentionProblem(s.getRetentionSeconds(), s.getGenerationSeconds());
+    }
+
+    private static String retentionProblem(long retention, long generation) {
+        if (retention < 0 || retention > MAX_RETENTION_SECONDS) {
+            return "settings.retention_seconds " + retention + " outside 0.." + MAX_RETENTION_SECONDS + " (100 years)";
+        }
+        if (generation <= 0) {
+            return "settings.generation_seconds " + generation + " is not positive";
+        }
+        long generations = (retention + generation - 1) / generation;
+        if (generations > MAX_GENERATIONS) {
+            return "settings.retention_seconds " + retention + " in generations of " + generation + " s makes " + generations
+                    + " generations, more than " + MAX_GENERATIONS + "; give generation_seconds >= "
+                    + (retention + MAX_GENERATIONS - 1) / MAX_GENERATIONS;
+        }
+        return null;
     }
 
     private static ShortTextSettings completeShortText(ShortTextSettings t) {

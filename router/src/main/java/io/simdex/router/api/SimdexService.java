@@ -17,6 +17,8 @@ import io.simdex.proto.v1.CreateCollectionResponse;
 import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DedupResponse;
 import io.simdex.proto.v1.DedupResult;
+import io.simdex.proto.v1.DeleteCollectionRequest;
+import io.simdex.proto.v1.DeleteCollectionResponse;
 import io.simdex.proto.v1.DeleteRequest;
 import io.simdex.proto.v1.DeleteResponse;
 import io.simdex.proto.v1.DropUrlJobRequest;
@@ -96,11 +98,20 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     public int sweepExpired() {
         int dropped = 0;
         for (CollectionInfo c : catalog.all()) {
-            if (c.getSettings().getRetentionSeconds() > 0) {
+            if (c.getSettings().getRetentionSeconds() > 0 && servable(c)) {
                 dropped += index().expire(c.getName(), window(c.getSettings()));
             }
         }
         return dropped;
+    }
+
+    /** False, logged, for a catalog entry whose settings this server refuses: the sweeps skip it rather than fail for every collection. */
+    private static boolean servable(CollectionInfo c) {
+        String problem = CollectionSettingsRules.retentionProblem(c.getSettings());
+        if (problem != null) {
+            LOG.warning("collection '" + c.getName() + "' skipped: " + problem);
+        }
+        return problem == null;
     }
 
     /**
@@ -114,6 +125,9 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         int created = 0;
         Instant now = clock.instant();
         for (CollectionInfo c : catalog.all()) {
+            if (!servable(c)) {
+                continue;
+            }
             CollectionSettings s = c.getSettings();
             long current = window(s, now).current();
             boolean eager = evenIfUnused.contains(c.getName());
@@ -157,6 +171,25 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                         + TextFormat.shortDebugString(c.collection().getSettings())).asRuntimeException();
             }
             return CreateCollectionResponse.newBuilder().setCollection(c.collection()).setCreated(c.created()).build();
+        });
+    }
+
+    /** See simdex.proto: catalog first, so new requests get NOT_FOUND, then the data on every shard. */
+    @Override
+    public void deleteCollection(DeleteCollectionRequest req, StreamObserver<DeleteCollectionResponse> out) {
+        answer(out, () -> {
+            if (req.getName().isEmpty()) {
+                throw Validation.invalid("name is empty");
+            }
+            String name = Validation.collectionName(req.getName());
+            if (name.equals(Catalog.DEFAULT)) {
+                throw Validation.invalid("name 'default': the default collection always exists; delete its documents instead");
+            }
+            boolean existed = catalog.remove(name);
+            fingerprinters.remove(name);
+            int dropped = index().dropAll(name);
+            LOG.info("collection '" + name + "' deleted: " + dropped + " shard generations dropped");
+            return DeleteCollectionResponse.newBuilder().setExisted(existed).build();
         });
     }
 
@@ -330,6 +363,11 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         CollectionInfo info = catalog.get(c).orElseThrow(() -> Status.NOT_FOUND
                 .withDescription("collection '" + c + "' does not exist; create it with CreateCollection").asRuntimeException());
         CollectionSettings s = info.getSettings();
+        String problem = CollectionSettingsRules.retentionProblem(s);
+        if (problem != null) {
+            throw Status.FAILED_PRECONDITION.withDescription("collection '" + c + "' is stored with settings this server refuses: "
+                    + problem + "; delete it with DeleteCollection").asRuntimeException();
+        }
         return new Target(c, s, window(s), fingerprinters.computeIfAbsent(c, n -> CollectionSettingsRules.fingerprinter(s)),
                 CollectionSettingsRules.shortTextRule(s));
     }
@@ -378,18 +416,18 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     }
 
     /**
-     * The status a failure is answered with. Failures that are not the caller's (a fault here,
-     * or INTERNAL, UNKNOWN or DATA_LOSS from a shard) are logged with their stack trace.
+     * The status a failure is answered with. A fault here becomes INTERNAL with the exception as
+     * its cause: the server's CallGuard logs it, and a shard's INTERNAL or UNKNOWN, under a
+     * request id. DATA_LOSS from a shard is logged here, since it reaches the caller as it is.
      */
     static Status status(RuntimeException e) {
         if (e instanceof StatusRuntimeException s) {
-            Status.Code code = s.getStatus().getCode();
-            if (code == Status.Code.INTERNAL || code == Status.Code.UNKNOWN || code == Status.Code.DATA_LOSS) {
+            if (s.getStatus().getCode() == Status.Code.DATA_LOSS) {
                 LOG.log(Level.SEVERE, "a request failed in a shard: " + s.getStatus(), e);
             }
-            return s.getStatus();
+            return s.getStatus().getCode() == Status.Code.INTERNAL || s.getStatus().getCode() == Status.Code.UNKNOWN
+                    ? s.getStatus().withCause(e) : s.getStatus();
         }
-        LOG.log(Level.SEVERE, "a request failed", e);
-        return Status.INTERNAL.withDescription(e.toString()).withCause(e);
+        return Status.INTERNAL.withCause(e);
     }
 }

@@ -12,11 +12,15 @@ import io.simdex.router.api.Catalog;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /** The routers' common collection catalog: an Atomix AtomicMap on the Raft group, name -> CollectionInfo bytes. */
 public final class SharedCatalog implements Catalog.Shared {
+    private static final Logger LOG = Logger.getLogger(SharedCatalog.class.getName());
     private final AtomicMap<String, byte[]> map;
 
     public SharedCatalog(Atomix atomix) {
@@ -51,8 +55,22 @@ public final class SharedCatalog implements Catalog.Shared {
     }
 
     @Override
+    public boolean remove(String name) {
+        return map.remove(name) != null;
+    }
+
+    /** Every readable entry: an unreadable one is logged and left out, so the sweeps still serve the others. */
+    @Override
     public List<CollectionInfo> all() {
-        return map.values().stream().map(v -> parse(v.value())).toList();
+        List<CollectionInfo> out = new ArrayList<>();
+        for (Versioned<byte[]> v : map.values()) {
+            try {
+                out.add(parse(v.value()));
+            } catch (IllegalStateException e) {
+                LOG.log(Level.WARNING, "catalog entry skipped", e);
+            }
+        }
+        return out;
     }
 
     private static CollectionInfo parse(byte[] bytes) {

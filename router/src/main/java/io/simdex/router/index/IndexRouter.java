@@ -285,6 +285,11 @@ public final class IndexRouter implements AutoCloseable {
         return sumOverNodes(node -> node.expireBefore(c, w.oldest()));
     }
 
+    /** Deletes every generation of the collection on every shard (DeleteCollection); returns how many were dropped. */
+    public int dropAll(String c) {
+        return sumOverNodes(node -> node.expireBefore(c, Long.MAX_VALUE));
+    }
+
     /** Creates the collection's store for {@code generation} on every node (see {@link ShardClient#prepareGeneration}); returns on how many it was new. */
     public int prepare(String c, long generation, boolean evenIfUnused) {
         return sumOverNodes(node -> node.prepareGeneration(c, generation, evenIfUnused));

@@ -10,6 +10,7 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.simdex.router.security.ServerSecurity;
+import io.simdex.server.grpc.ServerBounds;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,8 +26,8 @@ import java.util.function.Predicate;
  * reflection (v1 and v1alpha), so grpcurl and ghz work without the .proto files.
  */
 public final class PublicServer implements AutoCloseable {
-    /** Largest request accepted: a 10,000-document batch of long texts fits. */
-    public static final int MAX_MESSAGE_BYTES = 64 << 20;
+    /** Largest request accepted: see {@link ServerBounds}. */
+    public static final int MAX_MESSAGE_BYTES = ServerBounds.MAX_MESSAGE_BYTES;
 
     private final Server server;
     private final HealthStatusManager health;
@@ -81,7 +82,8 @@ public final class PublicServer implements AutoCloseable {
             ServerSecurity security) {
         security.checkListen(host);
         HealthStatusManager health = new HealthStatusManager();
-        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port), security.credentials());
+        // First, so its guard is the innermost interceptor: it sees every handler's failure.
+        NettyServerBuilder builder = ServerBounds.apply(NettyServerBuilder.forAddress(new InetSocketAddress(host, port), security.credentials()));
         if (times != null) {
             times.register(service);
             more.forEach(times::register);
@@ -94,15 +96,14 @@ public final class PublicServer implements AutoCloseable {
         } else if (handlers != null) {
             builder.executor(handlers);
         }
-        more.forEach(builder::addService);
+        more.forEach(s -> builder.addService(ServerBounds.lenient(s)));
         security.install(builder); // last: the token check runs before every other interceptor
         Server server = builder
                 .withChildOption(ChannelOption.RCVBUF_ALLOCATOR, new BurstReads())
-                .addService(service)
+                .addService(ServerBounds.lenient(service))
                 .addService(health.getHealthService())
                 .addService(ProtoReflectionServiceV1.newInstance())
                 .addService(ProtoReflectionService.newInstance())
-                .maxInboundMessageSize(MAX_MESSAGE_BYTES)
                 .build();
         try {
             server.start();

@@ -7,6 +7,7 @@ import io.simdex.proto.v1.CollectionInfo;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;
+import io.simdex.proto.v1.DeleteCollectionRequest;
 import io.simdex.proto.v1.DedupResponse;
 import io.simdex.proto.v1.FingerprintRequest;
 import io.simdex.proto.v1.InsertRequest;
@@ -81,6 +82,70 @@ class CollectionsTest {
                 assertTrue(e.getStatus().getDescription().startsWith("settings"), e.getStatus().getDescription());
             }
             assertEquals(1, s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsCount());
+        }
+    }
+
+    @Test
+    void createCollection_retentionOverTenThousandGenerations_invalidArgumentWithTheNumbers() throws Exception {
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(CreateCollectionRequest.newBuilder()
+                    .setName("huge").setSettings(CollectionSettings.newBuilder().setRetentionSeconds(1_000_000_000).setGenerationSeconds(1)).build()));
+            assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+            assertEquals("settings.retention_seconds 1000000000 in generations of 1 s makes 1000000000 generations, more than 10000;"
+                    + " give generation_seconds >= 100000", e.getStatus().getDescription());
+            assertEquals(Status.Code.INVALID_ARGUMENT, assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(
+                    CreateCollectionRequest.newBuilder().setName("forever").setSettings(CollectionSettings.newBuilder()
+                            .setRetentionSeconds(Long.MAX_VALUE)).build())).getStatus().getCode());
+            // 10,000 generations exactly is allowed.
+            assertTrue(s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("edge").setSettings(CollectionSettings.newBuilder()
+                    .setRetentionSeconds(10_000).setGenerationSeconds(1)).build()).getCreated());
+        }
+    }
+
+    @Test
+    void storedCollectionOverTheGenerationLimit_failedPreconditionForIt_sweepsServeTheOthers() throws Exception {
+        ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+        CollectionSettings daily = CollectionSettings.newBuilder().setRetentionSeconds(86_400).setGenerationSeconds(3_600).build();
+        try (TestServer s = new TestServer(dir, clock)) {
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("daily").setSettings(daily).build());
+            s.stub().insert(InsertRequest.newBuilder().setCollection("daily").addDocuments(doc("old", 42L)).build());
+        }
+        // An entry written before the limit existed.
+        Path catalog = dir.resolve("router").resolve("collections.json");
+        String bad = "{\"name\": \"huge\", \"settings\": {\"retentionSeconds\": \"1000000000\", \"generationSeconds\": \"1\"}}";
+        Files.writeString(catalog, Files.readString(catalog).replaceFirst("\\[", "[" + java.util.regex.Matcher.quoteReplacement(bad) + ","));
+        try (TestServer s = new TestServer(dir, clock)) {
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().insert(
+                    InsertRequest.newBuilder().setCollection("huge").addDocuments(doc("x", 1L)).build()));
+            assertEquals(Status.Code.FAILED_PRECONDITION, e.getStatus().getCode());
+            assertTrue(e.getStatus().getDescription().contains("1000000000 generations"), e.getStatus().getDescription());
+            clock.advance(Duration.ofDays(2));
+            assertTrue(s.simdex.service().prepareGenerations(Set.of("daily")) > 0, "daily's next generations are still prepared");
+            assertTrue(s.simdex.service().sweepExpired() > 0, "daily's old generation is still swept");
+        }
+    }
+
+    @Test
+    void deleteCollection_dropsItsDocumentsOnEveryShard_andItCanBeMadeAgain() throws Exception {
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("gone").build());
+            s.stub().insert(InsertRequest.newBuilder().setCollection("gone").addDocuments(doc("a", 1L)).addDocuments(doc("b", -1L)).build());
+            s.stub().insert(InsertRequest.newBuilder().addDocuments(doc("kept", 1L)).build());
+            assertTrue(s.stub().deleteCollection(DeleteCollectionRequest.newBuilder().setName("gone").build()).getExisted());
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().stats(StatsRequest.newBuilder().setCollection("gone").build()));
+            assertEquals(Status.Code.NOT_FOUND, e.getStatus().getCode());
+            assertFalse(s.stub().deleteCollection(DeleteCollectionRequest.newBuilder().setName("gone").build()).getExisted(), "idempotent");
+            assertEquals(Status.Code.INVALID_ARGUMENT, assertThrows(StatusRuntimeException.class, () -> s.stub().deleteCollection(
+                    DeleteCollectionRequest.newBuilder().setName("default").build())).getStatus().getCode());
+            assertEquals(Status.Code.INVALID_ARGUMENT, assertThrows(StatusRuntimeException.class, () -> s.stub().deleteCollection(
+                    DeleteCollectionRequest.newBuilder().setName("../x").build())).getStatus().getCode());
+
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("gone").setSettings(CollectionSettings.newBuilder()
+                    .setMaxDistance(UInt32Value.of(1))).build());
+            assertEquals(0, s.stub().stats(StatsRequest.newBuilder().setCollection("gone").build()).getDocuments());
+            assertEquals(0, s.stub().query(QueryRequest.newBuilder().setCollection("gone").addProbes(Probe.newBuilder().setFingerprint(1L)).build())
+                    .getResults(0).getMatchesCount());
+            assertEquals(1, s.stub().stats(StatsRequest.getDefaultInstance()).getDocuments(), "other collections untouched");
         }
     }
 

@@ -40,6 +40,26 @@ class SharedCatalogTest {
         public List<CollectionInfo> all() {
             return new ArrayList<>(map.values());
         }
+
+        @Override
+        public boolean remove(String name) {
+            return map.remove(name) != null;
+        }
+    }
+
+    @Test
+    void aCollectionDeletedThroughOneRouter_leavesTheOthersCacheAtItsNextListing() {
+        InMemory shared = new InMemory();
+        Catalog one = new Catalog(dir.resolve("r1"), shared);
+        Catalog two = new Catalog(dir.resolve("r2"), shared);
+        one.create("news", CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()));
+        assertTrue(two.get("news").isPresent());
+        assertTrue(one.remove("news"));
+        assertFalse(one.remove("news"));
+        assertEquals(List.of("default"), two.all().stream().map(CollectionInfo::getName).toList());
+        assertTrue(two.get("news").isEmpty());
+        assertEquals(List.of("default"), new Catalog(dir.resolve("r2")).all().stream().map(CollectionInfo::getName).toList(),
+                "the forgotten entry is gone from the cache file too");
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.simdex.proto.v1.Probe;
 import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.QueryResponse;
 import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.server.grpc.CallGuard;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -119,13 +120,14 @@ class InlineCallsTest {
     }
 
     @Test
-    void handlerThatThrows_failsItsCallWithUnknown_inPlaceOrOnThePool() throws Exception {
+    void handlerThatThrows_failsItsCallWithInternalAndARequestId_inPlaceOrOnThePool() throws Exception {
         SimdexGrpc.SimdexBlockingStub stub = start(InlineCalls.SIMDEX_READS);
 
         for (int probes : new int[] {1, 100}) {
             QueryRequest bad = query(probes, false).toBuilder().setCollection("throw").build();
             StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub.query(bad));
-            assertEquals(Status.Code.UNKNOWN, e.getStatus().getCode(), probes + " probes: " + e.getStatus());
+            assertEquals(Status.Code.INTERNAL, e.getStatus().getCode(), probes + " probes: " + e.getStatus());
+            assertTrue(e.getStatus().getDescription().startsWith(CallGuard.INTERNAL_PREFIX), e.getStatus().getDescription());
         }
         stub.query(query(1, false));
         assertEquals(3, threads.size(), "the server still answers: " + threads);

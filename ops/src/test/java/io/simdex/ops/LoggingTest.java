@@ -1,0 +1,74 @@
+package io.simdex.ops;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.joran.JoranConfigurator;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.proto.v1.StatsRequest;
+import io.simdex.proto.v1.StatsResponse;
+import io.simdex.router.transport.PublicServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A server process's log file (logback-server.xml) holds each INTERNAL's request id with the stack trace the caller never sees. */
+class LoggingTest {
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void restoreDefault() throws Exception {
+        System.clearProperty(Logging.LOG_DIR);
+        configure("logback.xml");
+    }
+
+    @Test
+    void internalError_requestIdInTheStatus_stackTraceUnderItInTheRollingFile() throws Exception {
+        System.setProperty(Logging.LOG_DIR, dir.toString());
+        System.setProperty("simdex.process", "router");
+        configure("logback-server.xml");
+        SimdexGrpc.SimdexImplBase failing = new SimdexGrpc.SimdexImplBase() {
+            @Override
+            public void stats(StatsRequest req, StreamObserver<StatsResponse> out) {
+                throw new IllegalStateException("disk /srv/secret is gone");
+            }
+        };
+        try (PublicServer server = PublicServer.start("127.0.0.1", 0, failing, SimdexGrpc.SERVICE_NAME)) {
+            ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+            try {
+                StatusRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+                        () -> SimdexGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS).stats(StatsRequest.getDefaultInstance()));
+                assertEquals(Status.Code.INTERNAL, e.getStatus().getCode());
+                String description = e.getStatus().getDescription();
+                assertFalse(description.contains("secret"), description);
+                String id = description.substring(description.lastIndexOf(' ') + 1);
+                String log = Files.readString(dir.resolve("simdex-router.log"));
+                assertTrue(log.contains("request id " + id) && log.contains("java.lang.IllegalStateException: disk /srv/secret is gone")
+                        && log.contains("at io.simdex.ops.LoggingTest"), log);
+            } finally {
+                channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static void configure(String resource) throws Exception {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        context.reset();
+        JoranConfigurator configurator = new JoranConfigurator();
+        configurator.setContext(context);
+        configurator.doConfigure(LoggingTest.class.getClassLoader().getResource(resource));
+    }
+}

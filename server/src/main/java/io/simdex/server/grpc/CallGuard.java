@@ -1,0 +1,162 @@
+package io.simdex.server.grpc;
+
+import io.grpc.ForwardingServerCall;
+import io.grpc.ForwardingServerCallListener;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Admits at most {@code maxCalls} calls at once (RESOURCE_EXHAUSTED beyond), and turns every
+ * failure that is not the caller's into INTERNAL "internal error, request id HEX", logging the
+ * stack trace under the same id: an INTERNAL or UNKNOWN status a handler closes with, an
+ * exception a handler throws (gRPC would answer UNKNOWN "Application error processing RPC" and
+ * log nothing), and an Error such as OutOfMemoryError. A request body that would not parse
+ * ({@link ServerBounds#lenient} hands it on as null) is answered INVALID_ARGUMENT.
+ */
+public final class CallGuard implements ServerInterceptor {
+    private static final Logger LOG = LoggerFactory.getLogger(CallGuard.class);
+    /** The description prefix of every INTERNAL this guard sends. */
+    public static final String INTERNAL_PREFIX = "internal error, request id ";
+
+    private final int maxCalls;
+    private final AtomicInteger inFlight = new AtomicInteger();
+
+    public CallGuard(int maxCalls) {
+        this.maxCalls = maxCalls;
+    }
+
+    /** Calls admitted and not yet finished. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    @Override
+    public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
+        if (inFlight.incrementAndGet() > maxCalls) {
+            inFlight.decrementAndGet();
+            call.close(Status.RESOURCE_EXHAUSTED.withDescription("more than " + maxCalls + " calls in flight; retry with backoff"), new Metadata());
+            return new ServerCall.Listener<>() {
+            };
+        }
+        Guarded<Q, A> guarded = new Guarded<>(call);
+        try {
+            return guarded.listen(next.startCall(guarded, headers));
+        } catch (RuntimeException | Error e) {
+            guarded.fail(e);
+            return new ServerCall.Listener<>() {
+            };
+        }
+    }
+
+    /** The call with its failures rewritten, and the listener that releases its slot once. */
+    private final class Guarded<Q, A> extends ForwardingServerCall.SimpleForwardingServerCall<Q, A> {
+        private final AtomicBoolean released = new AtomicBoolean();
+        private volatile boolean closed;
+
+        Guarded(ServerCall<Q, A> call) {
+            super(call);
+        }
+
+        @Override
+        public void close(Status status, Metadata trailers) {
+            closed = true;
+            Status.Code code = status.getCode();
+            if (code == Status.Code.INTERNAL || code == Status.Code.UNKNOWN) {
+                String id = requestId();
+                LOG.error("{}{}: {} closed with {}", INTERNAL_PREFIX, id, getMethodDescriptor().getFullMethodName(), status, status.getCause());
+                status = Status.INTERNAL.withDescription(INTERNAL_PREFIX + id);
+            }
+            super.close(status, trailers);
+        }
+
+        /** Closes the call for an exception a handler threw. */
+        void fail(Throwable e) {
+            if (closed) {
+                LOG.error("{}: exception after the call closed", getMethodDescriptor().getFullMethodName(), e);
+                return;
+            }
+            try {
+                close(Status.INTERNAL.withCause(e), new Metadata());
+            } catch (RuntimeException again) {
+                e.addSuppressed(again);
+                LOG.error("{}: cannot close the call after an exception", getMethodDescriptor().getFullMethodName(), e);
+            }
+        }
+
+        void release() {
+            if (released.compareAndSet(false, true)) {
+                inFlight.decrementAndGet();
+            }
+        }
+
+        ServerCall.Listener<Q> listen(ServerCall.Listener<Q> delegate) {
+            return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(delegate) {
+                @Override
+                public void onMessage(Q message) {
+                    if (closed) {
+                        return;
+                    }
+                    if (message == null) {
+                        close(Status.INVALID_ARGUMENT.withDescription("the request message does not parse as "
+                                + getMethodDescriptor().getFullMethodName() + "'s request type"), new Metadata());
+                        return;
+                    }
+                    guard(() -> super.onMessage(message));
+                }
+
+                @Override
+                public void onHalfClose() {
+                    if (!closed) {
+                        guard(super::onHalfClose);
+                    }
+                }
+
+                @Override
+                public void onReady() {
+                    if (!closed) {
+                        guard(super::onReady);
+                    }
+                }
+
+                @Override
+                public void onCancel() {
+                    try {
+                        super.onCancel();
+                    } finally {
+                        release();
+                    }
+                }
+
+                @Override
+                public void onComplete() {
+                    try {
+                        super.onComplete();
+                    } finally {
+                        release();
+                    }
+                }
+            };
+        }
+
+        private void guard(Runnable callback) {
+            try {
+                callback.run();
+            } catch (RuntimeException | Error e) {
+                fail(e);
+            }
+        }
+    }
+
+    private static String requestId() {
+        return Long.toHexString(ThreadLocalRandom.current().nextLong());
+    }
+}
