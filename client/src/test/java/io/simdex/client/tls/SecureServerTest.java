@@ -137,6 +137,8 @@ class SecureServerTest {
             assertEquals(2, newsWriter.listCollections().size());
             assertEquals(Status.Code.PERMISSION_DENIED, codeOf(() -> newsWriter.handlingTimes(false)));
             assertEquals(0, reader.query("default", List.of(3L), 0, 10).get(0).matches().size(), "a refused insert wrote nothing");
+            assertEquals(Status.Code.PERMISSION_DENIED, codeOf(() -> newsWriter.deleteCollection("news")));
+            assertTrue(root.deleteCollection("news"));
         }
         ManagedChannel plain = Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build();
         try {

@@ -4,6 +4,7 @@ import io.grpc.MethodDescriptor;
 import io.simdex.proto.v1.BulkLoadRequest;
 import io.simdex.proto.v1.CheckUrlsRequest;
 import io.simdex.proto.v1.CreateCollectionRequest;
+import io.simdex.proto.v1.DeleteCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DeleteRequest;
 import io.simdex.proto.v1.DropUrlJobRequest;
@@ -60,6 +61,7 @@ final class MethodRules {
 
     static {
         on(SimdexGrpc.getCreateCollectionMethod(), Role.ADMIN, CreateCollectionRequest::getName);
+        on(SimdexGrpc.getDeleteCollectionMethod(), Role.ADMIN, DeleteCollectionRequest::getName);
         RULES.put(SimdexGrpc.getListCollectionsMethod().getFullMethodName(), new Rule(Role.READ, null, true));
         on(SimdexGrpc.getInsertMethod(), Role.WRITE, InsertRequest::getCollection);
         on(SimdexGrpc.getDedupMethod(), Role.WRITE, DedupRequest::getCollection);
