@@ -110,9 +110,9 @@ class ShortTextTest {
         try (TestServer s = new TestServer(dir, java.time.Clock.systemUTC())) {
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("posts").setSettings(CollectionSettings.newBuilder()
                     .setShortText(ShortTextSettings.newBuilder().setEnabled(true))).build());
-            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("plain").setSettings(CollectionSettings.newBuilder()
-                    .setSketch(SketchSettings.newBuilder().setEnabled(false))).build());
-            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("sketched").build());
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("plain").build());
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("sketched").setSettings(CollectionSettings.newBuilder()
+                    .setSketch(SketchSettings.newBuilder().setEnabled(true))).build());
             DedupResult base = dedup(s, "posts", "p0", first);
             assertTrue(base.getInserted());
             assertTrue(dedup(s, "plain", "p0", first).getInserted());
@@ -127,8 +127,8 @@ class ShortTextTest {
                 // SimHash alone (max_distance 3) catches only those within 3.
                 assertEquals(d <= 7, !v.getInserted(), variants[i] + " at " + d + " bits");
                 assertEquals(d <= 3, !p.getInserted(), variants[i] + " at " + d + " bits, plain");
-                // The default collection verifies by sketches, also up to 7.
-                assertEquals(d <= 7, !sk.getInserted(), variants[i] + " at " + d + " bits, default settings (sketches)");
+                // A collection with sketches verifies them up to 7 too.
+                assertEquals(d <= 7, !sk.getInserted(), variants[i] + " at " + d + " bits, sketches");
                 if (!v.getInserted()) {
                     assertEquals("p0", v.getDuplicates(0).getId());
                     assertTrue(v.getDuplicates(0).getSimilarity() >= 0.6f, v.toString());

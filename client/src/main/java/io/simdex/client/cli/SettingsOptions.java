@@ -58,7 +58,7 @@ final class SettingsOptions {
     Integer shortTextShingle;
 
     @Option(names = "--sketch", negatable = true, description = "Verify text candidates by stored MinHash sketches, "
-            + "candidates up to distance 7 (--no-sketch: off; unset: the server's default, on).")
+            + "candidates up to distance 7 (server default: off).")
     Boolean sketch;
 
     @Option(names = "--sketch-min-jaccard", paramLabel = "J", description = "Least estimated Jaccard of a duplicate, (0, 1] (server default 0.4).")

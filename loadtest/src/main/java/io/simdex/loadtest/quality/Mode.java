@@ -40,10 +40,10 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
                 && (keepNear && s.simdex[p] <= K || s.estimate[shape][p] >= minJaccard));
     }
 
-    /** What a default collection does (CollectionSettingsRules' sketch defaults). */
+    /** What a collection created with {@code --sketch} does (CollectionSettingsRules' sketch defaults). */
     static Mode shipped() {
         Mode m = sketch(1, 7, 0.4, false);
-        return new Mode("simdex default with sketch (as shipped: " + m.name().substring("simdex + sketch (".length()), m.bytesPerDoc(), m.rule());
+        return new Mode("simdex --sketch (" + m.name().substring("simdex + sketch (".length()), m.bytesPerDoc(), m.rule());
     }
 
     static Mode lsh(int shingle, int bands, int rows) {

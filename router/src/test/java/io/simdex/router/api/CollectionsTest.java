@@ -51,8 +51,12 @@ class CollectionsTest {
             CollectionInfo created = s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("news").setSettings(ngrams).build()).getCollection();
             assertEquals(21_600, created.getSettings().getGenerationSeconds(), "default generation: retention / 8");
             assertEquals(Weighting.TF, created.getSettings().getWeighting(), "defaults are filled in");
+            assertEquals(SketchSettings.newBuilder().setEnabled(false).build(), created.getSettings().getSketch(),
+                    "sketches are off unless asked for");
+            CollectionInfo sketched = s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("sketched").setSettings(
+                    CollectionSettings.newBuilder().setSketch(SketchSettings.newBuilder().setEnabled(true))).build()).getCollection();
             assertEquals(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4).setCandidateDistance(7).build(),
-                    created.getSettings().getSketch(), "sketches are on by default");
+                    sketched.getSettings().getSketch(), "the sketch defaults are filled in");
             assertFalse(s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("news").setSettings(ngrams).build()).getCreated());
             StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(
                     CreateCollectionRequest.newBuilder().setName("news").build()));
@@ -60,7 +64,7 @@ class CollectionsTest {
         }
         try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
             List<CollectionInfo> all = s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsList();
-            assertEquals(List.of("default", "news"), all.stream().map(CollectionInfo::getName).toList());
+            assertEquals(List.of("default", "news", "sketched"), all.stream().map(CollectionInfo::getName).toList());
             CollectionInfo news = all.get(1);
             assertEquals(Tokenization.CHAR_NGRAMS, news.getSettings().getTokenization());
             assertEquals(2, news.getSettings().getNgramSize());
