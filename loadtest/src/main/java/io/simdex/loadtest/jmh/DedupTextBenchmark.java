@@ -34,9 +34,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Dedup of texts through the public gRPC API of the embedded default (4 shards), with sketch
- * verification off (SimHash within 3 only) and on (the default collection settings: candidates
- * to distance 7, a 60-byte sketch stored per text): microseconds per text, the cost the sketch
- * adds to Dedup. Each call sends {@value #BATCH} texts, half of them near-duplicates of stored
+ * verification off (SimHash within 3 only), on ({@code --sketch}: candidates to distance 7, a
+ * 60-byte sketch stored per text) and on with candidates to distance 3 only ({@code on-k3}: the
+ * sketch's storage and check without the neighbour probes and their locks): microseconds per
+ * text, the cost the sketch adds to Dedup. Each call sends {@value #BATCH} texts, half of them near-duplicates of stored
  * ones, against {@code stored} texts loaded first.
  */
 @State(Scope.Benchmark)
@@ -50,7 +51,7 @@ public class DedupTextBenchmark {
     private static final int WORDS = 300;
     private static final int POOL = 4_000;
 
-    @Param({"off", "on"})
+    @Param({"off", "on", "on-k3"})
     String sketch;
 
     @Param({"20000"})
@@ -70,7 +71,8 @@ public class DedupTextBenchmark {
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", simdex.port()).usePlaintext().build();
         stub = SimdexGrpc.newBlockingStub(channel);
         stub.createCollection(CreateCollectionRequest.newBuilder().setName("c").setSettings(CollectionSettings.newBuilder()
-                .setSketch(SketchSettings.newBuilder().setEnabled(sketch.equals("on")))).build());
+                .setSketch(SketchSettings.newBuilder().setEnabled(!sketch.equals("off")).setCandidateDistance(sketch.equals("on-k3") ? 3 : 0)))
+                .build());
         TextCorpus corpus = new TextCorpus(42);
         String[] loaded = new String[stored];
         for (int from = 0; from < stored; from += BATCH) {
