@@ -23,7 +23,8 @@ public final class CollectionSettingsRules {
     static final long MIN_DEFAULT_GENERATION_SECONDS = 60;
     /**
      * Whether a collection created without sketch settings verifies by sketches: no, since
-     * Dedup of a text costs about 4x as much with them (DedupTextBenchmark), over the 2x budget.
+     * Dedup of a text costs 4-4.5x as much with their distance-7 probes (DedupTextBenchmark),
+     * over a budget of 2x.
      * The threshold was chosen on the tuning half of loadtest/quality's corpus (its RESULTS.md).
      */
     static final boolean SKETCH_BY_DEFAULT = false;
