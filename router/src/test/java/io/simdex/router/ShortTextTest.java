@@ -8,6 +8,7 @@ import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DedupResult;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.ShortTextSettings;
+import io.simdex.proto.v1.SketchSettings;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.ShortTextRule;
 import io.simdex.router.index.Window;
@@ -79,7 +80,7 @@ class ShortTextTest {
             String[] texts = {"apple pie recipe with cinnamon", "stock market falls on rate fears", "apple pie recipe with cinnamon!"};
             long[] fps = {x, BitFlips.flip(x, 3, rnd), BitFlips.flip(x, 6, rnd)};
             List<IndexRouter.Decision> d = index.dedup("c", Window.FOREVER, new String[]{"a", "b", "c"}, fps, 3, 0,
-                    new IndexRouter.ShortTexts(rule, texts));
+                    new IndexRouter.TextChecks(rule, texts));
             assertTrue(d.get(0).inserted());
             assertTrue(d.get(1).inserted(), "3 bits from a, but the texts differ: not a duplicate");
             assertFalse(d.get(2).inserted(), "6 bits from a, beyond max_distance, but nearly the same text");
@@ -89,7 +90,7 @@ class ShortTextTest {
             // Against the store, in a later request: the stored short texts are what is compared.
             List<IndexRouter.Decision> later = index.dedup("c", Window.FOREVER, new String[]{"d", "e"},
                     new long[]{BitFlips.flip(x, 5, rnd), BitFlips.flip(x, 2, rnd)}, 3, 0,
-                    new IndexRouter.ShortTexts(rule, new String[]{"apple pie recipe with cinnamon.", "weather: rain all week"}));
+                    new IndexRouter.TextChecks(rule, new String[]{"apple pie recipe with cinnamon.", "weather: rain all week"}));
             assertFalse(later.get(0).inserted());
             assertTrue(later.get(0).duplicates().stream().anyMatch(h -> h.id().equals("a")));
             assertFalse(later.get(0).duplicates().stream().anyMatch(h -> h.id().equals("b")), "b's text is unlike d's");
@@ -110,18 +111,24 @@ class ShortTextTest {
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("posts").setSettings(CollectionSettings.newBuilder()
                     .setShortText(ShortTextSettings.newBuilder().setEnabled(true))).build());
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("plain").build());
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("sketched").setSettings(CollectionSettings.newBuilder()
+                    .setSketch(SketchSettings.newBuilder().setEnabled(true))).build());
             DedupResult base = dedup(s, "posts", "p0", first);
             assertTrue(base.getInserted());
             assertTrue(dedup(s, "plain", "p0", first).getInserted());
+            assertTrue(dedup(s, "sketched", "p0", first).getInserted());
             int caughtBeyondThree = 0;
             for (int i = 0; i < variants.length; i++) {
                 DedupResult v = dedup(s, "posts", "v" + i, variants[i]);
                 DedupResult p = dedup(s, "plain", "v" + i, variants[i]);
+                DedupResult sk = dedup(s, "sketched", "v" + i, variants[i]);
                 int d = Long.bitCount(v.getFingerprint() ^ base.getFingerprint());
                 // Within reach of the neighbour probes (7) a near-identical short text is caught;
                 // SimHash alone (max_distance 3) catches only those within 3.
                 assertEquals(d <= 7, !v.getInserted(), variants[i] + " at " + d + " bits");
                 assertEquals(d <= 3, !p.getInserted(), variants[i] + " at " + d + " bits, plain");
+                // A collection with sketches verifies them up to 7 too.
+                assertEquals(d <= 7, !sk.getInserted(), variants[i] + " at " + d + " bits, sketches");
                 if (!v.getInserted()) {
                     assertEquals("p0", v.getDuplicates(0).getId());
                     assertTrue(v.getDuplicates(0).getSimilarity() >= 0.6f, v.toString());
@@ -130,6 +137,7 @@ class ShortTextTest {
             }
             assertEquals(3, caughtBeyondThree, "the 5- and 7-bit variants need verification to be caught");
             assertTrue(dedup(s, "posts", "other", "Stocks rally as central bank holds rates").getInserted());
+            assertTrue(dedup(s, "sketched", "other", "Stocks rally as central bank holds rates").getInserted());
         }
     }
 

@@ -3,6 +3,7 @@ package io.simdex.client.cli;
 import com.google.protobuf.UInt32Value;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.ShortTextSettings;
+import io.simdex.proto.v1.SketchSettings;
 import io.simdex.proto.v1.Tokenization;
 import io.simdex.proto.v1.Weighting;
 import picocli.CommandLine.Option;
@@ -56,6 +57,16 @@ final class SettingsOptions {
     @Option(names = "--short-text-shingle", paramLabel = "N", description = "Characters per shingle, 1..16 (server default 3).")
     Integer shortTextShingle;
 
+    @Option(names = "--sketch", negatable = true, description = "Verify text candidates by stored MinHash sketches, "
+            + "candidates up to distance 7 (server default: off).")
+    Boolean sketch;
+
+    @Option(names = "--sketch-min-jaccard", paramLabel = "J", description = "Least estimated Jaccard of a duplicate, (0, 1] (server default 0.4).")
+    Double sketchMinJaccard;
+
+    @Option(names = "--sketch-distance", paramLabel = "K", description = "Candidate distance for sketch verification, 0..7 (server default 7).")
+    Integer sketchDistance;
+
     CollectionSettings toProto() throws BadInputException {
         CollectionSettings.Builder b = CollectionSettings.newBuilder().setKeepStopWords(keepStopWords);
         if (maxDistance != null) {
@@ -105,7 +116,27 @@ final class SettingsOptions {
         } else if (shortTextMaxChars != null || shortTextDistance != null || shortTextMinJaccard != null || shortTextShingle != null) {
             throw new BadInputException("--short-text-* options need --short-text");
         }
+        sketch(b);
         return b.build();
+    }
+
+    private void sketch(CollectionSettings.Builder b) throws BadInputException {
+        boolean tuned = sketchMinJaccard != null || sketchDistance != null;
+        if (Boolean.FALSE.equals(sketch)) {
+            if (tuned) {
+                throw new BadInputException("--sketch-* options contradict --no-sketch");
+            }
+            b.setSketch(SketchSettings.newBuilder().setEnabled(false));
+        } else if (Boolean.TRUE.equals(sketch) || tuned) {
+            SketchSettings.Builder t = SketchSettings.newBuilder().setEnabled(true);
+            if (sketchMinJaccard != null) {
+                t.setMinJaccard(sketchMinJaccard);
+            }
+            if (sketchDistance != null) {
+                t.setCandidateDistance(sketchDistance);
+            }
+            b.setSketch(t);
+        }
     }
 
     static String describe(CollectionSettings s) {
@@ -125,6 +156,10 @@ final class SettingsOptions {
             ShortTextSettings t = s.getShortText();
             b.append(" short-text(<=").append(t.getMaxChars()).append(" chars, k<=").append(t.getCandidateDistance())
                     .append(", jaccard>=").append(t.getMinJaccard()).append(')');
+        }
+        if (s.hasSketch() && s.getSketch().getEnabled()) {
+            b.append(" sketch(k<=").append(s.getSketch().getCandidateDistance()).append(", jaccard>=")
+                    .append(s.getSketch().getMinJaccard()).append(')');
         }
         b.append(s.getRetentionSeconds() == 0 ? " retention=forever"
                 : " retention=" + Duration.ofSeconds(s.getRetentionSeconds()) + "/" + Duration.ofSeconds(s.getGenerationSeconds()));

@@ -47,6 +47,20 @@ final class Corpus {
         this.documents = documents;
     }
 
+    /** Tuning half: thresholds are chosen on its pairs. */
+    static final int TUNE = 0;
+    /** Held-out half: the report's figures. */
+    static final int HELD_OUT = 1;
+
+    /**
+     * The half a pair belongs to: the parity of its document's index (documents are shuffled),
+     * so no document or edited copy of it is in both; a negative across halves is in neither (-1).
+     */
+    int half(Pair p) {
+        int a = p.a() % 2;
+        return p.positive() || p.b() % 2 == a ? a : -1;
+    }
+
     static Corpus build(List<Doc> docs, Language language, boolean longText, long seed) {
         Corpus c = new Corpus(language, longText, docs.size());
         docs.forEach(d -> c.texts.add(d.text()));

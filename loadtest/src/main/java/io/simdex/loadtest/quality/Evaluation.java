@@ -1,111 +1,56 @@
 package io.simdex.loadtest.quality;
 
-import io.simdex.core.text.TextFingerprinter;
-import io.simdex.fingerprint.crawl.ContentHash;
-import io.simdex.router.index.ShortTextRule;
-
-import java.util.stream.IntStream;
-
 /**
- * Fingerprints a corpus with one setting and scores "Hamming distance <= k" as a duplicate
- * detector: the confusion counts, recall per edit kind and strength, and distance histograms.
- * A text the fingerprinter rejects (no terms) makes its pairs predicted non-duplicates.
+ * One mode scored on one half of a corpus: the confusion counts, recall per edit kind and
+ * strength, and the mean exact Jaccard of the positives of each kind (how hard the kind is,
+ * whatever the mode).
  */
 final class Evaluation {
-    /** Histogram bins: 0, 1, 2, 3, 4, 5, 6-8, 9-12, 13-20, 21+. */
-    static final int[] BIN_UPPER = {0, 1, 2, 3, 4, 5, 8, 12, 20, 64};
-    static final String[] BIN_LABELS = {"0", "1", "2", "3", "4", "5", "6-8", "9-12", "13-20", "21+"};
-
     final Corpus corpus;
-    final String setting;
-    final int k;
+    final Mode mode;
+    final int half;
     long truePositives;
     long falseNegatives;
     long falsePositivesHard;
     long falsePositivesRandom;
     long hardNegatives;
     long randomNegatives;
-    int unfingerprintable;
     final long[][] hits = new long[EditKind.values().length][EditKind.Strength.values().length];
     final long[][] totals = new long[EditKind.values().length][EditKind.Strength.values().length];
-    final long[] positiveHistogram = new long[BIN_UPPER.length];
-    final long[] negativeHistogram = new long[BIN_UPPER.length];
+    final double[] exactSum = new double[EditKind.values().length];
 
-    private Evaluation(Corpus corpus, String setting, int k) {
+    private Evaluation(Corpus corpus, Mode mode, int half) {
         this.corpus = corpus;
-        this.setting = setting;
-        this.k = k;
+        this.mode = mode;
+        this.half = half;
     }
 
-    static Evaluation run(Corpus corpus, String setting, TextFingerprinter fingerprinter, int k) {
-        return run(corpus, setting, fingerprinter, k, null);
-    }
-
-    /**
-     * As {@link #run(Corpus, String, TextFingerprinter, int)}, predicting as a collection with
-     * short-text verification does: a pair of short texts is a duplicate when within the rule's
-     * candidate distance and its shingle Jaccard reaches the rule's threshold (the server's
-     * predicate, {@link ShortTextRule}, on the same normal form).
-     */
-    static Evaluation run(Corpus corpus, String setting, TextFingerprinter fingerprinter, int k, ShortTextRule shortText) {
-        Evaluation e = new Evaluation(corpus, setting, k);
-        String[] normal = shortText == null ? null
-                : corpus.texts.parallelStream().map(ContentHash::normalise).toArray(String[]::new);
-        boolean[] failed = new boolean[corpus.texts.size()];
-        long[] fps = IntStream.range(0, corpus.texts.size()).parallel().mapToLong(i -> {
-            try {
-                return fingerprinter.fingerprint(corpus.texts.get(i));
-            } catch (IllegalArgumentException noTerms) {
-                failed[i] = true;
-                return 0;
+    /** Scores {@code mode} on the pairs of {@code half} ({@link Corpus#half}). */
+    static Evaluation of(PairScores s, Mode mode, int half) {
+        Evaluation e = new Evaluation(s.corpus, mode, half);
+        for (int p = 0; p < s.corpus.pairs.size(); p++) {
+            Corpus.Pair pair = s.corpus.pairs.get(p);
+            if (s.corpus.half(pair) == half) {
+                e.count(pair, mode.rule().duplicate(s, p), s.exact[p]);
             }
-        }).toArray();
-        for (boolean f : failed) {
-            e.unfingerprintable += f ? 1 : 0;
-        }
-        for (Corpus.Pair p : corpus.pairs) {
-            boolean missing = failed[p.a()] || failed[p.b()];
-            int d = missing ? Long.SIZE + 1 : Long.bitCount(fps[p.a()] ^ fps[p.b()]);
-            boolean predicted;
-            if (shortText != null && shortText.applies(normal[p.a()]) && shortText.applies(normal[p.b()])) {
-                predicted = !missing && d <= shortText.candidateDistance()
-                        && shortText.similarity(normal[p.a()], normal[p.b()]) >= shortText.minJaccard();
-            } else {
-                predicted = !missing && d <= k;
-            }
-            e.count(p, d, predicted);
         }
         return e;
     }
 
-    private void count(Corpus.Pair p, int distance, boolean predicted) {
+    private void count(Corpus.Pair p, boolean predicted, double exact) {
         if (p.positive()) {
             truePositives += predicted ? 1 : 0;
             falseNegatives += predicted ? 0 : 1;
             hits[p.kind().ordinal()][p.strength().ordinal()] += predicted ? 1 : 0;
             totals[p.kind().ordinal()][p.strength().ordinal()]++;
-            addTo(positiveHistogram, distance);
+            exactSum[p.kind().ordinal()] += exact;
+        } else if (p.hard()) {
+            hardNegatives++;
+            falsePositivesHard += predicted ? 1 : 0;
         } else {
-            if (p.hard()) {
-                hardNegatives++;
-                falsePositivesHard += predicted ? 1 : 0;
-            } else {
-                randomNegatives++;
-                falsePositivesRandom += predicted ? 1 : 0;
-            }
-            addTo(negativeHistogram, distance);
+            randomNegatives++;
+            falsePositivesRandom += predicted ? 1 : 0;
         }
-    }
-
-    private static void addTo(long[] histogram, int distance) {
-        if (distance > Long.SIZE) {
-            return;
-        }
-        int bin = 0;
-        while (distance > BIN_UPPER[bin]) {
-            bin++;
-        }
-        histogram[bin]++;
     }
 
     long positives() {
@@ -133,5 +78,36 @@ final class Evaluation {
         double p = precision();
         double r = recall();
         return p + r == 0 ? 0 : 2 * p * r / (p + r);
+    }
+
+    /** Recall on the positives of one kind, all strengths. */
+    double recall(EditKind kind) {
+        long hit = 0;
+        long total = 0;
+        for (EditKind.Strength s : EditKind.Strength.values()) {
+            hit += hits[kind.ordinal()][s.ordinal()];
+            total += totals[kind.ordinal()][s.ordinal()];
+        }
+        return total == 0 ? 0 : hit / (double) total;
+    }
+
+    /** F1 on the positives of one kind against all the half's negatives. */
+    double f1(EditKind kind) {
+        long total = 0;
+        for (EditKind.Strength s : EditKind.Strength.values()) {
+            total += totals[kind.ordinal()][s.ordinal()];
+        }
+        double tp = recall(kind) * total;
+        double p = tp + falsePositives() == 0 ? 1 : tp / (tp + falsePositives());
+        double r = recall(kind);
+        return p + r == 0 ? 0 : 2 * p * r / (p + r);
+    }
+
+    double meanExact(EditKind kind) {
+        long total = 0;
+        for (EditKind.Strength s : EditKind.Strength.values()) {
+            total += totals[kind.ordinal()][s.ordinal()];
+        }
+        return total == 0 ? 0 : exactSum[kind.ordinal()] / total;
     }
 }

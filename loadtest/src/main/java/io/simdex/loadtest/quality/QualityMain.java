@@ -1,10 +1,5 @@
 package io.simdex.loadtest.quality;
 
-import io.simdex.core.text.TextFingerprinter;
-import io.simdex.core.text.TextSettings;
-import io.simdex.core.text.Tokenization;
-import io.simdex.core.text.Weighting;
-import io.simdex.router.index.ShortTextRule;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -13,9 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -45,21 +38,8 @@ public final class QualityMain implements Callable<Integer> {
     @Option(names = "--short", defaultValue = "600", description = "Short documents per language (default: ${DEFAULT-VALUE}).")
     int shortDocs;
 
-    @Option(names = "-k", defaultValue = "3", description = "Largest distance counted as a duplicate (default: ${DEFAULT-VALUE}).")
-    int k;
-
     public static void main(String[] args) {
         System.exit(new CommandLine(new QualityMain()).execute(args));
-    }
-
-    /** The settings compared: the default first. */
-    static Map<String, TextSettings> settings() {
-        Map<String, TextSettings> s = new LinkedHashMap<>();
-        s.put("words (default)", TextSettings.defaults());
-        s.put("words + stop words", new TextSettings(Tokenization.WORDS, Weighting.TF, 1, false));
-        s.put("char 3-grams", TextSettings.charNgrams());
-        s.put("char 3-grams + stop words", new TextSettings(Tokenization.CHAR_NGRAMS, Weighting.TF, TextSettings.DEFAULT_NGRAM_SIZE, false));
-        return s;
     }
 
     @Override
@@ -76,18 +56,15 @@ public final class QualityMain implements Callable<Integer> {
                 Corpus.build(sources.chineseLong(longDocs), Language.CHINESE, true, seed),
                 Corpus.build(sources.chineseShort(shortDocs), Language.CHINESE, false, seed));
         System.err.printf("quality: corpus built in %.1f s%n", (System.nanoTime() - start) / 1e9);
-        List<Evaluation> rows = new ArrayList<>();
-        for (Corpus c : corpora) {
-            for (Map.Entry<String, TextSettings> s : settings().entrySet()) {
-                rows.add(Evaluation.run(c, s.getKey(), TextFingerprinter.of(s.getValue()), k));
-                System.err.printf("quality: %s %s %s done at %.1f s%n", c.language.code(), c.longText ? "long" : "short",
-                        s.getKey(), (System.nanoTime() - start) / 1e9);
-            }
-            // The server's short-text verification with its defaults (collections with short_text on).
-            rows.add(Evaluation.run(c, "words + short-text verification", TextFingerprinter.defaults(), k,
-                    new ShortTextRule(200, 7, 0.6, 3)));
-        }
-        String report = Report.markdown(rows, sources.describe(), seed, k);
+        List<PairScores> scores = corpora.stream().map(PairScores::new).toList();
+        System.err.printf("quality: pairs scored at %.1f s%n", (System.nanoTime() - start) / 1e9);
+        List<List<Tuning.Scored>> tunings = List.of(Tuning.rank(scores, Tuning.sketchGrid()), Tuning.rank(scores, Tuning.lshGrid()),
+                Tuning.rank(scores, Tuning.exactGrid()), Tuning.rank(scores, Tuning.sketchAloneGrid()));
+        System.err.printf("quality: tuned at %.1f s%n", (System.nanoTime() - start) / 1e9);
+        List<Mode> modes = new ArrayList<>(List.of(Mode.basicSimHash(), Mode.simdexDefault(), Mode.simdexShortText(), Mode.shipped()));
+        tunings.subList(0, tunings.size() - 1).forEach(t -> modes.add(t.get(0).mode()));
+        String command = "loadtest/quality/run-eval.sh --seed " + seed + " --long " + longDocs + " --short " + shortDocs;
+        String report = Report.markdown(scores, modes, tunings, command, sources.describe());
         System.out.print(report);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, report, StandardCharsets.UTF_8);

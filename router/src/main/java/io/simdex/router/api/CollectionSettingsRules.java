@@ -2,14 +2,17 @@ package io.simdex.router.api;
 
 import com.google.protobuf.UInt32Value;
 import io.simdex.core.text.IdfTable;
+import io.simdex.core.text.Sketcher;
 import io.simdex.core.text.TextFingerprinter;
 import io.simdex.core.text.TextSettings;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.ShortTextSettings;
+import io.simdex.proto.v1.SketchSettings;
 import io.simdex.proto.v1.Tokenization;
 import io.simdex.proto.v1.Weighting;
 import io.simdex.router.index.ShortTextRule;
+import io.simdex.router.index.SketchRule;
 
 import java.time.Duration;
 import java.util.Map;
@@ -22,6 +25,14 @@ public final class CollectionSettingsRules {
     static final long MAX_GENERATIONS = 10_000;
     /** Longest retention: 100 years, far from where seconds since the epoch minus retention could overflow. */
     static final long MAX_RETENTION_SECONDS = 100L * 366 * 24 * 3600;
+    /**
+     * Whether a collection created without sketch settings verifies by sketches: no, since
+     * Dedup of a text costs 4-4.5x as much with their distance-7 probes (DedupTextBenchmark),
+     * over a budget of 2x.
+     * The threshold was chosen on the tuning half of loadtest/quality's corpus (its RESULTS.md).
+     */
+    static final boolean SKETCH_BY_DEFAULT = false;
+    static final double DEFAULT_SKETCH_MIN_JACCARD = 0.4;
 
     private CollectionSettingsRules() {
     }
@@ -56,6 +67,7 @@ public final class CollectionSettingsRules {
         } else if (s.hasShortText()) {
             b.clearShortText();
         }
+        b.setSketch(completeSketch(s));
         long retention = s.getRetentionSeconds();
         long generation = s.getGenerationSeconds();
         if (retention < 0 || generation < 0) {
@@ -123,6 +135,36 @@ public final class CollectionSettingsRules {
         }
         b.setShingleSize(t.getShingleSize() == 0 ? 3 : t.getShingleSize());
         return b.build();
+    }
+
+    /**
+     * The sketch settings made explicit: unset means the default ({@link #SKETCH_BY_DEFAULT});
+     * off is kept as a bare {@code enabled = false}.
+     */
+    private static SketchSettings completeSketch(CollectionSettings s) {
+        if (s.hasSketch() ? !s.getSketch().getEnabled() : !SKETCH_BY_DEFAULT) {
+            return SketchSettings.newBuilder().setEnabled(false).build();
+        }
+        SketchSettings t = s.getSketch();
+        if (!(t.getMinJaccard() >= 0 && t.getMinJaccard() <= 1)) {
+            throw Validation.invalid("settings.sketch.min_jaccard " + t.getMinJaccard() + " outside (0, 1]");
+        }
+        if (t.getCandidateDistance() > BlockTables.MAX_NEIGHBOUR_DISTANCE) {
+            throw Validation.invalid("settings.sketch.candidate_distance " + Integer.toUnsignedString(t.getCandidateDistance())
+                    + " outside 0.." + BlockTables.MAX_NEIGHBOUR_DISTANCE);
+        }
+        return SketchSettings.newBuilder().setEnabled(true)
+                .setMinJaccard(t.getMinJaccard() == 0 ? DEFAULT_SKETCH_MIN_JACCARD : t.getMinJaccard())
+                .setCandidateDistance(t.getCandidateDistance() == 0 ? BlockTables.MAX_NEIGHBOUR_DISTANCE : t.getCandidateDistance())
+                .build();
+    }
+
+    /** The collection's sketch rule, or null when sketches are off (or the settings predate them). */
+    static SketchRule sketchRule(CollectionSettings s) {
+        if (!s.hasSketch() || !s.getSketch().getEnabled()) {
+            return null;
+        }
+        return new SketchRule(s.getSketch().getCandidateDistance(), s.getSketch().getMinJaccard(), Sketcher.DEFAULT);
     }
 
     /** The collection's short-text rule, or null when verification is off. */

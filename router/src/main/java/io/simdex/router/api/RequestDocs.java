@@ -63,9 +63,9 @@ record RequestDocs(String[] ids, long[] fps, byte[][] contentKeys, boolean[] kno
         }
     }
 
-    /** The short texts an Insert stores for later verification (null: none). */
+    /** What an Insert stores for later verification, short texts and sketches (null: none). */
     String[] shortTextsToStore(Target c) {
-        IndexRouter.ShortTexts st = c.shortTexts(normalised);
-        return st == null ? null : st.texts();
+        IndexRouter.TextChecks checks = c.textChecks(normalised);
+        return checks == null ? null : checks.stored();
     }
 }

@@ -1,5 +1,6 @@
 package io.simdex.router.index;
 
+import io.simdex.core.text.MinHashSketch;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.Hamming;
 import io.simdex.router.crawl.ContentIndex;
@@ -49,7 +50,7 @@ public final class IndexRouter implements AutoCloseable {
     /** Queries without the fan-out, when every shard answers in the caller's thread; else null. */
     private final LocalQuery local;
     private final FanoutQuery fanout;
-    private final ShortTextVerification verification;
+    private final TextVerification verification;
 
     /** Over unreplicated shards, which this router owns (closes). */
     public IndexRouter(List<? extends ShardClient> shards, Placement placement) {
@@ -73,7 +74,7 @@ public final class IndexRouter implements AutoCloseable {
         this.ownsShards = ownsShards;
         this.local = LocalQuery.over(this.shards, placement);
         this.fanout = new FanoutQuery(this.shards, placement);
-        this.verification = new ShortTextVerification(this.shards, placement);
+        this.verification = new TextVerification(this.shards, placement);
     }
 
     /** Whether queries skip the fan-out (every shard answers in the caller's thread). */
@@ -81,7 +82,7 @@ public final class IndexRouter implements AutoCloseable {
         return local != null;
     }
 
-    /** A stored document near a probe; {@code similarity} is its verified shingle Jaccard, or -1 when not verified. */
+    /** A stored document near a probe; {@code similarity} is its verified (shingle or sketch) Jaccard, or -1 when not verified. */
     public record Hit(String id, long fingerprint, int distance, double similarity) {
         static final Comparator<Hit> NEAREST_FIRST = Comparator.comparingInt(Hit::distance).thenComparing(Hit::id);
 
@@ -90,10 +91,46 @@ public final class IndexRouter implements AutoCloseable {
         }
     }
 
-    /** The short texts of a request: the collection's rule, and each item's normalised text where it is short (else null). */
-    public record ShortTexts(ShortTextRule rule, String[] texts) {
+    /**
+     * What a request's texts are verified by: the collection's short-text rule and each item's
+     * normalised text where it is short (else null), and its sketch rule and each text item's
+     * sketch (else null). A rule that is off is null, and so are its items.
+     */
+    public record TextChecks(ShortTextRule shortRule, String[] texts, SketchRule sketchRule, MinHashSketch[] sketches) {
+        /** Short-text verification only. */
+        public TextChecks(ShortTextRule shortRule, String[] texts) {
+            this(shortRule, texts, null, new MinHashSketch[texts.length]);
+        }
+
         boolean any() {
-            return Arrays.stream(texts).anyMatch(java.util.Objects::nonNull);
+            return IntStream.range(0, texts.length).anyMatch(this::verifies);
+        }
+
+        boolean verifies(int i) {
+            return texts[i] != null || sketches[i] != null;
+        }
+
+        MinHashSketch sketch(int i) {
+            return sketches[i];
+        }
+
+        /** The distance candidates are needed from: the widest of the rules in use, at least k. */
+        int reach(int k) {
+            int r = k;
+            for (int i = 0; i < texts.length; i++) {
+                r = Math.max(r, texts[i] != null ? shortRule.candidateDistance() : 0);
+                r = Math.max(r, sketches[i] != null ? sketchRule.candidateDistance() : 0);
+            }
+            return r;
+        }
+
+        /** What the text store keeps for each item: its short text, else its sketch's stored form, else null. */
+        public String[] stored() {
+            String[] out = new String[texts.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = texts[i] != null ? texts[i] : sketches[i] != null ? SketchRule.stored(sketches[i]) : null;
+            }
+            return out;
         }
     }
 
@@ -122,20 +159,23 @@ public final class IndexRouter implements AutoCloseable {
         insert(c, w, ids, fps, null);
     }
 
-    /** As {@link #insert(String, Window, String[], long[])}, also storing the non-null {@code shortTexts[i]} for verification. */
-    public void insert(String c, Window w, String[] ids, long[] fps, String[] shortTexts) {
-        insert(c, w, ids, fps, shortTexts, null);
+    /**
+     * As {@link #insert(String, Window, String[], long[])}, also storing the non-null
+     * {@code stored[i]} for verification (short texts, or sketches: {@link TextChecks#stored()}).
+     */
+    public void insert(String c, Window w, String[] ids, long[] fps, String[] stored) {
+        insert(c, w, ids, fps, stored, null);
     }
 
     /**
      * As {@link #insert(String, Window, String[], long[], String[])}; with {@code held} non-null
      * (a bulk load) the bucket appends are held there and applied a window at a time.
      */
-    public void insert(String c, Window w, String[] ids, long[] fps, String[] shortTexts, BulkAppends held) {
+    public void insert(String c, Window w, String[] ids, long[] fps, String[] stored, BulkAppends held) {
         int[] last = lastOccurrences(ids);
         String[] idz = pick(ids, last);
         long[] fpz = pick(fps, last);
-        String[] textz = shortTexts == null ? null : pick(shortTexts, last);
+        String[] textz = stored == null ? null : pick(stored, last);
         long g = w.current();
 
         // 1. id -> fp, learning what each id was bound to before (in any generation).
@@ -192,18 +232,19 @@ public final class IndexRouter implements AutoCloseable {
     }
 
     /**
-     * As {@link #query(String, Window, long[], int, int)}; probes with a short text (in
-     * {@code shortTexts}) are answered by verification instead: candidates within the rule's
-     * distance whose stored text is similar enough, or, with no stored text, within maxDistance.
+     * As {@link #query(String, Window, long[], int, int)}; probes with a short text or a sketch
+     * (in {@code checks}) are answered by verification instead: candidates within the rule's
+     * distance whose stored text or sketch is similar enough, or, with nothing stored, within
+     * maxDistance.
      */
-    public List<Nearest> query(String c, Window w, long[] probes, int maxDistance, int limit, ShortTexts shortTexts) {
-        boolean verify = shortTexts != null && shortTexts.any();
-        int k = verify ? Math.max(maxDistance, shortTexts.rule().candidateDistance()) : maxDistance;
+    public List<Nearest> query(String c, Window w, long[] probes, int maxDistance, int limit, TextChecks checks) {
+        boolean verify = checks != null && checks.any();
+        int k = verify ? checks.reach(maxDistance) : maxDistance;
         // Each matched fingerprint needs at most `limit` ids: the nearest `limit` of a probe are among them.
         List<Candidates> found = local != null ? local.candidates(c, w.live(), probes, k, limit) : fanout.candidates(c, w.live(), probes, k, limit);
         List<Nearest> out;
         if (verify) {
-            out = verification.verify(c, w, found, maxDistance, shortTexts);
+            out = verification.verify(c, w, found, maxDistance, checks);
         } else {
             out = new ArrayList<>(found.size());
             for (Candidates cs : found) {
@@ -230,19 +271,19 @@ public final class IndexRouter implements AutoCloseable {
 
     /**
      * As {@link #dedup(String, Window, String[], long[], int)}, reporting at most {@code limit}
-     * duplicates of each document (0: all), with short-text verification for the documents that
-     * have a short text: probes, locks and in-request tables then reach the rule's candidate
-     * distance.
+     * duplicates of each document (0: all), with verification for the documents that have a
+     * short text or a sketch: probes, locks and in-request tables then reach the rules'
+     * candidate distance.
      */
-    public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance, int limit, ShortTexts shortTexts) {
-        boolean verify = shortTexts != null && shortTexts.any();
-        int reach = verify ? Math.max(maxDistance, shortTexts.rule().candidateDistance()) : maxDistance;
+    public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance, int limit, TextChecks checks) {
+        boolean verify = checks != null && checks.any();
+        int reach = verify ? checks.reach(maxDistance) : maxDistance;
         try (DedupLocks locks = DedupLocks.acquire(shards, placement, c, fps, reach)) {
-            List<Decision> decisions = decide(c, w, ids, fps, maxDistance, limit, verify ? shortTexts : null, locks.stamp() + 1);
+            List<Decision> decisions = decide(c, w, ids, fps, maxDistance, limit, verify ? checks : null, locks.stamp() + 1);
             locks.checkLease();
             int[] kept = IntStream.range(0, ids.length).filter(i -> decisions.get(i).inserted()).toArray();
             if (kept.length > 0) {
-                insert(c, w, pick(ids, kept), pick(fps, kept), verify ? pick(shortTexts.texts(), kept) : null);
+                insert(c, w, pick(ids, kept), pick(fps, kept), verify ? pick(checks.stored(), kept) : null);
             }
             locks.decided(ids.length);
             return decisions;
@@ -328,32 +369,30 @@ public final class IndexRouter implements AutoCloseable {
     }
 
     /** The decisions for one locked batch, numbered from {@code firstSequence}. */
-    private List<Decision> decide(String c, Window w, String[] ids, long[] fps, int maxDistance, int limit, ShortTexts st,
+    private List<Decision> decide(String c, Window w, String[] ids, long[] fps, int maxDistance, int limit, TextChecks st,
                                   long firstSequence) {
-        int reach = st == null ? maxDistance : Math.max(maxDistance, st.rule().candidateDistance());
-        List<Nearest> stored = query(c, w, fps, maxDistance, limit, st);
+        int reach = st == null ? maxDistance : st.reach(maxDistance);
+        String[] stored = st == null ? null : st.stored();
+        List<Nearest> found = query(c, w, fps, maxDistance, limit, st);
         BatchTables kept = new BatchTables();
         List<Decision> decisions = new ArrayList<>(ids.length);
         for (int i = 0; i < ids.length; i++) {
-            if (storedAlready(stored.get(i), ids[i], fps[i])) {
+            if (storedAlready(found.get(i), ids[i], fps[i])) {
                 // A retry of a Dedup that stored this document: it stays stored (inserting it
                 // again completes an insert the first attempt may have cut short).
                 kept.add(i, fps[i]);
                 decisions.add(new Decision(true, List.of(), 0, firstSequence + i));
                 continue;
             }
-            List<Hit> dups = new ArrayList<>(stored.get(i).hits());
-            long total = stored.get(i).total();
+            List<Hit> dups = new ArrayList<>(found.get(i).hits());
+            long total = found.get(i).total();
             for (int j : kept.within(fps[i], reach, fps)) {
                 int d = Hamming.distance(fps[i], fps[j]);
-                if (st != null && st.texts()[i] != null && st.texts()[j] != null) {
-                    double sim = st.rule().similarity(st.texts()[i], st.texts()[j]);
-                    if (sim >= st.rule().minJaccard()) {
-                        dups.add(new Hit(ids[j], fps[j], d, sim));
-                        total++;
-                    }
-                } else if (d <= maxDistance) {
-                    dups.add(new Hit(ids[j], fps[j], d));
+                // Against an earlier document of this request, as against the store: by what it stores.
+                double sim = st == null ? (d <= maxDistance ? TextVerification.UNVERIFIED : -1)
+                        : TextVerification.similarity(st, i, st.verifies(i) ? stored[j] : null, d, maxDistance);
+                if (sim >= 0) {
+                    dups.add(sim > 1 ? new Hit(ids[j], fps[j], d) : new Hit(ids[j], fps[j], d, sim));
                     total++;
                 }
             }

@@ -1,6 +1,6 @@
 /**
  * The index across shards: what Insert, Query, Dedup and Delete do in terms of the shard
- * protocol, with batching, short-text verification and Dedup's coordination.
+ * protocol, with batching, text verification (short texts, sketches) and Dedup's coordination.
  *
  * <p>Invariants. A document lives in three places (id to fingerprint at the id's owner,
  * fingerprint to ids at the fingerprint's owner, the fingerprint in its four buckets), written

@@ -5,6 +5,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.simdex.proto.v1.CollectionInfo;
 import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.SketchSettings;
 import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DeleteCollectionRequest;
@@ -51,6 +52,12 @@ class CollectionsTest {
             CollectionInfo created = s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("news").setSettings(ngrams).build()).getCollection();
             assertEquals(21_600, created.getSettings().getGenerationSeconds(), "default generation: retention / 8");
             assertEquals(Weighting.TF, created.getSettings().getWeighting(), "defaults are filled in");
+            assertEquals(SketchSettings.newBuilder().setEnabled(false).build(), created.getSettings().getSketch(),
+                    "sketches are off unless asked for");
+            CollectionInfo sketched = s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("sketched").setSettings(
+                    CollectionSettings.newBuilder().setSketch(SketchSettings.newBuilder().setEnabled(true))).build()).getCollection();
+            assertEquals(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4).setCandidateDistance(7).build(),
+                    sketched.getSettings().getSketch(), "the sketch defaults are filled in");
             assertFalse(s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("news").setSettings(ngrams).build()).getCreated());
             StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(
                     CreateCollectionRequest.newBuilder().setName("news").build()));
@@ -58,7 +65,7 @@ class CollectionsTest {
         }
         try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
             List<CollectionInfo> all = s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsList();
-            assertEquals(List.of("default", "news"), all.stream().map(CollectionInfo::getName).toList());
+            assertEquals(List.of("default", "news", "sketched"), all.stream().map(CollectionInfo::getName).toList());
             CollectionInfo news = all.get(1);
             assertEquals(Tokenization.CHAR_NGRAMS, news.getSettings().getTokenization());
             assertEquals(2, news.getSettings().getNgramSize());
@@ -75,7 +82,9 @@ class CollectionsTest {
                     CollectionSettings.newBuilder().setGenerationSeconds(60).build(),
                     CollectionSettings.newBuilder().setRetentionSeconds(60).setGenerationSeconds(120).build(),
                     CollectionSettings.newBuilder().putIdf("river", 2.0).build(),
-                    CollectionSettings.newBuilder().setWeighting(Weighting.TF_IDF).putIdf("river", -1).build())) {
+                    CollectionSettings.newBuilder().setWeighting(Weighting.TF_IDF).putIdf("river", -1).build(),
+                    CollectionSettings.newBuilder().setSketch(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(1.5)).build(),
+                    CollectionSettings.newBuilder().setSketch(SketchSettings.newBuilder().setEnabled(true).setCandidateDistance(8)).build())) {
                 StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(
                         CreateCollectionRequest.newBuilder().setName("bad").setSettings(bad).build()));
                 assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), bad.toString());

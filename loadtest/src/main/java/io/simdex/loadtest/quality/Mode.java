@@ -1,0 +1,60 @@
+package io.simdex.loadtest.quality;
+
+/**
+ * One way of deciding that two texts are near-duplicates, over a corpus's {@link PairScores}.
+ *
+ * @param name        as the report shows it
+ * @param bytesPerDoc what the index keeps per document beyond its id, as the report shows it
+ * @param rule        the decision for pair {@code p}
+ */
+record Mode(String name, String bytesPerDoc, Rule rule) {
+    interface Rule {
+        boolean duplicate(PairScores s, int p);
+    }
+
+    static final int K = 3;
+
+    static Mode basicSimHash() {
+        return new Mode("basic SimHash (words, k <= 3)", "8", (s, p) -> s.basic[p] <= K);
+    }
+
+    static Mode simdexDefault() {
+        return new Mode("simdex default (words, k <= 3)", "8", (s, p) -> s.simdex[p] <= K);
+    }
+
+    /** A {@code --short-text} collection: short pairs within 7 and exact 3-gram Jaccard >= 0.6, others within 3. */
+    static Mode simdexShortText() {
+        return new Mode("simdex --short-text", "8 (+ short texts)",
+                (s, p) -> s.shortJaccard[p] >= 0 ? s.simdex[p] <= 7 && s.shortJaccard[p] >= 0.6 : s.simdex[p] <= K);
+    }
+
+    /**
+     * simdex with sketches: candidates within {@code radius} kept when the sketch of shape
+     * {@code shape} estimates at least {@code minJaccard}; with {@code keepNear} those within 3
+     * are kept whatever the estimate.
+     */
+    static Mode sketch(int shape, int radius, double minJaccard, boolean keepNear) {
+        String name = String.format(java.util.Locale.ROOT, "simdex + sketch (%s, k <= %d, J >= %.2f%s)",
+                PairScores.SHAPES.get(shape), radius, minJaccard, keepNear ? ", all k <= 3 kept" : "");
+        return new Mode(name, "8 + 60", (s, p) -> s.simdex[p] <= radius
+                && (keepNear && s.simdex[p] <= K || s.estimate[shape][p] >= minJaccard));
+    }
+
+    /** What a collection created with {@code --sketch} does (CollectionSettingsRules' sketch defaults). */
+    static Mode shipped() {
+        Mode m = sketch(1, 7, 0.4, false);
+        return new Mode("simdex --sketch (" + m.name().substring("simdex + sketch (".length()), m.bytesPerDoc(), m.rule());
+    }
+
+    static Mode lsh(int shingle, int bands, int rows) {
+        return new Mode(String.format(java.util.Locale.ROOT, "MinHash LSH (letters %d-grams, %d bands x %d rows)",
+                PairScores.LSH_SHINGLES[shingle], bands, rows), (MinHashLsh.PERMUTATIONS * 4) + " + " + bands + " band keys",
+                (s, p) -> MinHashLsh.candidates(s.lsh[shingle][s.corpus.pairs.get(p).a()], s.lsh[shingle][s.corpus.pairs.get(p).b()], bands, rows));
+    }
+
+    /** Exact letters 3-gram Jaccard >= t: the ceiling for any sketch of those n-grams; stores the text. */
+    static Mode exactJaccard(double t) {
+        return new Mode(String.format(java.util.Locale.ROOT, "exact Jaccard >= %.2f (reference, no index)", t), "the text",
+                (s, p) -> s.exact[p] >= t);
+    }
+}

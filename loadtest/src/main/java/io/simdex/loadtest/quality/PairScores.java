@@ -1,0 +1,98 @@
+package io.simdex.loadtest.quality;
+
+import io.simdex.core.text.MinHashSketch;
+import io.simdex.core.text.ShingleJaccard;
+import io.simdex.core.text.Sketcher;
+import io.simdex.core.text.TextFingerprinter;
+import io.simdex.fingerprint.crawl.ContentHash;
+
+import java.util.List;
+import java.util.stream.IntStream;
+
+/**
+ * Everything the modes decide a corpus's pairs by, computed once per text: SimHash distances
+ * (simdex's default fingerprint and the basic one), exact character 3-gram Jaccard, each
+ * candidate sketch shape's estimate, the short-text rule's exact Jaccard, and MinHash LSH
+ * signatures. A text the fingerprinter rejects (no terms) is at distance {@link #NO_FINGERPRINT}.
+ */
+final class PairScores {
+    static final int NO_FINGERPRINT = Long.SIZE + 1;
+    /** The sketch shapes tried: letters and digits only with n = 2, 3, 4, and n = 3 over the whole normalised text. */
+    static final List<String> SHAPES = List.of("letters 2-grams", "letters 3-grams", "letters 4-grams", "normalised 3-grams");
+    /** Short-text rule of {@code --short-text} collections: texts of at most 200 characters, 3-gram Jaccard. */
+    static final int SHORT_CHARS = 200;
+
+    final Corpus corpus;
+    final int[] simdex;
+    final int[] basic;
+    final double[] exact;
+    final double[][] estimate;
+    /** Exact 3-gram Jaccard of the normalised texts when both are short, else -1. */
+    final double[] shortJaccard;
+    /** MinHash LSH signatures per text, over letters n-grams of each size in {@link #LSH_SHINGLES}. */
+    final int[][][] lsh;
+    static final int[] LSH_SHINGLES = {3, 5};
+
+    PairScores(Corpus corpus) {
+        this.corpus = corpus;
+        List<String> texts = corpus.texts;
+        String[] normal = texts.parallelStream().map(ContentHash::normalise).toArray(String[]::new);
+        String[] letters = IntStream.range(0, normal.length).parallel().mapToObj(i -> Sketcher.lettersAndDigits(normal[i]).toString())
+                .toArray(String[]::new);
+        TextFingerprinter fp = TextFingerprinter.defaults();
+        long[] simdexFp = IntStream.range(0, texts.size()).parallel().mapToLong(i -> {
+            try {
+                return fp.fingerprint(texts.get(i));
+            } catch (IllegalArgumentException noTerms) {
+                return 0;
+            }
+        }).toArray();
+        boolean[] unfingerprintable = new boolean[texts.size()];
+        for (int i = 0; i < texts.size(); i++) {
+            unfingerprintable[i] = simdexFp[i] == 0;
+        }
+        long[] basicFp = texts.parallelStream().mapToLong(BasicSimHash::of).toArray();
+        long[][] sets = IntStream.range(0, texts.size()).parallel().mapToObj(i -> ShingleSets.of(letters[i], 3)).toArray(long[][]::new);
+        MinHashSketch[][] sketches = new MinHashSketch[SHAPES.size()][];
+        for (int s = 0; s < SHAPES.size(); s++) {
+            int shape = s;
+            sketches[s] = IntStream.range(0, texts.size()).parallel().mapToObj(i -> sketch(shape, normal[i])).toArray(MinHashSketch[]::new);
+        }
+        lsh = new int[LSH_SHINGLES.length][][];
+        for (int k = 0; k < LSH_SHINGLES.length; k++) {
+            int n = LSH_SHINGLES[k];
+            lsh[k] = IntStream.range(0, texts.size()).parallel()
+                    .mapToObj(i -> MinHashLsh.signature(n == 3 ? sets[i] : ShingleSets.of(letters[i], n))).toArray(int[][]::new);
+        }
+        int n = corpus.pairs.size();
+        simdex = new int[n];
+        basic = new int[n];
+        exact = new double[n];
+        estimate = new double[SHAPES.size()][n];
+        shortJaccard = new double[n];
+        IntStream.range(0, n).parallel().forEach(p -> {
+            Corpus.Pair pair = corpus.pairs.get(p);
+            int a = pair.a();
+            int b = pair.b();
+            simdex[p] = unfingerprintable[a] || unfingerprintable[b] ? NO_FINGERPRINT : Long.bitCount(simdexFp[a] ^ simdexFp[b]);
+            basic[p] = Long.bitCount(basicFp[a] ^ basicFp[b]);
+            exact[p] = ShingleSets.jaccard(sets[a], sets[b]);
+            for (int s = 0; s < SHAPES.size(); s++) {
+                estimate[s][p] = sketches[s][a].estimate(sketches[s][b]);
+            }
+            boolean bothShort = normal[a].length() <= SHORT_CHARS && normal[b].length() <= SHORT_CHARS;
+            shortJaccard[p] = bothShort ? ShingleJaccard.similarity(normal[a], normal[b], 3) : -1;
+        });
+    }
+
+    private static MinHashSketch sketch(int shape, String normal) {
+        Sketcher d = Sketcher.DEFAULT;
+        return switch (shape) {
+            case 0 -> new Sketcher(2, d.bins(), d.bits()).sketch(normal);
+            case 1 -> new Sketcher(3, d.bins(), d.bits()).sketch(normal);
+            case 2 -> new Sketcher(4, d.bins(), d.bits()).sketch(normal);
+            default -> MinHashSketch.of(normal, 3, d.bins(), d.bits());
+        };
+    }
+
+}

@@ -1,0 +1,106 @@
+package io.simdex.router.index;
+
+import io.simdex.core.text.MinHashSketch;
+import io.simdex.router.index.IndexRouter.Hit;
+import io.simdex.router.index.IndexRouter.Nearest;
+import io.simdex.router.index.IndexRouter.TextChecks;
+import io.simdex.router.shard.Fanout;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.ShardClient;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+import static io.simdex.router.shard.Fanout.pick;
+
+/**
+ * Verification of a text's SimHash candidates by what the text store keeps of them: two short
+ * texts by their exact shingle Jaccard ({@link ShortTextRule}), otherwise by their sketches'
+ * estimate ({@link SketchRule}). A candidate with nothing stored (a document given as a
+ * fingerprint), or a probe without a text, falls back to the request's distance, as without
+ * verification.
+ */
+final class TextVerification {
+    private final ShardClient[] shards;
+    private final Placement placement;
+
+    TextVerification(ShardClient[] shards, Placement placement) {
+        this.shards = shards;
+        this.placement = placement;
+    }
+
+    /**
+     * Keeps, for items with something to verify, the candidates that pass, and counts those (of
+     * the candidates examined: each fingerprint's ids up to the limit); for the other items,
+     * those within k, and counts every stored id within k.
+     */
+    List<Nearest> verify(String c, Window w, List<Candidates> candidates, int k, TextChecks checks) {
+        Map<String, String> stored = stored(c, w, IntStream.range(0, candidates.size()).filter(checks::verifies)
+                .boxed().flatMap(i -> candidates.get(i).hits().stream().map(Hit::id)).distinct().toArray(String[]::new));
+        List<Nearest> out = new ArrayList<>(candidates.size());
+        for (int i = 0; i < candidates.size(); i++) {
+            if (!checks.verifies(i)) {
+                Candidates cs = candidates.get(i);
+                List<Hit> within = cs.hits().stream().filter(h -> h.distance() <= k).toList();
+                out.add(within.isEmpty() ? Nearest.NONE : new Nearest(within, cs.within(k)));
+                continue;
+            }
+            List<Hit> kept = new ArrayList<>();
+            for (Hit h : candidates.get(i).hits()) {
+                double sim = similarity(checks, i, stored.get(h.id()), h.distance(), k);
+                if (sim >= 0) {
+                    kept.add(sim > 1 ? h : new Hit(h.id(), h.fingerprint(), h.distance(), sim));
+                }
+            }
+            out.add(new Nearest(kept, kept.size()));
+        }
+        return out;
+    }
+
+    /**
+     * Whether item i's candidate at {@code distance}, with {@code stored} kept for it (null:
+     * nothing), is a duplicate: its verified similarity if so, {@link #UNVERIFIED} if kept by
+     * distance alone, -1 if not.
+     */
+    static double similarity(TextChecks checks, int i, String stored, int distance, int k) {
+        if (stored == null) {
+            return distance <= k ? UNVERIFIED : -1;
+        }
+        String text = checks.texts()[i];
+        ShortTextRule shortRule = checks.shortRule();
+        if (text != null && !SketchRule.isSketch(stored) && shortRule.applies(stored)) {
+            double sim = shortRule.similarity(text, stored);
+            return distance <= shortRule.candidateDistance() && sim >= shortRule.minJaccard() ? sim : -1;
+        }
+        MinHashSketch sketch = checks.sketch(i);
+        if (sketch != null) {
+            double est = sketch.estimate(checks.sketchRule().of(stored));
+            return checks.sketchRule().keeps(distance, est) ? est : -1;
+        }
+        return distance <= k ? UNVERIFIED : -1;
+    }
+
+    /** What {@link #similarity} returns for a candidate kept by distance alone. */
+    static final double UNVERIFIED = 2;
+
+    /** Stored texts and sketches of ids, at their owners, in the window's generations. */
+    private Map<String, String> stored(String c, Window w, String[] ids) {
+        Map<String, String> out = new HashMap<>();
+        Fanout f = Fanout.start();
+        f.toOwners(shards, ids.length, i -> placement.ownerOfId(ids[i]), (shard, group) -> shard.getTexts(c, w.live(), pick(ids, group)),
+                (group, texts) -> {
+                    synchronized (out) {
+                        for (int i = 0; i < group.length; i++) {
+                            if (texts[i] != null) {
+                                out.put(ids[group[i]], texts[i]);
+                            }
+                        }
+                    }
+                });
+        f.await();
+        return out;
+    }
+}
