@@ -37,8 +37,11 @@ class BucketTableTest {
     /** As tables created before base pages dropped Chronicle Map's entry checksums: in-place writes keep them current. */
     private static final TableGeometry CHECKSUMMED = new TableGeometry(4, 3, 3 * 4096, true);
 
+    /** As a new store's table: a first base file of 16 pages, then one for every bucket's 3 base pages. */
+    private static final TableGeometry SMALL_START = new TableGeometry(4, 3, 3 * 4096, false, 16);
+
     static List<TableGeometry> geometries() {
-        return List.of(TINY, THREE_BASE_PAGES, CHECKSUMMED);
+        return List.of(TINY, THREE_BASE_PAGES, CHECKSUMMED, SMALL_START);
     }
 
     @ParameterizedTest
