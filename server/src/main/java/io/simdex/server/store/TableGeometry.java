@@ -25,8 +25,8 @@ import java.util.Properties;
  * start with a first file of {@code firstEntries} entries, and only a store that outgrows it
  * gets a second sized for the expected load ({@link #sizes}): a collection of one document
  * costs a few hundred kilobytes a shard, not the tens of megabytes its expected load would
- * (StoreSizeTest). Stores created before this have {@code firstEntries} 0: their first files
- * were sized for the expected load, and their generations keep doubling from it.
+ * (StoreSizeTest). {@code firstEntries} 0, as a geometry file without the key reads, is a store
+ * whose first files were sized for the expected load: its generations keep doubling from it.
  *
  * <h2>Sizing</h2>
  * Random fingerprints fill a bucket like a Poisson variable of mean m = expected / 65536, so
