@@ -4,6 +4,7 @@ import io.simdex.router.EmbeddedSimdex;
 import io.simdex.router.transport.HandlerThreads;
 import io.simdex.server.Durability;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -42,11 +43,17 @@ final class EmbeddedCommand implements Callable<Integer> {
             description = DurabilityConverter.DESCRIPTION)
     Durability durability;
 
+    @Mixin
+    MetricsOption metrics;
+
     @Override
     public Integer call() throws InterruptedException {
         EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, host, port, expected,
                 HandlerThreads.orPerCore(threads), inlineReads, java.time.Clock.systemUTC(), durability);
         Runtime.getRuntime().addShutdownHook(new Thread(simdex::close, "simdex-shutdown"));
+        if (metrics.given()) {
+            MetricsOption.announce("simdex embedded", host, simdex.serveMetrics(host, metrics.port()));
+        }
         System.err.printf("simdex embedded: %d shards, data in %s, durability %s, listening on %s:%d%n",
                 simdex.index().shardCount(), data.toAbsolutePath(), durability.label(), host, simdex.port());
         simdex.awaitTermination();

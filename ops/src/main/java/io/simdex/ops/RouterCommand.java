@@ -7,6 +7,7 @@ import io.simdex.router.api.RetentionSweeper;
 import io.simdex.router.api.SimdexService;
 import io.simdex.router.cluster.ClusterConfig;
 import io.simdex.router.index.IndexRouter;
+import io.simdex.router.metrics.MetricsEndpoint;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.RemoteShardClient;
 import io.simdex.router.shard.ShardChannels;
@@ -14,6 +15,7 @@ import io.simdex.router.shard.ShardClient;
 import io.simdex.router.transport.HandlerThreads;
 import io.simdex.router.transport.PublicServer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -30,7 +32,7 @@ import java.util.concurrent.Callable;
 @Command(name = "router", mixinStandardHelpOptions = true,
         description = "Run a router: of a cluster (--config), or in front of fixed shard processes (--shard).")
 final class RouterCommand implements Callable<Integer> {
-    @Option(names = "--config", description = "Cluster router settings (properties: id, host, port, atomix.port, seeds, data).")
+    @Option(names = "--config", description = "Cluster router settings (properties: id, host, port, atomix.port, seeds, data, metrics.port).")
     Path config;
 
     @Option(names = "--shard", split = ",",
@@ -49,6 +51,9 @@ final class RouterCommand implements Callable<Integer> {
     @Option(names = "--threads", description = "gRPC handler threads with --shard (default: unbounded, since handlers wait on remote shards).")
     Integer threads;
 
+    @Mixin
+    MetricsOption metrics;
+
     @Override
     public Integer call() throws Exception {
         if (config != null) {
@@ -66,11 +71,19 @@ final class RouterCommand implements Callable<Integer> {
         PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME,
                 threads == null ? HandlerThreads.UNBOUNDED : threads, service.handlingTimes());
         RetentionSweeper sweeper = RetentionSweeper.start(service, Set.of());
+        MetricsEndpoint endpoint = metrics.start(host);
+        if (endpoint != null) {
+            service.handlingTimes().publishTo(endpoint.grpcCalls());
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (endpoint != null) {
+                endpoint.close();
+            }
             sweeper.close();
             server.close();
             index.close();
         }, "router-shutdown"));
+        MetricsOption.announce("simdex router", host, endpoint);
         System.err.printf("simdex router: %d shards %s, listening on %s:%d%n", clients.size(), shards, host, server.port());
         server.awaitTermination();
         return 0;
@@ -78,6 +91,7 @@ final class RouterCommand implements Callable<Integer> {
 
     private int cluster() throws Exception {
         ClusterConfig c = ClusterConfig.load(config);
+        c = metrics.given() ? c.withMetricsPort(metrics.port()) : c;
         ClusterRouter router = ClusterRouter.start(c);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -86,6 +100,7 @@ final class RouterCommand implements Callable<Integer> {
                 System.err.println("simdex router: shutdown: " + e);
             }
         }, "router-shutdown"));
+        MetricsOption.announce("simdex router " + c.id(), c.host(), router.metrics());
         System.err.printf("simdex router %s: cluster of %s, listening on %s:%d%n", c.id(), c.seeds().size() + " seeds", c.host(), router.port());
         router.awaitTermination();
         return 0;

@@ -6,6 +6,8 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.router.metrics.MetricsEndpoint;
+import io.simdex.router.metrics.StoreMetrics;
 import io.simdex.router.transport.PublicServer;
 import io.simdex.server.Durability;
 import io.simdex.server.ShardControlService;
@@ -13,10 +15,12 @@ import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
 import io.simdex.server.store.StoreSizing;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** One shard node in its own process, serving the shard protocol to routers. */
@@ -41,13 +45,22 @@ final class ShardCommand implements Callable<Integer> {
             description = DurabilityConverter.DESCRIPTION)
     Durability durability;
 
+    @Mixin
+    MetricsOption metrics;
+
     @Override
     public Integer call() throws Exception {
         StoreSizing sizing = StoreSizing.forShare(expected, shards, 24);
         ShardNode node = new ShardNode(data, c -> sizing, durability);
         node.openStored();
         HealthStatusManager health = new HealthStatusManager();
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port));
+        MetricsEndpoint endpoint = metrics.start(host);
+        if (endpoint != null) {
+            builder.addStreamTracerFactory(endpoint.grpcCalls());
+            StoreMetrics.bind(endpoint, List.of(node));
+        }
+        Server server = builder
                 .addService(new ShardService(node))
                 .addService(new ShardControlService(node))
                 .addService(health.getHealthService())
@@ -64,8 +77,12 @@ final class ShardCommand implements Callable<Integer> {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            if (endpoint != null) {
+                endpoint.close();
+            }
             node.close();
         }, "shard-shutdown"));
+        MetricsOption.announce("simdex shard", host, endpoint);
         System.err.printf("simdex shard: data in %s, durability %s, listening on %s:%d%n", data.toAbsolutePath(), durability.label(),
                 host, server.getPort());
         server.awaitTermination();

@@ -18,8 +18,12 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The same router code over gRPC: three shard processes and a router process on loopback. */
+/**
+ * The same router code over gRPC: three shard processes and a router process on loopback,
+ * each serving Prometheus metrics.
+ */
 class ClusterProcessIT {
     @TempDir
     Path dir;
@@ -34,7 +38,7 @@ class ClusterProcessIT {
             for (int i = 0; i < 3; i++) {
                 int port = SimdexProcess.freePort();
                 shards.add(SimdexProcess.start(dir.resolve("shard-" + i + ".log"), "shard", "--data", dir.resolve("shard-" + i).toString(),
-                        "--port", Integer.toString(port), "--shards", "3", "--expected", "100000"));
+                        "--port", Integer.toString(port), "--shards", "3", "--expected", "100000", "--metrics-port", "0"));
                 addresses.add("127.0.0.1:" + port);
             }
             for (int i = 0; i < 3; i++) {
@@ -42,7 +46,7 @@ class ClusterProcessIT {
             }
             int port = SimdexProcess.freePort();
             try (SimdexProcess router = SimdexProcess.start(dir.resolve("router.log"), "router", "--shard", String.join(",", addresses),
-                    "--data", dir.resolve("router").toString(), "--port", Integer.toString(port))) {
+                    "--data", dir.resolve("router").toString(), "--port", Integer.toString(port), "--metrics-port", "0")) {
                 router.awaitServing(port, "simdex.v1.Simdex");
                 EmbeddedProcessIT.withStub(port, stub -> {
                     for (int from = 0; from < fps.length; from += 5_000) {
@@ -54,6 +58,7 @@ class ClusterProcessIT {
                     }
                     assertEquals(fps.length, stub.stats(StatsRequest.getDefaultInstance()).getDocuments());
                     EmbeddedProcessIT.assertMatchesBruteForce(stub, fps, probes);
+                    assertMetrics(router, shards, fps.length);
 
                     // No replicas yet: losing a shard must fail queries clearly, not answer wrongly.
                     shards.get(1).kill9();
@@ -68,5 +73,22 @@ class ClusterProcessIT {
                 s.close();
             }
         }
+    }
+
+    /**
+     * The router counts its 4 Inserts; the shards' document gauges add up to every document, and
+     * each shard counts the shard calls it served (the router binds ids on every shard).
+     */
+    private static void assertMetrics(SimdexProcess router, List<SimdexProcess> shards, int documents) {
+        String r = Metrics.scrape(Metrics.port(router));
+        assertEquals(4, Metrics.value(r, "grpc_server_call_duration_seconds_count{grpc_method=\"simdex.v1.Simdex/Insert\",grpc_status=\"OK\"}"));
+        double stored = 0;
+        for (SimdexProcess shard : shards) {
+            String s = Metrics.scrape(Metrics.port(shard));
+            stored += Metrics.value(s, "simdex_documents{collection=\"default\"}");
+            double binds = Metrics.value(s, "grpc_server_call_duration_seconds_count{grpc_method=\"simdex.v1.Shard/BindIds\",grpc_status=\"OK\"}");
+            assertTrue(binds >= 1, "BindIds calls counted on a shard: " + binds);
+        }
+        assertEquals(documents, stored);
     }
 }

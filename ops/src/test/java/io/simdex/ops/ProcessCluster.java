@@ -21,8 +21,9 @@ import java.util.stream.IntStream;
 
 /**
  * A replicated cluster in real processes on loopback: nodes node-1..node-N (node-1..3 found the
- * Raft group; R=2, W=1) and router-1, each a {@link SimdexProcess} with its own config file and
- * one log per start. Waits go through {@link #await}, which adds the tail of every log on a timeout.
+ * Raft group; R=2, W=1) and router-1, each a {@link SimdexProcess} with its own config file,
+ * one log per start, and Prometheus metrics on a free port ({@link Metrics#port}). Waits go
+ * through {@link #await}, which adds the tail of every log on a timeout.
  */
 final class ProcessCluster implements AutoCloseable {
     /** Generous on purpose: a catch-up of a third of a million records on a busy 2-core machine. */
@@ -49,11 +50,11 @@ final class ProcessCluster implements AutoCloseable {
         for (int i = 1; i <= nodes; i++) {
             Files.writeString(dir.resolve("node-" + i + ".properties"), "id=node-" + i + "\nhost=127.0.0.1\nport=" + shardPorts[i]
                     + "\natomix.port=" + atomix[i] + "\ndata=" + dir.resolve("node-" + i) + "\nseeds=" + seeds
-                    + "\nraft=node-1,node-2,node-3\nreplication=2\nwrite.quorum=1\nexpected=1500000\n");
+                    + "\nraft=node-1,node-2,node-3\nreplication=2\nwrite.quorum=1\nexpected=1500000\nmetrics.port=0\n");
         }
         routerPort = SimdexProcess.freePort();
         Files.writeString(dir.resolve("router-1.properties"), "id=router-1\nhost=127.0.0.1\nport=" + routerPort + "\natomix.port="
-                + SimdexProcess.freePort() + "\ndata=" + dir.resolve("router-1") + "\nseeds=" + seeds + "\n");
+                + SimdexProcess.freePort() + "\ndata=" + dir.resolve("router-1") + "\nseeds=" + seeds + "\nmetrics.port=0\n");
     }
 
     /** Starts the three founding nodes together (Raft needs a quorum to start), then the router; opens the admin channel. */

@@ -328,7 +328,8 @@ class ReplicatedClusterIT {
     }
 
     /** Sends one load batch; null once acknowledged, else why it failed. */
-    private static String insert(SimdexGrpc.SimdexBlockingStub stub, InsertRequest req, String what) {
+    /** Sends {@code req} until acknowledged, again after each UNAVAILABLE for up to the state timeout; null, or why it failed. */
+    static String insert(SimdexGrpc.SimdexBlockingStub stub, InsertRequest req, String what) {
         long deadline = System.nanoTime() + ProcessCluster.STATE_TIMEOUT.toNanos();
         for (int attempt = 1; ; attempt++) {
             try {

@@ -8,6 +8,8 @@ import io.simdex.router.api.Catalog;
 import io.simdex.router.api.RetentionSweeper;
 import io.simdex.router.api.SimdexService;
 import io.simdex.router.index.IndexRouter;
+import io.simdex.router.metrics.MetricsEndpoint;
+import io.simdex.router.metrics.StoreMetrics;
 import io.simdex.router.shard.LocalShardClient;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.ShardClient;
@@ -46,12 +48,16 @@ public final class EmbeddedSimdex implements AutoCloseable {
     private final SimdexService service;
     private final PublicServer server;
     private final RetentionSweeper sweeper;
+    private final List<ShardNode> nodes;
+    private volatile MetricsEndpoint metrics;
 
-    private EmbeddedSimdex(IndexRouter index, SimdexService service, PublicServer server, RetentionSweeper sweeper) {
+    private EmbeddedSimdex(IndexRouter index, SimdexService service, PublicServer server, RetentionSweeper sweeper,
+                           List<ShardNode> nodes) {
         this.index = index;
         this.service = service;
         this.server = server;
         this.sweeper = sweeper;
+        this.nodes = List.copyOf(nodes);
     }
 
     public SimdexService service() {
@@ -107,11 +113,23 @@ public final class EmbeddedSimdex implements AutoCloseable {
                 : service.bindService();
         PublicServer server = PublicServer.start(host, port, api, SimdexGrpc.SERVICE_NAME, List.of(), threads,
                 inlineReads ? InlineCalls.SIMDEX_READS : Map.of(), service.handlingTimes());
-        return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service, Set.of(Catalog.DEFAULT)));
+        return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service, Set.of(Catalog.DEFAULT)), nodes);
     }
 
     public int port() {
         return server.port();
+    }
+
+    /**
+     * Serves Prometheus metrics on {@code host:port} (0: a free port) until {@link #close}: the
+     * public API's calls, every shard's store gauges summed per collection, the JVM.
+     */
+    public MetricsEndpoint serveMetrics(String host, int port) {
+        MetricsEndpoint m = MetricsEndpoint.start(host, port);
+        service.handlingTimes().publishTo(m.grpcCalls());
+        StoreMetrics.bind(m, nodes);
+        metrics = m;
+        return m;
     }
 
     public IndexRouter index() {
@@ -125,6 +143,10 @@ public final class EmbeddedSimdex implements AutoCloseable {
     /** Stops serving, then closes every shard's maps cleanly (so the next start need not recover). */
     @Override
     public void close() {
+        MetricsEndpoint m = metrics;
+        if (m != null) {
+            m.close();
+        }
         sweeper.close();
         server.close();
         index.close();

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -515,6 +516,26 @@ public final class ShardNode implements Closeable {
             docBytes += s.docs().offHeapBytes();
         }
         return new ShardStats(docs, fps, entries, tableBytes, docBytes);
+    }
+
+    /**
+     * What each collection stored here holds and occupies, over all its generations, by name
+     * (those on disk not used since the start too): for metrics, read once per scrape.
+     */
+    public Map<String, CollectionSizes> sizes() {
+        Map<String, CollectionSizes> out = new TreeMap<>();
+        for (String name : collectionNames()) {
+            CollectionSizes sum = CollectionSizes.EMPTY;
+            for (Map.Entry<Long, CollectionStore> e : collection(name).from(Long.MIN_VALUE)) {
+                try {
+                    sum = sum.plus(CollectionSizes.of(e.getValue()));
+                } catch (IllegalStateException expiredMeanwhile) {
+                    // its maps were closed by retention while read (ChronicleHashClosedException): gone
+                }
+            }
+            out.put(name, sum);
+        }
+        return out;
     }
 
     @Override

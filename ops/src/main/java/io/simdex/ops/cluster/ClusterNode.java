@@ -13,6 +13,9 @@ import io.simdex.router.cluster.ClusterConfig;
 import io.simdex.router.cluster.MissedWrites;
 import io.simdex.router.cluster.PartitionMap;
 import io.simdex.router.cluster.PartitionMapStore;
+import io.simdex.router.metrics.ClusterMetrics;
+import io.simdex.router.metrics.MetricsEndpoint;
+import io.simdex.router.metrics.StoreMetrics;
 import io.simdex.router.transport.PublicServer;
 import io.simdex.server.NodeState;
 import io.simdex.server.PartitionPuller;
@@ -57,9 +60,11 @@ public final class ClusterNode implements AutoCloseable {
     private final PartitionMapStore store;
     private final MissedWrites missed;
     private final Thread catchUp;
+    private final MetricsEndpoint metrics;
 
     private ClusterNode(ClusterConfig config, ShardNode node, NodeState state, Server server, HealthStatusManager health,
-            AtomixMember member, PartitionMapStore store) {
+            AtomixMember member, PartitionMapStore store, MetricsEndpoint metrics) {
+        this.metrics = metrics;
         this.config = config;
         this.node = node;
         this.state = state;
@@ -79,7 +84,14 @@ public final class ClusterNode implements AutoCloseable {
         node.openStored();
         NodeState state = new NodeState(config.id(), 0, false);
         HealthStatusManager health = new HealthStatusManager();
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
+        NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()));
+        MetricsEndpoint metrics = null;
+        if (config.metricsPort() != ClusterConfig.NO_METRICS) {
+            metrics = MetricsEndpoint.start(config.host(), config.metricsPort());
+            builder.addStreamTracerFactory(metrics.grpcCalls());
+            StoreMetrics.bind(metrics, List.of(node));
+        }
+        Server server = builder
                 .addService(ShardService.withFence(node, state))
                 .addService(ShardControlService.withFence(node, state))
                 .addService(health.getHealthService())
@@ -93,7 +105,10 @@ public final class ClusterNode implements AutoCloseable {
         health.setStatus("", ServingStatus.SERVING);
         health.setStatus(ShardGrpc.SERVICE_NAME, ServingStatus.SERVING);
         health.setStatus(ShardControlGrpc.SERVICE_NAME, ServingStatus.SERVING);
-        ClusterNode n = new ClusterNode(config, node, state, server, health, member, store);
+        if (metrics != null) {
+            ClusterMetrics.bindNode(metrics, state, member, store);
+        }
+        ClusterNode n = new ClusterNode(config, node, state, server, health, member, store, metrics);
         n.catchUp.start();
         return n;
     }
@@ -234,6 +249,11 @@ public final class ClusterNode implements AutoCloseable {
         return server.getPort();
     }
 
+    /** The metrics endpoint, or null without {@code metrics.port}. */
+    public MetricsEndpoint metrics() {
+        return metrics;
+    }
+
     public NodeState state() {
         return state;
     }
@@ -244,6 +264,9 @@ public final class ClusterNode implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        if (metrics != null) {
+            metrics.close();
+        }
         catchUp.interrupt();
         missed.close();
         health.enterTerminalState();

@@ -11,6 +11,8 @@ import io.simdex.router.cluster.ClusterView;
 import io.simdex.router.cluster.MissedWrites;
 import io.simdex.router.cluster.PartitionMapStore;
 import io.simdex.router.cluster.SharedCatalog;
+import io.simdex.router.metrics.ClusterMetrics;
+import io.simdex.router.metrics.MetricsEndpoint;
 import io.simdex.router.transport.PublicServer;
 
 import java.time.Clock;
@@ -28,25 +30,34 @@ public final class ClusterRouter implements AutoCloseable {
     private final ClusterView view;
     private final PublicServer server;
     private final RetentionSweeper sweeper;
+    private final MetricsEndpoint metrics;
 
-    private ClusterRouter(AtomixMember member, ClusterView view, PublicServer server, RetentionSweeper sweeper) {
+    private ClusterRouter(AtomixMember member, ClusterView view, PublicServer server, RetentionSweeper sweeper, MetricsEndpoint metrics) {
         this.member = member;
         this.view = view;
         this.server = server;
         this.sweeper = sweeper;
+        this.metrics = metrics;
     }
 
     public static ClusterRouter start(ClusterConfig config) throws Exception {
         AtomixMember member = new AtomixMember(config, "router", config.data().resolve("atomix"), null);
         PartitionMapStore store = new PartitionMapStore(member.atomix());
         awaitMap(store, Duration.ofMinutes(2));
-        ClusterView view = new ClusterView(store, member::liveIds, config.hedgeMillis(), new MissedWrites(member.atomix()).watching());
+        MissedWrites missed = new MissedWrites(member.atomix()).watching();
+        ClusterView view = new ClusterView(store, member::liveIds, config.hedgeMillis(), missed);
         Set<String> raft = config.raft().isEmpty()
                 ? config.seeds().stream().map(ClusterConfig.Seed::id).collect(Collectors.toSet()) : config.raft();
         SimdexService service = new SimdexService(view, new Catalog(config.data(), new SharedCatalog(member.atomix())), Clock.systemUTC());
+        MetricsEndpoint metrics = null;
+        if (config.metricsPort() != ClusterConfig.NO_METRICS) {
+            metrics = MetricsEndpoint.start(config.host(), config.metricsPort());
+            service.handlingTimes().publishTo(metrics.grpcCalls());
+            ClusterMetrics.bindRouter(metrics, view, member, missed);
+        }
         PublicServer server = PublicServer.start(config.host(), config.port(), service.bindService(), SimdexGrpc.SERVICE_NAME,
                 List.of(new AdminService(member, store, view, raft).bindService()), config.handlerThreads(), service.handlingTimes());
-        return new ClusterRouter(member, view, server, RetentionSweeper.start(service, Set.of()));
+        return new ClusterRouter(member, view, server, RetentionSweeper.start(service, Set.of()), metrics);
     }
 
     /** The founding nodes write the first map; a router started first waits for it. */
@@ -71,6 +82,11 @@ public final class ClusterRouter implements AutoCloseable {
         return server.port();
     }
 
+    /** The metrics endpoint, or null without {@code metrics.port}. */
+    public MetricsEndpoint metrics() {
+        return metrics;
+    }
+
     public ClusterView view() {
         return view;
     }
@@ -81,6 +97,9 @@ public final class ClusterRouter implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        if (metrics != null) {
+            metrics.close();
+        }
         sweeper.close();
         server.close();
         view.close();

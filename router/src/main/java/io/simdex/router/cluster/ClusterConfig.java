@@ -28,10 +28,14 @@ import java.util.Set;
  * hedge.millis=0             routers: ask a second replica when the first has not answered a read by then (0: never)
  * handler.threads=0          routers: gRPC handler threads (0: unbounded, as handlers wait on the nodes; see HandlerThreads)
  * durability=process         nodes: when a write is acknowledged, process or fsync (see Durability)
+ * metrics.port=9411          Prometheus metrics at http://host:PORT/metrics (0: a free port; absent: none)
  * </pre>
  */
 public record ClusterConfig(String id, String host, int port, int atomixPort, Path data, List<Seed> seeds, Set<String> raft,
-        int replication, int writeQuorum, long expected, long hedgeMillis, int handlerThreads, Durability durability) {
+        int replication, int writeQuorum, long expected, long hedgeMillis, int handlerThreads, Durability durability,
+        int metricsPort) {
+    /** {@link #metricsPort} when the process serves no metrics. */
+    public static final int NO_METRICS = -1;
 
     /** A founding member's Atomix address: {@code id@host:port}. */
     public record Seed(String id, String host, int port) {
@@ -73,7 +77,29 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
                 Integer.parseInt(required(p, "atomix.port", source)), Path.of(required(p, "data", source)), seeds, raft,
                 replication, quorum, Long.parseLong(p.getProperty("expected", "1000000").trim()),
                 Long.parseLong(p.getProperty("hedge.millis", "0").trim()),
-                Integer.parseInt(p.getProperty("handler.threads", "0").trim()), durability(p, source));
+                Integer.parseInt(p.getProperty("handler.threads", "0").trim()), durability(p, source), metricsPort(p, source));
+    }
+
+    private static int metricsPort(Properties p, String source) {
+        String v = p.getProperty("metrics.port", "").trim();
+        if (v.isEmpty()) {
+            return NO_METRICS;
+        }
+        try {
+            int port = Integer.parseInt(v);
+            if (port >= 0 && port <= 65535) {
+                return port;
+            }
+        } catch (NumberFormatException notANumber) {
+            // reported below
+        }
+        throw new IllegalArgumentException(source + ": metrics.port must be 0..65535, was \"" + v + "\"");
+    }
+
+    /** The same settings with metrics on {@code port} ({@link #NO_METRICS}: none), as a flag overrides the file. */
+    public ClusterConfig withMetricsPort(int port) {
+        return new ClusterConfig(id, host, this.port, atomixPort, data, seeds, raft, replication, writeQuorum, expected, hedgeMillis,
+                handlerThreads, durability, port);
     }
 
     private static Durability durability(Properties p, String source) {

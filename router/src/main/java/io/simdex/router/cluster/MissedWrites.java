@@ -37,6 +37,8 @@ public final class MissedWrites implements AutoCloseable {
     private final ConcurrentHashMap<String, Long> markedHere = new ConcurrentHashMap<>();
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<String, Long> lastLogged = new ConcurrentHashMap<>();
+    /** Reports this process made, per node: the missed-writes metric. */
+    private final ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> reports = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
     private final ScheduledExecutorService poll = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "missed-writes");
@@ -91,6 +93,7 @@ public final class MissedWrites implements AutoCloseable {
      * issued after it: the node relies on that (see ClusterNode).
      */
     public void mark(String nodeId) {
+        reports.computeIfAbsent(nodeId, k -> new java.util.concurrent.atomic.LongAdder()).increment();
         long now = System.nanoTime();
         markedHere.putIfAbsent(nodeId, now);
         Long logged = lastLogged.get(nodeId);
@@ -116,6 +119,13 @@ public final class MissedWrites implements AutoCloseable {
     /** Whether reads should avoid the node (it missed writes and has not caught up yet). */
     public boolean suspect(String nodeId) {
         return !suspects.isEmpty() && suspects.contains(nodeId);
+    }
+
+    /** How many writes acknowledged by their quorum this process saw fail on each node, since it started. */
+    public java.util.Map<String, Long> reportCounts() {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        reports.forEach((node, n) -> out.put(node, n.sum()));
+        return out;
     }
 
     /** Node side: the version of this node's mark, or -1 when there is none. */

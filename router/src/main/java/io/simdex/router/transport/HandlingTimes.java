@@ -11,6 +11,7 @@ import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
 import io.simdex.proto.v1.HandlingTimesResponse;
 import io.simdex.proto.v1.MethodHandlingTime;
+import io.simdex.router.metrics.GrpcCallMetrics;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -45,6 +46,8 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
     private final Set<String> timed = ConcurrentHashMap.newKeySet();
     /** Methods called at least once since the server started. */
     private final ConcurrentHashMap<String, Method> byMethod = new ConcurrentHashMap<>();
+    /** Where each call's time and status also go (the Prometheus metrics), or null. */
+    private volatile GrpcCallMetrics publish;
 
     /** The call's timer, in the context its handler runs in. */
     private static final Context.Key<Timer> TIMER = Context.key("simdex-handling-timer");
@@ -71,6 +74,14 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
         }
     };
 
+    /**
+     * Also records each call's handling time and status code in {@code metrics} from now on: one
+     * clock per call for both this RPC's percentiles and the scraped histograms.
+     */
+    public void publishTo(GrpcCallMetrics metrics) {
+        this.publish = metrics;
+    }
+
     /** Times the methods of {@code service} from now on. */
     public void register(ServerServiceDefinition service) {
         service.getMethods().forEach(m -> timed.add(m.getMethodDescriptor().getFullMethodName()));
@@ -82,7 +93,7 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
         if (!timed.contains(fullMethodName)) {
             return UNTIMED;
         }
-        return new Timer(byMethod.computeIfAbsent(fullMethodName, m -> new Method()), start);
+        return new Timer(this, fullMethodName, byMethod.computeIfAbsent(fullMethodName, m -> new Method()), start);
     }
 
     /**
@@ -126,7 +137,11 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
         private final Histogram sinceReset = new Histogram(HIGHEST_MICROS, 3);
 
         void record(long since) {
-            recorder.recordValue(Math.min(HIGHEST_MICROS, (System.nanoTime() - since) / 1_000));
+            recordNanos(System.nanoTime() - since);
+        }
+
+        void recordNanos(long nanos) {
+            recorder.recordValue(Math.min(HIGHEST_MICROS, nanos / 1_000));
         }
 
         /** Everything recorded since the last reset; the caller holds the snapshot's lock. */
@@ -141,11 +156,15 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
      * {@code streamClosed} once per stream, also for a call cancelled before its handler ran.
      */
     private static final class Timer extends ServerStreamTracer {
+        private final HandlingTimes owner;
+        private final String name;
         private final Method method;
         private final long start;
         private boolean handlerStarted;
 
-        Timer(Method method, long start) {
+        Timer(HandlingTimes owner, String name, Method method, long start) {
+            this.owner = owner;
+            this.name = name;
             this.method = method;
             this.start = start;
         }
@@ -165,7 +184,12 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
 
         @Override
         public void streamClosed(Status status) {
-            method.handling.record(start);
+            long nanos = System.nanoTime() - start;
+            method.handling.recordNanos(nanos);
+            GrpcCallMetrics metrics = owner.publish;
+            if (metrics != null) {
+                metrics.record(name, status.getCode(), nanos);
+            }
         }
     }
 }

@@ -38,4 +38,27 @@ class ClusterConfigTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.of(p, "node.properties"));
         assertEquals("node.properties: durability must be one of process, fsync, was \"sync\"", e.getMessage());
     }
+
+    @Test
+    void metricsPort_unset_isOff() {
+        assertEquals(ClusterConfig.NO_METRICS, ClusterConfig.of(node(), "node.properties").metricsPort());
+    }
+
+    @Test
+    void metricsPort_set_parsedAndOverridable() {
+        Properties p = node();
+        p.setProperty("metrics.port", "9411");
+        ClusterConfig c = ClusterConfig.of(p, "node.properties");
+        assertEquals(9411, c.metricsPort());
+        assertEquals(0, c.withMetricsPort(0).metricsPort());
+        assertEquals(c.durability(), c.withMetricsPort(0).durability());
+    }
+
+    @Test
+    void metricsPort_badValue_namesFileAndValue() {
+        Properties p = node();
+        p.setProperty("metrics.port", "70000");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.of(p, "node.properties"));
+        assertEquals("node.properties: metrics.port must be 0..65535, was \"70000\"", e.getMessage());
+    }
 }

@@ -190,6 +190,11 @@ final class BucketPages implements Closeable {
         return base.offHeapBytes() + overflow.offHeapBytes();
     }
 
+    /** Pages stored in both maps. */
+    long count() {
+        return base.size() + overflow.size();
+    }
+
     /** Unmaps both maps; the caller makes sure no thread reads a page address after. */
     @Override
     public void close() {

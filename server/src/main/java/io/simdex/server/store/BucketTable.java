@@ -391,6 +391,11 @@ public final class BucketTable implements Closeable {
         return pages.offHeapBytes();
     }
 
+    /** Pages stored, base and overflow: more than buckets in use means chains have grown. */
+    public long pages() {
+        return pages.count();
+    }
+
     public TableGeometry geometry() {
         return geometry;
     }

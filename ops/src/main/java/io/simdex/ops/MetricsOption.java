@@ -1,0 +1,35 @@
+package io.simdex.ops;
+
+import io.simdex.router.metrics.MetricsEndpoint;
+import picocli.CommandLine.Option;
+
+/** {@code --metrics-port PORT}, shared by the server commands: Prometheus metrics, off unless given. */
+final class MetricsOption {
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Serve Prometheus metrics at http://HOST:PORT/metrics, HOST as --host (0: a free port; default: none).")
+    Integer port;
+
+    boolean given() {
+        return port != null;
+    }
+
+    /** The port given, checked. */
+    int port() {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--metrics-port must be 0..65535, was " + port);
+        }
+        return port;
+    }
+
+    /** The endpoint on {@code host}, or null when the flag was not given. */
+    MetricsEndpoint start(String host) {
+        return given() ? MetricsEndpoint.start(host, port()) : null;
+    }
+
+    /** Logs where metrics are served, before the process logs that it listens (which scripts wait for). */
+    static void announce(String process, String host, MetricsEndpoint endpoint) {
+        if (endpoint != null) {
+            System.err.printf("%s: metrics at http://%s:%d/metrics%n", process, host, endpoint.port());
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.simdex.router.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.simdex.router.cluster.AtomixMember;
+import io.simdex.router.cluster.ClusterView;
+import io.simdex.router.cluster.MissedWrites;
+import io.simdex.router.cluster.PartitionMap;
+import io.simdex.router.cluster.PartitionMapStore;
+import io.simdex.server.NodeState;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Cluster gauges, as the process sees the cluster. Both roles publish
+ * <pre>
+ *   simdex_cluster_epoch               the partition map's epoch (NaN before the first map)
+ *   simdex_cluster_moving_partitions   partitions with a replica being copied in (a move in progress)
+ *   simdex_cluster_members_live        Atomix members the failure detector reports up, routers included
+ * </pre>
+ * A router adds, per placed node ({@code node} tag): {@code simdex_cluster_node_up},
+ * {@code simdex_cluster_node_behind} (1 while the node is marked as having missed acknowledged
+ * writes and has not caught up: reads avoid it), {@code simdex_cluster_node_partitions} and
+ * {@code _incoming}, and the counter {@code simdex_cluster_missed_writes_total}: writes the
+ * quorum acknowledged that failed on that replica, as this router saw them. A node adds
+ * {@code simdex_node_readable}: 0 while it catches up from its peers and refuses reads.
+ */
+public final class ClusterMetrics {
+    private ClusterMetrics() {
+    }
+
+    /** A cluster router's gauges over its view of the map, membership and missed-write reports. */
+    public static void bindRouter(MetricsEndpoint endpoint, ClusterView view, AtomixMember member, MissedWrites missed) {
+        MeterRegistry registry = endpoint.registry();
+        common(registry, view::map, member);
+        MultiGauge up = MultiGauge.builder("simdex.cluster.node.up").description("1 if membership reports the node up").register(registry);
+        MultiGauge behind = MultiGauge.builder("simdex.cluster.node.behind")
+                .description("1 while the node missed acknowledged writes and has not caught up").register(registry);
+        MultiGauge partitions = MultiGauge.builder("simdex.cluster.node.partitions")
+                .description("Partitions the node serves as a replica").register(registry);
+        MultiGauge incoming = MultiGauge.builder("simdex.cluster.node.incoming")
+                .description("Partitions being copied to the node").register(registry);
+        endpoint.beforeScrape(() -> {
+            PartitionMap map = view.map();
+            Set<String> live = member.liveIds();
+            List<MultiGauge.Row<?>> upRows = new ArrayList<>();
+            List<MultiGauge.Row<?>> behindRows = new ArrayList<>();
+            List<MultiGauge.Row<?>> partitionRows = new ArrayList<>();
+            List<MultiGauge.Row<?>> incomingRows = new ArrayList<>();
+            if (map != null) {
+                for (Map.Entry<String, int[]> e : map.shares().entrySet()) {
+                    Tags node = Tags.of("node", e.getKey());
+                    upRows.add(MultiGauge.Row.of(node, live.contains(e.getKey()) ? 1 : 0));
+                    behindRows.add(MultiGauge.Row.of(node, missed.suspect(e.getKey()) ? 1 : 0));
+                    partitionRows.add(MultiGauge.Row.of(node, e.getValue()[0]));
+                    incomingRows.add(MultiGauge.Row.of(node, e.getValue()[1]));
+                }
+            }
+            up.register(upRows, true);
+            behind.register(behindRows, true);
+            partitions.register(partitionRows, true);
+            incoming.register(incomingRows, true);
+            for (String node : missed.reportCounts().keySet()) { // registered once per node, then read at each scrape
+                FunctionCounter.builder("simdex.cluster.missed.writes", missed, m -> m.reportCounts().getOrDefault(node, 0L))
+                        .description("Writes acknowledged by their quorum that failed on this replica, as this router saw")
+                        .tag("node", node).register(registry);
+            }
+        });
+    }
+
+    /** A cluster node's gauges: its fence epoch, whether it serves reads, membership, moves. */
+    public static void bindNode(MetricsEndpoint endpoint, NodeState state, AtomixMember member, PartitionMapStore store) {
+        MeterRegistry registry = endpoint.registry();
+        common(registry, store::lastSeenOrNull, member);
+        Gauge.builder("simdex.node.readable", state, s -> s.readable() ? 1 : 0)
+                .description("1 if the node serves reads, 0 while it catches up from its peers").register(registry);
+    }
+
+    private static void common(MeterRegistry registry, Supplier<PartitionMap> map, AtomixMember member) {
+        Gauge.builder("simdex.cluster.epoch", map, m -> m.get() == null ? Double.NaN : m.get().epoch())
+                .strongReference(true).description("Epoch of the newest partition map seen").register(registry);
+        Gauge.builder("simdex.cluster.moving.partitions", map, m -> m.get() == null ? Double.NaN : m.get().moving())
+                .strongReference(true).description("Partitions with a replica being copied in").register(registry);
+        Gauge.builder("simdex.cluster.members.live", member, m -> m.liveIds().size())
+                .description("Cluster members the failure detector reports up").register(registry);
+    }
+}

@@ -1,0 +1,145 @@
+package io.simdex.router.metrics;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A process's metrics in the Prometheus text format at {@code http://HOST:PORT/metrics}: a
+ * Micrometer registry with the JVM's meters, the gRPC calls' ({@link GrpcCallMetrics}) and
+ * whatever the process binds (store, cluster). Meters whose values are read in one pass (a
+ * store's sizes) register a hook that runs before each scrape, so one scrape reads them once.
+ *
+ * <p>Plain HTTP, one scrape at a time on its own thread: a scrape never takes a gRPC handler.
+ */
+public final class MetricsEndpoint implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(MetricsEndpoint.class.getName());
+    /** The Prometheus text exposition format; every Prometheus since 2.0 reads it. */
+    static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    private final PrometheusMeterRegistry registry;
+    private final GrpcCallMetrics grpcCalls;
+    private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
+    private final JvmGcMetrics gc = new JvmGcMetrics();
+    private final HttpServer http;
+    private final ExecutorService scrapes;
+
+    private MetricsEndpoint(PrometheusMeterRegistry registry, HttpServer http, ExecutorService scrapes) {
+        this.registry = registry;
+        this.grpcCalls = new GrpcCallMetrics(registry);
+        this.http = http;
+        this.scrapes = scrapes;
+        new ClassLoaderMetrics().bindTo(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        gc.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
+    }
+
+    /** Serves {@code /metrics} on {@code host:port} (port 0 picks a free one, see {@link #port}). */
+    public static MetricsEndpoint start(String host, int port) {
+        HttpServer http;
+        try {
+            http = HttpServer.create(new InetSocketAddress(host, port), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException("metrics: cannot listen on " + host + ":" + port, e);
+        }
+        ExecutorService scrapes = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "metrics-http");
+            t.setDaemon(true);
+            return t;
+        });
+        MetricsEndpoint endpoint = new MetricsEndpoint(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), http, scrapes);
+        http.createContext("/", endpoint::handle);
+        http.setExecutor(scrapes);
+        http.start();
+        return endpoint;
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** The gRPC call timer: a stream tracer for a server, or a sink for {@code HandlingTimes}. */
+    public GrpcCallMetrics grpcCalls() {
+        return grpcCalls;
+    }
+
+    /** Runs {@code refresh} before every scrape (a failure is logged, and the scrape goes on). */
+    public void beforeScrape(Runnable refresh) {
+        beforeScrape.add(refresh);
+    }
+
+    public int port() {
+        return http.getAddress().getPort();
+    }
+
+    /** The text a scrape returns now. */
+    public String scrape() {
+        for (Runnable r : beforeScrape) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "metrics: a refresh failed; its meters keep their last values", e);
+            }
+        }
+        return registry.scrape();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String method = exchange.getRequestMethod();
+            if (!exchange.getRequestURI().getPath().equals("/metrics")) {
+                exchange.sendResponseHeaders(404, -1);
+                return;
+            }
+            if (!method.equals("GET") && !method.equals("HEAD")) {
+                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            byte[] body = scrape().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
+            if (method.equals("HEAD")) {
+                exchange.sendResponseHeaders(200, -1);
+                return;
+            }
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    /** Stops serving scrapes, then the meters' own threads. */
+    @Override
+    public void close() {
+        http.stop(0);
+        scrapes.shutdownNow();
+        gc.close();
+        registry.close();
+    }
+}

@@ -1,0 +1,81 @@
+package io.simdex.router.metrics;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.simdex.server.CollectionSizes;
+import io.simdex.server.ShardNode;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToLongFunction;
+
+/**
+ * The store gauges, per collection ({@code collection} tag), summed over the shards this process
+ * keeps (all of the embedded default's; one for a node):
+ * <pre>
+ *   simdex_documents          documents (ids) stored
+ *   simdex_fingerprints       distinct fingerprints stored
+ *   simdex_generations        time generations on disk (1 without retention; the next one may be ready early)
+ *   simdex_pages              bucket pages, base and overflow
+ *   simdex_store_bytes{part}  memory-mapped bytes: tables, docs, content, texts
+ * </pre>
+ * Read in one pass per scrape; a collection that is gone drops out of the next scrape. In a
+ * cluster each replica counts its copy: divide a sum over nodes by the replication.
+ */
+public final class StoreMetrics {
+    private static final String[] PARTS = {"tables", "docs", "content", "texts"};
+    private static final List<ToLongFunction<CollectionSizes>> PART_BYTES = List.of(
+            CollectionSizes::tableBytes, CollectionSizes::docBytes, CollectionSizes::contentBytes, CollectionSizes::textBytes);
+
+    private final List<ShardNode> nodes;
+    private final MultiGauge documents;
+    private final MultiGauge fingerprints;
+    private final MultiGauge generations;
+    private final MultiGauge pages;
+    private final MultiGauge bytes;
+
+    private StoreMetrics(List<ShardNode> nodes, MeterRegistry registry) {
+        this.nodes = List.copyOf(nodes);
+        documents = MultiGauge.builder("simdex.documents").description("Documents stored, by collection").register(registry);
+        fingerprints = MultiGauge.builder("simdex.fingerprints").description("Distinct fingerprints stored, by collection")
+                .register(registry);
+        generations = MultiGauge.builder("simdex.generations").description("Time generations on disk, by collection")
+                .register(registry);
+        pages = MultiGauge.builder("simdex.pages").description("Bucket pages (base and overflow), by collection").register(registry);
+        bytes = MultiGauge.builder("simdex.store").baseUnit("bytes")
+                .description("Memory-mapped bytes of the store's files, by collection and part").register(registry);
+    }
+
+    /** Publishes the sizes of {@code nodes}' collections on {@code endpoint}, read at each scrape. */
+    public static void bind(MetricsEndpoint endpoint, List<ShardNode> nodes) {
+        StoreMetrics m = new StoreMetrics(nodes, endpoint.registry());
+        endpoint.beforeScrape(m::refresh);
+    }
+
+    void refresh() {
+        Map<String, CollectionSizes> sum = new TreeMap<>();
+        for (ShardNode node : nodes) {
+            node.sizes().forEach((collection, s) -> sum.merge(collection, s, CollectionSizes::alongside));
+        }
+        documents.register(rows(sum, CollectionSizes::documents), true);
+        fingerprints.register(rows(sum, CollectionSizes::fingerprints), true);
+        generations.register(rows(sum, CollectionSizes::generations), true);
+        pages.register(rows(sum, CollectionSizes::pages), true);
+        List<MultiGauge.Row<?>> byPart = new ArrayList<>();
+        sum.forEach((collection, s) -> {
+            for (int i = 0; i < PARTS.length; i++) {
+                byPart.add(MultiGauge.Row.of(Tags.of("collection", collection, "part", PARTS[i]), PART_BYTES.get(i).applyAsLong(s)));
+            }
+        });
+        bytes.register(byPart, true);
+    }
+
+    private static List<MultiGauge.Row<?>> rows(Map<String, CollectionSizes> sum, ToLongFunction<CollectionSizes> value) {
+        List<MultiGauge.Row<?>> rows = new ArrayList<>(sum.size());
+        sum.forEach((collection, s) -> rows.add(MultiGauge.Row.of(Tags.of("collection", collection), value.applyAsLong(s))));
+        return rows;
+    }
+}

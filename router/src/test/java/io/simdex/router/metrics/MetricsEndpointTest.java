@@ -1,0 +1,91 @@
+package io.simdex.router.metrics;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.simdex.proto.v1.DeleteRequest;
+import io.simdex.proto.v1.Document;
+import io.simdex.proto.v1.InsertRequest;
+import io.simdex.proto.v1.Probe;
+import io.simdex.proto.v1.QueryRequest;
+import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.router.TestServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The embedded default with a metrics port: real gRPC calls over a socket, then scrapes of
+ * {@code /metrics} over HTTP show each call by method and status, and the store's documents.
+ */
+class MetricsEndpointTest {
+    private static final String COUNT = "grpc_server_call_duration_seconds_count";
+    private static final String INSERT = SimdexGrpc.getInsertMethod().getFullMethodName();
+    private static final String QUERY = SimdexGrpc.getQueryMethod().getFullMethodName();
+    private static final String DELETE = SimdexGrpc.getDeleteMethod().getFullMethodName();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void scrape_afterCalls_countsThemByMethodAndStatus_andTheStoredDocuments() throws Exception {
+        try (TestServer server = new TestServer(dir, Clock.systemUTC())) {
+            int port = server.simdex.serveMetrics("127.0.0.1", 0).port();
+            SimdexGrpc.SimdexBlockingStub stub = server.stub();
+            stub.insert(insert("a", 0x0123456789abcdefL, "b", 0x0f0f0f0f0f0f0f0fL));
+            stub.insert(insert("c", 0x7777777777777777L));
+            for (int i = 0; i < 5; i++) {
+                stub.query(QueryRequest.newBuilder().addProbes(Probe.newBuilder().setFingerprint(0x0123456789abcdeeL)).build());
+            }
+            StatusRuntimeException bad = assertThrows(StatusRuntimeException.class,
+                    () -> stub.insert(InsertRequest.newBuilder().addDocuments(Document.newBuilder().setId("")).build()));
+            assertEquals(Status.Code.INVALID_ARGUMENT, bad.getStatus().getCode());
+
+            Scrape s = Scrape.awaitCalls(port, QUERY, "OK", 5);
+            s = Scrape.awaitCalls(port, INSERT, "INVALID_ARGUMENT", 1);
+            assertEquals(200, s.status());
+            assertTrue(s.contentType().startsWith("text/plain; version=0.0.4"), s.contentType());
+            assertEquals(2, s.value(COUNT, Map.of("grpc_method", INSERT, "grpc_status", "OK")));
+            assertEquals(5, s.value(COUNT, Map.of("grpc_method", QUERY, "grpc_status", "OK")));
+            assertEquals(Double.NaN, s.value(COUNT, Map.of("grpc_method", DELETE)), "no Delete called yet");
+            assertEquals(5, s.value("grpc_server_call_duration_seconds_bucket",
+                    Map.of("grpc_method", QUERY, "grpc_status", "OK", "le", "+Inf")));
+            assertTrue(s.value("grpc_server_call_duration_seconds_sum", Map.of("grpc_method", QUERY, "grpc_status", "OK")) > 0);
+
+            assertEquals(3, s.value("simdex_documents", Map.of("collection", "default")));
+            assertEquals(3, s.value("simdex_fingerprints", Map.of("collection", "default")));
+            assertEquals(1, s.value("simdex_generations", Map.of("collection", "default")));
+            assertTrue(s.value("simdex_pages", Map.of("collection", "default")) >= 3, "a bucket page per stored residue's bucket");
+            assertTrue(s.value("simdex_store_bytes", Map.of("collection", "default", "part", "tables")) > 0);
+            assertTrue(s.value("simdex_store_bytes", Map.of("collection", "default", "part", "docs")) > 0);
+            assertTrue(s.has("jvm_memory_used_bytes") && s.has("jvm_gc_pause_seconds_max") && s.has("process_uptime_seconds"));
+
+            stub.delete(DeleteRequest.newBuilder().addIds("a").build());
+            s = Scrape.awaitCalls(port, DELETE, "OK", 1);
+            assertEquals(2, s.value("simdex_documents", Map.of("collection", "default")), "read afresh at every scrape");
+        }
+    }
+
+    @Test
+    void scrape_otherPath_notFound() throws Exception {
+        try (TestServer server = new TestServer(dir, Clock.systemUTC())) {
+            int port = server.simdex.serveMetrics("127.0.0.1", 0).port();
+            assertEquals(404, Scrape.of(port, "/").status());
+            assertEquals(404, Scrape.of(port, "/metrics/x").status());
+        }
+    }
+
+    private static InsertRequest insert(Object... idsAndFingerprints) {
+        InsertRequest.Builder b = InsertRequest.newBuilder();
+        for (int i = 0; i < idsAndFingerprints.length; i += 2) {
+            b.addDocuments(Document.newBuilder().setId((String) idsAndFingerprints[i]).setFingerprint((Long) idsAndFingerprints[i + 1]));
+        }
+        return b.build();
+    }
+}
