@@ -31,6 +31,10 @@ public final class StoreBenchCommand implements Callable<Integer> {
     @Option(names = "--count", defaultValue = "1000000", description = "Stored fingerprints, e.g. 10000000 (default: ${DEFAULT-VALUE}).")
     int count;
 
+    @Option(names = "--expected", defaultValue = "0",
+            description = "Fingerprints the store is sized for; 0: --count. Fewer than --count: the store grows past its sizing (default: ${DEFAULT-VALUE}).")
+    long expected;
+
     @Option(names = "--queries", defaultValue = "200000", description = "Probes per round, planted at 0..5 bits (default: ${DEFAULT-VALUE}).")
     int queries;
 
@@ -54,17 +58,19 @@ public final class StoreBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (count < 1 || queries < 1 || rounds < 2 || maxDistance < 0 || maxDistance > BlockTables.MAX_DISTANCE) {
-            throw new IllegalArgumentException("need --count, --queries >= 1, --rounds >= 2, --max-distance 0..3");
+        if (count < 1 || queries < 1 || rounds < 2 || expected < 0 || maxDistance < 0 || maxDistance > BlockTables.MAX_DISTANCE) {
+            throw new IllegalArgumentException("need --count, --queries >= 1, --rounds >= 2, --expected >= 0, --max-distance 0..3");
         }
+        long sizedFor = expected == 0 ? count : expected;
         long[] fps = StoreFixture.stored(seed, count);
         long[] probes = StoreFixture.probes(seed, count, queries);
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("fingerprints", count);
+        report.put("sizedFor", sizedFor);
         report.put("queries", queries);
         report.put("maxDistance", maxDistance);
         long t0 = System.nanoTime();
-        CollectionStore store = StoreFixture.load(dir, fps);
+        CollectionStore store = StoreFixture.load(dir, fps, sizedFor);
         double loadSeconds = (System.nanoTime() - t0) / 1e9;
         try {
             t0 = System.nanoTime();

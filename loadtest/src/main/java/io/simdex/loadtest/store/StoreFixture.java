@@ -46,8 +46,13 @@ public final class StoreFixture {
      * buckets for {@code fps.length} fingerprints, with every fingerprint added to its 4 buckets.
      */
     public static CollectionStore load(Path dir, long[] fps) {
+        return load(dir, fps, fps.length);
+    }
+
+    /** As {@link #load(Path, long[])}, the store sized for {@code expected} fingerprints: fewer than it gets, it grows. */
+    public static CollectionStore load(Path dir, long[] fps, long expected) {
         delete(dir);
-        CollectionStore store = CollectionStore.open(dir, StoreSizing.forShare(fps.length, 1, AVERAGE_ID_BYTES));
+        CollectionStore store = CollectionStore.open(dir, StoreSizing.forShare(expected, 1, AVERAGE_ID_BYTES));
         BucketTable buckets = store.buckets();
         for (long fp : fps) {
             for (int t = 0; t < BlockTables.TABLES; t++) {

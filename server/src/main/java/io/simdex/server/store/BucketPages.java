@@ -14,9 +14,10 @@ import java.nio.file.Path;
 
 /**
  * Where the pages of every (table, block) bucket lie: pages 0 .. K-1 in the base map
- * {@code buckets-0.cm}, created for exactly that many pages (K from {@link TableGeometry}),
- * later pages in the overflow map {@code overflow-G.cm} ({@link GrowingMap}), which only the
- * few buckets the sizing did not foresee reach. Both hold fixed-size {@link PageLayout} values
+ * {@code buckets-G.cm} (K from {@link TableGeometry}; a small first file, then one for every
+ * owned bucket's K pages: {@link TableGeometry#sizes}), later pages in the overflow map
+ * {@code overflow-G.cm}, created when the first bucket the sizing did not foresee spills. Both
+ * are {@link GrowingMap}s, and both hold fixed-size {@link PageLayout} values
  * keyed by {@link #pageKey}, and every page, base or overflow, is read and written in place:
  * this class is the one place that tells the two maps apart; {@link BucketTable} walks a
  * bucket's chain of pages without knowing which map holds each.
@@ -27,7 +28,8 @@ import java.nio.file.Path;
  * lock the segment, walk its hash slots, unlock) was a third of the embedded server's CPU for a
  * unary Query at 10M stored, more than the scan of the page itself; store-bench at 10M went from
  * 0.54-0.61 of the ideal index's rate to 0.84-0.96 without it (store-bench, loadtest REPORT).
- * Overflow pages are looked up each time, newest generation first. An entry of a fixed-size
+ * Overflow pages are looked up each time, newest generation first, as base pages are for writes
+ * (a base map has two generations once past its first file). An entry of a fixed-size
  * value stays where it is until it is removed or its map is closed, and only the bucket's
  * writers (holding BucketTable's stripe write lock) remove a page, forgetting its address
  * first; BucketTable closes this only under every stripe's write lock.
@@ -43,7 +45,7 @@ final class BucketPages implements Closeable {
 
     private final int pagesPerGeneration;
     private final boolean baseChecksums;
-    private final ChronicleMap<Long, byte[]> base;
+    private final GrowingMap<Long, byte[]> base;
     private final GrowingMap<Long, byte[]> overflow;
     /**
      * Off-heap address of base page {@code bucketKey * pagesPerGeneration + page}, or 0 when not
@@ -57,14 +59,12 @@ final class BucketPages implements Closeable {
         this.baseChecksums = geometry.entryChecksums();
         this.addresses = new long[(BlockTables.TABLES << BlockTables.BLOCK_BITS) * pagesPerGeneration];
         int pageBytes = PageLayout.pageBytes(geometry.pageCapacity());
-        base = MapFiles.open(ChronicleMap.of(Long.class, byte[].class)
-                .name("buckets")
-                .entries(geometry.pagesPerMap())
-                .constantValueSizeBySample(new byte[pageBytes])
-                .checksumEntries(geometry.entryChecksums())
-                .putReturnsNull(true)
-                .removeReturnsNull(true), dir.resolve("buckets-0.cm"), clean);
-        overflow = new GrowingMap<>(dir, "overflow", Math.max(1024, geometry.pagesPerMap() / 16),
+        // put and remove return the previous page (not null, as they could for a plain map):
+        // GrowingMap counts a generation's entries by them.
+        base = new GrowingMap<>(dir, "buckets", geometry.sizes(geometry.pagesPerMap()),
+                n -> ChronicleMap.of(Long.class, byte[].class).entries(n).constantValueSizeBySample(new byte[pageBytes])
+                        .checksumEntries(geometry.entryChecksums()), clean);
+        overflow = GrowingMap.onFirstWrite(dir, "overflow", geometry.sizes(Math.max(1024, geometry.pagesPerMap() / 16)),
                 n -> ChronicleMap.of(Long.class, byte[].class).entries(n).constantValueSizeBySample(new byte[pageBytes])
                         .checksumEntries(true)
                         .maxBloatFactor(2.0), clean);
@@ -77,7 +77,7 @@ final class BucketPages implements Closeable {
      */
     long address(int table, int block, int page) {
         if (page >= pagesPerGeneration) {
-            return overflowAddressSlowPath(pageKey(table, block, page));
+            return lookUp(overflow, pageKey(table, block, page));
         }
         int slot = addressSlot(table, block, page);
         long address = (long) ADDRESS.getOpaque(addresses, slot);
@@ -96,9 +96,10 @@ final class BucketPages implements Closeable {
         return first == 0 ? 0 : PageLayout.pagesAt(first);
     }
 
-    private long overflowAddressSlowPath(long key) {
-        for (int g = overflow.generationCount() - 1; g >= 0; g--) {
-            long address = lookUp(overflow.generation(g), key);
+    /** Where {@code key}'s page lies in {@code map}, newest generation first, or 0. */
+    private static long lookUp(GrowingMap<Long, byte[]> map, long key) {
+        for (int g = map.generationCount() - 1; g >= 0; g--) {
+            long address = lookUp(map.generation(g), key);
             if (address != 0) {
                 return address;
             }
@@ -125,11 +126,9 @@ final class BucketPages implements Closeable {
      */
     ExternalMapQueryContext<Long, byte[], ?> lock(int table, int block, int page) {
         long key = pageKey(table, block, page);
-        if (page < pagesPerGeneration) {
-            return lockIfPresent(base, key);
-        }
-        for (int g = overflow.generationCount() - 1; g >= 0; g--) {
-            ExternalMapQueryContext<Long, byte[], ?> c = lockIfPresent(overflow.generation(g), key);
+        GrowingMap<Long, byte[]> map = page < pagesPerGeneration ? base : overflow;
+        for (int g = map.generationCount() - 1; g >= 0; g--) {
+            ExternalMapQueryContext<Long, byte[], ?> c = lockIfPresent(map.generation(g), key);
             if (c != null) {
                 return c;
             }
@@ -182,20 +181,18 @@ final class BucketPages implements Closeable {
     /** Residues stored in all pages, counted from the files. */
     long countEntries() {
         long[] sum = {0};
-        for (byte[] page : base.values()) {
-            sum[0] += PageLayout.count(page);
-        }
+        base.forEachValue(page -> sum[0] += PageLayout.count(page));
         overflow.forEachValue(page -> sum[0] += PageLayout.count(page));
         return sum[0];
     }
 
     long offHeapBytes() {
-        return base.offHeapMemoryUsed() + overflow.offHeapBytes();
+        return base.offHeapBytes() + overflow.offHeapBytes();
     }
 
     /** Pages stored in both maps. */
     long count() {
-        return base.longSize() + overflow.size();
+        return base.size() + overflow.size();
     }
 
     /** Unmaps both maps; the caller makes sure no thread reads a page address after. */

@@ -36,7 +36,8 @@ import java.util.concurrent.locks.StampedLock;
  * unrelated residue. No other thread writes a page's bytes than its bucket's writers, so the
  * stripe lock makes what a probe reads in place consistent, as Chronicle Map's segment lock
  * did. {@link #close} takes every stripe's write lock before it unmaps anything, so no probe is
- * reading a page then, and later probes see the table closed.
+ * reading a page then, and every later call, probe or write, sees the table closed under its
+ * stripe lock before it touches a page.
  */
 public final class BucketTable implements Closeable {
     private static final int STRIPES = 4096;
@@ -48,7 +49,7 @@ public final class BucketTable implements Closeable {
     private final BucketPages pages;
     private final StampedLock[] stripes = new StampedLock[STRIPES];
     private final AtomicLong entries = new AtomicLong();
-    /** Set by close under every stripe's write lock. */
+    /** Set by close under every stripe's write lock; read under a stripe lock by every call ({@link #checkOpen}). */
     private boolean closed;
 
     BucketTable(Path dir, TableGeometry geometry, boolean clean) {
@@ -72,9 +73,7 @@ public final class BucketTable implements Closeable {
         StampedLock lock = stripe(table, block);
         long stamp = lock.readLock();
         try {
-            if (closed) {
-                throw new IllegalStateException("bucket table closed (its generation expired or the node is stopping)");
-            }
+            checkOpen();
             for (int p = 0, n = pages.chainLength(table, block); p < n; p++) {
                 long address = pages.address(table, block, p);
                 if (address != 0) {
@@ -130,6 +129,7 @@ public final class BucketTable implements Closeable {
         StampedLock lock = stripe(table, block);
         long stamp = lock.writeLock();
         try {
+            checkOpen();
             if (checkPresence && containsSlowPath(table, block, BlockTables.residue(fp, table))) {
                 return false;
             }
@@ -162,6 +162,7 @@ public final class BucketTable implements Closeable {
         StampedLock lock = stripe(table, block);
         long stamp = lock.writeLock();
         try {
+            checkOpen();
             for (int i = from; i < to; ) {
                 i += appendRun(table, block, fps, i, to);
             }
@@ -300,6 +301,7 @@ public final class BucketTable implements Closeable {
         StampedLock lock = stripe(table, block);
         long stamp = lock.writeLock();
         try {
+            checkOpen();
             int chain = pages.chainLength(table, block);
             int holePage = -1;
             int holeSlot = -1;
@@ -345,6 +347,7 @@ public final class BucketTable implements Closeable {
         StampedLock lock = stripe(table, block);
         long stamp = lock.readLock();
         try {
+            checkOpen();
             MatchBuffer out = new MatchBuffer();
             for (int p = 0, n = pages.chainLength(table, block); p < n; p++) {
                 long address = pages.address(table, block, p);
@@ -363,6 +366,7 @@ public final class BucketTable implements Closeable {
         StampedLock lock = stripe(table, block);
         long stamp = lock.writeLock();
         try {
+            checkOpen();
             int removed = 0;
             // Page 0 first: a crash midway leaves unreachable pages, never a chain with holes.
             for (int p = 0, n = pages.chainLength(table, block); p < n; p++) {
@@ -410,6 +414,17 @@ public final class BucketTable implements Closeable {
             for (int i = 0; i < STRIPES; i++) {
                 stripes[i].unlockWrite(stamps[i]);
             }
+        }
+    }
+
+    /**
+     * Throws once {@link #close} has run; the caller holds a stripe lock, which orders this read
+     * after the close. Every path checks it, writers too: the pages' remembered addresses point
+     * into files the close unmapped, and reading one kills the JVM (SIGSEGV) instead of failing.
+     */
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("bucket table closed (its generation expired or the node is stopping)");
         }
     }
 

@@ -10,7 +10,8 @@ import java.nio.file.Path;
 
 /**
  * Everything one shard keeps for one collection, in one directory:
- * {@code geometry.properties}, {@code buckets-0.cm} and {@code overflow-G.cm}, {@code ids-G.cm},
+ * {@code geometry.properties}, {@code buckets-G.cm}, {@code overflow-G.cm} once a bucket
+ * spills past its base pages, {@code ids-G.cm},
  * {@code fps-G.cm}, {@code content-G.cm} and {@code texts-G.cm} once the collection records
  * content hashes or short texts, and {@code .clean} while closed cleanly.
  */
@@ -43,9 +44,10 @@ public final class CollectionStore implements Closeable {
         boolean clean = MapFiles.takeCleanMarker(dir) || fresh;
         TableGeometry geometry = TableGeometry.loadOrStore(dir, sizing.geometry());
         BucketTable buckets = new BucketTable(dir, geometry, clean);
-        DocMaps docs = new DocMaps(dir, sizing.expectedDocuments(), sizing.averageIdBytes(), clean);
+        GrowingMap.Sizes documents = geometry.sizes(Math.max(1024, sizing.expectedDocuments()));
+        DocMaps docs = new DocMaps(dir, documents, sizing.averageIdBytes(), clean);
         // Only collections loaded with texts record content hashes: the file comes with the first.
-        GrowingMap<byte[], Long> contents = GrowingMap.onFirstWrite(dir, "content", Math.max(1024, sizing.expectedDocuments()),
+        GrowingMap<byte[], Long> contents = GrowingMap.onFirstWrite(dir, "content", documents,
                 n -> ChronicleMap.of(byte[].class, Long.class).entries(n).constantKeySizeBySample(new byte[CONTENT_HASH_BYTES])
                         .maxBloatFactor(2.0), clean);
         // Short texts only (collections with short-text verification): sized small, grown on demand.

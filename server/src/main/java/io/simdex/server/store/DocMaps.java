@@ -27,8 +27,12 @@ public final class DocMaps implements Closeable {
     private final GrowingMap<String, Long> idToFp;
     private final FingerprintIds fpToIds;
 
+    /** Maps sized for {@code expectedDocs} from their first file (at least 1,024 entries). */
     DocMaps(Path dir, long expectedDocs, int averageIdBytes, boolean clean) {
-        long entries = Math.max(1024, expectedDocs);
+        this(dir, GrowingMap.Sizes.doubling(Math.max(1024, expectedDocs)), averageIdBytes, clean);
+    }
+
+    DocMaps(Path dir, GrowingMap.Sizes entries, int averageIdBytes, boolean clean) {
         String sampleId = "x".repeat(Math.max(1, averageIdBytes));
         // Each generation may bloat to 2x its entries (extra segment tiers) before the next
         // generation takes new keys, so an uneven spread over segments never fails a write.

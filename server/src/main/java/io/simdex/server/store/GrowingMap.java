@@ -14,7 +14,7 @@ import java.util.function.BiFunction;
 
 /**
  * A persisted map that grows by adding Chronicle Maps instead of overflowing one: generation G
- * is the file {@code NAME-G.cm}, created for {@code initialEntries * 2^G} entries when the
+ * is the file {@code NAME-G.cm}, created for {@link Sizes#of Sizes.of(G)} entries when the
  * newest generation is full. A key lives in exactly one generation.
  *
  * <p>Reads look in the newest generation first (most keys are there once a map has grown),
@@ -27,7 +27,7 @@ public final class GrowingMap<K, V> implements Closeable {
 
     private final Path dir;
     private final String name;
-    private final long initialEntries;
+    private final Sizes sizes;
     private final BuilderFactory<K, V> builders;
     private final boolean clean;
     private final CopyOnWriteArrayList<ChronicleMap<K, V>> generations = new CopyOnWriteArrayList<>();
@@ -40,13 +40,44 @@ public final class GrowingMap<K, V> implements Closeable {
      */
     private final AtomicLong newestEntries = new AtomicLong();
 
+    /**
+     * Entries of each generation: {@code first} for generation 0, {@code second * 2^(G-1)} for
+     * generation G from 1. A map sized for its expected load from the start doubles from it
+     * ({@link #doubling}); a store that starts small has a small first file and a second sized
+     * for the expected load, so a collection of a few documents costs a few small files, and
+     * one that grows past the first pays one extra lookup per older generation, as before.
+     * The sizes must stay those the files were created with: a generation judged larger than
+     * it is would be filled past its entries.
+     */
+    public record Sizes(long first, long second) {
+        public Sizes {
+            if (first < 1 || second < 1) {
+                throw new IllegalArgumentException("generation sizes " + first + ", " + second);
+            }
+        }
+
+        /** Generation G of {@code first * 2^G} entries. */
+        public static Sizes doubling(long first) {
+            return new Sizes(first, 2 * first);
+        }
+
+        /** Entries of generation {@code g}. */
+        long of(int g) {
+            return g == 0 ? first : second << Math.min(g - 1, 20);
+        }
+    }
+
     /** Makes the builder for a generation of {@code entries} entries. */
     public interface BuilderFactory<K, V> {
         ChronicleMapBuilder<K, V> builder(long entries);
     }
 
     public GrowingMap(Path dir, String name, long initialEntries, BuilderFactory<K, V> builders, boolean clean) {
-        this(dir, name, initialEntries, builders, clean, false);
+        this(dir, name, Sizes.doubling(initialEntries), builders, clean, false);
+    }
+
+    public GrowingMap(Path dir, String name, Sizes sizes, BuilderFactory<K, V> builders, boolean clean) {
+        this(dir, name, sizes, builders, clean, false);
     }
 
     /**
@@ -57,13 +88,17 @@ public final class GrowingMap<K, V> implements Closeable {
      */
     public static <K, V> GrowingMap<K, V> onFirstWrite(Path dir, String name, long initialEntries, BuilderFactory<K, V> builders,
             boolean clean) {
-        return new GrowingMap<>(dir, name, initialEntries, builders, clean, true);
+        return onFirstWrite(dir, name, Sizes.doubling(initialEntries), builders, clean);
     }
 
-    private GrowingMap(Path dir, String name, long initialEntries, BuilderFactory<K, V> builders, boolean clean, boolean onFirstWrite) {
+    public static <K, V> GrowingMap<K, V> onFirstWrite(Path dir, String name, Sizes sizes, BuilderFactory<K, V> builders, boolean clean) {
+        return new GrowingMap<>(dir, name, sizes, builders, clean, true);
+    }
+
+    private GrowingMap(Path dir, String name, Sizes sizes, BuilderFactory<K, V> builders, boolean clean, boolean onFirstWrite) {
         this.dir = dir;
         this.name = name;
-        this.initialEntries = initialEntries;
+        this.sizes = sizes;
         this.builders = builders;
         this.clean = clean;
         for (int i = 0; i < STRIPES; i++) {
@@ -281,7 +316,7 @@ public final class GrowingMap<K, V> implements Closeable {
     }
 
     private long capacity(int g) {
-        return initialEntries << Math.min(g, 20);
+        return sizes.of(g);
     }
 
     private ChronicleMap<K, V> open(int g) {

@@ -17,8 +17,16 @@ import java.util.Properties;
  * geometry cannot be read with another.
  *
  * <p>Pages {@code 0 .. pagesPerGeneration-1} of every bucket live in the base map, which
- * therefore holds at most {@code ownedBuckets * pagesPerGeneration} pages: its exact capacity,
- * so it cannot overflow. Later pages go to a small overflow map that grows by doubling.
+ * therefore holds at most {@code ownedBuckets * pagesPerGeneration} pages ({@code pagesPerMap}).
+ * Later pages go to a small overflow map that grows by doubling.
+ *
+ * <h2>Starting small</h2>
+ * A store's growing maps (base pages, ids, fingerprints, content hashes; {@link GrowingMap})
+ * start with a first file of {@code firstEntries} entries, and only a store that outgrows it
+ * gets a second sized for the expected load ({@link #sizes}): a collection of one document
+ * costs a few hundred kilobytes a shard, not the tens of megabytes its expected load would
+ * (StoreSizeTest). {@code firstEntries} 0, as a geometry file without the key reads, is a store
+ * whose first files were sized for the expected load: its generations keep doubling from it.
  *
  * <h2>Sizing</h2>
  * Random fingerprints fill a bucket like a Poisson variable of mean m = expected / 65536, so
@@ -34,13 +42,20 @@ import java.util.Properties;
  * docs/s, batched Query 67K / 115K / 144K fingerprints/s. That was without entry checksums,
  * as base pages are ({@link #entryChecksums}); with them the 2 x 410 load took 505 s.
  */
-public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap, boolean entryChecksums) {
+public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap, boolean entryChecksums, long firstEntries) {
     static final String FILE = "geometry.properties";
+    /** Entries of the first file of a new store's growing maps: 1,024 pages of a bucket table, ids or fingerprints. */
+    static final long FIRST_ENTRIES = 1024;
 
     public TableGeometry {
-        if (pageCapacity < 1 || pagesPerGeneration < 1 || pagesPerMap < 1) {
-            throw new IllegalArgumentException("bad geometry " + pageCapacity + "/" + pagesPerGeneration + "/" + pagesPerMap);
+        if (pageCapacity < 1 || pagesPerGeneration < 1 || pagesPerMap < 1 || firstEntries < 0) {
+            throw new IllegalArgumentException("bad geometry " + pageCapacity + "/" + pagesPerGeneration + "/" + pagesPerMap + "/" + firstEntries);
         }
+    }
+
+    /** A geometry whose maps are sized for the expected load from the start ({@code firstEntries} 0). */
+    public TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap, boolean entryChecksums) {
+        this(pageCapacity, pagesPerGeneration, pagesPerMap, entryChecksums, 0);
     }
 
     /**
@@ -54,9 +69,18 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
     }
 
     /**
+     * Generation sizes of a growing map of this store expected to hold {@code expected} entries:
+     * a first file of {@code firstEntries} (at most {@code expected}), then {@code expected},
+     * doubling; or, for a store created sized ({@code firstEntries} 0), {@code expected} doubling.
+     */
+    GrowingMap.Sizes sizes(long expected) {
+        return firstEntries == 0 ? GrowingMap.Sizes.doubling(expected) : new GrowingMap.Sizes(Math.min(firstEntries, expected), expected);
+    }
+
+    /**
      * Geometry for a shard expected to hold {@code expectedFingerprints} fingerprints in
      * {@code ownedBuckets} of the 4 x 65536 buckets: one page per bucket up to about 30M
-     * fingerprints, two up to about 60M.
+     * fingerprints, two up to about 60M. Its maps start small ({@link #FIRST_ENTRIES}).
      */
     public static TableGeometry forExpected(long expectedFingerprints, int ownedBuckets) {
         double mean = Math.max(1.0, (double) expectedFingerprints / BlockTables.KEYS_PER_TABLE);
@@ -64,7 +88,7 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
         long pages = Math.max(1, (slots + MAX_CAPACITY - 1) / MAX_CAPACITY);
         int capacity = (int) Math.max(MIN_CAPACITY, Math.min(MAX_CAPACITY, (slots + pages - 1) / pages));
         pages = Math.max(1, (slots + capacity - 1) / capacity);
-        return new TableGeometry(capacity, (int) pages, ownedBuckets * pages);
+        return new TableGeometry(capacity, (int) pages, ownedBuckets * pages, false, FIRST_ENTRIES);
     }
 
     static final int MIN_CAPACITY = 8;
@@ -81,13 +105,15 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
                 return new TableGeometry(Integer.parseInt(p.getProperty("pageCapacity")),
                         Integer.parseInt(p.getProperty("pagesPerGeneration")),
                         Long.parseLong(p.getProperty("pagesPerMap")),
-                        Boolean.parseBoolean(p.getProperty("entryChecksums", "true")));
+                        Boolean.parseBoolean(p.getProperty("entryChecksums", "true")),
+                        Long.parseLong(p.getProperty("firstEntries", "0")));
             }
             Properties p = new Properties();
             p.setProperty("pageCapacity", Integer.toString(fresh.pageCapacity));
             p.setProperty("pagesPerGeneration", Integer.toString(fresh.pagesPerGeneration));
             p.setProperty("pagesPerMap", Long.toString(fresh.pagesPerMap));
             p.setProperty("entryChecksums", Boolean.toString(fresh.entryChecksums));
+            p.setProperty("firstEntries", Long.toString(fresh.firstEntries));
             Writer w = new java.io.StringWriter();
             p.store(w, "bucket table geometry: fixed at creation, do not edit");
             io.simdex.core.io.DurableFiles.replace(file, w.toString());

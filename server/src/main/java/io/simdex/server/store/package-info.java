@@ -5,11 +5,12 @@
  * crawl jobs' URL seen-sets ({@link io.simdex.server.store.UrlSeenSet}).
  *
  * <p>A bucket is a chain of fixed-size pages ({@link io.simdex.server.store.PageLayout}, the one
- * place for page offsets): its first pages in a base map created for exactly that many, the
- * rest in an overflow map; {@link io.simdex.server.store.BucketPages} is the one place that
- * tells the two apart, and {@link io.simdex.server.store.BucketTable} walks a chain without
- * knowing. Maps that must grow past their configured size add files by doubling
- * ({@link io.simdex.server.store.GrowingMap}).
+ * place for page offsets): its first pages in a base map, the rest in an overflow map;
+ * {@link io.simdex.server.store.BucketPages} is the one place that tells the two apart, and
+ * {@link io.simdex.server.store.BucketTable} walks a chain without knowing. Every map grows by
+ * adding files ({@link io.simdex.server.store.GrowingMap}): a new store's first files are small
+ * and the next are sized for the expected load, so a store costs what its data needs
+ * ({@link io.simdex.server.store.TableGeometry}).
  *
  * <p>Invariants:
  * <ul>

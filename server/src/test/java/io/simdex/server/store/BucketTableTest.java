@@ -4,6 +4,7 @@ import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.LinearScan;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -36,8 +37,11 @@ class BucketTableTest {
     /** As tables created before base pages dropped Chronicle Map's entry checksums: in-place writes keep them current. */
     private static final TableGeometry CHECKSUMMED = new TableGeometry(4, 3, 3 * 4096, true);
 
+    /** As a new store's table: a first base file of 16 pages, then one for every bucket's 3 base pages. */
+    private static final TableGeometry SMALL_START = new TableGeometry(4, 3, 3 * 4096, false, 16);
+
     static List<TableGeometry> geometries() {
-        return List.of(TINY, THREE_BASE_PAGES, CHECKSUMMED);
+        return List.of(TINY, THREE_BASE_PAGES, CHECKSUMMED, SMALL_START);
     }
 
     @ParameterizedTest
@@ -372,6 +376,34 @@ class BucketTableTest {
         MatchBuffer out = new MatchBuffer();
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> table.probe(0, fps[0], 3, out));
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    }
+
+    /**
+     * Writers check for a close as probes do: the table remembers where its pages lie, and a
+     * write after the close that unmapped them (an expired generation) would read unmapped
+     * memory, which kills this JVM, instead of failing.
+     */
+    @Test
+    void writesAndCopies_afterClose_failCleanlyWithoutReadingUnmappedPages() {
+        long fp = 0x0123_4567_89AB_CDEFL;
+        BucketTable table = new BucketTable(dir, TINY, true);
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            table.add(t, fp);
+        }
+        assertEquals(1, exactMatches(table, fp), "the probe remembered page 0's address");
+        table.close();
+        int block = BlockTables.block(fp, 0);
+        List<Executable> writes = List.of(
+                () -> table.add(0, fp),
+                () -> table.add(0, fp ^ 1, false),
+                () -> table.addAll(0, new long[] {fp ^ 2}, 0, 1),
+                () -> table.remove(0, fp),
+                () -> table.fingerprints(0, block),
+                () -> table.clear(0, block));
+        for (Executable write : writes) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, write);
+            assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        }
     }
 
     private static int exactMatches(BucketTable table, long fp) {

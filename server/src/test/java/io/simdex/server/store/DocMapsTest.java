@@ -45,6 +45,29 @@ class DocMapsTest {
     }
 
     @Test
+    void growingMap_smallFirstFile_thenSecondSizedForTheExpectedLoad_keepsEveryKeyAcrossReopen() {
+        GrowingMap.Sizes sizes = new GrowingMap.Sizes(100, 1000);
+        int n = 5000;
+        try (GrowingMap<Long, Long> map = new GrowingMap<>(dir, "s", sizes,
+                e -> ChronicleMap.of(Long.class, Long.class).entries(e).maxBloatFactor(2.0), true)) {
+            for (long i = 0; i < n; i++) {
+                assertNull(map.put(i, i * 3));
+            }
+            assertEquals(4, map.generationCount(), "100 + 1000 + 2000 hold 3100; the 4th (4000) the rest");
+            for (long i = 0; i < n; i += 3) {
+                assertEquals(i * 3, map.remove(i));
+            }
+        }
+        try (GrowingMap<Long, Long> map = new GrowingMap<>(dir, "s", sizes,
+                e -> ChronicleMap.of(Long.class, Long.class).entries(e).maxBloatFactor(2.0), false)) {
+            for (long i = 0; i < n; i++) {
+                assertEquals(i % 3 == 0 ? null : i * 3, map.get(i), "key " + i);
+            }
+            assertEquals(n - (n + 2) / 3, map.size());
+        }
+    }
+
+    @Test
     void growingMap_onFirstWrite_noFileUntilAWrite_thenAsAnyOther() {
         java.nio.file.Path file = dir.resolve("lazy-0.cm");
         try (GrowingMap<Long, Long> map = GrowingMap.onFirstWrite(dir, "lazy", 500,
