@@ -11,7 +11,7 @@ import java.util.Set;
  * {@code router}, {@code node}) run here; every other command is the client CLI.
  */
 public final class Main {
-    private static final Set<String> SERVER_COMMANDS = Set.of("embedded", "shard", "router", "node");
+    private static final Set<String> SERVER_COMMANDS = Set.of("embedded", "shard", "router", "node", "config");
 
     private Main() {
     }
@@ -44,7 +44,7 @@ public final class Main {
     }
 
     @CommandLine.Command(name = "simdex", mixinStandardHelpOptions = true,
-            subcommands = {EmbeddedCommand.class, ShardCommand.class, RouterCommand.class, NodeCommand.class},
+            subcommands = {EmbeddedCommand.class, ShardCommand.class, RouterCommand.class, NodeCommand.class, ConfigCommand.class},
             description = "simdex server commands; client commands: simdex --help is the client CLI's")
     static final class ServerCommands {
     }

@@ -50,15 +50,18 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
         }
     }
 
+    /** Reads {@code file}; a missing required key, a bad value or an unknown key is an IllegalArgumentException naming it. */
     public static ClusterConfig load(Path file) throws IOException {
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(file)) {
             p.load(r);
         }
+        ConfigKeys.check(p, Files.readAllLines(file), file.toString());
         return of(p, file.toString());
     }
 
     static ClusterConfig of(Properties p, String source) {
+        ConfigKeys.check(p, List.of(), source);
         String id = required(p, "id", source);
         int replication = Integer.parseInt(p.getProperty("replication", "2").trim());
         String w = p.getProperty("write.quorum", "").trim();

@@ -2,11 +2,15 @@ package io.simdex.router.cluster;
 
 import io.simdex.server.Durability;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ClusterConfigTest {
     private static Properties node() {
@@ -60,5 +64,31 @@ class ClusterConfigTest {
         p.setProperty("metrics.port", "70000");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.of(p, "node.properties"));
         assertEquals("node.properties: metrics.port must be 0..65535, was \"70000\"", e.getMessage());
+    }
+
+    @Test
+    void unknownKey_inFile_namesLineAndTheKeyMeant(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("node.properties");
+        Files.writeString(file, "# node\nid=node-1\nport=7500\natomix.port=7600\ndata=data\n"
+                + "seeds=node-1@127.0.0.1:7600\nreplication=2\nwrite_quorum=1\n");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.load(file));
+        assertTrue(e.getMessage().startsWith(file + " line 8: unknown key 'write_quorum' (did you mean 'write.quorum'?)"), e.getMessage());
+    }
+
+    @Test
+    void unknownKey_withoutFile_isRefusedToo() {
+        Properties p = node();
+        p.setProperty("metrics", "9411");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.of(p, "node.properties"));
+        assertTrue(e.getMessage().startsWith("node.properties: unknown key 'metrics'; known keys: atomix.port, auth.file,"), e.getMessage());
+    }
+
+    @Test
+    void everyKnownKey_inFile_isAccepted(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("router.properties");
+        Files.writeString(file, "id = router-1\nhost: 127.0.0.1\nport 7411\natomix.port=7600\ndata=data\n"
+                + "seeds=node-1@127.0.0.1:7600\nraft=node-1\nreplication=1\nwrite.quorum=1\nexpected=10\nhedge.millis=0\n"
+                + "handler.threads=0\ndurability=process\nmetrics.port=0\ninsecure=false\n! a comment\n");
+        assertEquals("router-1", ClusterConfig.load(file).id());
     }
 }

@@ -1,0 +1,55 @@
+package io.simdex.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code simdex config check FILE}: exit 0 with a summary, or exit 2 with the line of an unknown key. */
+class ConfigCheckTest {
+    private static final String NODE = "id=node-1\nport=7511\natomix.port=7611\ndata=data\nseeds=node-1@127.0.0.1:7611\nreplication=1\n";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void check_goodFile_exitsZeroWithSummary() throws Exception {
+        Path file = Files.writeString(dir.resolve("node.properties"), NODE);
+        Run r = run("config", "check", file.toString());
+        assertEquals(0, r.code, r.err);
+        assertTrue(r.out.startsWith(file + ": ok: id node-1, 127.0.0.1:7511, atomix port 7611"), r.out);
+    }
+
+    @Test
+    void check_typoedKey_exitsTwoNamingTheLine() throws Exception {
+        Path file = Files.writeString(dir.resolve("node.properties"), NODE + "# W\nwrite_quorum=1\n");
+        Run r = run("config", "check", file.toString());
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains(file + " line 8: unknown key 'write_quorum' (did you mean 'write.quorum'?)"), r.err);
+    }
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+        try {
+            int code = Main.run(args);
+            return new Run(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+    }
+}
