@@ -34,6 +34,16 @@ class ConfigCheckTest {
         assertTrue(r.err.contains(file + " line 8: unknown key 'write_quorum' (did you mean 'write.quorum'?)"), r.err);
     }
 
+    @Test
+    void check_distributionExamples_exitZero() {
+        for (String name : new String[] {"node.properties", "router.properties"}) {
+            Path file = Path.of("dist/conf", name); // the module directory, as surefire runs
+            Run r = run("config", "check", file.toString());
+            assertEquals(0, r.code, r.err);
+            assertTrue(r.out.startsWith(file + ": ok:"), r.out);
+        }
+    }
+
     private record Run(int code, String out, String err) {
     }
 
