@@ -105,7 +105,6 @@ class DistributionIT {
         Map<String, String> env = b.environment();
         env.put("JAVA_HOME", System.getProperty("java.home"));
         env.put("SIMDEX_HEAP", "512m");
-        env.remove("JAVA_OPTS");
         env.remove("SIMDEX_JAVA_OPTS");
         return b.start();
     }
