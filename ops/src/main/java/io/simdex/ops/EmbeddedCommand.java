@@ -49,14 +49,13 @@ final class EmbeddedCommand implements Callable<Integer> {
     @Mixin
     TlsOptions tls;
 
-    @Option(names = "--auth-file", paramLabel = "FILE",
-            description = "Require bearer tokens: lines 'ROLE COLLECTION sha256:HEX' (read|write|admin, a name or *); read again when it changes.")
-    Path authFile;
+    @Mixin
+    AuthFileOption auth;
 
     @Override
     public Integer call() throws InterruptedException {
         EmbeddedSimdex simdex = EmbeddedSimdex.start(data, shards, host, port, expected,
-                HandlerThreads.orPerCore(threads), inlineReads, java.time.Clock.systemUTC(), durability, tls.security(authFile));
+                HandlerThreads.orPerCore(threads), inlineReads, java.time.Clock.systemUTC(), durability, tls.security(auth.file));
         Runtime.getRuntime().addShutdownHook(new Thread(simdex::close, "simdex-shutdown"));
         if (metrics.given()) {
             MetricsOption.announce("simdex embedded", host, simdex.serveMetrics(host, metrics.port()));

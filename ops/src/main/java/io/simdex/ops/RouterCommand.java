@@ -62,9 +62,8 @@ final class RouterCommand implements Callable<Integer> {
     @Mixin
     TlsOptions tls;
 
-    @Option(names = "--auth-file", paramLabel = "FILE",
-            description = "With --shard: require bearer tokens: lines 'ROLE COLLECTION sha256:HEX'; read again when it changes.")
-    Path authFile;
+    @Mixin
+    AuthFileOption auth;
 
     @Option(names = "--shard-ca", paramLabel = "FILE",
             description = "With --shard: reach the shards over TLS, trusting this CA and presenting --tls-cert and --tls-key to them.")
@@ -78,7 +77,7 @@ final class RouterCommand implements Callable<Integer> {
         if (shards == null || shards.isEmpty()) {
             throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "give --config (cluster) or --shard (fixed shards)");
         }
-        ServerSecurity security = tls.security(authFile);
+        ServerSecurity security = tls.security(auth.file);
         PeerCredentials toShards = shardCa == null ? PeerCredentials.PLAINTEXT
                 : PeerCredentials.mutualTls(new TlsFiles(tls.cert, tls.key, shardCa));
         List<ShardClient> clients = new ArrayList<>();

@@ -13,6 +13,7 @@ import io.simdex.router.TestServer;
 import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
+import io.simdex.server.grpc.RawCall;
 import io.simdex.server.grpc.ServerBounds;
 import io.simdex.server.store.StoreSizing;
 import org.junit.jupiter.api.Test;

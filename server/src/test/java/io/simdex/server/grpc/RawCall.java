@@ -1,4 +1,4 @@
-package io.simdex.router.fuzz;
+package io.simdex.server.grpc;
 
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -11,8 +11,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.TimeUnit;
 
-/** Unary calls with hand-made bodies: bytes no generated stub would send. */
-final class RawCall {
+/** Unary calls with hand-made bodies: bytes no generated stub would send (the server's and the router's tests). */
+public final class RawCall {
     private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
         @Override
         public InputStream stream(byte[] value) {
@@ -32,14 +32,14 @@ final class RawCall {
     private RawCall() {
     }
 
-    static byte[] call(Channel channel, String fullMethodName, byte[] body) {
+    public static byte[] call(Channel channel, String fullMethodName, byte[] body) {
         MethodDescriptor<byte[], byte[]> m = MethodDescriptor.<byte[], byte[]>newBuilder().setType(MethodDescriptor.MethodType.UNARY)
                 .setFullMethodName(fullMethodName).setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
         return ClientCalls.blockingUnaryCall(channel, m, CallOptions.DEFAULT.withDeadlineAfter(60, TimeUnit.SECONDS), body);
     }
 
     /** Field 1 as a length-delimited value (a string in every request here) holding {@code value}'s bytes. */
-    static byte[] field1(byte[] value) {
+    public static byte[] field1(byte[] value) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(0x0a);
         long n = value.length;
@@ -53,7 +53,7 @@ final class RawCall {
     }
 
     /** A string field that is not UTF-8: a lone continuation byte, an overlong NUL, a surrogate half. */
-    static byte[] notUtf8(int kind) {
+    public static byte[] notUtf8(int kind) {
         byte[][] bad = {{(byte) 0x80}, {(byte) 0xc0, (byte) 0x80}, {(byte) 0xed, (byte) 0xa0, (byte) 0x80}};
         byte[] b = bad[Math.floorMod(kind, 3)];
         return field1(b);
