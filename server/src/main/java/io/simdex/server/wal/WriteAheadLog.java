@@ -200,11 +200,28 @@ public final class WriteAheadLog implements AutoCloseable {
                 lock.unlock();
             }
             try {
-                checkpoint();
+                checkpointIfDue();
             } catch (RuntimeException e) {
                 // The log has failed (see fail); writes report it.
                 return;
             }
+        }
+    }
+
+    /**
+     * The background checkpoint, skipped when an explicit {@link #checkpoint} ran since it was
+     * asked for (its rotate cleared the flag): a second one would only rotate an empty segment.
+     */
+    private synchronized void checkpointIfDue() {
+        boolean due;
+        lock.lock();
+        try {
+            due = checkpointDue;
+        } finally {
+            lock.unlock();
+        }
+        if (due) {
+            checkpoint();
         }
     }
 
