@@ -5,6 +5,7 @@ import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.router.api.Catalog;
 import io.simdex.router.api.RetentionSweeper;
 import io.simdex.router.api.SimdexService;
+import io.simdex.router.clock.ClusterClock;
 import io.simdex.router.cluster.ClusterConfig;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.metrics.MetricsEndpoint;
@@ -81,11 +82,16 @@ final class RouterCommand implements Callable<Integer> {
         PeerCredentials toShards = shardCa == null ? PeerCredentials.PLAINTEXT
                 : PeerCredentials.mutualTls(new TlsFiles(tls.cert, tls.key, shardCa));
         List<ShardClient> clients = new ArrayList<>();
+        Map<String, io.grpc.Channel> channels = new java.util.LinkedHashMap<>();
         for (String address : shards) {
-            clients.add(new RemoteShardClient(ShardChannels.forTarget(address, toShards.channel())));
+            RemoteShardClient shard = new RemoteShardClient(ShardChannels.forTarget(address, toShards.channel()));
+            clients.add(shard);
+            channels.put(address, shard.channel());
         }
         IndexRouter index = new IndexRouter(clients, Placement.roundRobin(clients.size()));
-        SimdexService service = new SimdexService(index, new Catalog(data), Clock.systemUTC());
+        // Several routers may serve the same shards: the shards' clocks decide generations, as in a cluster.
+        ClusterClock clock = ClusterClock.start(() -> channels, Clock.systemUTC(), ClusterConfig.DEFAULT_CLOCK_SKEW_MILLIS);
+        SimdexService service = new SimdexService(index, new Catalog(data), clock);
         PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME, List.of(),
                 threads == null ? HandlerThreads.UNBOUNDED : threads, Map.of(), service.handlingTimes(), security);
         RetentionSweeper sweeper = RetentionSweeper.start(service, Set.of());
@@ -99,6 +105,7 @@ final class RouterCommand implements Callable<Integer> {
             }
             sweeper.close();
             server.close();
+            clock.close();
             index.close();
         }, "router-shutdown"));
         MetricsOption.announce("simdex router", host, endpoint);

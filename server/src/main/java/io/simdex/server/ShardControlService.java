@@ -36,6 +36,7 @@ public final class ShardControlService extends ShardControlGrpc.ShardControlImpl
     private final ShardNode node;
     private final NodeState state;
     private final PeerCredentials peers;
+    private final java.time.Clock clock;
 
     /** A service for a node outside any cluster: always readable, epoch 0. */
     public ShardControlService(ShardNode node) {
@@ -48,9 +49,15 @@ public final class ShardControlService extends ShardControlGrpc.ShardControlImpl
 
     /** As above, pulling from peers with {@code peers}' credentials. */
     public ShardControlService(ShardNode node, NodeState state, PeerCredentials peers) {
+        this(node, state, peers, java.time.Clock.systemUTC());
+    }
+
+    /** As above, telling the time of {@code clock} in Status (tests give nodes clocks that disagree). */
+    public ShardControlService(ShardNode node, NodeState state, PeerCredentials peers, java.time.Clock clock) {
         this.node = node;
         this.state = state;
         this.peers = peers;
+        this.clock = clock;
     }
 
     /** The service behind an {@link EpochFence} on {@code state}: what a cluster node registers, beside ShardService's. */
@@ -137,7 +144,8 @@ public final class ShardControlService extends ShardControlGrpc.ShardControlImpl
     }
 
     private NodeStatus status() {
-        return NodeStatus.newBuilder().setNodeId(state.nodeId()).setEpoch(state.epoch()).setReadable(state.readable()).build();
+        return NodeStatus.newBuilder().setNodeId(state.nodeId()).setEpoch(state.epoch()).setReadable(state.readable())
+                .setUnixMillis(clock.millis()).build();
     }
 
     private static PartitionSet partitions(List<Integer> partitions) {

@@ -4,6 +4,7 @@ import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.router.api.Catalog;
 import io.simdex.router.api.RetentionSweeper;
 import io.simdex.router.api.SimdexService;
+import io.simdex.router.clock.ClusterClock;
 import io.simdex.router.cluster.AdminService;
 import io.simdex.router.cluster.AtomixMember;
 import io.simdex.router.cluster.ClusterConfig;
@@ -32,8 +33,11 @@ public final class ClusterRouter implements AutoCloseable {
     private final PublicServer server;
     private final RetentionSweeper sweeper;
     private final MetricsEndpoint metrics;
+    private final ClusterClock clock;
 
-    private ClusterRouter(AtomixMember member, ClusterView view, PublicServer server, RetentionSweeper sweeper, MetricsEndpoint metrics) {
+    private ClusterRouter(AtomixMember member, ClusterView view, PublicServer server, RetentionSweeper sweeper, MetricsEndpoint metrics,
+            ClusterClock clock) {
+        this.clock = clock;
         this.member = member;
         this.view = view;
         this.server = server;
@@ -49,17 +53,32 @@ public final class ClusterRouter implements AutoCloseable {
         ClusterView view = new ClusterView(store, member::liveIds, config.hedgeMillis(), missed, config.security().peers());
         Set<String> raft = config.raft().isEmpty()
                 ? config.seeds().stream().map(ClusterConfig.Seed::id).collect(Collectors.toSet()) : config.raft();
-        SimdexService service = new SimdexService(view, new Catalog(config.data(), new SharedCatalog(member.atomix())), Clock.systemUTC());
+        ClusterClock clock = ClusterClock.start(view::nodeChannels, ownClock(), config.clockSkewMillis());
+        SimdexService service = new SimdexService(view, new Catalog(config.data(), new SharedCatalog(member.atomix())), clock);
         MetricsEndpoint metrics = null;
         if (config.metricsPort() != ClusterConfig.NO_METRICS) {
             metrics = MetricsEndpoint.start(config.host(), config.metricsPort());
             service.handlingTimes().publishTo(metrics.grpcCalls());
             ClusterMetrics.bindRouter(metrics, view, member, missed);
+            ClusterMetrics.bindClock(metrics, clock);
         }
         PublicServer server = PublicServer.start(config.host(), config.port(), service.bindService(), SimdexGrpc.SERVICE_NAME,
                 List.of(new AdminService(member, store, view, raft).bindService()), config.handlerThreads(), Map.of(),
                 service.handlingTimes(), config.security().publicPort());
-        return new ClusterRouter(member, view, server, RetentionSweeper.start(service, Set.of()), metrics);
+        return new ClusterRouter(member, view, server, RetentionSweeper.start(service, Set.of()), metrics, clock);
+    }
+
+    /** Test only: offsets this router's own clock. */
+    static final String TEST_CLOCK_OFFSET = "simdex.test.clockOffsetSeconds";
+
+    /**
+     * This process's wall clock, which only tells how far it is from the nodes' ({@link ClusterClock}).
+     * For tests only, the system property {@value #TEST_CLOCK_OFFSET} moves it by that many seconds,
+     * to show that a router whose host clock is wrong still writes and expires the cluster's generations.
+     */
+    static Clock ownClock() {
+        long offset = Long.getLong(TEST_CLOCK_OFFSET, 0);
+        return offset == 0 ? Clock.systemUTC() : Clock.offset(Clock.systemUTC(), Duration.ofSeconds(offset));
     }
 
     /** The founding nodes write the first map; a router started first waits for it. */
@@ -104,6 +123,7 @@ public final class ClusterRouter implements AutoCloseable {
         }
         sweeper.close();
         server.close();
+        clock.close();
         view.close();
         member.close();
     }

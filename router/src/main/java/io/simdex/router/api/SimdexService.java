@@ -75,7 +75,11 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     /** A URL stays seen this long when CheckUrls gives no ttl. */
     static final long DEFAULT_URL_TTL_SECONDS = 7 * 24 * 3600;
 
-    /** @param clock decides which time generations are live (retention); tests pass a controllable one */
+    /**
+     * @param clock decides which time generations are live (retention) and when URLs expire: the
+     *              process's own clock in one process, the nodes' agreed clock in a cluster
+     *              ({@code ClusterClock}); tests pass a controllable one
+     */
     public SimdexService(IndexRouter index, Catalog catalog, Clock clock) {
         this(IndexView.fixed(index), catalog, clock);
     }
@@ -123,21 +127,37 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
      */
     public int prepareGenerations(Set<String> evenIfUnused) {
         int created = 0;
-        Instant now = clock.instant();
+        Instant now = null;
+        RuntimeException noTime = null;
         for (CollectionInfo c : catalog.all()) {
             if (!servable(c)) {
                 continue;
             }
             CollectionSettings s = c.getSettings();
-            long current = window(s, now).current();
             boolean eager = evenIfUnused.contains(c.getName());
-            created += index().prepare(c.getName(), current, eager);
-            if (!CollectionSettingsRules.retention(s).isZero()) {
-                long next = window(s, now.plus(prepareLead(CollectionSettingsRules.generation(s)))).current();
-                if (next != current) {
-                    created += index().prepare(c.getName(), next, eager);
+            if (CollectionSettingsRules.retention(s).isZero()) {
+                created += index().prepare(c.getName(), Window.FOREVER.current(), eager);
+                continue;
+            }
+            if (now == null && noTime == null) {
+                try {
+                    now = clock.instant();
+                } catch (RuntimeException e) {
+                    noTime = e; // collections without retention are still prepared; thrown below
                 }
             }
+            if (noTime != null) {
+                continue;
+            }
+            long current = window(s, now).current();
+            created += index().prepare(c.getName(), current, eager);
+            long next = window(s, now.plus(prepareLead(CollectionSettingsRules.generation(s)))).current();
+            if (next != current) {
+                created += index().prepare(c.getName(), next, eager);
+            }
+        }
+        if (noTime != null) {
+            throw noTime;
         }
         return created;
     }
@@ -149,8 +169,9 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         return half.compareTo(lead) < 0 ? half : lead;
     }
 
+    /** A collection without retention has one generation and never reads the clock (a cluster's may refuse). */
     private Window window(CollectionSettings s) {
-        return window(s, clock.instant());
+        return CollectionSettingsRules.retention(s).isZero() ? Window.FOREVER : window(s, clock.instant());
     }
 
     private static Window window(CollectionSettings s, Instant at) {

@@ -27,16 +27,23 @@ import java.util.Set;
  * expected=1000000           documents a new collection is sized for on a node
  * hedge.millis=0             routers: ask a second replica when the first has not answered a read by then (0: never)
  * handler.threads=0          routers: gRPC handler threads (0: unbounded, as handlers wait on the nodes; see HandlerThreads)
+ * clock.skew.millis=5000     routers: how far apart the nodes' clocks may be before time-dependent requests are refused (see ClusterClock)
  * durability=process         nodes: when a write is acknowledged, process or fsync (see Durability)
  * metrics.port=9411          Prometheus metrics at http://host:PORT/metrics (0: a free port; absent: none)
  * tls.cert, tls.key, tls.cluster.ca, tls.client.ca, auth.file, insecure: see ClusterSecurity
  * </pre>
  */
 public record ClusterConfig(String id, String host, int port, int atomixPort, Path data, List<Seed> seeds, Set<String> raft,
-        int replication, int writeQuorum, long expected, long hedgeMillis, int handlerThreads, Durability durability,
-        int metricsPort, ClusterSecurity security) {
+        int replication, int writeQuorum, long expected, long hedgeMillis, int handlerThreads, long clockSkewMillis,
+        Durability durability, int metricsPort, ClusterSecurity security) {
     /** {@link #metricsPort} when the process serves no metrics. */
     public static final int NO_METRICS = -1;
+    /**
+     * {@code clock.skew.millis} when not given: far above what NTP keeps hosts to (milliseconds),
+     * far below a generation (a minute or more by default), so it flags a host whose time is not
+     * synchronised without refusing one that merely jitters.
+     */
+    public static final long DEFAULT_CLOCK_SKEW_MILLIS = 5_000;
 
     /** A founding member's Atomix address: {@code id@host:port}. */
     public record Seed(String id, String host, int port) {
@@ -81,8 +88,22 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
                 Integer.parseInt(required(p, "atomix.port", source)), Path.of(required(p, "data", source)), seeds, raft,
                 replication, quorum, Long.parseLong(p.getProperty("expected", "1000000").trim()),
                 Long.parseLong(p.getProperty("hedge.millis", "0").trim()),
-                Integer.parseInt(p.getProperty("handler.threads", "0").trim()), durability(p, source), metricsPort(p, source),
+                Integer.parseInt(p.getProperty("handler.threads", "0").trim()), clockSkewMillis(p, source), durability(p, source),
+                metricsPort(p, source),
                 ClusterSecurity.of(p, source));
+    }
+
+    private static long clockSkewMillis(Properties p, String source) {
+        String v = p.getProperty("clock.skew.millis", Long.toString(DEFAULT_CLOCK_SKEW_MILLIS)).trim();
+        try {
+            long millis = Long.parseLong(v);
+            if (millis >= 1 && millis <= 3_600_000) {
+                return millis;
+            }
+        } catch (NumberFormatException notANumber) {
+            // reported below
+        }
+        throw new IllegalArgumentException(source + ": clock.skew.millis must be 1..3600000, was \"" + v + "\"");
     }
 
     private static int metricsPort(Properties p, String source) {
@@ -104,7 +125,7 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
     /** The same settings with metrics on {@code port} ({@link #NO_METRICS}: none), as a flag overrides the file. */
     public ClusterConfig withMetricsPort(int port) {
         return new ClusterConfig(id, host, this.port, atomixPort, data, seeds, raft, replication, writeQuorum, expected, hedgeMillis,
-                handlerThreads, durability, port, security);
+                handlerThreads, clockSkewMillis, durability, port, security);
     }
 
     private static Durability durability(Properties p, String source) {

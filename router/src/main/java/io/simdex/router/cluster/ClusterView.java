@@ -84,6 +84,16 @@ public final class ClusterView implements IndexView, AutoCloseable {
         return channels.computeIfAbsent(address, a -> new RemoteShardClient(ShardChannels.forReplica(a, peers.channel())));
     }
 
+    /** Every node of the current map, id to its shard channel (none before the first map): where the cluster's time comes from. */
+    public Map<String, io.grpc.Channel> nodeChannels() {
+        PartitionMap map = map();
+        Map<String, io.grpc.Channel> out = new java.util.LinkedHashMap<>();
+        if (map != null) {
+            map.nodes().forEach(n -> out.put(n.getId(), node(n.getAddress()).channel()));
+        }
+        return out;
+    }
+
     private synchronized void install(PartitionMap map) {
         if (map == null || (built != null && built.map().epoch() >= map.epoch())) {
             return;

@@ -12,7 +12,7 @@ import java.util.Set;
 final class ConfigKeys {
     static final Set<String> KNOWN = Set.of(
             "id", "host", "port", "atomix.port", "data", "seeds", "raft", "replication", "write.quorum", "expected",
-            "hedge.millis", "handler.threads", "durability", "metrics.port",
+            "hedge.millis", "handler.threads", "clock.skew.millis", "durability", "metrics.port",
             "tls.cert", "tls.key", "tls.cluster.ca", "tls.client.ca", "auth.file", "insecure");
 
     private ConfigKeys() {

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
+import io.simdex.router.clock.ClusterClock;
 import io.simdex.router.cluster.AtomixMember;
 import io.simdex.router.cluster.ClusterView;
 import io.simdex.router.cluster.MissedWrites;
@@ -29,7 +30,9 @@ import java.util.function.Supplier;
  * {@code simdex_cluster_node_behind} (1 while the node is marked as having missed acknowledged
  * writes and has not caught up: reads avoid it), {@code simdex_cluster_node_partitions} and
  * {@code _incoming}, and the counter {@code simdex_cluster_missed_writes_total}: writes the
- * quorum acknowledged that failed on that replica, as this router saw them. A node adds
+ * quorum acknowledged that failed on that replica, as this router saw them, and
+ * {@code simdex_router_clock_offset_seconds}: its own clock minus its nodes' agreed clock at the
+ * last reading (positive: ahead; see ClusterClock). A node adds
  * {@code simdex_node_readable}: 0 while it catches up from its peers and refuses reads.
  */
 public final class ClusterMetrics {
@@ -73,6 +76,12 @@ public final class ClusterMetrics {
                         .tag("node", node).register(registry);
             }
         });
+    }
+
+    /** A cluster router's distance from its nodes' time. */
+    public static void bindClock(MetricsEndpoint endpoint, ClusterClock clock) {
+        Gauge.builder("simdex.router.clock.offset", clock, c -> c.localOffsetMillis() / 1000.0).baseUnit("seconds")
+                .description("This router's clock minus its nodes' agreed clock at the last reading").register(endpoint.registry());
     }
 
     /** A cluster node's gauges: its fence epoch, whether it serves reads, membership, moves. */
