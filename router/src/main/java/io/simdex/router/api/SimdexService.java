@@ -162,6 +162,21 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         return created;
     }
 
+    /**
+     * Creates the new collection's current store on every shard before CreateCollection answers.
+     * Otherwise its first writes create them: seconds on a busy node (the first map of a JVM
+     * longer still), while a Dedup holds its bucket locks, so concurrent Dedups on a fresh
+     * collection waited out their lock wait (ABORTED) and writes their deadline. A shard that
+     * fails here is left to create its store at the first write, as before.
+     */
+    private void prepareNew(String name, CollectionSettings settings) {
+        try {
+            index().prepare(name, window(settings).current(), true);
+        } catch (RuntimeException e) {
+            LOG.warning("collection '" + name + "' created; its stores will be created by its first writes: " + e);
+        }
+    }
+
     /** How long before a generation starts its store is created: a few sweeps, never more than half a generation. */
     static Duration prepareLead(Duration generation) {
         Duration half = generation.dividedBy(2);
@@ -190,6 +205,9 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             if (!c.created() && !c.collection().getSettings().equals(settings)) {
                 throw Status.ALREADY_EXISTS.withDescription("collection '" + name + "' exists with other settings: "
                         + TextFormat.shortDebugString(c.collection().getSettings())).asRuntimeException();
+            }
+            if (c.created()) {
+                prepareNew(name, settings);
             }
             return CreateCollectionResponse.newBuilder().setCollection(c.collection()).setCreated(c.created()).build();
         });
