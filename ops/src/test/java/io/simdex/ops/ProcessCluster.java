@@ -21,7 +21,7 @@ import java.util.stream.IntStream;
 
 /**
  * A replicated cluster in real processes on loopback: nodes node-1..node-N (node-1..3 found the
- * Raft group; R=2, W=1) and router-1, each a {@link SimdexProcess} with its own config file,
+ * Raft group; R=2, W=1), router-1 and any routers {@link #addRouter} adds, each a {@link SimdexProcess} with its own config file,
  * one log per start, and Prometheus metrics on a free port ({@link Metrics#port}). Waits go
  * through {@link #await}, which adds the tail of every log on a timeout.
  */
@@ -32,6 +32,9 @@ final class ProcessCluster implements AutoCloseable {
     private final Path dir;
     private final int[] shardPorts;
     private final int routerPort;
+    private final String seeds;
+    private final Map<String, Integer> routerPorts = new LinkedHashMap<>();
+    private final Map<String, List<String>> jvmFlags = new LinkedHashMap<>();
     private final Map<String, SimdexProcess> processes = new LinkedHashMap<>();
     private final Map<String, Integer> starts = new LinkedHashMap<>();
     private ManagedChannel channel;
@@ -46,15 +49,35 @@ final class ProcessCluster implements AutoCloseable {
             atomix[i] = SimdexProcess.freePort();
             shardPorts[i] = SimdexProcess.freePort();
         }
-        String seeds = IntStream.rangeClosed(1, 3).mapToObj(i -> "node-" + i + "@127.0.0.1:" + atomix[i]).collect(Collectors.joining(","));
+        seeds = IntStream.rangeClosed(1, 3).mapToObj(i -> "node-" + i + "@127.0.0.1:" + atomix[i]).collect(Collectors.joining(","));
         for (int i = 1; i <= nodes; i++) {
             Files.writeString(dir.resolve("node-" + i + ".properties"), "id=node-" + i + "\nhost=127.0.0.1\nport=" + shardPorts[i]
                     + "\natomix.port=" + atomix[i] + "\ndata=" + dir.resolve("node-" + i) + "\nseeds=" + seeds
                     + "\nraft=node-1,node-2,node-3\nreplication=2\nwrite.quorum=1\nexpected=1500000\nmetrics.port=0\n");
         }
-        routerPort = SimdexProcess.freePort();
-        Files.writeString(dir.resolve("router-1.properties"), "id=router-1\nhost=127.0.0.1\nport=" + routerPort + "\natomix.port="
-                + SimdexProcess.freePort() + "\ndata=" + dir.resolve("router-1") + "\nseeds=" + seeds + "\nmetrics.port=0\n");
+        routerPort = writeRouter("router-1");
+    }
+
+    /** Writes the config of router {@code id} on a free port; returns the port. */
+    private int writeRouter(String id) throws IOException {
+        int port = SimdexProcess.freePort();
+        Files.writeString(dir.resolve(id + ".properties"), "id=" + id + "\nhost=127.0.0.1\nport=" + port + "\natomix.port="
+                + SimdexProcess.freePort() + "\ndata=" + dir.resolve(id) + "\nseeds=" + seeds + "\nmetrics.port=0\n");
+        routerPorts.put(id, port);
+        return port;
+    }
+
+    /** Writes the config of router-N (the next number), started with {@code flags} before -jar; starts nothing. */
+    String addRouter(List<String> flags) throws IOException {
+        String id = "router-" + (routerPorts.size() + 1);
+        writeRouter(id);
+        jvmFlags.put(id, flags);
+        return id;
+    }
+
+    /** The public API port of router {@code id}. */
+    int routerPort(String id) {
+        return routerPorts.get(id);
     }
 
     /** Starts the three founding nodes together (Raft needs a quorum to start), then the router; opens the admin channel. */
@@ -87,12 +110,13 @@ final class ProcessCluster implements AutoCloseable {
     void launch(String id) throws IOException {
         int n = starts.merge(id, 1, Integer::sum);
         String kind = id.startsWith("router") ? "router" : "node";
-        processes.put(id, SimdexProcess.start(dir.resolve(id + "-" + n + ".log"), kind, "--config", dir.resolve(id + ".properties").toString()));
+        processes.put(id, SimdexProcess.start(dir.resolve(id + "-" + n + ".log"), jvmFlags.getOrDefault(id, List.of()), kind, "--config",
+                dir.resolve(id + ".properties").toString()));
     }
 
     void awaitServing(String id) throws Exception {
         if (id.startsWith("router")) {
-            process(id).awaitServing(routerPort, "simdex.v1.Simdex");
+            process(id).awaitServing(routerPort(id), "simdex.v1.Simdex");
         } else {
             process(id).awaitServing(Integer.parseInt(shardAddress(id).split(":")[1]), "simdex.v1.Shard");
         }

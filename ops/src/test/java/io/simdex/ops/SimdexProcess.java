@@ -30,7 +30,14 @@ final class SimdexProcess implements AutoCloseable {
     }
 
     static SimdexProcess start(Path log, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(javaBinary(), "-Xmx512m", "-Dchronicle.analytics.disable=true", "-jar", JAR.toString()));
+        return start(log, List.of(), args);
+    }
+
+    /** As above, with extra JVM flags before {@code -jar}. */
+    static SimdexProcess start(Path log, List<String> jvmFlags, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(javaBinary(), "-Xmx512m", "-Dchronicle.analytics.disable=true"));
+        cmd.addAll(jvmFlags);
+        cmd.addAll(List.of("-jar", JAR.toString()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         return new SimdexProcess(p, log);
