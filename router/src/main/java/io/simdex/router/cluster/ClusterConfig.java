@@ -22,8 +22,8 @@ import java.util.Set;
  * data=/var/lib/simdex       data directory
  * seeds=node-1@10.0.0.1:7611,node-2@10.0.0.2:7611,node-3@10.0.0.3:7611
  * raft=node-1,node-2,node-3  founding nodes: the Raft group and the first placement
- * replication=2              R (used when the first map is made)
- * write.quorum=1             W, default majority of R
+ * replication=3              R (used when the first map is made); default 3, or the number of founders if fewer
+ * write.quorum=2             W, default a majority of R (R=3: 2, so one node down stops neither reads nor writes)
  * expected=1000000           documents a new collection is sized for on a node
  * hedge.millis=0             routers: ask a second replica when the first has not answered a read by then (0: never)
  * handler.threads=0          routers: gRPC handler threads (0: unbounded, as handlers wait on the nodes; see HandlerThreads)
@@ -70,7 +70,14 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
     static ClusterConfig of(Properties p, String source) {
         ConfigKeys.check(p, List.of(), source);
         String id = required(p, "id", source);
-        int replication = Integer.parseInt(p.getProperty("replication", "2").trim());
+        Set<String> raft = new LinkedHashSet<>();
+        for (String s : p.getProperty("raft", "").split(",")) {
+            if (!s.isBlank()) {
+                raft.add(s.trim());
+            }
+        }
+        String r = p.getProperty("replication", "").trim();
+        int replication = r.isEmpty() ? defaultReplication(raft.size()) : Integer.parseInt(r);
         String w = p.getProperty("write.quorum", "").trim();
         int quorum = w.isEmpty() ? PartitionMap.majority(replication) : Integer.parseInt(w);
         if (quorum < 1 || quorum > replication) {
@@ -78,12 +85,6 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
         }
         List<Seed> seeds = Arrays.stream(required(p, "seeds", source).split(",")).map(String::trim).filter(s -> !s.isEmpty())
                 .map(Seed::parse).toList();
-        Set<String> raft = new LinkedHashSet<>();
-        for (String s : p.getProperty("raft", "").split(",")) {
-            if (!s.isBlank()) {
-                raft.add(s.trim());
-            }
-        }
         return new ClusterConfig(id, p.getProperty("host", "127.0.0.1").trim(), Integer.parseInt(required(p, "port", source)),
                 Integer.parseInt(required(p, "atomix.port", source)), Path.of(required(p, "data", source)), seeds, raft,
                 replication, quorum, Long.parseLong(p.getProperty("expected", "1000000").trim()),
@@ -91,6 +92,16 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
                 Integer.parseInt(p.getProperty("handler.threads", "0").trim()), clockSkewMillis(p, source), durability(p, source),
                 metricsPort(p, source),
                 ClusterSecurity.of(p, source));
+    }
+
+    /**
+     * R when the file gives none: 3, so that with the default W (a majority, 2) one node down
+     * stops neither reads nor writes and an acknowledged write is on two hosts; fewer when fewer
+     * nodes found the cluster, since R cannot exceed the nodes. Routers, which read R from the
+     * map, have no founders listed and get 3.
+     */
+    static int defaultReplication(int founders) {
+        return founders == 0 ? 3 : Math.min(3, founders);
     }
 
     private static long clockSkewMillis(Properties p, String source) {

@@ -24,6 +24,30 @@ class ClusterConfigTest {
     }
 
     @Test
+    void of_noReplicationOrQuorum_threeReplicasWriteQuorumTwo_fewerWhenFewerFounders() {
+        Properties three = node();
+        three.setProperty("raft", "node-1,node-2,node-3");
+        ClusterConfig c = ClusterConfig.of(three, "node.properties");
+        assertEquals(3, c.replication());
+        assertEquals(2, c.writeQuorum(), "one node down stops no write");
+        Properties two = node();
+        two.setProperty("raft", "node-1,node-2");
+        assertEquals(2, ClusterConfig.of(two, "node.properties").replication());
+        Properties one = node();
+        one.setProperty("raft", "node-1");
+        assertEquals(1, ClusterConfig.of(one, "node.properties").writeQuorum());
+    }
+
+    @Test
+    void of_clockSkewMillis_defaultFiveSeconds_badValueNamed() {
+        assertEquals(5_000, ClusterConfig.of(node(), "node.properties").clockSkewMillis());
+        Properties p = node();
+        p.setProperty("clock.skew.millis", "0");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.of(p, "router.properties"));
+        assertEquals("router.properties: clock.skew.millis must be 1..3600000, was \"0\"", e.getMessage());
+    }
+
+    @Test
     void durability_unset_isProcess() {
         assertEquals(Durability.PROCESS, ClusterConfig.of(node(), "node.properties").durability());
     }
