@@ -105,32 +105,26 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
     }
 
     private static long clockSkewMillis(Properties p, String source) {
-        String v = p.getProperty("clock.skew.millis", Long.toString(DEFAULT_CLOCK_SKEW_MILLIS)).trim();
-        try {
-            long millis = Long.parseLong(v);
-            if (millis >= 1 && millis <= 3_600_000) {
-                return millis;
-            }
-        } catch (NumberFormatException notANumber) {
-            // reported below
-        }
-        throw new IllegalArgumentException(source + ": clock.skew.millis must be 1..3600000, was \"" + v + "\"");
+        return number(p, source, "clock.skew.millis", Long.toString(DEFAULT_CLOCK_SKEW_MILLIS), 1, 3_600_000);
     }
 
     private static int metricsPort(Properties p, String source) {
         String v = p.getProperty("metrics.port", "").trim();
-        if (v.isEmpty()) {
-            return NO_METRICS;
-        }
+        return v.isEmpty() ? NO_METRICS : (int) number(p, source, "metrics.port", v, 0, 65535);
+    }
+
+    /** The key's value, or {@code fallback}, as a number in min..max; an IllegalArgumentException naming the key and value otherwise. */
+    private static long number(Properties p, String source, String key, String fallback, long min, long max) {
+        String v = p.getProperty(key, fallback).trim();
         try {
-            int port = Integer.parseInt(v);
-            if (port >= 0 && port <= 65535) {
-                return port;
+            long n = Long.parseLong(v);
+            if (n >= min && n <= max) {
+                return n;
             }
         } catch (NumberFormatException notANumber) {
             // reported below
         }
-        throw new IllegalArgumentException(source + ": metrics.port must be 0..65535, was \"" + v + "\"");
+        throw new IllegalArgumentException(source + ": " + key + " must be " + min + ".." + max + ", was \"" + v + "\"");
     }
 
     /** The same settings with metrics on {@code port} ({@link #NO_METRICS}: none), as a flag overrides the file. */
