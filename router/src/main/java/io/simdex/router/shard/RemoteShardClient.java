@@ -6,6 +6,8 @@ import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.IdList;
+import io.simdex.proto.v1.ShardBucketAddManyRequest;
+import io.simdex.proto.v1.ShardBucketPart;
 import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardContentRequest;
 import io.simdex.proto.v1.ShardDropUrlJobRequest;
@@ -15,7 +17,10 @@ import io.simdex.proto.v1.ShardIdsRequest;
 import io.simdex.proto.v1.ShardLockRequest;
 import io.simdex.proto.v1.ShardPrepareRequest;
 import io.simdex.proto.v1.ShardPreviousResponse;
+import io.simdex.proto.v1.ShardProbeManyRequest;
+import io.simdex.proto.v1.ShardProbePart;
 import io.simdex.proto.v1.ShardProbeRequest;
+import io.simdex.proto.v1.ShardProbeResponse;
 import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.proto.v1.ShardStatsRequest;
 import io.simdex.proto.v1.ShardSweepUrlsRequest;
@@ -80,19 +85,45 @@ public final class RemoteShardClient implements ShardClient {
     @Override
     public CompletableFuture<Found[]> probe(String c, long[] gens, int table, long[] fps, int maxDistance) {
         return adapt(watched(readStub().probe(ShardProbeRequest.newBuilder().setCollection(c).setTable(table).addAllGenerations(boxed(gens))
-                .addAllFingerprints(boxed(fps)).setMaxDistance(maxDistance).build())), r -> {
-            Found[] out = new Found[r.getMatchesCount()];
-            for (int i = 0; i < out.length; i++) {
-                out[i] = new Found(unboxed(r.getMatches(i).getFingerprintsList()), unboxed(r.getMatches(i).getGenerationsList()));
-            }
-            return out;
-        });
+                .addAllFingerprints(boxed(fps)).setMaxDistance(maxDistance).build())), RemoteShardClient::found);
+    }
+
+    private static Found[] found(ShardProbeResponse r) {
+        Found[] out = new Found[r.getMatchesCount()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = new Found(unboxed(r.getMatches(i).getFingerprintsList()), unboxed(r.getMatches(i).getGenerationsList()));
+        }
+        return out;
     }
 
     @Override
     public CompletableFuture<Integer> bucketAdd(String c, long gen, int table, long[] fps, boolean newFingerprints) {
         return adapt(watched(stub().bucketAdd(bucketRequest(c, gen, table, fps).toBuilder().setNewFingerprints(newFingerprints).build())),
                 r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<Found[][]> probeMany(String c, long[] gens, int[] tables, long[][] fps, int[] maxDistances) {
+        ShardProbeManyRequest.Builder b = ShardProbeManyRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens));
+        for (int i = 0; i < tables.length; i++) {
+            b.addParts(ShardProbePart.newBuilder().setTable(tables[i]).addAllFingerprints(boxed(fps[i])).setMaxDistance(maxDistances[i]));
+        }
+        return adapt(watched(readStub().probeMany(b.build())), r -> {
+            Found[][] out = new Found[r.getPartsCount()][];
+            for (int p = 0; p < out.length; p++) {
+                out[p] = found(r.getParts(p));
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Integer> bucketAddMany(String c, long gen, int[] tables, long[][] fps, boolean[] newFingerprints) {
+        ShardBucketAddManyRequest.Builder b = ShardBucketAddManyRequest.newBuilder().setCollection(c).setGeneration(gen);
+        for (int i = 0; i < tables.length; i++) {
+            b.addParts(ShardBucketPart.newBuilder().setTable(tables[i]).addAllFingerprints(boxed(fps[i])).setNewFingerprints(newFingerprints[i]));
+        }
+        return adapt(watched(stub().bucketAddMany(b.build())), r -> (int) r.getChanged());
     }
 
     @Override
