@@ -2,6 +2,7 @@ package io.simdex.router;
 
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
@@ -55,10 +56,21 @@ class RemoteShardsTest {
     }
 
     private RemoteShardClient node(int i) throws IOException {
+        return node(i, false);
+    }
+
+    /** @param older serve the Shard service without the batched calls, as a node of an older version does */
+    private RemoteShardClient node(int i, boolean older) throws IOException {
         ShardNode node = new ShardNode(dir.resolve("n" + i), c -> StoreSizing.forShare(50_000, NODES, 8));
         nodes.add(node);
+        ServerServiceDefinition service = new ShardService(node).bindService();
+        if (older) {
+            ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(service.getServiceDescriptor().getName());
+            service.getMethods().stream().filter(m -> !m.getMethodDescriptor().getBareMethodName().endsWith("Many")).forEach(b::addMethod);
+            service = b.build();
+        }
         String name = InProcessServerBuilder.generateName();
-        servers.add(InProcessServerBuilder.forName(name).addService(new ShardService(node)).build().start());
+        servers.add(InProcessServerBuilder.forName(name).addService(service).build().start());
         ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
         RemoteShardClient client = new RemoteShardClient(channel);
         clients.add(client);
@@ -102,6 +114,15 @@ class RemoteShardsTest {
                 }
             }
         }
+    }
+
+    @Test
+    void batchedCalls_nodeWithoutThem_sentAsSingleCalls() throws IOException {
+        RemoteShardClient shard = node(0, true);
+        assertEquals(2, shard.bucketAddMany("c", 0, new int[]{0, 1}, new long[][]{{42}, {43}}, new boolean[]{true, true}).join());
+        Found[][] found = shard.probeMany("c", new long[]{0}, new int[]{0, 1}, new long[][]{{42}, {42}}, new int[]{0, 0}).join();
+        assertEquals(1, found[0][0].fingerprints().length);
+        assertEquals(0, found[1][0].fingerprints().length);
     }
 
     @Test

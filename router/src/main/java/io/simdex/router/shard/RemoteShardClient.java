@@ -32,7 +32,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A shard in another process, over gRPC. Calls made while serving a client request inherit
@@ -44,14 +46,17 @@ public final class RemoteShardClient implements ShardClient {
     private final long readTimeoutMillis;
     private final long writeTimeoutMillis;
     private final boolean ownsChannel;
+    /** Whether the node takes the batched calls (ProbeMany, BucketAddMany); shared by every epoch's view of the node. */
+    private final AtomicBoolean batches;
 
     public RemoteShardClient(ManagedChannel channel) {
-        this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true);
+        this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true, new AtomicBoolean(true));
     }
 
     private RemoteShardClient(ManagedChannel channel, ShardGrpc.ShardFutureStub stub, long readTimeoutMillis, long writeTimeoutMillis,
-            boolean ownsChannel) {
+            boolean ownsChannel, AtomicBoolean batches) {
         this.channel = channel;
+        this.batches = batches;
         this.stub = stub;
         this.readTimeoutMillis = readTimeoutMillis;
         this.writeTimeoutMillis = writeTimeoutMillis;
@@ -67,7 +72,7 @@ public final class RemoteShardClient implements ShardClient {
      */
     public RemoteShardClient atEpoch(long epoch, long readTimeoutMillis, long writeTimeoutMillis) {
         return new RemoteShardClient(channel, ShardGrpc.newFutureStub(channel).withInterceptors(ShardEpochs.stamp(epoch)),
-                readTimeoutMillis, writeTimeoutMillis, false);
+                readTimeoutMillis, writeTimeoutMillis, false, batches);
     }
 
     public ManagedChannel channel() {
@@ -104,26 +109,50 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<Found[][]> probeMany(String c, long[] gens, int[] tables, long[][] fps, int[] maxDistances) {
+        if (!batches.get()) {
+            return ShardClient.super.probeMany(c, gens, tables, fps, maxDistances);
+        }
         ShardProbeManyRequest.Builder b = ShardProbeManyRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens));
         for (int i = 0; i < tables.length; i++) {
             b.addParts(ShardProbePart.newBuilder().setTable(tables[i]).addAllFingerprints(boxed(fps[i])).setMaxDistance(maxDistances[i]));
         }
-        return adapt(watched(readStub().probeMany(b.build())), r -> {
+        return orSingly(adapt(watched(readStub().probeMany(b.build())), r -> {
             Found[][] out = new Found[r.getPartsCount()][];
             for (int p = 0; p < out.length; p++) {
                 out[p] = found(r.getParts(p));
             }
             return out;
-        });
+        }), () -> ShardClient.super.probeMany(c, gens, tables, fps, maxDistances));
     }
 
     @Override
     public CompletableFuture<Integer> bucketAddMany(String c, long gen, int[] tables, long[][] fps, boolean[] newFingerprints) {
+        if (!batches.get()) {
+            return ShardClient.super.bucketAddMany(c, gen, tables, fps, newFingerprints);
+        }
         ShardBucketAddManyRequest.Builder b = ShardBucketAddManyRequest.newBuilder().setCollection(c).setGeneration(gen);
         for (int i = 0; i < tables.length; i++) {
             b.addParts(ShardBucketPart.newBuilder().setTable(tables[i]).addAllFingerprints(boxed(fps[i])).setNewFingerprints(newFingerprints[i]));
         }
-        return adapt(watched(stub().bucketAddMany(b.build())), r -> (int) r.getChanged());
+        return orSingly(adapt(watched(stub().bucketAddMany(b.build())), r -> (int) r.getChanged()),
+                () -> ShardClient.super.bucketAddMany(c, gen, tables, fps, newFingerprints));
+    }
+
+    /**
+     * A node of an older version answers the batched calls UNIMPLEMENTED: then this call, and
+     * every later one to the node, goes as the single calls it batches (a rolling upgrade).
+     */
+    private <T> CompletableFuture<T> orSingly(CompletableFuture<T> batched, Supplier<CompletableFuture<T>> singly) {
+        return batched.handle((value, failure) -> {
+            if (failure == null) {
+                return CompletableFuture.completedFuture(value);
+            }
+            if (io.grpc.Status.fromThrowable(failure).getCode() == io.grpc.Status.Code.UNIMPLEMENTED) {
+                batches.set(false);
+                return singly.get();
+            }
+            return CompletableFuture.<T>failedFuture(failure);
+        }).thenCompose(Function.identity());
     }
 
     @Override
