@@ -49,13 +49,10 @@ class ClusterConfigTest {
     }
 
     @Test
-    void metricsPort_set_parsedAndOverridable() {
+    void metricsPort_set_parsed() {
         Properties p = node();
         p.setProperty("metrics.port", "9411");
-        ClusterConfig c = ClusterConfig.of(p, "node.properties");
-        assertEquals(9411, c.metricsPort());
-        assertEquals(0, c.withMetricsPort(0).metricsPort());
-        assertEquals(c.durability(), c.withMetricsPort(0).durability());
+        assertEquals(9411, ClusterConfig.of(p, "node.properties").metricsPort());
     }
 
     @Test
