@@ -45,11 +45,15 @@ final class ConfigCommand {
             Settings s = options.resolve(schema, List.of());
             System.out.println(file + ": ok: " + summary(s));
             int width = s.all().stream().mapToInt(x -> x.key().length()).max().orElse(0);
-            int valueWidth = s.all().stream().mapToInt(x -> x.value().length()).max().orElse(0);
+            int valueWidth = s.all().stream().mapToInt(x -> shown(x).length()).max().orElse(0);
             for (Setting x : s.all()) {
-                System.out.printf("  %-" + width + "s  %-" + Math.max(valueWidth, 1) + "s  %s%n", x.key(), x.value(), x.origin());
+                System.out.printf("  %-" + width + "s  %-" + valueWidth + "s  %s%n", x.key(), shown(x), x.origin());
             }
             return 0;
+        }
+
+        private static String shown(Setting s) {
+            return s.isSet() ? s.value() : "(unset)";
         }
 
         private static String summary(Settings s) {

@@ -42,6 +42,15 @@ class ConfigCheckTest {
         assertTrue(r.out.lines().anyMatch(l -> l.matches(" +write\\.quorum +1 +flag --set write\\.quorum")), r.out);
         assertTrue(r.out.lines().anyMatch(l -> l.matches(" +atomix\\.port +7611 +" + java.util.regex.Pattern.quote(file + " line 3"))), r.out);
         assertTrue(r.out.lines().anyMatch(l -> l.matches(" +durability +process +default")), r.out);
+        assertTrue(r.out.lines().anyMatch(l -> l.matches(" +metrics\\.port +\\(unset\\) +default")), r.out);
+    }
+
+    @Test
+    void check_missingFile_exitsTwoNamingIt() {
+        Path file = dir.resolve("absent.properties");
+        Run r = run("config", "check", file.toString());
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("config file " + file + " does not exist"), r.err);
     }
 
     @Test

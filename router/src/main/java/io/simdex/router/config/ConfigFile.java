@@ -3,6 +3,7 @@ package io.simdex.router.config;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,13 +21,20 @@ final class ConfigFile {
     private ConfigFile() {
     }
 
-    /** The file's settings, each with its line as origin ({@code node.properties line 4}). */
+    /**
+     * The file's settings, each with its line as origin ({@code node.properties line 4}).
+     *
+     * @throws IllegalArgumentException for a file that does not exist or a key the process does not read
+     */
     static List<Setting> read(ConfigSchema schema, Path file) throws IOException {
         Properties p = new Properties();
+        List<String> lines;
         try (Reader r = Files.newBufferedReader(file)) {
             p.load(r);
+            lines = Files.readAllLines(file);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("config file " + file + " does not exist", e);
         }
-        List<String> lines = Files.readAllLines(file);
         Map<String, Integer> lineOf = new HashMap<>();
         for (int i = 0; i < lines.size(); i++) {
             String key = keyOf(lines.get(i));
