@@ -1,10 +1,9 @@
 package io.simdex.router.cluster;
 
-import io.simdex.server.Durability;
-
 import io.simdex.router.config.ConfigSchema;
 import io.simdex.router.config.Setting;
 import io.simdex.router.config.Settings;
+import io.simdex.server.Durability;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -47,10 +46,14 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
         static Seed parse(String s) {
             int at = s.indexOf('@');
             int colon = s.lastIndexOf(':');
-            if (at <= 0 || colon < at) {
-                throw new IllegalArgumentException("seed '" + s + "' is not id@host:port");
+            try {
+                if (at > 0 && colon > at) {
+                    return new Seed(s.substring(0, at), s.substring(at + 1, colon), Integer.parseInt(s.substring(colon + 1)));
+                }
+            } catch (NumberFormatException badPort) {
+                // reported below
             }
-            return new Seed(s.substring(0, at), s.substring(at + 1, colon), Integer.parseInt(s.substring(colon + 1)));
+            throw new IllegalArgumentException("seed '" + s + "' is not id@host:port");
         }
     }
 
@@ -68,8 +71,9 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
         int replication = (int) s.number("replication", 1, 1000, 0);
         Setting w = s.get("write.quorum");
         int quorum = w.isSet() ? (int) s.number("write.quorum", 1, replication, 0) : PartitionMap.majority(replication);
-        List<Seed> seeds = Arrays.stream(s.required("seeds").split(",")).map(String::trim).filter(x -> !x.isEmpty())
-                .map(Seed::parse).toList();
+        s.required("seeds");
+        List<Seed> seeds = s.get("seeds").parse(v -> Arrays.stream(v.split(",")).map(String::trim).filter(x -> !x.isEmpty())
+                .map(Seed::parse).toList());
         Set<String> raft = new LinkedHashSet<>();
         for (String id : s.string("raft").split(",")) {
             if (!id.isBlank()) {

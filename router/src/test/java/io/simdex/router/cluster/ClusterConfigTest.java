@@ -44,6 +44,14 @@ class ClusterConfigTest {
     }
 
     @Test
+    void seeds_badPort_namesTheOriginAndTheSeed() {
+        Properties p = node();
+        p.setProperty("seeds", "node-1@127.0.0.1:76x0");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.of(p, "node.properties"));
+        assertEquals("node.properties: seed 'node-1@127.0.0.1:76x0' is not id@host:port", e.getMessage());
+    }
+
+    @Test
     void metricsPort_unset_isOff() {
         assertEquals(ClusterConfig.NO_METRICS, ClusterConfig.of(node(), "node.properties").metricsPort());
     }
