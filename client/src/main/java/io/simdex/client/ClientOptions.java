@@ -2,11 +2,13 @@ package io.simdex.client;
 
 import io.grpc.Channel;
 import io.grpc.ChannelCredentials;
+import io.grpc.ClientInterceptor;
 import io.grpc.ClientInterceptors;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.Metadata;
 import io.grpc.stub.MetadataUtils;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * How a {@link SimdexClient} calls the server. Immutable; derive variants with the
@@ -83,18 +85,23 @@ public record ClientOptions(Duration deadline, Duration bulkLoadDeadline, int ma
                 + ", tls=" + tls + ", token=" + (token == null ? "none" : "set") + "]";
     }
 
-    /** What {@code connect} opens its channel with. */
-    ChannelCredentials channelCredentials() {
+    /** What {@code connect} opens its channel with: TLS as {@link #tls} says, else plaintext. */
+    public ChannelCredentials channelCredentials() {
         return tls == null ? InsecureChannelCredentials.create() : tls.credentials();
     }
 
     /** {@code channel} with the token attached to every call, if there is one. */
     Channel authorized(Channel channel) {
+        return ClientInterceptors.intercept(channel, interceptors());
+    }
+
+    /** What a channel needs so every call carries the token: none without one. */
+    public List<ClientInterceptor> interceptors() {
         if (token == null) {
-            return channel;
+            return List.of();
         }
         Metadata headers = new Metadata();
         headers.put(AUTHORIZATION, "Bearer " + token);
-        return ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
+        return List.of(MetadataUtils.newAttachHeadersInterceptor(headers));
     }
 }

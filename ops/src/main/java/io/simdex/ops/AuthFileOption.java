@@ -10,4 +10,8 @@ final class AuthFileOption {
             description = "Require bearer tokens: lines 'ROLE COLLECTION sha256:HEX' (read|write|admin, a name or *); read again when it changes."
                     + " A cluster router takes auth.file in its config instead.")
     Path file;
+
+    void addTo(ConfigOptions.Flags flags) {
+        flags.put("auth.file", file, "--auth-file");
+    }
 }

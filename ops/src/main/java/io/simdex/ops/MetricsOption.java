@@ -9,6 +9,11 @@ final class MetricsOption {
             description = "Serve Prometheus metrics at http://HOST:PORT/metrics, HOST as --host (0: a free port; default: none).")
     Integer port;
 
+    /** The flag, if given, as setting metrics.port. */
+    void addTo(ConfigOptions.Flags flags) {
+        flags.put("metrics.port", port, "--metrics-port");
+    }
+
     boolean given() {
         return port != null;
     }

@@ -2,28 +2,28 @@ package io.simdex.ops;
 
 import io.simdex.ops.cluster.ClusterNode;
 import io.simdex.router.cluster.ClusterConfig;
+import io.simdex.router.config.ConfigSchema;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** One shard node of a cluster: replicated partitions, Atomix membership, the Raft group if founding. */
 @Command(name = "node", mixinStandardHelpOptions = true,
-        description = "Run a cluster shard node (settings in a properties file; see ops/docs/CLUSTER.md).")
+        description = {"Run a cluster shard node (settings in a properties file, --config; see docs/CLUSTER.md).",
+                "Settings: flag (--set KEY=VALUE) > environment (SIMDEX_KEY) > --config FILE > default."})
 final class NodeCommand implements Callable<Integer> {
-    @Option(names = "--config", required = true,
-            description = "Node settings: id, host, port, atomix.port, data, seeds, raft, replication, write.quorum, expected, metrics.port.")
-    Path config;
+    @Mixin
+    ConfigOptions config;
 
     @Mixin
     MetricsOption metrics;
 
     @Override
     public Integer call() throws Exception {
-        ClusterConfig c = ClusterConfig.load(config);
-        c = metrics.given() ? c.withMetricsPort(metrics.port()) : c;
+        ConfigOptions.Flags flags = new ConfigOptions.Flags();
+        metrics.addTo(flags);
+        ClusterConfig c = ClusterConfig.of(config.resolve(ConfigSchema.CLUSTER, flags.list()));
         ClusterNode node = ClusterNode.start(c);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -7,6 +7,7 @@ import io.simdex.router.api.RetentionSweeper;
 import io.simdex.router.api.SimdexService;
 import io.simdex.router.clock.ClusterClock;
 import io.simdex.router.cluster.ClusterConfig;
+import io.simdex.router.config.ConfigSchema;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.metrics.MetricsEndpoint;
 import io.simdex.router.security.ServerSecurity;
@@ -35,11 +36,11 @@ import java.util.concurrent.Callable;
  * partition map with replicas; otherwise in front of unreplicated shards at fixed addresses.
  */
 @Command(name = "router", mixinStandardHelpOptions = true,
-        description = "Run a router: of a cluster (--config), or in front of fixed shard processes (--shard).")
+        description = {"Run a router: of a cluster (--config), or in front of fixed shard processes (--shard).",
+                "Cluster settings: flag (--set KEY=VALUE) > environment (SIMDEX_KEY) > --config FILE > default."})
 final class RouterCommand implements Callable<Integer> {
-    @Option(names = "--config", description = "Cluster router settings (properties: id, host, port, atomix.port, seeds, data, metrics.port;"
-            + " TLS and tokens as tls.* and auth.file keys, see ClusterSecurity).")
-    Path config;
+    @Mixin
+    ConfigOptions config;
 
     @Option(names = "--shard", split = ",",
             description = "Without a cluster: shard addresses host:port, in shard order; the order fixes placement.")
@@ -72,8 +73,11 @@ final class RouterCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (config != null) {
+        if (config.file != null) {
             return cluster();
+        }
+        if (!config.set.isEmpty()) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--set is for a cluster router (--config)");
         }
         if (shards == null || shards.isEmpty()) {
             throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "give --config (cluster) or --shard (fixed shards)");
@@ -115,8 +119,9 @@ final class RouterCommand implements Callable<Integer> {
     }
 
     private int cluster() throws Exception {
-        ClusterConfig c = ClusterConfig.load(config);
-        c = metrics.given() ? c.withMetricsPort(metrics.port()) : c;
+        ConfigOptions.Flags flags = new ConfigOptions.Flags();
+        metrics.addTo(flags);
+        ClusterConfig c = ClusterConfig.of(config.resolve(ConfigSchema.CLUSTER, flags.list()));
         ClusterRouter router = ClusterRouter.start(c);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -20,6 +20,12 @@ final class TlsOptions {
     @Option(names = "--insecure", description = "Serve plaintext on an address beyond loopback, on purpose (without TLS the default is loopback only).")
     boolean insecure;
 
+    /** The flags given, as settings tls.cert, tls.key, tls.client.ca and insecure. */
+    void addTo(ConfigOptions.Flags flags) {
+        flags.put("tls.cert", cert, "--tls-cert").put("tls.key", key, "--tls-key").put("tls.client.ca", clientCa, "--tls-client-ca")
+                .put("insecure", insecure ? "true" : null, "--insecure");
+    }
+
     /** These flags, with tokens from {@code authFile} (null: none); reads every file now. */
     ServerSecurity security(Path authFile) {
         return ServerSecurity.builder().tls(cert, key).clientCa(clientCa).authFile(authFile).insecure(insecure).build();

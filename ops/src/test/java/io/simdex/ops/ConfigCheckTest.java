@@ -35,10 +35,41 @@ class ConfigCheckTest {
     }
 
     @Test
+    void check_showsEveryKeysEffectiveValueAndOrigin() throws Exception {
+        Path file = Files.writeString(dir.resolve("node.properties"), NODE);
+        Run r = run("config", "check", "--set", "write.quorum=1", file.toString());
+        assertEquals(0, r.code, r.err);
+        assertTrue(r.out.lines().anyMatch(l -> l.matches(" +write\\.quorum +1 +flag --set write\\.quorum")), r.out);
+        assertTrue(r.out.lines().anyMatch(l -> l.matches(" +atomix\\.port +7611 +" + java.util.regex.Pattern.quote(file + " line 3"))), r.out);
+        assertTrue(r.out.lines().anyMatch(l -> l.matches(" +durability +process +default")), r.out);
+        assertTrue(r.out.lines().anyMatch(l -> l.matches(" +metrics\\.port +\\(unset\\) +default")), r.out);
+    }
+
+    @Test
+    void check_missingFile_exitsTwoNamingIt() {
+        Path file = dir.resolve("absent.properties");
+        Run r = run("config", "check", file.toString());
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("config file " + file + " does not exist"), r.err);
+    }
+
+    @Test
+    void check_embeddedFile_readWithTheEmbeddedKeys() throws Exception {
+        Path file = Files.writeString(dir.resolve("embedded.properties"), "port=7400\nshards=2\n");
+        Run ok = run("config", "check", "--for", "embedded", file.toString());
+        assertEquals(0, ok.code, ok.err);
+        assertTrue(ok.out.startsWith(file + ": ok: embedded, 127.0.0.1:7400, data data, 2 shards, durability process, tls off"), ok.out);
+        Path cluster = Files.writeString(dir.resolve("node.properties"), NODE);
+        Run bad = run("config", "check", "--for", "embedded", cluster.toString());
+        assertEquals(2, bad.code);
+        assertTrue(bad.err.contains(cluster + " line 1: unknown key 'id'"), bad.err);
+    }
+
+    @Test
     void check_distributionExamples_exitZero() {
-        for (String name : new String[] {"node.properties", "router.properties"}) {
-            Path file = Path.of("dist/conf", name); // the module directory, as surefire runs
-            Run r = run("config", "check", file.toString());
+        for (String name : new String[] {"node", "router", "embedded"}) {
+            Path file = Path.of("dist/conf", name + ".properties"); // the module directory, as surefire runs
+            Run r = run("config", "check", "--for", name, file.toString());
             assertEquals(0, r.code, r.err);
             assertTrue(r.out.startsWith(file + ": ok:"), r.out);
         }

@@ -32,7 +32,7 @@ class DistributionIT {
     void tarball_unpacked_hasLayoutChecksConfigsAndServesThenStopsOnSigterm() throws Exception {
         Path home = unpack();
         for (String file : List.of("bin/simdex", "lib/simdex.jar", "conf/node.properties", "conf/router.properties",
-                "licenses/THIRD-PARTY.txt", "README", "docs/INSTALL.md", "systemd/simdex-node.service",
+                "conf/embedded.properties", "licenses/THIRD-PARTY.txt", "README", "docs/INSTALL.md", "systemd/simdex-node.service",
                 "systemd/simdex-router.service", "systemd/simdex-embedded.service")) {
             assertTrue(Files.isRegularFile(home.resolve(file)), "missing " + file);
         }
@@ -42,8 +42,8 @@ class DistributionIT {
                 "THIRD-PARTY.txt lists no grpc-api under its Apache license:\n" + thirdParty);
         assertTrue(!thirdParty.contains("junit") && !thirdParty.contains("io.simdex:"), "test or own artifacts listed:\n" + thirdParty);
 
-        for (String conf : List.of("conf/node.properties", "conf/router.properties")) {
-            Run check = run(home, "config", "check", conf);
+        for (String conf : List.of("conf/node.properties", "conf/router.properties", "conf/embedded.properties")) {
+            Run check = run(home, "config", "check", "--for", conf.substring(5, conf.indexOf('.')), conf);
             assertEquals(0, check.code, conf + ": " + check.output);
             assertTrue(check.output.contains(conf + ": ok:"), check.output);
         }

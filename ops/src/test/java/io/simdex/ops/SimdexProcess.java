@@ -30,23 +30,38 @@ final class SimdexProcess implements AutoCloseable {
     }
 
     static SimdexProcess start(Path log, String... args) throws IOException {
-        return start(log, List.of(), args);
+        return start(log, List.of(), java.util.Map.of(), args);
     }
 
-    /** As above, with extra JVM flags before {@code -jar}. */
+    /** As {@link #start(Path, String...)} with {@code env} added to the inherited environment. */
+    static SimdexProcess start(Path log, java.util.Map<String, String> env, String... args) throws IOException {
+        return start(log, List.of(), env, args);
+    }
+
+    /** As {@link #start(Path, String...)} with extra JVM flags before {@code -jar}. */
     static SimdexProcess start(Path log, List<String> jvmFlags, String... args) throws IOException {
+        return start(log, jvmFlags, java.util.Map.of(), args);
+    }
+
+    private static SimdexProcess start(Path log, List<String> jvmFlags, java.util.Map<String, String> env, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(javaBinary(), "-Xmx512m", "-Dchronicle.analytics.disable=true"));
         cmd.addAll(jvmFlags);
         cmd.addAll(List.of("-jar", JAR.toString()));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        return new SimdexProcess(p, log);
+        ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(env);
+        return new SimdexProcess(builder.start(), log);
     }
 
     /** Runs a CLI command to completion; returns its exit code and output. */
     static Result run(Path dir, String... args) throws Exception {
+        return run(dir, java.util.Map.of(), args);
+    }
+
+    /** As {@link #run(Path, String...)} with {@code env} added to the inherited environment. */
+    static Result run(Path dir, java.util.Map<String, String> env, String... args) throws Exception {
         Path log = Files.createTempFile(dir, "cli", ".log");
-        SimdexProcess p = start(log, args);
+        SimdexProcess p = start(log, env, args);
         if (!p.process.waitFor(60, TimeUnit.SECONDS)) {
             p.process.destroyForcibly();
             throw new AssertionError("CLI timed out: " + String.join(" ", args));

@@ -14,6 +14,8 @@ import io.simdex.proto.v1.PartitionsRequest;
 import io.simdex.proto.v1.PullProgress;
 import io.simdex.proto.v1.PullRequest;
 import io.simdex.proto.v1.SetEpochRequest;
+import io.simdex.proto.v1.ShardBucketAddManyRequest;
+import io.simdex.proto.v1.ShardBucketPart;
 import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardContentRequest;
 import io.simdex.proto.v1.ShardCountResponse;
@@ -26,6 +28,9 @@ import io.simdex.proto.v1.ShardLockRequest;
 import io.simdex.proto.v1.ShardLockResponse;
 import io.simdex.proto.v1.ShardPrepareRequest;
 import io.simdex.proto.v1.ShardPreviousResponse;
+import io.simdex.proto.v1.ShardProbeManyRequest;
+import io.simdex.proto.v1.ShardProbeManyResponse;
+import io.simdex.proto.v1.ShardProbePart;
 import io.simdex.proto.v1.ShardProbeRequest;
 import io.simdex.proto.v1.ShardProbeResponse;
 import io.simdex.proto.v1.ShardResolveRequest;
@@ -81,20 +86,60 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         answer(out, () -> {
             requireReadable();
             int table = table(req.getTable());
-            if (req.getMaxDistance() > BlockTables.MAX_NEIGHBOUR_DISTANCE) {
-                throw invalid("max_distance " + req.getMaxDistance() + " above " + BlockTables.MAX_NEIGHBOUR_DISTANCE);
+            maxDistance(req.getMaxDistance());
+            return probeResponse(node.probe(collection(req.getCollection()), toArray(req.getGenerationsList()), table,
+                    toArray(req.getFingerprintsList()), req.getMaxDistance()));
+        });
+    }
+
+    private static ShardProbeResponse probeResponse(ShardNode.Found[] matches) {
+        ShardProbeResponse.Builder b = ShardProbeResponse.newBuilder();
+        for (ShardNode.Found m : matches) {
+            FingerprintList.Builder list = FingerprintList.newBuilder();
+            for (int i = 0; i < m.fingerprints().length; i++) {
+                list.addFingerprints(m.fingerprints()[i]).addGenerations(m.generations()[i]);
             }
-            ShardNode.Found[] matches = node.probe(collection(req.getCollection()), toArray(req.getGenerationsList()), table,
-                    toArray(req.getFingerprintsList()), req.getMaxDistance());
-            ShardProbeResponse.Builder b = ShardProbeResponse.newBuilder();
-            for (ShardNode.Found m : matches) {
-                FingerprintList.Builder list = FingerprintList.newBuilder();
-                for (int i = 0; i < m.fingerprints().length; i++) {
-                    list.addFingerprints(m.fingerprints()[i]).addGenerations(m.generations()[i]);
-                }
-                b.addMatches(list);
+            b.addMatches(list);
+        }
+        return b.build();
+    }
+
+    private static void maxDistance(int maxDistance) {
+        if (Integer.compareUnsigned(maxDistance, BlockTables.MAX_NEIGHBOUR_DISTANCE) > 0) {
+            throw invalid("max_distance " + Integer.toUnsignedString(maxDistance) + " above " + BlockTables.MAX_NEIGHBOUR_DISTANCE);
+        }
+    }
+
+    @Override
+    public void probeMany(ShardProbeManyRequest req, StreamObserver<ShardProbeManyResponse> out) {
+        answer(out, () -> {
+            requireReadable();
+            String c = collection(req.getCollection());
+            for (ShardProbePart part : req.getPartsList()) {
+                table(part.getTable());
+                maxDistance(part.getMaxDistance());
+            }
+            long[] gens = toArray(req.getGenerationsList());
+            ShardProbeManyResponse.Builder b = ShardProbeManyResponse.newBuilder();
+            for (ShardProbePart part : req.getPartsList()) {
+                b.addParts(probeResponse(node.probe(c, gens, part.getTable(), toArray(part.getFingerprintsList()), part.getMaxDistance())));
             }
             return b.build();
+        });
+    }
+
+    @Override
+    public void bucketAddMany(ShardBucketAddManyRequest req, StreamObserver<ShardCountResponse> out) {
+        write(out, () -> {
+            String c = collection(req.getCollection());
+            for (ShardBucketPart part : req.getPartsList()) {
+                table(part.getTable());
+            }
+            long changed = 0;
+            for (ShardBucketPart part : req.getPartsList()) {
+                changed += node.bucketAdd(c, req.getGeneration(), part.getTable(), toArray(part.getFingerprintsList()), !part.getNewFingerprints());
+            }
+            return ShardCountResponse.newBuilder().setChanged(changed).build();
         });
     }
 

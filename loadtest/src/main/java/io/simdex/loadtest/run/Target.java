@@ -2,6 +2,7 @@ package io.simdex.loadtest.run;
 
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.simdex.client.ClientOptions;
 import io.simdex.loadtest.echo.EchoService;
 import io.simdex.router.EmbeddedSimdex;
 import io.simdex.router.transport.HandlerThreads;
@@ -29,13 +30,27 @@ public final class Target implements AutoCloseable {
     private final int port;
     private final String name;
     private final AutoCloseable server;
+    private final ClientOptions credentials;
     private final List<ManagedChannel> channels = new ArrayList<>();
 
     private Target(String host, int port, String name, AutoCloseable server) {
+        this(host, port, name, server, ClientOptions.DEFAULTS);
+    }
+
+    private Target(String host, int port, String name, AutoCloseable server, ClientOptions credentials) {
         this.host = host;
         this.port = port;
         this.name = name;
         this.server = server;
+        this.credentials = credentials;
+    }
+
+    /**
+     * This target reached with {@code options}' TLS and token (the CLI's {@code --tls-ca},
+     * {@code --tls-cert}, {@code --tls-key}, {@code --token}); a server this JVM starts serves plaintext.
+     */
+    public Target with(ClientOptions options) {
+        return new Target(host, port, name, server, options);
     }
 
     /**
@@ -89,14 +104,15 @@ public final class Target implements AutoCloseable {
     }
 
     /**
-     * {@code n} plaintext HTTP/2 connections. Callbacks run on the Netty event loop
-     * (directExecutor): the load generator's listeners only record a number and issue the next call.
+     * {@code n} HTTP/2 connections, plaintext unless {@link #with} gave TLS, carrying its token if any.
+     * Callbacks run on the Netty event loop (directExecutor): the load generator's listeners only
+     * record a number and issue the next call.
      */
     public ManagedChannel[] channels(int n) {
         ManagedChannel[] out = new ManagedChannel[n];
         for (int i = 0; i < n; i++) {
-            out[i] = NettyChannelBuilder.forAddress(host, port).usePlaintext().directExecutor()
-                    .maxInboundMessageSize(MAX_MESSAGE_BYTES).build();
+            out[i] = NettyChannelBuilder.forAddress(host, port, credentials.channelCredentials()).directExecutor()
+                    .intercept(credentials.interceptors()).maxInboundMessageSize(MAX_MESSAGE_BYTES).build();
             channels.add(out[i]);
         }
         return out;

@@ -1,7 +1,10 @@
 package io.simdex.loadtest.run;
 
+import io.simdex.client.ClientOptions;
+import io.simdex.client.cli.CredentialOptions;
 import io.simdex.loadtest.DurationConverter;
 import io.simdex.server.Durability;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -36,6 +39,10 @@ public final class TargetOptions {
             description = "Deadline of each call (default: ${DEFAULT-VALUE}).")
     public Duration timeout;
 
+    /** --tls, --tls-ca, --tls-cert, --tls-key and --token, as the CLI's (SIMDEX_TLS_CA and SIMDEX_TOKEN too). */
+    @Mixin
+    public CredentialOptions credentials = new CredentialOptions();
+
     public Target open() {
         return open(target);
     }
@@ -45,6 +52,11 @@ public final class TargetOptions {
         if (connections < 1 || connections > 64) {
             throw new IllegalArgumentException("--connections must be 1..64, was " + connections);
         }
-        return Target.open(spec, data, shards, expected, Durability.parse(durability));
+        ClientOptions reach = credentials.applyTo(ClientOptions.DEFAULTS);
+        String address = spec.substring(spec.indexOf('=') + 1);
+        if (reach.tls() != null && (address.equals("echo") || address.equals("embedded"))) {
+            throw new IllegalArgumentException("TLS options need a HOST:PORT target; " + address + " is started here and serves plaintext");
+        }
+        return Target.open(spec, data, shards, expected, Durability.parse(durability)).with(reach);
     }
 }

@@ -1,19 +1,21 @@
 package io.simdex.router.cluster;
 
+import io.simdex.router.config.ConfigSchema;
+import io.simdex.router.config.Setting;
+import io.simdex.router.config.Settings;
 import io.simdex.server.Durability;
 
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 
 /**
- * A node's or router's cluster settings, from a Java properties file:
+ * A node's or router's cluster settings, as in its Java properties file:
  * <pre>
  * id=node-1                  this member's id (unique in the cluster)
  * host=10.0.0.1              address it listens on and others reach it at
@@ -32,6 +34,7 @@ import java.util.Set;
  * metrics.port=9411          Prometheus metrics at http://host:PORT/metrics (0: a free port; absent: none)
  * tls.cert, tls.key, tls.cluster.ca, tls.client.ca, auth.file, insecure: see ClusterSecurity
  * </pre>
+ * Each key can also come from the environment or a flag (see {@link Settings}).
  */
 public record ClusterConfig(String id, String host, int port, int atomixPort, Path data, List<Seed> seeds, Set<String> raft,
         int replication, int writeQuorum, long expected, long hedgeMillis, int handlerThreads, long clockSkewMillis,
@@ -50,103 +53,57 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
         static Seed parse(String s) {
             int at = s.indexOf('@');
             int colon = s.lastIndexOf(':');
-            if (at <= 0 || colon < at) {
-                throw new IllegalArgumentException("seed '" + s + "' is not id@host:port");
+            try {
+                if (at > 0 && colon > at) {
+                    return new Seed(s.substring(0, at), s.substring(at + 1, colon), Integer.parseInt(s.substring(colon + 1)));
+                }
+            } catch (NumberFormatException badPort) {
+                // reported below
             }
-            return new Seed(s.substring(0, at), s.substring(at + 1, colon), Integer.parseInt(s.substring(colon + 1)));
+            throw new IllegalArgumentException("seed '" + s + "' is not id@host:port");
         }
     }
 
-    /** Reads {@code file}; a missing required key, a bad value or an unknown key is an IllegalArgumentException naming it. */
+    /** Reads {@code file} alone (no environment, no flags); a missing required key, a bad value or an unknown key is an IllegalArgumentException naming it. */
     public static ClusterConfig load(Path file) throws IOException {
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file)) {
-            p.load(r);
-        }
-        ConfigKeys.check(p, Files.readAllLines(file), file.toString());
-        return of(p, file.toString());
+        return of(Settings.resolve(ConfigSchema.CLUSTER, file, Map.of(), List.of()));
     }
 
     static ClusterConfig of(Properties p, String source) {
-        ConfigKeys.check(p, List.of(), source);
-        String id = required(p, "id", source);
+        return of(Settings.of(ConfigSchema.CLUSTER, p, source));
+    }
+
+    /** The settings of a node or router, resolved from its flags, environment, file and defaults. */
+    public static ClusterConfig of(Settings s) {
         Set<String> raft = new LinkedHashSet<>();
-        for (String s : p.getProperty("raft", "").split(",")) {
-            if (!s.isBlank()) {
-                raft.add(s.trim());
+        for (String id : s.string("raft").split(",")) {
+            if (!id.isBlank()) {
+                raft.add(id.trim());
             }
         }
-        String r = p.getProperty("replication", "").trim();
-        int replication = r.isEmpty() ? defaultReplication(raft.size()) : Integer.parseInt(r);
-        String w = p.getProperty("write.quorum", "").trim();
-        int quorum = w.isEmpty() ? PartitionMap.majority(replication) : Integer.parseInt(w);
-        if (quorum < 1 || quorum > replication) {
-            throw new IllegalArgumentException(source + ": write.quorum must be 1.." + replication + ", was " + quorum);
-        }
-        List<Seed> seeds = Arrays.stream(required(p, "seeds", source).split(",")).map(String::trim).filter(s -> !s.isEmpty())
-                .map(Seed::parse).toList();
-        return new ClusterConfig(id, p.getProperty("host", "127.0.0.1").trim(), Integer.parseInt(required(p, "port", source)),
-                Integer.parseInt(required(p, "atomix.port", source)), Path.of(required(p, "data", source)), seeds, raft,
-                replication, quorum, Long.parseLong(p.getProperty("expected", "1000000").trim()),
-                Long.parseLong(p.getProperty("hedge.millis", "0").trim()),
-                Integer.parseInt(p.getProperty("handler.threads", "0").trim()), clockSkewMillis(p, source), durability(p, source),
-                metricsPort(p, source),
-                ClusterSecurity.of(p, source));
+        int replication = (int) s.number("replication", 1, 1000, defaultReplication(raft.size()));
+        Setting w = s.get("write.quorum");
+        int quorum = w.isSet() ? (int) s.number("write.quorum", 1, replication, 0) : PartitionMap.majority(replication);
+        s.required("seeds");
+        List<Seed> seeds = s.get("seeds").parse(v -> Arrays.stream(v.split(",")).map(String::trim).filter(x -> !x.isEmpty())
+                .map(Seed::parse).toList());
+        s.required("port");
+        s.required("atomix.port");
+        return new ClusterConfig(s.required("id"), s.string("host"), s.port("port", 0), s.port("atomix.port", 0),
+                Path.of(s.required("data")), seeds, raft, replication, quorum, s.number("expected", 1, Long.MAX_VALUE, 0),
+                s.number("hedge.millis", 0, Long.MAX_VALUE, 0), (int) s.number("handler.threads", 0, 100_000, 0),
+                s.number("clock.skew.millis", 1, 3_600_000, DEFAULT_CLOCK_SKEW_MILLIS),
+                s.get("durability").parse(Durability::parse), s.port("metrics.port", NO_METRICS), ClusterSecurity.of(s));
     }
 
     /**
-     * R when the file gives none: 3, so that with the default W (a majority, 2) one node down
+     * R when the settings give none: 3, so that with the default W (a majority, 2) one node down
      * stops neither reads nor writes and an acknowledged write is on two hosts; fewer when fewer
      * nodes found the cluster, since R cannot exceed the nodes. Routers, which read R from the
      * map, have no founders listed and get 3.
      */
     static int defaultReplication(int founders) {
         return founders == 0 ? 3 : Math.min(3, founders);
-    }
-
-    private static long clockSkewMillis(Properties p, String source) {
-        return number(p, source, "clock.skew.millis", Long.toString(DEFAULT_CLOCK_SKEW_MILLIS), 1, 3_600_000);
-    }
-
-    private static int metricsPort(Properties p, String source) {
-        String v = p.getProperty("metrics.port", "").trim();
-        return v.isEmpty() ? NO_METRICS : (int) number(p, source, "metrics.port", v, 0, 65535);
-    }
-
-    /** The key's value, or {@code fallback}, as a number in min..max; an IllegalArgumentException naming the key and value otherwise. */
-    private static long number(Properties p, String source, String key, String fallback, long min, long max) {
-        String v = p.getProperty(key, fallback).trim();
-        try {
-            long n = Long.parseLong(v);
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException notANumber) {
-            // reported below
-        }
-        throw new IllegalArgumentException(source + ": " + key + " must be " + min + ".." + max + ", was \"" + v + "\"");
-    }
-
-    /** The same settings with metrics on {@code port} ({@link #NO_METRICS}: none), as a flag overrides the file. */
-    public ClusterConfig withMetricsPort(int port) {
-        return new ClusterConfig(id, host, this.port, atomixPort, data, seeds, raft, replication, writeQuorum, expected, hedgeMillis,
-                handlerThreads, clockSkewMillis, durability, port, security);
-    }
-
-    private static Durability durability(Properties p, String source) {
-        try {
-            return Durability.parse(p.getProperty("durability", "process"));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static String required(Properties p, String key, String source) {
-        String v = p.getProperty(key);
-        if (v == null || v.isBlank()) {
-            throw new IllegalArgumentException(source + ": '" + key + "' is required");
-        }
-        return v.trim();
     }
 
     public String address() {

@@ -1,5 +1,7 @@
 package io.simdex.router.cluster;
 
+import io.simdex.router.config.ConfigSchema;
+import io.simdex.router.config.Settings;
 import io.simdex.router.security.ServerSecurity;
 import io.simdex.server.tls.PeerCredentials;
 import io.simdex.server.tls.TlsFiles;
@@ -23,20 +25,21 @@ import java.util.Properties;
 public record ClusterSecurity(Path tlsCert, Path tlsKey, Path clusterCa, Path clientCa, Path authFile, boolean insecure) {
     /** @throws IllegalArgumentException naming {@code source} for a setting that cannot work */
     static ClusterSecurity of(Properties p, String source) {
-        ClusterSecurity s = new ClusterSecurity(path(p, "tls.cert"), path(p, "tls.key"), path(p, "tls.cluster.ca"),
-                path(p, "tls.client.ca"), path(p, "auth.file"), Boolean.parseBoolean(p.getProperty("insecure", "false").trim()));
-        if ((s.tlsCert == null) != (s.tlsKey == null)) {
-            throw new IllegalArgumentException(source + ": give both tls.cert and tls.key, or neither");
-        }
-        if (s.clusterCa != null && s.tlsCert == null) {
-            throw new IllegalArgumentException(source + ": tls.cluster.ca needs this member's tls.cert and tls.key");
-        }
-        return s;
+        return of(Settings.of(ConfigSchema.CLUSTER, p, source));
     }
 
-    private static Path path(Properties p, String key) {
-        String v = p.getProperty(key, "").trim();
-        return v.isEmpty() ? null : Path.of(v);
+    /** @throws IllegalArgumentException naming the origin of a setting that cannot work */
+    static ClusterSecurity of(Settings p) {
+        ClusterSecurity s = new ClusterSecurity(p.path("tls.cert"), p.path("tls.key"), p.path("tls.cluster.ca"),
+                p.path("tls.client.ca"), p.path("auth.file"), p.bool("insecure"));
+        if ((s.tlsCert == null) != (s.tlsKey == null)) {
+            String given = s.tlsCert != null ? "tls.cert" : "tls.key";
+            throw new IllegalArgumentException(p.get(given).origin() + ": give both tls.cert and tls.key, or neither");
+        }
+        if (s.clusterCa != null && s.tlsCert == null) {
+            throw new IllegalArgumentException(p.get("tls.cluster.ca").origin() + ": tls.cluster.ca needs this member's tls.cert and tls.key");
+        }
+        return s;
     }
 
     /** Whether members talk mutual TLS (routers to nodes, nodes to nodes, Atomix). */

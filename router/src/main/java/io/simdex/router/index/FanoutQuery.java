@@ -69,23 +69,39 @@ final class FanoutQuery {
      */
     private Found[] probe(String c, long[] gens, long[] probes, int maxDistance) {
         int variants = variants(maxDistance);
-        Found[][] parts = new Found[BlockTables.TABLES * variants][probes.length];
-        Fanout f = Fanout.start();
+        int partCount = BlockTables.TABLES * variants;
+        Found[][] parts = new Found[partCount][probes.length];
+        long[][] shifted = new long[partCount][];
+        int[] tables = new int[partCount];
+        int[] thresholds = new int[partCount];
+        int[][][] groups = new int[partCount][][];
         for (int t = 0; t < BlockTables.TABLES; t++) {
             for (int v = 0; v < variants; v++) {
                 int table = t;
                 int part = t * variants + v;
                 long flip = flip(t, v);
-                int threshold = threshold(maxDistance, v);
-                long[] shifted = flip == 0 ? probes : flipped(probes, flip);
-                f.toOwners(shards, probes.length, i -> placement.ownerOfBucket(table, BlockTables.block(shifted[i], table)),
-                        (shard, group) -> shard.probe(c, gens, table, pick(shifted, group), threshold), (group, found) -> {
-                            for (int i = 0; i < group.length; i++) {
-                                parts[part][group[i]] = found[i];
-                            }
-                        });
+                long[] probed = flip == 0 ? probes : flipped(probes, flip);
+                shifted[part] = probed;
+                tables[part] = t;
+                thresholds[part] = threshold(maxDistance, v);
+                groups[part] = Fanout.group(probes.length, shards.length, i -> placement.ownerOfBucket(table, BlockTables.block(probed[i], table)));
             }
         }
+        // One call per shard for all the tables' buckets it owns: a round trip per shard, not per table.
+        Fanout f = Fanout.start();
+        f.toOwnersByPart(shards, groups, (shard, ps, items) -> {
+            long[][] fps = new long[ps.length][];
+            for (int k = 0; k < ps.length; k++) {
+                fps[k] = pick(shifted[ps[k]], items[k]);
+            }
+            return shard.probeMany(c, gens, pick(tables, ps), fps, pick(thresholds, ps));
+        }, (ps, items, found) -> {
+            for (int k = 0; k < ps.length; k++) {
+                for (int i = 0; i < items[k].length; i++) {
+                    parts[ps[k]][items[k][i]] = found[k][i];
+                }
+            }
+        });
         f.await();
         Found[] out = new Found[probes.length];
         for (int q = 0; q < probes.length; q++) {

@@ -209,8 +209,8 @@ public final class IndexRouter implements AutoCloseable {
         if (held != null) {
             held.hold(this, c, g, added, checked, idz.length);
         } else {
-            addToBuckets(c, g, added, true);
-            addToBuckets(c, g, checked, false);
+            // New ones first on each shard: a checked add of the same bucket then sees them.
+            bucketAdds(c, g, new long[][]{added, checked}, new boolean[]{true, false});
         }
         if (textz != null) {
             putTexts(c, g, idz, textz);
@@ -436,14 +436,8 @@ public final class IndexRouter implements AutoCloseable {
         for (long g : Arrays.stream(gens).distinct().toArray()) {
             long[] gone = distinct(IntStream.range(0, fps.length).filter(i -> empty[i] && gens[i] == g).mapToLong(i -> fps[i]).toArray());
             if (gone.length > 0) {
-                buckets(c, g, gone, false);
+                removeFromBuckets(c, g, gone);
             }
-        }
-    }
-
-    private void addToBuckets(String c, long g, long[] fps, boolean newFingerprints) {
-        if (fps.length > 0) {
-            buckets(c, g, fps, true, newFingerprints);
         }
     }
 
@@ -455,29 +449,59 @@ public final class IndexRouter implements AutoCloseable {
         if (n == 0) {
             return;
         }
-        Fanout f = Fanout.start();
+        long[][] parts = new long[BlockTables.TABLES][];
+        int[] tables = new int[BlockTables.TABLES];
+        boolean[] fresh = new boolean[BlockTables.TABLES];
         for (int t = 0; t < BlockTables.TABLES; t++) {
-            int table = t;
-            toOwners(f, t, BlockTables.groupByBlock(fps, n, t), (shard, part) -> shard.bucketAdd(c, g, table, part, newFingerprints));
+            parts[t] = BlockTables.groupByBlock(fps, n, t);
+            tables[t] = t;
+            fresh[t] = newFingerprints;
         }
+        bucketAdds(c, g, tables, parts, fresh);
+    }
+
+    /** Adds each fingerprint of {@code lists[j]} to its four buckets of generation g, {@code newFingerprints[j]} as in ShardClient#bucketAdd. */
+    private void bucketAdds(String c, long g, long[][] lists, boolean[] newFingerprints) {
+        int parts = lists.length * BlockTables.TABLES;
+        long[][] fps = new long[parts][];
+        int[] tables = new int[parts];
+        boolean[] fresh = new boolean[parts];
+        for (int j = 0, p = 0; j < lists.length; j++) {
+            for (int t = 0; t < BlockTables.TABLES; t++, p++) {
+                fps[p] = lists[j];
+                tables[p] = t;
+                fresh[p] = newFingerprints[j];
+            }
+        }
+        bucketAdds(c, g, tables, fps, fresh);
+    }
+
+    /** Adds part p's fingerprints {@code fps[p]} to their buckets of table {@code tables[p]}: one call per owning shard for all parts. */
+    private void bucketAdds(String c, long g, int[] tables, long[][] fps, boolean[] newFingerprints) {
+        int[][][] groups = new int[tables.length][][];
+        for (int p = 0; p < tables.length; p++) {
+            int t = tables[p];
+            long[] part = fps[p];
+            groups[p] = Fanout.group(part.length, shards.length, i -> placement.ownerOfBucket(t, BlockTables.block(part[i], t)));
+        }
+        Fanout f = Fanout.start();
+        f.toOwnersByPart(shards, groups, (shard, ps, items) -> {
+            long[][] mine = new long[ps.length][];
+            for (int k = 0; k < ps.length; k++) {
+                mine[k] = pick(fps[ps[k]], items[k]);
+            }
+            return shard.bucketAddMany(c, g, pick(tables, ps), mine, pick(newFingerprints, ps));
+        }, (ps, items, changed) -> { });
         f.await();
     }
 
-    /** Sends each owner of table {@code t}'s buckets its share of {@code fps}, in the given order. */
-    private void toOwners(Fanout f, int t, long[] fps, java.util.function.BiFunction<ShardClient, long[], CompletableFuture<?>> call) {
-        f.toOwners(shards, fps.length, i -> placement.ownerOfBucket(t, BlockTables.block(fps[i], t)), (shard, group) -> call.apply(shard, pick(fps, group)));
-    }
-
-    /** Adds (or removes) each fingerprint in its four buckets of generation g, one call per (table, owner). */
-    private void buckets(String c, long g, long[] fps, boolean add) {
-        buckets(c, g, fps, add, false);
-    }
-
-    private void buckets(String c, long g, long[] fps, boolean add, boolean newFingerprints) {
+    /** Removes each fingerprint from its four buckets of generation g, one call per (table, owner). */
+    private void removeFromBuckets(String c, long g, long[] fps) {
         Fanout f = Fanout.start();
         for (int t = 0; t < BlockTables.TABLES; t++) {
             int table = t;
-            toOwners(f, t, fps, (shard, part) -> add ? shard.bucketAdd(c, g, table, part, newFingerprints) : shard.bucketRemove(c, g, table, part));
+            f.toOwners(shards, fps.length, i -> placement.ownerOfBucket(table, BlockTables.block(fps[i], table)),
+                    (shard, group) -> shard.bucketRemove(c, g, table, pick(fps, group)));
         }
         f.await();
     }

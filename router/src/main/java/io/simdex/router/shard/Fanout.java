@@ -83,6 +83,14 @@ public final class Fanout {
         return out;
     }
 
+    public static boolean[] pick(boolean[] values, int[] indexes) {
+        boolean[] out = new boolean[indexes.length];
+        for (int i = 0; i < indexes.length; i++) {
+            out[i] = values[indexes[i]];
+        }
+        return out;
+    }
+
     public static int[] pick(int[] values, int[] indexes) {
         int[] out = new int[indexes.length];
         for (int i = 0; i < indexes.length; i++) {
@@ -114,6 +122,44 @@ public final class Fanout {
             if (groups[s].length > 0) {
                 add(call.apply(shards[s], groups[s]));
             }
+        }
+    }
+
+    /** A call carrying several parts' items to one shard: {@code parts[k]}'s items are {@code items[k]}. */
+    @FunctionalInterface
+    public interface PartsCall<T> {
+        CompletableFuture<T> apply(ShardClient shard, int[] parts, int[][] items);
+    }
+
+    /** What to do with a {@link PartsCall}'s answer, given the same parts and items. */
+    @FunctionalInterface
+    public interface PartsResult<T> {
+        void accept(int[] parts, int[][] items, T answer);
+    }
+
+    /**
+     * Sends the items of several parts (a table each, say) to their owners in one call per shard
+     * that owns any item of any part, not one per part and shard. {@code groups[part]} is that
+     * part's {@link #group}ing of its items by shard.
+     */
+    public <T> void toOwnersByPart(ShardClient[] shards, int[][][] groups, PartsCall<T> call, PartsResult<? super T> onResult) {
+        for (int s = 0; s < shards.length; s++) {
+            int n = 0;
+            for (int[][] part : groups) {
+                n += part[s].length > 0 ? 1 : 0;
+            }
+            if (n == 0) {
+                continue;
+            }
+            int[] parts = new int[n];
+            int[][] items = new int[n][];
+            for (int p = 0, k = 0; p < groups.length; p++) {
+                if (groups[p][s].length > 0) {
+                    parts[k] = p;
+                    items[k++] = groups[p][s];
+                }
+            }
+            add(call.apply(shards[s], parts, items), answer -> onResult.accept(parts, items, answer));
         }
     }
 

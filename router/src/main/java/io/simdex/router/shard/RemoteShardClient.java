@@ -6,6 +6,8 @@ import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.IdList;
+import io.simdex.proto.v1.ShardBucketAddManyRequest;
+import io.simdex.proto.v1.ShardBucketPart;
 import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardContentRequest;
 import io.simdex.proto.v1.ShardDropUrlJobRequest;
@@ -15,7 +17,10 @@ import io.simdex.proto.v1.ShardIdsRequest;
 import io.simdex.proto.v1.ShardLockRequest;
 import io.simdex.proto.v1.ShardPrepareRequest;
 import io.simdex.proto.v1.ShardPreviousResponse;
+import io.simdex.proto.v1.ShardProbeManyRequest;
+import io.simdex.proto.v1.ShardProbePart;
 import io.simdex.proto.v1.ShardProbeRequest;
+import io.simdex.proto.v1.ShardProbeResponse;
 import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.proto.v1.ShardStatsRequest;
 import io.simdex.proto.v1.ShardSweepUrlsRequest;
@@ -27,7 +32,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A shard in another process, over gRPC. Calls made while serving a client request inherit
@@ -39,14 +46,17 @@ public final class RemoteShardClient implements ShardClient {
     private final long readTimeoutMillis;
     private final long writeTimeoutMillis;
     private final boolean ownsChannel;
+    /** Whether the node takes the batched calls (ProbeMany, BucketAddMany); shared by every epoch's view of the node. */
+    private final AtomicBoolean batches;
 
     public RemoteShardClient(ManagedChannel channel) {
-        this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true);
+        this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true, new AtomicBoolean(true));
     }
 
     private RemoteShardClient(ManagedChannel channel, ShardGrpc.ShardFutureStub stub, long readTimeoutMillis, long writeTimeoutMillis,
-            boolean ownsChannel) {
+            boolean ownsChannel, AtomicBoolean batches) {
         this.channel = channel;
+        this.batches = batches;
         this.stub = stub;
         this.readTimeoutMillis = readTimeoutMillis;
         this.writeTimeoutMillis = writeTimeoutMillis;
@@ -62,7 +72,7 @@ public final class RemoteShardClient implements ShardClient {
      */
     public RemoteShardClient atEpoch(long epoch, long readTimeoutMillis, long writeTimeoutMillis) {
         return new RemoteShardClient(channel, ShardGrpc.newFutureStub(channel).withInterceptors(ShardEpochs.stamp(epoch)),
-                readTimeoutMillis, writeTimeoutMillis, false);
+                readTimeoutMillis, writeTimeoutMillis, false, batches);
     }
 
     public ManagedChannel channel() {
@@ -80,19 +90,69 @@ public final class RemoteShardClient implements ShardClient {
     @Override
     public CompletableFuture<Found[]> probe(String c, long[] gens, int table, long[] fps, int maxDistance) {
         return adapt(watched(readStub().probe(ShardProbeRequest.newBuilder().setCollection(c).setTable(table).addAllGenerations(boxed(gens))
-                .addAllFingerprints(boxed(fps)).setMaxDistance(maxDistance).build())), r -> {
-            Found[] out = new Found[r.getMatchesCount()];
-            for (int i = 0; i < out.length; i++) {
-                out[i] = new Found(unboxed(r.getMatches(i).getFingerprintsList()), unboxed(r.getMatches(i).getGenerationsList()));
-            }
-            return out;
-        });
+                .addAllFingerprints(boxed(fps)).setMaxDistance(maxDistance).build())), RemoteShardClient::found);
+    }
+
+    private static Found[] found(ShardProbeResponse r) {
+        Found[] out = new Found[r.getMatchesCount()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = new Found(unboxed(r.getMatches(i).getFingerprintsList()), unboxed(r.getMatches(i).getGenerationsList()));
+        }
+        return out;
     }
 
     @Override
     public CompletableFuture<Integer> bucketAdd(String c, long gen, int table, long[] fps, boolean newFingerprints) {
         return adapt(watched(stub().bucketAdd(bucketRequest(c, gen, table, fps).toBuilder().setNewFingerprints(newFingerprints).build())),
                 r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<Found[][]> probeMany(String c, long[] gens, int[] tables, long[][] fps, int[] maxDistances) {
+        if (!batches.get()) {
+            return ShardClient.super.probeMany(c, gens, tables, fps, maxDistances);
+        }
+        ShardProbeManyRequest.Builder b = ShardProbeManyRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens));
+        for (int i = 0; i < tables.length; i++) {
+            b.addParts(ShardProbePart.newBuilder().setTable(tables[i]).addAllFingerprints(boxed(fps[i])).setMaxDistance(maxDistances[i]));
+        }
+        return orSingly(adapt(watched(readStub().probeMany(b.build())), r -> {
+            Found[][] out = new Found[r.getPartsCount()][];
+            for (int p = 0; p < out.length; p++) {
+                out[p] = found(r.getParts(p));
+            }
+            return out;
+        }), () -> ShardClient.super.probeMany(c, gens, tables, fps, maxDistances));
+    }
+
+    @Override
+    public CompletableFuture<Integer> bucketAddMany(String c, long gen, int[] tables, long[][] fps, boolean[] newFingerprints) {
+        if (!batches.get()) {
+            return ShardClient.super.bucketAddMany(c, gen, tables, fps, newFingerprints);
+        }
+        ShardBucketAddManyRequest.Builder b = ShardBucketAddManyRequest.newBuilder().setCollection(c).setGeneration(gen);
+        for (int i = 0; i < tables.length; i++) {
+            b.addParts(ShardBucketPart.newBuilder().setTable(tables[i]).addAllFingerprints(boxed(fps[i])).setNewFingerprints(newFingerprints[i]));
+        }
+        return orSingly(adapt(watched(stub().bucketAddMany(b.build())), r -> (int) r.getChanged()),
+                () -> ShardClient.super.bucketAddMany(c, gen, tables, fps, newFingerprints));
+    }
+
+    /**
+     * A node of an older version answers the batched calls UNIMPLEMENTED: then this call, and
+     * every later one to the node, goes as the single calls it batches (a rolling upgrade).
+     */
+    private <T> CompletableFuture<T> orSingly(CompletableFuture<T> batched, Supplier<CompletableFuture<T>> singly) {
+        return batched.handle((value, failure) -> {
+            if (failure == null) {
+                return CompletableFuture.completedFuture(value);
+            }
+            if (io.grpc.Status.fromThrowable(failure).getCode() == io.grpc.Status.Code.UNIMPLEMENTED) {
+                batches.set(false);
+                return singly.get();
+            }
+            return CompletableFuture.<T>failedFuture(failure);
+        }).thenCompose(Function.identity());
     }
 
     @Override

@@ -213,6 +213,16 @@ public final class ReplicaSet implements ShardClient {
     }
 
     @Override
+    public CompletableFuture<Found[][]> probeMany(String c, long[] gens, int[] tables, long[][] fps, int[] maxDistances) {
+        return read(r -> r.probeMany(c, gens, tables, fps, maxDistances));
+    }
+
+    @Override
+    public CompletableFuture<Integer> bucketAddMany(String c, long gen, int[] tables, long[][] fps, boolean[] newFingerprints) {
+        return write(r -> r.bucketAddMany(c, gen, tables, fps, newFingerprints), ReplicaSet::first);
+    }
+
+    @Override
     public CompletableFuture<Integer> bucketRemove(String c, long gen, int table, long[] fps) {
         return write(r -> r.bucketRemove(c, gen, table, fps), ReplicaSet::first);
     }

@@ -1,5 +1,7 @@
 package io.simdex.router.shard;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -14,6 +16,33 @@ public interface ShardClient extends AutoCloseable {
 
     /** Adds fps to their buckets; {@code newFingerprints}: they had no ids in this generation, skip the presence scan. */
     CompletableFuture<Integer> bucketAdd(String collection, long generation, int table, long[] fps, boolean newFingerprints);
+
+    /**
+     * Several tables' probes in one call: part i probes {@code tables[i]} for {@code fps[i]}
+     * within {@code maxDistances[i]}; the answer holds each part's answer, in order. A remote
+     * shard makes it one round trip; by default it is the parts' single probes.
+     */
+    default CompletableFuture<Found[][]> probeMany(String collection, long[] generations, int[] tables, long[][] fps, int[] maxDistances) {
+        List<CompletableFuture<Found[]>> parts = new ArrayList<>(tables.length);
+        for (int i = 0; i < tables.length; i++) {
+            parts.add(probe(collection, generations, tables[i], fps[i], maxDistances[i]));
+        }
+        return CompletableFuture.allOf(parts.toArray(new CompletableFuture<?>[0]))
+                .thenApply(done -> parts.stream().map(CompletableFuture::join).toArray(Found[][]::new));
+    }
+
+    /**
+     * Several tables' bucket additions in one call: part i adds {@code fps[i]} to table
+     * {@code tables[i]}, {@code newFingerprints[i]} as in {@link #bucketAdd}; the sum of their
+     * counts. A remote shard makes it one round trip; by default it is the parts' single adds.
+     */
+    default CompletableFuture<Integer> bucketAddMany(String collection, long generation, int[] tables, long[][] fps, boolean[] newFingerprints) {
+        CompletableFuture<Integer> sum = CompletableFuture.completedFuture(0);
+        for (int i = 0; i < tables.length; i++) {
+            sum = sum.thenCombine(bucketAdd(collection, generation, tables[i], fps[i], newFingerprints[i]), Integer::sum);
+        }
+        return sum;
+    }
 
     CompletableFuture<Integer> bucketRemove(String collection, long generation, int table, long[] fps);
 

@@ -68,18 +68,23 @@ class ClusterConfigTest {
     }
 
     @Test
+    void seeds_badPort_namesTheOriginAndTheSeed() {
+        Properties p = node();
+        p.setProperty("seeds", "node-1@127.0.0.1:76x0");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.of(p, "node.properties"));
+        assertEquals("node.properties: seed 'node-1@127.0.0.1:76x0' is not id@host:port", e.getMessage());
+    }
+
+    @Test
     void metricsPort_unset_isOff() {
         assertEquals(ClusterConfig.NO_METRICS, ClusterConfig.of(node(), "node.properties").metricsPort());
     }
 
     @Test
-    void metricsPort_set_parsedAndOverridable() {
+    void metricsPort_set_parsed() {
         Properties p = node();
         p.setProperty("metrics.port", "9411");
-        ClusterConfig c = ClusterConfig.of(p, "node.properties");
-        assertEquals(9411, c.metricsPort());
-        assertEquals(0, c.withMetricsPort(0).metricsPort());
-        assertEquals(c.durability(), c.withMetricsPort(0).durability());
+        assertEquals(9411, ClusterConfig.of(p, "node.properties").metricsPort());
     }
 
     @Test

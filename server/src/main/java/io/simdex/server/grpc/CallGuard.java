@@ -1,5 +1,6 @@
 package io.simdex.server.grpc;
 
+import com.google.protobuf.MessageLite;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
@@ -13,14 +14,24 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Admits at most {@code maxCalls} calls at once (RESOURCE_EXHAUSTED beyond), and turns every
+ * Admits at most {@code maxCalls} calls at once and {@code maxBytes} bytes of requests being
+ * handled (RESOURCE_EXHAUSTED beyond either, before the handler sees the message, so nothing is
+ * written), and turns every
  * failure that is not the caller's into INTERNAL "internal error, request id HEX", logging the
  * stack trace under the same id: an INTERNAL or UNKNOWN status a handler closes with, an
  * exception a handler throws (gRPC would answer UNKNOWN "Application error processing RPC" and
  * log nothing), and an Error such as OutOfMemoryError. A request body that would not parse
  * ({@link ServerBounds#lenient} hands it on as null) is answered INVALID_ARGUMENT.
+ *
+ * <p>A request's bytes are its serialized size (protobuf's, memoized; the size a compressed
+ * request takes once inflated, which is what the heap holds). A call that sends one message holds
+ * its bytes until it ends, since its handler may keep the request until it answers; a streaming
+ * call holds each message's bytes while its handler's onMessage runs. A request is admitted when
+ * it fits in the budget or when no other request bytes are held, so one request up to
+ * {@link ServerBounds#MAX_MESSAGE_BYTES} always gets through on an idle server.
  */
 public final class CallGuard implements ServerInterceptor {
     private static final Logger LOG = LoggerFactory.getLogger(CallGuard.class);
@@ -28,10 +39,33 @@ public final class CallGuard implements ServerInterceptor {
     public static final String INTERNAL_PREFIX = "internal error, request id ";
 
     private final int maxCalls;
+    private final long maxBytes;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicLong bytes = new AtomicLong();
 
+    /** No bound on request bytes. */
     public CallGuard(int maxCalls) {
+        this(maxCalls, Long.MAX_VALUE);
+    }
+
+    public CallGuard(int maxCalls, long maxBytes) {
         this.maxCalls = maxCalls;
+        this.maxBytes = maxBytes;
+    }
+
+    /** Bytes of requests held by calls now. */
+    public long bytesHeld() {
+        return bytes.get();
+    }
+
+    /** Takes {@code size} bytes of the budget, or returns false and takes nothing. */
+    private boolean reserve(long size) {
+        long now = bytes.addAndGet(size);
+        if (now > maxBytes && now != size) {
+            bytes.addAndGet(-size);
+            return false;
+        }
+        return true;
     }
 
     /** Calls admitted and not yet finished. */
@@ -61,6 +95,8 @@ public final class CallGuard implements ServerInterceptor {
     private final class Guarded<Q, A> extends ForwardingServerCall.SimpleForwardingServerCall<Q, A> {
         private final AtomicBoolean released = new AtomicBoolean();
         private volatile boolean closed;
+        /** Request bytes this call holds until it ends; its listener's callbacks are serialized. */
+        private long held;
 
         Guarded(ServerCall<Q, A> call) {
             super(call);
@@ -95,6 +131,7 @@ public final class CallGuard implements ServerInterceptor {
         void release() {
             if (released.compareAndSet(false, true)) {
                 inFlight.decrementAndGet();
+                bytes.addAndGet(-held);
             }
         }
 
@@ -110,7 +147,22 @@ public final class CallGuard implements ServerInterceptor {
                                 + getMethodDescriptor().getFullMethodName() + "'s request type"), new Metadata());
                         return;
                     }
-                    guard(() -> super.onMessage(message));
+                    long size = message instanceof MessageLite m ? m.getSerializedSize() : 0;
+                    if (!reserve(size)) {
+                        close(Status.RESOURCE_EXHAUSTED.withDescription("a request of " + size + " bytes would take the requests in flight"
+                                + " past this server's budget of " + maxBytes + " bytes; retry with backoff"), new Metadata());
+                        return;
+                    }
+                    if (getMethodDescriptor().getType().clientSendsOneMessage()) {
+                        held += size;
+                        guard(() -> super.onMessage(message));
+                        return;
+                    }
+                    try {
+                        guard(() -> super.onMessage(message));
+                    } finally {
+                        bytes.addAndGet(-size);
+                    }
                 }
 
                 @Override

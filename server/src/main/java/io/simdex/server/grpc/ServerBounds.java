@@ -17,6 +17,8 @@ import java.util.List;
  *   <li>{@link #MAX_MESSAGE_BYTES} per message: gRPC refuses a bigger one with RESOURCE_EXHAUSTED
  *       before reading it;</li>
  *   <li>{@link #MAX_CALLS} calls in flight on the server ({@link CallGuard}): RESOURCE_EXHAUSTED;</li>
+ *   <li>{@link #requestBytes()} bytes of requests being handled ({@link CallGuard}): 10,000 calls of
+ *       64 MiB would otherwise be 640 GiB of heap; a request beyond it gets RESOURCE_EXHAUSTED;</li>
  *   <li>{@link #MAX_CALLS_PER_CONNECTION} streams per connection, advertised as HTTP/2
  *       MAX_CONCURRENT_STREAMS: a client's calls beyond it wait in the client.</li>
  * </ul>
@@ -28,14 +30,29 @@ public final class ServerBounds {
     public static final int MAX_CALLS = 10_000;
     public static final int MAX_CALLS_PER_CONNECTION = 1_000;
 
+    /** The system property that sets {@link #requestBytes()}, in bytes. */
+    public static final String REQUEST_BYTES_PROPERTY = "simdex.request.bytes";
+
     private ServerBounds() {
+    }
+
+    /**
+     * Bytes of requests a server handles at once: {@code -Dsimdex.request.bytes=N}, by default a
+     * quarter of the maximum heap (a request's objects take a few times its bytes while handled).
+     */
+    public static long requestBytes() {
+        Long set = Long.getLong(REQUEST_BYTES_PROPERTY);
+        if (set != null && set <= 0) {
+            throw new IllegalArgumentException(REQUEST_BYTES_PROPERTY + " must be > 0, was " + set);
+        }
+        return set != null ? set : Runtime.getRuntime().maxMemory() / 4;
     }
 
     /** Sets the limits on {@code builder} and installs a {@link CallGuard}; returns the builder. Add it before interceptors that must run first. */
     public static NettyServerBuilder apply(NettyServerBuilder builder) {
         return builder.maxInboundMessageSize(MAX_MESSAGE_BYTES)
                 .maxConcurrentCallsPerConnection(MAX_CALLS_PER_CONNECTION)
-                .intercept(new CallGuard(MAX_CALLS));
+                .intercept(new CallGuard(MAX_CALLS, requestBytes()));
     }
 
     /**

@@ -33,6 +33,7 @@ class CallGuardTest {
     private final CountDownLatch release = new CountDownLatch(1);
     private final CountDownLatch entered = new CountDownLatch(2);
     private final CallGuard guard = new CallGuard(2);
+    private final java.util.concurrent.atomic.AtomicInteger dropCalls = new java.util.concurrent.atomic.AtomicInteger();
     private Server server;
     private ManagedChannel channel;
 
@@ -45,6 +46,7 @@ class CallGuardTest {
 
         @Override
         public void dropUrlJob(ShardDropUrlJobRequest req, StreamObserver<ShardCountResponse> out) {
+            dropCalls.incrementAndGet();
             entered.countDown();
             try {
                 release.await();
@@ -62,7 +64,11 @@ class CallGuardTest {
     }
 
     private ShardGrpc.ShardBlockingStub start() throws IOException {
-        server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).intercept(guard)
+        return start(guard);
+    }
+
+    private ShardGrpc.ShardBlockingStub start(CallGuard g) throws IOException {
+        server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).intercept(g)
                 .addService(ServerBounds.lenient(new Faulty().bindService())).build().start();
         channel = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
         return ShardGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
@@ -121,5 +127,96 @@ class CallGuardTest {
         }
         assertEquals(0, guard.inFlight());
         stub.dropUrlJob(ShardDropUrlJobRequest.getDefaultInstance());
+    }
+
+    @Test
+    void requestBytesOverTheBudget_resourceExhaustedBeforeTheHandler_andTheBytesComeBack() throws Exception {
+        CallGuard budget = new CallGuard(100, 1 << 20);
+        ShardGrpc.ShardBlockingStub stub = start(budget).withMaxOutboundMessageSize(4 << 20);
+        ShardDropUrlJobRequest big = ShardDropUrlJobRequest.newBuilder().setJob("j".repeat(400_000)).build();
+        ShardGrpc.ShardFutureStub async = ShardGrpc.newFutureStub(channel);
+        List<com.google.common.util.concurrent.ListenableFuture<ShardCountResponse>> held = List.of(async.dropUrlJob(big), async.dropUrlJob(big));
+        assertTrue(entered.await(30, TimeUnit.SECONDS));
+        assertEquals(2L * big.getSerializedSize(), budget.bytesHeld());
+
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> stub.dropUrlJob(big));
+        assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.getStatus().getCode());
+        assertEquals("a request of " + big.getSerializedSize() + " bytes would take the requests in flight past this server's budget of "
+                + (1 << 20) + " bytes; retry with backoff", e.getStatus().getDescription());
+        assertEquals(2, dropCalls.get(), "the refused request reached the handler");
+
+        release.countDown();
+        for (var f : held) {
+            f.get(30, TimeUnit.SECONDS);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (budget.bytesHeld() > 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertEquals(0, budget.bytesHeld());
+        stub.dropUrlJob(big);
+        assertEquals(3, dropCalls.get());
+    }
+
+    @Test
+    void streamingCall_eachMessageHeldOnlyWhileHandled_soAStreamCanExceedTheBudget() throws Exception {
+        CallGuard budget = new CallGuard(100, 1 << 20);
+        List<Long> heldWhileHandled = java.util.Collections.synchronizedList(new ArrayList<>());
+        io.simdex.proto.v1.SimdexGrpc.SimdexImplBase bulk = new io.simdex.proto.v1.SimdexGrpc.SimdexImplBase() {
+            @Override
+            public StreamObserver<io.simdex.proto.v1.BulkLoadRequest> bulkLoad(StreamObserver<io.simdex.proto.v1.BulkLoadResponse> out) {
+                return new StreamObserver<>() {
+                    @Override
+                    public void onNext(io.simdex.proto.v1.BulkLoadRequest req) {
+                        heldWhileHandled.add(budget.bytesHeld());
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        out.onNext(io.simdex.proto.v1.BulkLoadResponse.newBuilder().setBatches(heldWhileHandled.size()).build());
+                        out.onCompleted();
+                    }
+                };
+            }
+        };
+        server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).intercept(budget)
+                .addService(ServerBounds.lenient(bulk.bindService())).build().start();
+        channel = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
+        io.simdex.proto.v1.BulkLoadRequest chunk = io.simdex.proto.v1.BulkLoadRequest.newBuilder().setCollection("c".repeat(400_000)).build();
+        io.grpc.stub.StreamObserver<io.simdex.proto.v1.BulkLoadRequest> in;
+        java.util.concurrent.CompletableFuture<io.simdex.proto.v1.BulkLoadResponse> answer = new java.util.concurrent.CompletableFuture<>();
+        in = io.simdex.proto.v1.SimdexGrpc.newStub(channel).bulkLoad(new StreamObserver<>() {
+            @Override
+            public void onNext(io.simdex.proto.v1.BulkLoadResponse r) {
+                answer.complete(r);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                answer.completeExceptionally(t);
+            }
+
+            @Override
+            public void onCompleted() {
+            }
+        });
+        for (int i = 0; i < 5; i++) { // 2 MB in all, twice the budget
+            in.onNext(chunk);
+        }
+        in.onCompleted();
+        assertEquals(5, answer.get(30, TimeUnit.SECONDS).getBatches());
+        assertEquals((long) chunk.getSerializedSize(), java.util.Collections.max(heldWhileHandled));
+    }
+
+    @Test
+    void requestBiggerThanTheBudget_admittedWhenNothingElseIsHeld() throws Exception {
+        ShardGrpc.ShardBlockingStub stub = start(new CallGuard(100, 1000));
+        release.countDown();
+        stub.dropUrlJob(ShardDropUrlJobRequest.newBuilder().setJob("j".repeat(5000)).build());
+        assertEquals(1, dropCalls.get());
     }
 }

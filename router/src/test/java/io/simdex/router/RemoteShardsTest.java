@@ -1,0 +1,163 @@
+package io.simdex.router;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.simdex.fingerprint.BitFlips;
+import io.simdex.fingerprint.Hamming;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.index.Window;
+import io.simdex.router.shard.Found;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.RemoteShardClient;
+import io.simdex.router.shard.ReplicaSet;
+import io.simdex.router.shard.ShardClient;
+import io.simdex.server.ShardNode;
+import io.simdex.server.ShardService;
+import io.simdex.server.store.StoreSizing;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.concurrent.CompletionException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The router over shard nodes behind their gRPC service, in replica sets as a cluster places
+ * them: the batched node calls (ProbeMany, BucketAddMany) give the answers of a brute-force scan.
+ */
+class RemoteShardsTest {
+    private static final int NODES = 3;
+
+    @TempDir
+    Path dir;
+
+    private final List<ShardNode> nodes = new ArrayList<>();
+    private final List<Server> servers = new ArrayList<>();
+    private final List<RemoteShardClient> clients = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        clients.forEach(RemoteShardClient::close);
+        servers.forEach(Server::shutdownNow);
+        nodes.forEach(ShardNode::close);
+    }
+
+    private RemoteShardClient node(int i) throws IOException {
+        return node(i, false);
+    }
+
+    /** @param older serve the Shard service without the batched calls, as a node of an older version does */
+    private RemoteShardClient node(int i, boolean older) throws IOException {
+        ShardNode node = new ShardNode(dir.resolve("n" + i), c -> StoreSizing.forShare(50_000, NODES, 8));
+        nodes.add(node);
+        ServerServiceDefinition service = new ShardService(node).bindService();
+        if (older) {
+            ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(service.getServiceDescriptor().getName());
+            service.getMethods().stream().filter(m -> !m.getMethodDescriptor().getBareMethodName().endsWith("Many")).forEach(b::addMethod);
+            service = b.build();
+        }
+        String name = InProcessServerBuilder.generateName();
+        servers.add(InProcessServerBuilder.forName(name).addService(service).build().start());
+        ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
+        RemoteShardClient client = new RemoteShardClient(channel);
+        clients.add(client);
+        return client;
+    }
+
+    @Test
+    void insertAndQuery_replicaSetsOfRemoteNodes_matchBruteForce() throws IOException {
+        for (int i = 0; i < NODES; i++) {
+            node(i);
+        }
+        // Groups as PartitionMap.initial places R=2 over 3 nodes: {0,1}, {1,2}, {2,0}, write quorum 1.
+        List<ShardClient> groups = new ArrayList<>();
+        for (int g = 0; g < NODES; g++) {
+            int a = g;
+            int b = (g + 1) % NODES;
+            groups.add(new ReplicaSet(List.of(clients.get(a), clients.get(b)), new int[]{a, b}, List.of(), new int[0], 1, n -> true));
+        }
+        try (IndexRouter index = new IndexRouter(groups, Placement.roundRobin(NODES), List.copyOf(clients), 2, false)) {
+            SplittableRandom rnd = new SplittableRandom(11);
+            int n = 6_000;
+            long[] fps = new long[n];
+            String[] ids = new String[n];
+            for (int i = 0; i < n; i++) {
+                // Every third document near an earlier one, so buckets hold neighbours.
+                fps[i] = i % 3 == 2 ? BitFlips.flip(fps[rnd.nextInt(i)], rnd.nextInt(6), rnd) : rnd.nextLong();
+                ids[i] = "d" + i;
+            }
+            for (int from = 0; from < n; from += 2_000) {
+                index.insert("c", Window.FOREVER, java.util.Arrays.copyOfRange(ids, from, from + 2_000),
+                        java.util.Arrays.copyOfRange(fps, from, from + 2_000));
+            }
+            long[] probes = new long[100];
+            for (int i = 0; i < probes.length; i++) {
+                probes[i] = BitFlips.flip(fps[rnd.nextInt(n)], i % 7, rnd);
+            }
+            for (int k : new int[]{3, 5}) { // 5: the neighbouring buckets' parts too
+                List<IndexRouter.Nearest> found = index.query("c", Window.FOREVER, probes, k, 0);
+                for (int q = 0; q < probes.length; q++) {
+                    assertEquals(bruteForce(fps, ids, probes[q], k), idsOf(found.get(q)), "probe " + q + " at distance " + k);
+                }
+            }
+        }
+    }
+
+    @Test
+    void batchedCalls_nodeWithoutThem_sentAsSingleCalls() throws IOException {
+        RemoteShardClient shard = node(0, true);
+        assertEquals(2, shard.bucketAddMany("c", 0, new int[]{0, 1}, new long[][]{{42}, {43}}, new boolean[]{true, true}).join());
+        Found[][] found = shard.probeMany("c", new long[]{0}, new int[]{0, 1}, new long[][]{{42}, {42}}, new int[]{0, 0}).join();
+        assertEquals(1, found[0][0].fingerprints().length);
+        assertEquals(0, found[1][0].fingerprints().length);
+    }
+
+    @Test
+    void bucketAddMany_oneBadTable_invalidArgumentAndNothingWritten() throws IOException {
+        RemoteShardClient shard = node(0);
+        CompletionException e = assertThrows(CompletionException.class, () -> shard.bucketAddMany("c", 0, new int[]{0, 4},
+                new long[][]{{42}, {42}}, new boolean[]{true, true}).join());
+        assertEquals(Status.Code.INVALID_ARGUMENT, ((StatusRuntimeException) e.getCause()).getStatus().getCode());
+        Found[][] found = shard.probeMany("c", new long[]{0}, new int[]{0}, new long[][]{{42}}, new int[]{0}).join();
+        assertEquals(0, found[0][0].fingerprints().length);
+    }
+
+    @Test
+    void probeMany_maxDistanceAboveSeven_invalidArgument() throws IOException {
+        RemoteShardClient shard = node(0);
+        CompletionException e = assertThrows(CompletionException.class,
+                () -> shard.probeMany("c", new long[]{0}, new int[]{0, 1}, new long[][]{{42}, {42}}, new int[]{3, 8}).join());
+        Status status = ((StatusRuntimeException) e.getCause()).getStatus();
+        assertEquals(Status.Code.INVALID_ARGUMENT, status.getCode());
+        assertEquals("max_distance 8 above 7", status.getDescription());
+    }
+
+    private static TreeSet<String> bruteForce(long[] fps, String[] ids, long probe, int k) {
+        TreeSet<String> out = new TreeSet<>();
+        for (int i = 0; i < fps.length; i++) {
+            if (Hamming.distance(fps[i], probe) <= k) {
+                out.add(ids[i]);
+            }
+        }
+        return out;
+    }
+
+    private static TreeSet<String> idsOf(IndexRouter.Nearest nearest) {
+        TreeSet<String> out = new TreeSet<>();
+        nearest.hits().forEach(h -> out.add(h.id()));
+        return out;
+    }
+}
