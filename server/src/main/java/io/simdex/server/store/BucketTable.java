@@ -242,8 +242,9 @@ public final class BucketTable implements Closeable {
 
     /**
      * appendInPlace on a page without an entry checksum, at its address: no Chronicle Map
-     * lookup or segment lock, which were 16% of a batched Dedup's CPU at 2M stored (one per
-     * residue, as Dedup's new fingerprints come one per bucket); see BucketPages#checksummed.
+     * lookup or segment lock, which were 16% of the server's CPU samples (JFR) in the loadtest's
+     * batched Dedup at 2M stored, one per residue since Dedup's new fingerprints come one to a
+     * bucket; see BucketPages#checksummed.
      */
     private long appendAt(long address, int table, long[] fps, int from, int to, boolean onlyIfLast) {
         int count = PageLayout.countAt(address);
