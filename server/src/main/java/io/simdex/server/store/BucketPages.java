@@ -147,12 +147,22 @@ final class BucketPages implements Closeable {
     }
 
     /**
+     * Whether page {@code page} carries a Chronicle Map entry checksum, so that writing it in
+     * place needs its entry ({@link #lock}, then {@link #written}). A page without one is
+     * written at its {@link #address} under the stripe's write lock alone, as probes read it:
+     * no other thread writes its bytes, and the entry stays where it is.
+     */
+    boolean checksummed(int page) {
+        return page >= pagesPerGeneration || baseChecksums;
+    }
+
+    /**
      * After bytes of page {@code page} were written in place: Chronicle Map recomputes an entry
      * checksum only when it writes the value itself, so it must be told, or recovery after a
      * kill -9 finds the checksum wrong and drops the whole page (EmbeddedProcessIT caught that).
      */
     void written(int page, MapEntry<Long, byte[]> e) {
-        if (page >= pagesPerGeneration || baseChecksums) {
+        if (checksummed(page)) {
             ((ChecksumEntry) e).updateChecksum();
         }
     }

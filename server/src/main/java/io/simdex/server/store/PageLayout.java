@@ -95,6 +95,18 @@ final class PageLayout {
         bytes.writeShort(at + Integer.BYTES, (short) (residue >>> Integer.SIZE));
     }
 
+    /** Writes residue {@code slot} of the page at off-heap {@code address} (6 bytes, as {@link #residue(BytesStore, long, long)}). */
+    static void residueAt(long address, int slot, long residue) {
+        long at = address + residueOffset(slot);
+        MEMORY.writeInt(at, (int) residue);
+        MEMORY.writeShort(at + Integer.BYTES, (short) (residue >>> Integer.SIZE));
+    }
+
+    /** Sets the count field of the page at off-heap {@code address}, ordered after every earlier write. */
+    static void countOrderedAt(long address, int count) {
+        MEMORY.writeOrderedInt(address + COUNT_OFFSET, count);
+    }
+
     static void residue(byte[] page, int slot, long residue) {
         int off = residueOffset(slot);
         for (int i = 0; i < RESIDUE_BYTES; i++) {
