@@ -2,17 +2,20 @@ package io.simdex.router;
 
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
+import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.simdex.core.Partitions;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.Hamming;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.Window;
 import io.simdex.router.shard.Found;
 import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.Probed;
 import io.simdex.router.shard.RemoteShardClient;
 import io.simdex.router.shard.ReplicaSet;
 import io.simdex.router.shard.ShardClient;
@@ -30,9 +33,12 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The router over shard nodes behind their gRPC service, in replica sets as a cluster places
@@ -47,6 +53,8 @@ class RemoteShardsTest {
     private final List<ShardNode> nodes = new ArrayList<>();
     private final List<Server> servers = new ArrayList<>();
     private final List<RemoteShardClient> clients = new ArrayList<>();
+    /** Calls the nodes served, by bare method name. */
+    private final ConcurrentHashMap<String, LongAdder> calls = new ConcurrentHashMap<>();
 
     @AfterEach
     void close() {
@@ -70,7 +78,14 @@ class RemoteShardsTest {
             service = b.build();
         }
         String name = InProcessServerBuilder.generateName();
-        servers.add(InProcessServerBuilder.forName(name).addService(service).build().start());
+        servers.add(InProcessServerBuilder.forName(name).addService(ServerInterceptors.intercept(service, new io.grpc.ServerInterceptor() {
+            @Override
+            public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, A> call, io.grpc.Metadata headers,
+                    io.grpc.ServerCallHandler<Q, A> next) {
+                calls.computeIfAbsent(call.getMethodDescriptor().getBareMethodName(), m -> new LongAdder()).increment();
+                return next.startCall(call, headers);
+            }
+        })).build().start());
         ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
         RemoteShardClient client = new RemoteShardClient(channel);
         clients.add(client);
@@ -114,6 +129,71 @@ class RemoteShardsTest {
                 }
             }
         }
+    }
+
+    @Test
+    void query_oneGroup_plantedNeighboursMatchBruteForceInOneRoundTrip() throws IOException {
+        try (IndexRouter index = new IndexRouter(List.of(node(0)), Placement.roundRobin(1), List.copyOf(clients), 1, false)) {
+            SplittableRandom rnd = new SplittableRandom(5);
+            long[] probes = new long[50];
+            int per = 6;
+            long[] fps = new long[probes.length * per + 2_000];
+            String[] ids = new String[fps.length];
+            for (int q = 0; q < probes.length; q++) {
+                probes[q] = rnd.nextLong();
+                for (int d = 0; d < per; d++) { // planted at distances 0..5: 0..3 found at 3, 4 and 5 not
+                    fps[q * per + d] = BitFlips.flip(probes[q], d, rnd);
+                }
+            }
+            for (int i = probes.length * per; i < fps.length; i++) {
+                fps[i] = rnd.nextLong();
+            }
+            for (int i = 0; i < fps.length; i++) {
+                ids[i] = "d" + i;
+            }
+            index.insert("c", Window.FOREVER, ids, fps);
+            calls.clear();
+            List<IndexRouter.Nearest> found = index.query("c", Window.FOREVER, probes, 3, 0);
+            for (int q = 0; q < probes.length; q++) {
+                TreeSet<String> expected = bruteForce(fps, ids, probes[q], 3);
+                assertEquals(expected, idsOf(found.get(q)), "probe " + q);
+                assertTrue(expected.containsAll(List.of("d" + (q * per), "d" + (q * per + 3))) && !expected.contains("d" + (q * per + 4)));
+            }
+            assertEquals(1, calls.get("ProbeMany").sum(), "one ProbeMany for the whole batch");
+            assertEquals(null, calls.get("ResolveIds"), "the ids came with the probe");
+        }
+    }
+
+    @Test
+    void probeResolving_partitionsAsked_idsUpToLimitOnlyForThose() throws IOException {
+        RemoteShardClient shard = node(0);
+        long fp = 42;
+        shard.bucketAdd("c", 0, 0, new long[]{fp}, true).join();
+        shard.attachIds("c", 0, new long[]{fp, fp}, new String[]{"a", "b"}).join();
+        byte[] all = new byte[Partitions.COUNT / 8];
+        java.util.Arrays.fill(all, (byte) -1);
+        Probed probed = shard.probeResolving("c", new long[]{0}, new int[]{0}, new long[][]{{fp}}, new int[]{0}, all, 1).join();
+        assertEquals(1, probed.parts()[0][0].fingerprints().length);
+        assertEquals(List.of(fp), java.util.Arrays.stream(probed.resolved().fingerprints()).boxed().toList());
+        assertEquals(1, probed.ids()[0].ids().length);
+        assertEquals(2, probed.ids()[0].total());
+        byte[] others = all.clone();
+        int p = Partitions.ofFingerprint(fp);
+        others[p >>> 3] &= (byte) ~(1 << (p & 7));
+        Probed unresolved = shard.probeResolving("c", new long[]{0}, new int[]{0}, new long[][]{{fp}}, new int[]{0}, others, 1).join();
+        assertEquals(1, unresolved.parts()[0][0].fingerprints().length);
+        assertEquals(0, unresolved.resolved().fingerprints().length);
+        assertEquals(0, unresolved.ids().length);
+    }
+
+    @Test
+    void probeResolving_bitmapOfWrongSize_invalidArgument() throws IOException {
+        RemoteShardClient shard = node(0);
+        CompletionException e = assertThrows(CompletionException.class,
+                () -> shard.probeResolving("c", new long[]{0}, new int[]{0}, new long[][]{{42}}, new int[]{3}, new byte[3], 0).join());
+        Status status = ((StatusRuntimeException) e.getCause()).getStatus();
+        assertEquals(Status.Code.INVALID_ARGUMENT, status.getCode());
+        assertEquals("resolve_partitions of 3 bytes, not 0 or 512", status.getDescription());
     }
 
     @Test

@@ -119,10 +119,18 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
                 table(part.getTable());
                 maxDistance(part.getMaxDistance());
             }
+            ProbeIds ids = ProbeIds.of(req.getResolvePartitions());
             long[] gens = toArray(req.getGenerationsList());
             ShardProbeManyResponse.Builder b = ShardProbeManyResponse.newBuilder();
             for (ShardProbePart part : req.getPartsList()) {
-                b.addParts(probeResponse(node.probe(c, gens, part.getTable(), toArray(part.getFingerprintsList()), part.getMaxDistance())));
+                ShardNode.Found[] found = node.probe(c, gens, part.getTable(), toArray(part.getFingerprintsList()), part.getMaxDistance());
+                b.addParts(probeResponse(found));
+                if (ids != null) {
+                    ids.add(found);
+                }
+            }
+            if (ids != null) {
+                ids.resolve(node, c, req.getIdLimit(), b);
             }
             return b.build();
         });

@@ -18,7 +18,9 @@ import static io.simdex.router.shard.Fanout.pick;
 
 /**
  * A query through the fan-out: the four tables' buckets probed on their owners in parallel, then
- * the matches' ids resolved on the fingerprints' owners. This is the path for shards that answer
+ * the matches' ids resolved on the fingerprints' owners. A bucket's owner resolves the ids of
+ * the matches whose fingerprints its group owns too, in the same call; the rest take a second
+ * round trip (none at all on one shard group). This is the path for shards that answer
  * later (remote shards, replica sets); {@link LocalQuery} makes the same calls in the same order
  * when every shard answers in the caller's thread. Both read the buckets this class names
  * ({@link #variants}, {@link #flip}, {@link #threshold}).
@@ -37,8 +39,9 @@ final class FanoutQuery {
 
     /** The stored documents within {@code maxDistance} of each probe, at most {@code limit} ids (0: all) of each fingerprint. */
     List<Candidates> candidates(String c, long[] generations, long[] probes, int maxDistance, int limit) {
-        Found[] matches = probe(c, generations, probes, maxDistance);
-        Map<Long, Map<Long, Ids>> ids = resolve(c, matches, limit);
+        Map<Long, Map<Long, Ids>> ids = new HashMap<>();
+        Found[] matches = probe(c, generations, probes, maxDistance, limit, ids);
+        resolve(c, matches, limit, ids);
         List<Candidates> out = new ArrayList<>(probes.length);
         for (int q = 0; q < probes.length; q++) {
             Found m = matches[q];
@@ -67,7 +70,7 @@ final class FanoutQuery {
      * neighbours of the probe's block, with a residue threshold one lower
      * ({@link BlockTables#MAX_NEIGHBOUR_DISTANCE} says why that finds everything up to 7).
      */
-    private Found[] probe(String c, long[] gens, long[] probes, int maxDistance) {
+    private Found[] probe(String c, long[] gens, long[] probes, int maxDistance, int limit, Map<Long, Map<Long, Ids>> ids) {
         int variants = variants(maxDistance);
         int partCount = BlockTables.TABLES * variants;
         Found[][] parts = new Found[partCount][probes.length];
@@ -89,18 +92,19 @@ final class FanoutQuery {
         }
         // One call per shard for all the tables' buckets it owns: a round trip per shard, not per table.
         Fanout f = Fanout.start();
-        f.toOwnersByPart(shards, groups, (shard, ps, items) -> {
+        f.toOwnersByPart(shards, groups, (owner, shard, ps, items) -> {
             long[][] fps = new long[ps.length][];
             for (int k = 0; k < ps.length; k++) {
                 fps[k] = pick(shifted[ps[k]], items[k]);
             }
-            return shard.probeMany(c, gens, pick(tables, ps), fps, pick(thresholds, ps));
-        }, (ps, items, found) -> {
+            return shard.probeResolving(c, gens, pick(tables, ps), fps, pick(thresholds, ps), placement.partitionBitmap(owner), limit);
+        }, (ps, items, probed) -> {
             for (int k = 0; k < ps.length; k++) {
                 for (int i = 0; i < items[k].length; i++) {
-                    parts[ps[k]][items[k][i]] = found[k][i];
+                    parts[ps[k]][items[k][i]] = probed.parts()[k][i];
                 }
             }
+            put(ids, probed.resolved().generations(), probed.resolved().fingerprints(), probed.ids());
         });
         f.await();
         Found[] out = new Found[probes.length];
@@ -146,8 +150,11 @@ final class FanoutQuery {
         return out;
     }
 
-    /** generation -> fingerprint -> ids (at most {@code limit}), for every matched (fingerprint, generation). */
-    private Map<Long, Map<Long, Ids>> resolve(String c, Found[] matches, int limit) {
+    /**
+     * Completes {@code ids} (generation -> fingerprint -> at most {@code limit} ids) for every
+     * matched (fingerprint, generation) the probes did not resolve: one call per owner of any.
+     */
+    private void resolve(String c, Found[] matches, int limit, Map<Long, Map<Long, Ids>> ids) {
         int n = 0;
         for (Found m : matches) {
             n += m.fingerprints().length;
@@ -156,28 +163,33 @@ final class FanoutQuery {
         long[] gens = new long[n];
         int at = 0;
         for (Found m : matches) {
-            System.arraycopy(m.fingerprints(), 0, fps, at, m.fingerprints().length);
-            System.arraycopy(m.generations(), 0, gens, at, m.generations().length);
-            at += m.fingerprints().length;
+            for (int i = 0; i < m.fingerprints().length; i++) {
+                if (!ids.getOrDefault(m.generations()[i], Map.of()).containsKey(m.fingerprints()[i])) {
+                    fps[at] = m.fingerprints()[i];
+                    gens[at++] = m.generations()[i];
+                }
+            }
         }
-        Found all = distinctPairs(fps, gens);
-        Map<Long, Map<Long, Ids>> ids = new HashMap<>();
-        if (all.fingerprints().length == 0) {
-            return ids;
+        if (at == 0) {
+            return; // every match came with its ids
         }
+        Found all = distinctPairs(Arrays.copyOf(fps, at), Arrays.copyOf(gens, at));
         long[] allFps = all.fingerprints();
         long[] allGens = all.generations();
         Fanout f = Fanout.start();
         f.toOwners(shards, allFps.length, i -> placement.ownerOfFingerprint(allFps[i]),
-                (shard, group) -> shard.resolveIds(c, pick(allGens, group), pick(allFps, group), limit), (group, found) -> {
-                    synchronized (ids) {
-                        for (int i = 0; i < group.length; i++) {
-                            ids.computeIfAbsent(allGens[group[i]], g -> new HashMap<>()).put(allFps[group[i]], found[i]);
-                        }
-                    }
-                });
+                (shard, group) -> shard.resolveIds(c, pick(allGens, group), pick(allFps, group), limit),
+                (group, found) -> put(ids, pick(allGens, group), pick(allFps, group), found));
         f.await();
-        return ids;
+    }
+
+    /** Records found[i] as the ids of fps[i] in gens[i]; answers arrive on several threads. */
+    private static void put(Map<Long, Map<Long, Ids>> ids, long[] gens, long[] fps, Ids[] found) {
+        synchronized (ids) {
+            for (int i = 0; i < found.length; i++) {
+                ids.computeIfAbsent(gens[i], g -> new HashMap<>()).put(fps[i], found[i]);
+            }
+        }
     }
 
     /** Distinct (fingerprint, generation) pairs: a fingerprint equal in several blocks is found in several tables. */

@@ -485,7 +485,7 @@ public final class IndexRouter implements AutoCloseable {
             groups[p] = Fanout.group(part.length, shards.length, i -> placement.ownerOfBucket(t, BlockTables.block(part[i], t)));
         }
         Fanout f = Fanout.start();
-        f.toOwnersByPart(shards, groups, (shard, ps, items) -> {
+        f.toOwnersByPart(shards, groups, (owner, shard, ps, items) -> {
             long[][] mine = new long[ps.length][];
             for (int k = 0; k < ps.length; k++) {
                 mine[k] = pick(fps[ps[k]], items[k]);

@@ -125,10 +125,10 @@ public final class Fanout {
         }
     }
 
-    /** A call carrying several parts' items to one shard: {@code parts[k]}'s items are {@code items[k]}. */
+    /** A call carrying several parts' items to one shard, {@code shards[owner]}: {@code parts[k]}'s items are {@code items[k]}. */
     @FunctionalInterface
     public interface PartsCall<T> {
-        CompletableFuture<T> apply(ShardClient shard, int[] parts, int[][] items);
+        CompletableFuture<T> apply(int owner, ShardClient shard, int[] parts, int[][] items);
     }
 
     /** What to do with a {@link PartsCall}'s answer, given the same parts and items. */
@@ -159,7 +159,7 @@ public final class Fanout {
                     items[k++] = groups[p][s];
                 }
             }
-            add(call.apply(shards[s], parts, items), answer -> onResult.accept(parts, items, answer));
+            add(call.apply(s, shards[s], parts, items), answer -> onResult.accept(parts, items, answer));
         }
     }
 

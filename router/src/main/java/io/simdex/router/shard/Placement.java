@@ -14,6 +14,8 @@ public final class Placement {
 
     private final int[] groupOfPartition;
     private final int groups;
+    /** Per group, its partitions as a bitmap (bit p % 8 of byte p / 8), as ProbeMany takes them. */
+    private final byte[][] partitionBitmaps;
 
     private Placement(int[] groupOfPartition) {
         this.groupOfPartition = groupOfPartition;
@@ -22,6 +24,10 @@ public final class Placement {
             max = Math.max(max, s);
         }
         this.groups = max + 1;
+        this.partitionBitmaps = new byte[groups][PARTITIONS / Byte.SIZE];
+        for (int p = 0; p < PARTITIONS; p++) {
+            partitionBitmaps[groupOfPartition[p]][p >>> 3] |= (byte) (1 << (p & 7));
+        }
     }
 
     /** Partitions dealt round-robin over {@code shards} shards. */
@@ -47,6 +53,11 @@ public final class Placement {
     /** How many groups (shards, or replica sets) the partitions map to. */
     public int shards() {
         return groups;
+    }
+
+    /** The partitions of {@code group}: bit p % 8 of byte p / 8 is set when it owns partition p. Not to be modified. */
+    public byte[] partitionBitmap(int group) {
+        return partitionBitmaps[group];
     }
 
     public int ownerOfBucket(int table, int block) {

@@ -4,6 +4,7 @@ import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
+import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketAddManyRequest;
@@ -18,6 +19,7 @@ import io.simdex.proto.v1.ShardLockRequest;
 import io.simdex.proto.v1.ShardPrepareRequest;
 import io.simdex.proto.v1.ShardPreviousResponse;
 import io.simdex.proto.v1.ShardProbeManyRequest;
+import io.simdex.proto.v1.ShardProbeManyResponse;
 import io.simdex.proto.v1.ShardProbePart;
 import io.simdex.proto.v1.ShardProbeRequest;
 import io.simdex.proto.v1.ShardProbeResponse;
@@ -112,17 +114,37 @@ public final class RemoteShardClient implements ShardClient {
         if (!batches.get()) {
             return ShardClient.super.probeMany(c, gens, tables, fps, maxDistances);
         }
+        return orSingly(adapt(watched(readStub().probeMany(probeManyRequest(c, gens, tables, fps, maxDistances).build())), RemoteShardClient::parts),
+                () -> ShardClient.super.probeMany(c, gens, tables, fps, maxDistances));
+    }
+
+    @Override
+    public CompletableFuture<Probed> probeResolving(String c, long[] gens, int[] tables, long[][] fps, int[] maxDistances,
+            byte[] resolvePartitions, int limit) {
+        if (!batches.get()) {
+            return ShardClient.super.probeResolving(c, gens, tables, fps, maxDistances, resolvePartitions, limit);
+        }
+        ShardProbeManyRequest request = probeManyRequest(c, gens, tables, fps, maxDistances)
+                .setResolvePartitions(ByteString.copyFrom(resolvePartitions)).setIdLimit(limit).build();
+        return orSingly(adapt(watched(readStub().probeMany(request)), r -> new Probed(parts(r),
+                        new Found(unboxed(r.getResolved().getFingerprintsList()), unboxed(r.getResolved().getGenerationsList())), ids(r.getResolvedIdsList()))),
+                () -> ShardClient.super.probeResolving(c, gens, tables, fps, maxDistances, resolvePartitions, limit));
+    }
+
+    private static ShardProbeManyRequest.Builder probeManyRequest(String c, long[] gens, int[] tables, long[][] fps, int[] maxDistances) {
         ShardProbeManyRequest.Builder b = ShardProbeManyRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens));
         for (int i = 0; i < tables.length; i++) {
             b.addParts(ShardProbePart.newBuilder().setTable(tables[i]).addAllFingerprints(boxed(fps[i])).setMaxDistance(maxDistances[i]));
         }
-        return orSingly(adapt(watched(readStub().probeMany(b.build())), r -> {
-            Found[][] out = new Found[r.getPartsCount()][];
-            for (int p = 0; p < out.length; p++) {
-                out[p] = found(r.getParts(p));
-            }
-            return out;
-        }), () -> ShardClient.super.probeMany(c, gens, tables, fps, maxDistances));
+        return b;
+    }
+
+    private static Found[][] parts(ShardProbeManyResponse r) {
+        Found[][] out = new Found[r.getPartsCount()][];
+        for (int p = 0; p < out.length; p++) {
+            out[p] = found(r.getParts(p));
+        }
+        return out;
     }
 
     @Override
@@ -183,14 +205,16 @@ public final class RemoteShardClient implements ShardClient {
     @Override
     public CompletableFuture<Ids[]> resolveIds(String c, long[] gens, long[] fps, int limit) {
         return adapt(watched(readStub().resolveIds(ShardResolveRequest.newBuilder().setCollection(c).addAllFingerprints(boxed(fps))
-                .addAllGenerations(boxed(gens)).setLimit(limit).build())), r -> {
-            Ids[] out = new Ids[r.getIdsCount()];
-            for (int i = 0; i < out.length; i++) {
-                IdList ids = r.getIds(i);
-                out[i] = new Ids(ids.getIdsList().toArray(new String[0]), ids.getTotal());
-            }
-            return out;
-        });
+                .addAllGenerations(boxed(gens)).setLimit(limit).build())), r -> ids(r.getIdsList()));
+    }
+
+    private static Ids[] ids(List<IdList> lists) {
+        Ids[] out = new Ids[lists.size()];
+        for (int i = 0; i < out.length; i++) {
+            IdList ids = lists.get(i);
+            out[i] = new Ids(ids.getIdsList().toArray(new String[0]), ids.getTotal());
+        }
+        return out;
     }
 
     @Override

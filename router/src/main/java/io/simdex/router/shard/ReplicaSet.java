@@ -218,6 +218,13 @@ public final class ReplicaSet implements ShardClient {
     }
 
     @Override
+    public CompletableFuture<Probed> probeResolving(String c, long[] gens, int[] tables, long[][] fps, int[] maxDistances,
+            byte[] resolvePartitions, int limit) {
+        // One replica answers both: its ids are what resolveIds would read from this group.
+        return read(r -> r.probeResolving(c, gens, tables, fps, maxDistances, resolvePartitions, limit));
+    }
+
+    @Override
     public CompletableFuture<Integer> bucketAddMany(String c, long gen, int[] tables, long[][] fps, boolean[] newFingerprints) {
         return write(r -> r.bucketAddMany(c, gen, tables, fps, newFingerprints), ReplicaSet::first);
     }

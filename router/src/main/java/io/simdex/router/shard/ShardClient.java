@@ -32,6 +32,18 @@ public interface ShardClient extends AutoCloseable {
     }
 
     /**
+     * {@link #probeMany}, and the ids (at most {@code limit}, 0: all) of the matches whose
+     * fingerprints fall in a partition set in {@code resolvePartitions} (bit p % 8 of byte p / 8),
+     * as {@link #resolveIds} gives them: a remote shard answers both in one round trip. A shard
+     * may resolve fewer (by default none, as does a node of an older version); the caller
+     * resolves the rest.
+     */
+    default CompletableFuture<Probed> probeResolving(String collection, long[] generations, int[] tables, long[][] fps, int[] maxDistances,
+            byte[] resolvePartitions, int limit) {
+        return probeMany(collection, generations, tables, fps, maxDistances).thenApply(Probed::unresolved);
+    }
+
+    /**
      * Several tables' bucket additions in one call: part i adds {@code fps[i]} to table
      * {@code tables[i]}, {@code newFingerprints[i]} as in {@link #bucketAdd}; the sum of their
      * counts. A remote shard makes it one round trip; by default it is the parts' single adds.
