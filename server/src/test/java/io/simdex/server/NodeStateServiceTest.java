@@ -23,6 +23,7 @@ import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The epoch fence and the read gate, over loopback gRPC. */
 class NodeStateServiceTest {
@@ -70,8 +71,11 @@ class NodeStateServiceTest {
 
     @Test
     void setEpoch_raises_neverLowers_andFencesOlderCalls() {
+        long before = System.currentTimeMillis();
         NodeStatus raised = shard.control().setEpoch(SetEpochRequest.newBuilder().setEpoch(9).build());
-        assertEquals(NodeStatus.newBuilder().setNodeId("node-2").setEpoch(9).setReadable(true).build(), raised);
+        long after = System.currentTimeMillis();
+        assertEquals(NodeStatus.newBuilder().setNodeId("node-2").setEpoch(9).setReadable(true).build(), raised.toBuilder().clearUnixMillis().build());
+        assertTrue(raised.getUnixMillis() >= before && raised.getUnixMillis() <= after, "the node's clock: " + raised.getUnixMillis());
         assertEquals(9, shard.control().setEpoch(SetEpochRequest.newBuilder().setEpoch(3).build()).getEpoch());
         assertEquals(9, shard.state.epoch());
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
