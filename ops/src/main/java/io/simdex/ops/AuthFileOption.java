@@ -4,11 +4,11 @@ import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
 
-/** The bearer-token flag of a process that serves the public API (the embedded default, a router in front of --shard). */
+/** The bearer-token flag of a process that serves the public API (the embedded default, a router). */
 final class AuthFileOption {
     @Option(names = "--auth-file", paramLabel = "FILE",
             description = "Require bearer tokens: lines 'ROLE COLLECTION sha256:HEX' (read|write|admin, a name or *); read again when it changes."
-                    + " A cluster router takes auth.file in its config instead.")
+                    + " Key: auth.file.")
     Path file;
 
     void addTo(ConfigOptions.Flags flags) {

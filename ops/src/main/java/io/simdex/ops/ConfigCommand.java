@@ -23,7 +23,8 @@ final class ConfigCommand {
                             + " default), or exit 2 and the first error (an unknown key names its line)."})
     static final class Check implements Callable<Integer> {
         @Option(names = "--for", paramLabel = "PROCESS", defaultValue = "node",
-                description = "embedded, node or router (node and router read the same keys; default: ${DEFAULT-VALUE}).")
+                description = {"embedded, node, router or shard (default: ${DEFAULT-VALUE}). Node and cluster router read the same keys;",
+                        "a router with shard.addresses set (in FILE, the environment or --set) reads those of `router --shard`."})
         String process;
 
         @Option(names = "--set", paramLabel = "KEY=VALUE", description = "As the process's --set.")
@@ -39,8 +40,10 @@ final class ConfigCommand {
             options.set = set;
             ConfigSchema schema = switch (process) {
                 case "embedded" -> ConfigSchema.EMBEDDED;
-                case "node", "router" -> ConfigSchema.CLUSTER;
-                default -> throw new IllegalArgumentException("--for must be embedded, node or router, was \"" + process + "\"");
+                case "node" -> ConfigSchema.CLUSTER;
+                case "router" -> options.routerSchema(false, System.getenv());
+                case "shard" -> ConfigSchema.SHARD;
+                default -> throw new IllegalArgumentException("--for must be embedded, node, router or shard, was \"" + process + "\"");
             };
             Settings s = options.resolve(schema, List.of());
             System.out.println(file + ": ok: " + summary(s));
@@ -56,11 +59,25 @@ final class ConfigCommand {
             return s.isSet() ? s.value() : "(unset)";
         }
 
+        private static String tls(Settings s) {
+            return s.path("tls.cert") != null ? "on" : "off";
+        }
+
         private static String summary(Settings s) {
             if (s.schema() == ConfigSchema.EMBEDDED) {
                 EmbeddedSettings e = EmbeddedSettings.of(s);
                 return String.format("embedded, %s:%d, data %s, %d shards, durability %s, tls %s", e.host(), e.port(), e.data(), e.shards(),
-                        e.durability().label(), s.path("tls.cert") != null ? "on" : "off");
+                        e.durability().label(), tls(s));
+            }
+            if (s.schema() == ConfigSchema.SHARD) {
+                ShardSettings h = ShardSettings.of(s);
+                return String.format("shard, %s:%d, data %s, sized for %d shards, durability %s, tls %s", h.host(), h.port(), h.data(),
+                        h.shards(), h.durability().label(), tls(s));
+            }
+            if (s.schema() == ConfigSchema.FIXED_ROUTER) {
+                FixedRouterSettings r = FixedRouterSettings.of(s);
+                return String.format("router, %s:%d, data %s, %d shards %s, tls %s, to shards %s", r.host(), r.port(), r.data(),
+                        r.shards().size(), r.shards(), tls(s), s.path("tls.shard.ca") != null ? "mutual tls" : "plaintext");
             }
             ClusterConfig c = ClusterConfig.of(s);
             return String.format("id %s, %s, atomix port %d, data %s, %d seeds, R=%d W=%d, durability %s, tls %s", c.id(), c.address(),

@@ -39,6 +39,15 @@ final class ConfigOptions {
         return s;
     }
 
+    /**
+     * A router's keys: {@link ConfigSchema#FIXED_ROUTER}'s when shard.addresses is set ({@code shardFlag}: by --shard; or by
+     * --set, {@code env} or the file), else {@link ConfigSchema#CLUSTER}'s.
+     */
+    ConfigSchema routerSchema(boolean shardFlag, Map<String, String> env) {
+        boolean fixed = shardFlag || set.containsKey("shard.addresses") || Settings.sets("shard.addresses", file, env);
+        return fixed ? ConfigSchema.FIXED_ROUTER : ConfigSchema.CLUSTER;
+    }
+
     /** Collects the named flags a command was given as settings; a flag not given (null) is left out. */
     static final class Flags {
         private final List<Setting> list = new ArrayList<>();

@@ -5,9 +5,6 @@ import picocli.CommandLine.ITypeConverter;
 
 /** {@code --durability process|fsync}: picocli reports a bad value with {@link Durability#parse}'s message. */
 final class DurabilityConverter implements ITypeConverter<Durability> {
-    /** The flag's description, shared by the launchers that take it. */
-    static final String DESCRIPTION = DurabilityConverter.CHOICES + " (default: ${DEFAULT-VALUE}).";
-
     /** What the values mean. */
     static final String CHOICES = "When a write is acknowledged: process (once in the memory-mapped files; survives"
             + " kill -9, an OS crash or power loss can lose the last seconds) or fsync (once its write-ahead log record is"

@@ -27,7 +27,6 @@ record EmbeddedSettings(Path data, String host, int port, int shards, long expec
 
     /** The public port's protection; reads the TLS and token files now. */
     ServerSecurity security() {
-        return ServerSecurity.builder().tls(settings.path("tls.cert"), settings.path("tls.key")).clientCa(settings.path("tls.client.ca"))
-                .authFile(settings.path("auth.file")).insecure(settings.bool("insecure")).build();
+        return TlsOptions.security(settings);
     }
 }

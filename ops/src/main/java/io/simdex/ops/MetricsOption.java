@@ -14,21 +14,9 @@ final class MetricsOption {
         flags.put("metrics.port", port, "--metrics-port");
     }
 
-    boolean given() {
-        return port != null;
-    }
-
-    /** The port given, checked. */
-    int port() {
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("--metrics-port must be 0..65535, was " + port);
-        }
-        return port;
-    }
-
-    /** The endpoint on {@code host}, or null when the flag was not given. */
-    MetricsEndpoint start(String host) {
-        return given() ? MetricsEndpoint.start(host, port()) : null;
+    /** The endpoint on {@code host} at {@code port}, or null when {@code port} is -1 (metrics.port unset). */
+    static MetricsEndpoint start(String host, int port) {
+        return port >= 0 ? MetricsEndpoint.start(host, port) : null;
     }
 
     /** Logs where metrics are served, before the process logs that it listens (which scripts wait for). */

@@ -15,10 +15,8 @@ import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.RemoteShardClient;
 import io.simdex.router.shard.ShardChannels;
 import io.simdex.router.shard.ShardClient;
-import io.simdex.router.transport.HandlerThreads;
 import io.simdex.router.transport.PublicServer;
 import io.simdex.server.tls.PeerCredentials;
-import io.simdex.server.tls.TlsFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,30 +30,33 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
- * A router in its own process: in a cluster ({@code --config}), an Atomix member routing by the
- * partition map with replicas; otherwise in front of unreplicated shards at fixed addresses.
+ * A router in its own process: in a cluster, an Atomix member routing by the partition map with
+ * replicas ({@link ConfigSchema#CLUSTER}); with {@code shard.addresses} set ({@code --shard}), in front
+ * of unreplicated shards at fixed addresses ({@link ConfigSchema#FIXED_ROUTER}). Either way every flag
+ * is a config key, and a flag wins over {@code SIMDEX_KEY}, which wins over {@code --config}.
  */
 @Command(name = "router", mixinStandardHelpOptions = true,
-        description = {"Run a router: of a cluster (--config), or in front of fixed shard processes (--shard).",
-                "Cluster settings: flag (--set KEY=VALUE) > environment (SIMDEX_KEY) > --config FILE > default."})
+        description = {"Run a router: of a cluster (--config), or in front of fixed shard processes (--shard, key shard.addresses).",
+                "Settings: flag (--set KEY=VALUE) > environment (SIMDEX_KEY) > --config FILE > default."})
 final class RouterCommand implements Callable<Integer> {
     @Mixin
     ConfigOptions config;
 
     @Option(names = "--shard", split = ",",
-            description = "Without a cluster: shard addresses host:port, in shard order; the order fixes placement.")
+            description = "Without a cluster: shard addresses host:port, in shard order; the order fixes placement (key shard.addresses).")
     List<String> shards;
 
-    @Option(names = "--data", defaultValue = "data/router", description = "Router directory for the collection catalog (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--data", description = "Router directory for the collection catalog (key data; default with --shard: data/router).")
     Path data;
 
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--host", description = "Address to listen on (key host; default: 127.0.0.1).")
     String host;
 
-    @Option(names = "--port", defaultValue = "7411", description = "Public gRPC port (default: ${DEFAULT-VALUE}).")
-    int port;
+    @Option(names = "--port", description = "Public gRPC port (key port; default with --shard: 7411).")
+    Integer port;
 
-    @Option(names = "--threads", description = "gRPC handler threads with --shard (default: unbounded, since handlers wait on remote shards).")
+    @Option(names = "--threads",
+            description = "gRPC handler threads (key handler.threads; default: 0, gRPC's unbounded pool, since handlers wait on remote shards).")
     Integer threads;
 
     @Mixin
@@ -68,26 +69,26 @@ final class RouterCommand implements Callable<Integer> {
     AuthFileOption auth;
 
     @Option(names = "--shard-ca", paramLabel = "FILE",
-            description = "With --shard: reach the shards over TLS, trusting this CA and presenting --tls-cert and --tls-key to them.")
+            description = "With --shard: reach the shards over TLS, trusting this CA and presenting --tls-cert and --tls-key to them"
+                    + " (key tls.shard.ca).")
     Path shardCa;
 
     @Override
     public Integer call() throws Exception {
-        if (config.file != null) {
+        ConfigSchema schema = config.routerSchema(shards != null, System.getenv());
+        if (schema == ConfigSchema.CLUSTER) {
+            if (config.file == null) {
+                throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                        "give --config (cluster) or --shard (fixed shards)");
+            }
             return cluster();
         }
-        if (!config.set.isEmpty()) {
-            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--set is for a cluster router (--config)");
-        }
-        if (shards == null || shards.isEmpty()) {
-            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "give --config (cluster) or --shard (fixed shards)");
-        }
-        ServerSecurity security = tls.security(auth.file);
-        PeerCredentials toShards = shardCa == null ? PeerCredentials.PLAINTEXT
-                : PeerCredentials.mutualTls(new TlsFiles(tls.cert, tls.key, shardCa));
+        FixedRouterSettings s = FixedRouterSettings.of(config.resolve(schema, flags().list()));
+        ServerSecurity security = TlsOptions.security(s.settings());
+        PeerCredentials toShards = s.toShards();
         List<ShardClient> clients = new ArrayList<>();
         Map<String, io.grpc.Channel> channels = new java.util.LinkedHashMap<>();
-        for (String address : shards) {
+        for (String address : s.shards()) {
             RemoteShardClient shard = new RemoteShardClient(ShardChannels.forTarget(address, toShards.channel()));
             clients.add(shard);
             channels.put(address, shard.channel());
@@ -95,11 +96,11 @@ final class RouterCommand implements Callable<Integer> {
         IndexRouter index = new IndexRouter(clients, Placement.roundRobin(clients.size()));
         // Several routers may serve the same shards: the shards' clocks decide generations, as in a cluster.
         ClusterClock clock = ClusterClock.start(() -> channels, Clock.systemUTC(), ClusterConfig.DEFAULT_CLOCK_SKEW_MILLIS);
-        SimdexService service = new SimdexService(index, new Catalog(data), clock);
-        PublicServer server = PublicServer.start(host, port, service.bindService(), SimdexGrpc.SERVICE_NAME, List.of(),
-                threads == null ? HandlerThreads.UNBOUNDED : threads, Map.of(), service.handlingTimes(), security);
+        SimdexService service = new SimdexService(index, new Catalog(s.data()), clock);
+        PublicServer server = PublicServer.start(s.host(), s.port(), service.bindService(), SimdexGrpc.SERVICE_NAME, List.of(),
+                s.handlerThreads(), Map.of(), service.handlingTimes(), security);
         RetentionSweeper sweeper = RetentionSweeper.start(service, Set.of());
-        MetricsEndpoint endpoint = metrics.start(host);
+        MetricsEndpoint endpoint = MetricsOption.start(s.host(), s.metricsPort());
         if (endpoint != null) {
             service.handlingTimes().publishTo(endpoint.grpcCalls());
         }
@@ -112,16 +113,14 @@ final class RouterCommand implements Callable<Integer> {
             clock.close();
             index.close();
         }, "router-shutdown"));
-        MetricsOption.announce("simdex router", host, endpoint);
-        System.err.printf("simdex router: %d shards %s, listening on %s:%d%n", clients.size(), shards, host, server.port());
+        MetricsOption.announce("simdex router", s.host(), endpoint);
+        System.err.printf("simdex router: %d shards %s, listening on %s:%d%n", clients.size(), s.shards(), s.host(), server.port());
         server.awaitTermination();
         return 0;
     }
 
     private int cluster() throws Exception {
-        ConfigOptions.Flags flags = new ConfigOptions.Flags();
-        metrics.addTo(flags);
-        ClusterConfig c = ClusterConfig.of(config.resolve(ConfigSchema.CLUSTER, flags.list()));
+        ClusterConfig c = ClusterConfig.of(config.resolve(ConfigSchema.CLUSTER, flags().list()));
         ClusterRouter router = ClusterRouter.start(c);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -134,5 +133,16 @@ final class RouterCommand implements Callable<Integer> {
         System.err.printf("simdex router %s: cluster of %s, listening on %s:%d%n", c.id(), c.seeds().size() + " seeds", c.host(), router.port());
         router.awaitTermination();
         return 0;
+    }
+
+    /** The flags given, as keys of either schema; a cluster router refuses --shard-ca, which it has no key for. */
+    private ConfigOptions.Flags flags() {
+        ConfigOptions.Flags f = new ConfigOptions.Flags().put("shard.addresses", shards == null ? null : String.join(",", shards), "--shard")
+                .put("data", data, "--data").put("host", host, "--host").put("port", port, "--port").put("handler.threads", threads, "--threads")
+                .put("tls.shard.ca", shardCa, "--shard-ca");
+        metrics.addTo(f);
+        tls.addTo(f);
+        auth.addTo(f);
+        return f;
     }
 }

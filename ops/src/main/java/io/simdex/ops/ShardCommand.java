@@ -7,6 +7,8 @@ import io.grpc.protobuf.services.HealthStatusManager;
 import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.router.metrics.MetricsEndpoint;
+import io.simdex.router.config.ConfigSchema;
+import io.simdex.router.config.Settings;
 import io.simdex.router.metrics.StoreMetrics;
 import io.simdex.router.security.ServerSecurity;
 import io.simdex.server.Durability;
@@ -24,26 +26,35 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** One shard node in its own process, serving the shard protocol to routers. */
-@Command(name = "shard", mixinStandardHelpOptions = true, description = "Run one shard node serving the internal Shard service.")
+/**
+ * One shard node in its own process, serving the shard protocol to routers. Every flag is a config key
+ * ({@link ConfigSchema#SHARD}); a flag wins over {@code SIMDEX_KEY}, which wins over {@code --config}.
+ */
+@Command(name = "shard", mixinStandardHelpOptions = true,
+        description = {"Run one shard node serving the internal Shard service.",
+                "Settings: flag (--set KEY=VALUE) > environment (SIMDEX_KEY) > --config FILE > default."})
 final class ShardCommand implements Callable<Integer> {
-    @Option(names = "--data", required = true, description = "This shard's data directory.")
+    @Mixin
+    ConfigOptions config;
+
+    @Option(names = "--data", description = "This shard's data directory (key data; required).")
     Path data;
 
-    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--host", description = "Address to listen on (key host; default: 127.0.0.1).")
     String host;
 
-    @Option(names = "--port", required = true, description = "gRPC port for routers.")
-    int port;
+    @Option(names = "--port", description = "gRPC port for routers (key port; required).")
+    Integer port;
 
-    @Option(names = "--shards", defaultValue = "4", description = "Shards in the cluster, for sizing (default: ${DEFAULT-VALUE}).")
-    int shards;
+    @Option(names = "--shards", description = "Shards in the cluster, for sizing (key shards; default: 4).")
+    Integer shards;
 
-    @Option(names = "--expected", defaultValue = "1000000", description = "Documents a new collection is sized for; it grows past that by adding maps (default: ${DEFAULT-VALUE}).")
-    long expected;
+    @Option(names = "--expected",
+            description = "Documents a new collection is sized for; it grows past that by adding maps (key expected; default: 1000000).")
+    Long expected;
 
-    @Option(names = "--durability", defaultValue = "process", converter = DurabilityConverter.class,
-            description = DurabilityConverter.DESCRIPTION)
+    @Option(names = "--durability", converter = DurabilityConverter.class,
+            description = DurabilityConverter.CHOICES + " (default: process). Key: durability.")
     Durability durability;
 
     @Mixin
@@ -54,14 +65,16 @@ final class ShardCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ServerSecurity security = tls.security(null); // routers send no tokens: --tls-client-ca admits them
-        security.checkListen(host);
-        StoreSizing sizing = StoreSizing.forShare(expected, shards, 24);
-        ShardNode node = new ShardNode(data, c -> sizing, durability);
+        Settings settings = config.resolve(ConfigSchema.SHARD, flags().list());
+        ShardSettings s = ShardSettings.of(settings);
+        ServerSecurity security = TlsOptions.security(settings); // routers send no tokens: tls.client.ca admits them
+        security.checkListen(s.host());
+        StoreSizing sizing = StoreSizing.forShare(s.expected(), s.shards(), 24);
+        ShardNode node = new ShardNode(s.data(), c -> sizing, s.durability());
         node.openStored();
         HealthStatusManager health = new HealthStatusManager();
-        NettyServerBuilder builder = ServerBounds.apply(NettyServerBuilder.forAddress(new InetSocketAddress(host, port), security.credentials()));
-        MetricsEndpoint endpoint = metrics.start(host);
+        NettyServerBuilder builder = ServerBounds.apply(NettyServerBuilder.forAddress(new InetSocketAddress(s.host(), s.port()), security.credentials()));
+        MetricsEndpoint endpoint = MetricsOption.start(s.host(), s.metricsPort());
         if (endpoint != null) {
             builder.addStreamTracerFactory(endpoint.grpcCalls());
             StoreMetrics.bind(endpoint, List.of(node));
@@ -87,10 +100,19 @@ final class ShardCommand implements Callable<Integer> {
             }
             node.close();
         }, "shard-shutdown"));
-        MetricsOption.announce("simdex shard", host, endpoint);
-        System.err.printf("simdex shard: data in %s, durability %s, listening on %s:%d%n", data.toAbsolutePath(), durability.label(),
-                host, server.getPort());
+        MetricsOption.announce("simdex shard", s.host(), endpoint);
+        System.err.printf("simdex shard: data in %s, durability %s, listening on %s:%d%n", s.data().toAbsolutePath(),
+                s.durability().label(), s.host(), server.getPort());
         server.awaitTermination();
         return 0;
+    }
+
+    private ConfigOptions.Flags flags() {
+        ConfigOptions.Flags f = new ConfigOptions.Flags().put("data", data, "--data").put("host", host, "--host").put("port", port, "--port")
+                .put("shards", shards, "--shards").put("expected", expected, "--expected")
+                .put("durability", durability == null ? null : durability.label(), "--durability");
+        metrics.addTo(f);
+        tls.addTo(f);
+        return f;
     }
 }

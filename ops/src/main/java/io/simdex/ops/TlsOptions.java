@@ -1,5 +1,6 @@
 package io.simdex.ops;
 
+import io.simdex.router.config.Settings;
 import io.simdex.router.security.ServerSecurity;
 import picocli.CommandLine.Option;
 
@@ -26,8 +27,10 @@ final class TlsOptions {
                 .put("insecure", insecure ? "true" : null, "--insecure");
     }
 
-    /** These flags, with tokens from {@code authFile} (null: none); reads every file now. */
-    ServerSecurity security(Path authFile) {
-        return ServerSecurity.builder().tls(cert, key).clientCa(clientCa).authFile(authFile).insecure(insecure).build();
+    /** The listening port's protection from settings tls.cert, tls.key, tls.client.ca, insecure and auth.file if the process reads it; reads every file now. */
+    static ServerSecurity security(Settings s) {
+        Path authFile = s.schema().knows("auth.file") ? s.path("auth.file") : null;
+        return ServerSecurity.builder().tls(s.path("tls.cert"), s.path("tls.key")).clientCa(s.path("tls.client.ca")).authFile(authFile)
+                .insecure(s.bool("insecure")).build();
     }
 }

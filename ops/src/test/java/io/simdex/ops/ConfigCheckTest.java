@@ -66,10 +66,41 @@ class ConfigCheckTest {
     }
 
     @Test
+    void check_shardFile_readWithTheShardKeys() throws Exception {
+        Path file = Files.writeString(dir.resolve("shard.properties"), "data=s1\nport=7511\nshards=3\n");
+        Run ok = run("config", "check", "--for", "shard", "--set", "durability=fsync", file.toString());
+        assertEquals(0, ok.code, ok.err);
+        assertTrue(ok.out.startsWith(file + ": ok: shard, 127.0.0.1:7511, data s1, sized for 3 shards, durability fsync, tls off"), ok.out);
+        assertTrue(ok.out.lines().anyMatch(l -> l.matches(" +durability +fsync +flag --set durability")), ok.out);
+        Path noPort = Files.writeString(dir.resolve("noport.properties"), "data=s1\n# routers\nseeds=n@h:1\n");
+        Run bad = run("config", "check", "--for", "shard", noPort.toString());
+        assertEquals(2, bad.code);
+        assertTrue(bad.err.contains(noPort + " line 3: unknown key 'seeds'"), bad.err);
+    }
+
+    @Test
+    void check_routerFileWithShardAddresses_readWithTheFixedRouterKeys() throws Exception {
+        Path file = Files.writeString(dir.resolve("router.properties"), "shard.addresses=127.0.0.1:7511, 127.0.0.1:7512\nport=7400\n");
+        Run ok = run("config", "check", "--for", "router", file.toString());
+        assertEquals(0, ok.code, ok.err);
+        assertTrue(ok.out.startsWith(file + ": ok: router, 127.0.0.1:7400, data data/router, 2 shards [127.0.0.1:7511, 127.0.0.1:7512],"
+                + " tls off, to shards plaintext"), ok.out);
+        Path mixed = Files.writeString(dir.resolve("mixed.properties"), "shard.addresses=127.0.0.1:7511\nseeds=n@h:1\n");
+        Run bad = run("config", "check", "--for", "router", mixed.toString());
+        assertEquals(2, bad.code);
+        assertTrue(bad.err.contains(mixed + " line 2: unknown key 'seeds'"), bad.err);
+        Path noPort = Files.writeString(dir.resolve("bad.properties"), "shard.addresses=127.0.0.1:7511,,h\n");
+        Run empty = run("config", "check", "--for", "router", noPort.toString());
+        assertEquals(2, empty.code);
+        assertTrue(empty.err.contains(noPort + " line 1: shard.addresses must be host:port addresses separated by commas"), empty.err);
+    }
+
+    @Test
     void check_distributionExamples_exitZero() {
-        for (String name : new String[] {"node", "router", "embedded"}) {
-            Path file = Path.of("dist/conf", name + ".properties"); // the module directory, as surefire runs
-            Run r = run("config", "check", "--for", name, file.toString());
+        String[][] examples = {{"node", "node"}, {"router", "router"}, {"embedded", "embedded"}, {"shard", "shard"}, {"router", "router-shards"}};
+        for (String[] example : examples) {
+            Path file = Path.of("dist/conf", example[1] + ".properties"); // the module directory, as surefire runs
+            Run r = run("config", "check", "--for", example[0], file.toString());
             assertEquals(0, r.code, r.err);
             assertTrue(r.out.startsWith(file + ": ok:"), r.out);
         }

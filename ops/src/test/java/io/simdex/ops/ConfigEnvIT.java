@@ -9,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code simdex embedded --config FILE} in a real process, with SIMDEX_* variables over the file and flags over both. */
+/** {@code simdex embedded --config FILE} and {@code simdex shard --config FILE} in real processes, with SIMDEX_* variables over the file and flags over both. */
 class ConfigEnvIT {
     @TempDir
     Path dir;
@@ -28,6 +28,20 @@ class ConfigEnvIT {
         }
         assertTrue(Files.isDirectory(dir.resolve("flag-data")));
         assertTrue(!Files.exists(dir.resolve("env-data")) && !Files.exists(dir.resolve("file-data")));
+    }
+
+    @Test
+    void shard_fromConfigFileWithEnvironmentPort_servesOnTheEnvironmentsPort() throws Exception {
+        int filePort = SimdexProcess.freePort();
+        int envPort = SimdexProcess.freePort();
+        Path conf = Files.writeString(dir.resolve("shard.properties"),
+                "port=" + filePort + "\nshards=2\nexpected=1000\ndata=" + dir.resolve("shard-data") + "\n");
+        try (SimdexProcess shard = SimdexProcess.start(dir.resolve("shard.log"), Map.of("SIMDEX_PORT", Integer.toString(envPort)), "shard",
+                "--config", conf.toString())) {
+            shard.awaitServing(envPort, "simdex.v1.Shard");
+            assertTrue(shard.output().contains("data in " + dir.resolve("shard-data") + ", durability process, listening on 127.0.0.1:" + envPort),
+                    shard.output());
+        }
     }
 
     @Test

@@ -33,4 +33,24 @@ class StartupSecurityTest {
         Path cert = Files.writeString(dir.resolve("server.crt"), "");
         assertEquals(2, Main.run("embedded", "--port", "0", "--data", dir.resolve("data").toString(), "--tls-cert", cert.toString()));
     }
+
+    @Test
+    void shard_withoutPort_refusedBeforeOpeningItsData() {
+        Path data = dir.resolve("data");
+        assertEquals(2, Main.run("shard", "--data", data.toString()));
+        assertFalse(Files.exists(data), "nothing opened");
+    }
+
+    @Test
+    void shard_plaintextBeyondLoopbackFromTheFile_refused() throws Exception {
+        Path data = dir.resolve("data");
+        Path conf = Files.writeString(dir.resolve("shard.properties"), "host=0.0.0.0\nport=0\ndata=" + data + "\n");
+        assertEquals(2, Main.run("shard", "--config", conf.toString()));
+        assertFalse(Files.exists(data), "nothing opened");
+    }
+
+    @Test
+    void router_shardAddressWithoutPort_refused() {
+        assertEquals(2, Main.run("router", "--shard", "127.0.0.1", "--port", "0", "--data", dir.resolve("router").toString()));
+    }
 }

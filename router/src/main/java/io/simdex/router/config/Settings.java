@@ -1,6 +1,8 @@
 package io.simdex.router.config;
 
 import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -54,6 +56,27 @@ public final class Settings {
         Map<String, Setting> values = defaults(schema);
         put(values, ConfigFile.of(schema, p, key -> source));
         return new Settings(schema, values, List.of());
+    }
+
+    /**
+     * Whether {@code key} is set in {@code env} or {@code file} (null: none), read before a process knows its schema:
+     * a router's keys depend on whether {@code shard.addresses} is set. A file that cannot be read counts as not
+     * setting it; {@link #resolve} then reports it.
+     */
+    public static boolean sets(String key, Path file, Map<String, String> env) {
+        if (env.containsKey(EnvNames.of(key))) {
+            return true;
+        }
+        if (file == null) {
+            return false;
+        }
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file)) {
+            p.load(r);
+        } catch (IOException | IllegalArgumentException unreadable) {
+            return false;
+        }
+        return p.containsKey(key);
     }
 
     private static Map<String, Setting> defaults(ConfigSchema schema) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -94,5 +95,46 @@ class SettingsTest {
         Settings s = Settings.resolve(ConfigSchema.CLUSTER, null, Map.of(), List.of());
         assertEquals("'id' is required (in the config file, SIMDEX_ID or a flag)",
                 assertThrows(IllegalArgumentException.class, () -> s.required("id")).getMessage());
+    }
+
+    @Test
+    void shard_eachLayerWins_andPortIsRequired() throws Exception {
+        Path f = file("data=/srv/s1\nport=7500\nshards=3\n");
+        Settings s = Settings.resolve(ConfigSchema.SHARD, f, Map.of("SIMDEX_PORT", "7600"), List.of(Setting.flag("shards", "5", "--shards")));
+        assertEquals(new Setting("port", "7600", "environment SIMDEX_PORT"), s.get("port"));
+        assertEquals(new Setting("shards", "5", "flag --shards"), s.get("shards"));
+        assertEquals(new Setting("data", "/srv/s1", f + " line 1"), s.get("data"));
+        assertEquals(new Setting("durability", "process", Setting.DEFAULT), s.get("durability"));
+        Settings none = Settings.resolve(ConfigSchema.SHARD, null, Map.of(), List.of());
+        assertEquals("'port' is required (in the config file, SIMDEX_PORT or a flag)",
+                assertThrows(IllegalArgumentException.class, () -> none.required("port")).getMessage());
+    }
+
+    @Test
+    void shard_keysItDoesNotRead_fileErrorEnvironmentWarning() throws Exception {
+        Path f = file("port=7500\nauth.file=/etc/auth\n");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Settings.resolve(ConfigSchema.SHARD, f, Map.of(), List.of()));
+        assertTrue(e.getMessage().startsWith(f + " line 2: unknown key 'auth.file'"), e.getMessage());
+        Settings s = Settings.resolve(ConfigSchema.SHARD, null, Map.of("SIMDEX_SHARD_ADDRESSES", "h:1"), List.of());
+        assertEquals(List.of("environment SIMDEX_SHARD_ADDRESSES: ignored, shard does not read shard.addresses"), s.warnings());
+    }
+
+    @Test
+    void fixedRouter_defaultsAndNearMiss() throws Exception {
+        Settings s = Settings.resolve(ConfigSchema.FIXED_ROUTER, null, Map.of(), List.of(Setting.flag("shard.addresses", "h:1,h:2", "--shard")));
+        assertEquals(new Setting("port", "7411", Setting.DEFAULT), s.get("port"));
+        assertEquals(new Setting("data", "data/router", Setting.DEFAULT), s.get("data"));
+        assertEquals("environment SIMDEX_SHARD_ADRESSES: names no key of router --shard; did you mean SIMDEX_SHARD_ADDRESSES (shard.addresses)?",
+                assertThrows(IllegalArgumentException.class,
+                        () -> Settings.resolve(ConfigSchema.FIXED_ROUTER, null, Map.of("SIMDEX_SHARD_ADRESSES", "h:1"), List.of())).getMessage());
+    }
+
+    @Test
+    void sets_seesTheEnvironmentAndTheFile_notOtherKeysOrAMissingFile() throws Exception {
+        Path f = file("port=7000\nshard.addresses=h:1\n");
+        assertTrue(Settings.sets("shard.addresses", f, Map.of()));
+        assertTrue(Settings.sets("shard.addresses", null, Map.of("SIMDEX_SHARD_ADDRESSES", "h:1")));
+        assertFalse(Settings.sets("seeds", f, Map.of("SIMDEX_SHARDS", "2")));
+        assertFalse(Settings.sets("shard.addresses", dir.resolve("absent.properties"), Map.of()));
     }
 }
