@@ -211,9 +211,9 @@ class CollectionsTest {
     }
 
     /**
-     * The stores of a new generation exist on every shard before the generation starts (within
-     * the lead), so its first writes do not wait for files; documents then land in them. A
-     * collection nobody wrote to gets no files, unless it is to be prepared even if unused.
+     * CreateCollection makes the current generation's stores on every shard, and the stores of a
+     * new generation exist on every shard before the generation starts (within the lead), so
+     * first writes do not wait for files; documents then land in them.
      */
     @Test
     void prepareGenerations_createsTheNextGenerationsStoresAheadOfItsStart() throws Exception {
@@ -224,11 +224,11 @@ class CollectionsTest {
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("window").setSettings(twoDays).build());
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("eager").setSettings(twoDays).build());
             long current = start.getEpochSecond() / 21_600;
+            assertTrue(storesOnEveryShard("window", current), "CreateCollection makes the current generation's stores");
 
             clock.advance(Duration.ofHours(5).plusMinutes(50));
             s.simdex.service().prepareGenerations(Set.of("eager"));
-            assertFalse(storesOnAnyShard("window", current), "a collection nobody wrote to gets no files");
-            assertTrue(storesOnEveryShard("eager", current), "unless it is prepared even if unused");
+            assertTrue(storesOnEveryShard("eager", current));
             InsertRequest.Builder some = InsertRequest.newBuilder().setCollection("window");
             for (int i = 0; i < 20; i++) {
                 some.addDocuments(doc("w" + i, 0x9E3779B97F4A7C15L * (i + 1)));
@@ -249,6 +249,28 @@ class CollectionsTest {
             s.stub().insert(InsertRequest.newBuilder().setCollection("window").addDocuments(doc("next", 0x3333L)).build());
             assertEquals(List.of("next"), ids(s, "window", 0x3333L));
             assertFalse(storesOnAnyShard("window", current + 2));
+        }
+    }
+
+    /** A collection whose every generation expired holds no store: the sweeps make none for it, unless asked to even if unused. */
+    @Test
+    void prepareGenerations_collectionWhoseStoresExpired_getsNoNewFilesUnlessEvenIfUnused() throws Exception {
+        Instant start = Instant.parse("2026-11-22T00:00:00Z");
+        ManualClock clock = new ManualClock(start);
+        try (TestServer s = new TestServer(dir, clock)) {
+            CollectionSettings twoDays = CollectionSettings.newBuilder().setRetentionSeconds(172_800).setGenerationSeconds(21_600).build();
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("idle").setSettings(twoDays).build());
+            long created = start.getEpochSecond() / 21_600;
+            assertTrue(storesOnEveryShard("idle", created));
+
+            clock.advance(Duration.ofDays(3));
+            long current = clock.instant().getEpochSecond() / 21_600;
+            assertTrue(s.simdex.service().sweepExpired() > 0);
+            assertFalse(storesOnAnyShard("idle", created), "expired with its generation");
+            s.simdex.service().prepareGenerations(Set.of());
+            assertFalse(storesOnAnyShard("idle", current), "a collection that holds no store gets none from the sweep");
+            s.simdex.service().prepareGenerations(Set.of("idle"));
+            assertTrue(storesOnEveryShard("idle", current), "unless it is prepared even if unused");
         }
     }
 
