@@ -24,11 +24,11 @@ class SettingsTest {
 
     @Test
     void resolve_eachLayer_winsOverTheOnesBelow() throws Exception {
-        Path f = file("# ports\nport=7000\nshards=2\ndata=/srv/a\n");
-        Settings s = Settings.resolve(ConfigSchema.EMBEDDED, f, Map.of("SIMDEX_PORT", "7100", "SIMDEX_DATA", "/srv/b"),
+        Path f = file("# ports\nport=7000\nshards=2\ndata=data-a\n");
+        Settings s = Settings.resolve(ConfigSchema.EMBEDDED, f, Map.of("SIMDEX_PORT", "7100", "SIMDEX_DATA", "data-b"),
                 List.of(Setting.flag("port", "7200", "--port")));
         assertEquals(new Setting("port", "7200", "flag --port"), s.get("port"));
-        assertEquals(new Setting("data", "/srv/b", "environment SIMDEX_DATA"), s.get("data"));
+        assertEquals(new Setting("data", "data-b", "environment SIMDEX_DATA"), s.get("data"));
         assertEquals(new Setting("shards", "2", f + " line 3"), s.get("shards"));
         assertEquals(new Setting("host", "127.0.0.1", Setting.DEFAULT), s.get("host"));
     }
@@ -99,11 +99,11 @@ class SettingsTest {
 
     @Test
     void shard_eachLayerWins_andPortIsRequired() throws Exception {
-        Path f = file("data=/srv/s1\nport=7500\nshards=3\n");
+        Path f = file("data=data-s1\nport=7500\nshards=3\n");
         Settings s = Settings.resolve(ConfigSchema.SHARD, f, Map.of("SIMDEX_PORT", "7600"), List.of(Setting.flag("shards", "5", "--shards")));
         assertEquals(new Setting("port", "7600", "environment SIMDEX_PORT"), s.get("port"));
         assertEquals(new Setting("shards", "5", "flag --shards"), s.get("shards"));
-        assertEquals(new Setting("data", "/srv/s1", f + " line 1"), s.get("data"));
+        assertEquals(new Setting("data", "data-s1", f + " line 1"), s.get("data"));
         assertEquals(new Setting("durability", "process", Setting.DEFAULT), s.get("durability"));
         Settings none = Settings.resolve(ConfigSchema.SHARD, null, Map.of(), List.of());
         assertEquals("'port' is required (in the config file, SIMDEX_PORT or a flag)",
