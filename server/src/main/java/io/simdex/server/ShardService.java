@@ -3,6 +3,7 @@ package io.simdex.server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.simdex.core.Ids;
 import io.simdex.core.Names;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.ExportChunk;
@@ -228,7 +229,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
                 throw invalid(req.getIdsCount() + " ids but " + req.getTextsCount() + " texts");
             }
             return ShardCountResponse.newBuilder().setChanged(node.putTexts(collection(req.getCollection()), req.getGeneration(),
-                    req.getIdsList().toArray(new String[0]), req.getTextsList().toArray(new String[0]))).build();
+                    checkedIds(req.getIdsList()), req.getTextsList().toArray(new String[0]))).build();
         });
     }
 
@@ -383,7 +384,19 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         if (paired && req.getIdsCount() != req.getFingerprintsCount()) {
             throw invalid(req.getIdsCount() + " ids but " + req.getFingerprintsCount() + " fingerprints");
         }
-        return req.getIdsList().toArray(new String[0]);
+        return checkedIds(req.getIdsList());
+    }
+
+    /** The ids of a write, each checked against {@link Ids} before anything changes. */
+    private static String[] checkedIds(List<String> ids) {
+        String[] out = ids.toArray(new String[0]);
+        for (int i = 0; i < out.length; i++) {
+            String problem = Ids.problem("ids[" + i + "]", out[i]);
+            if (problem != null) {
+                throw invalid(problem);
+            }
+        }
+        return out;
     }
 
     private static long[] toArray(List<Long> fps) {

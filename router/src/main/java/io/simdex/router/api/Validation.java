@@ -2,15 +2,14 @@ package io.simdex.router.api;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.simdex.core.Ids;
 import io.simdex.core.Names;
 import io.simdex.fingerprint.BlockTables;
 
-import java.nio.charset.StandardCharsets;
 
 /** Request checks at the public boundary: each failure names the field and the bad value. */
 public final class Validation {
     static final int MAX_BATCH = 10_000;
-    static final int MAX_ID_BYTES = 256;
 
     private Validation() {
     }
@@ -85,16 +84,9 @@ public final class Validation {
     }
 
     static String id(String field, String id) {
-        if (id.isEmpty()) {
-            throw invalid(field + " is empty");
-        }
-        if (id.getBytes(StandardCharsets.UTF_8).length > MAX_ID_BYTES) {
-            throw invalid(field + " is longer than " + MAX_ID_BYTES + " bytes");
-        }
-        for (int i = 0; i < id.length(); i++) {
-            if (Character.isISOControl(id.charAt(i))) {
-                throw invalid(field + " '" + Names.printable(id) + "' contains a control character at " + i);
-            }
+        String problem = Ids.problem(field, id);
+        if (problem != null) {
+            throw invalid(problem);
         }
         return id;
     }

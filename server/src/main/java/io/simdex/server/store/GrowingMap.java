@@ -140,12 +140,16 @@ public final class GrowingMap<K, V> implements Closeable {
             }
             ChronicleMap<K, V> newest = generations.get(n - 1);
             if (hasRoom(n)) {
-                // One lookup: the key is in this generation or in none.
-                V previous = newest.put(key, value);
-                if (previous == null) {
-                    newestEntries.incrementAndGet();
+                try {
+                    // One lookup: the key is in this generation or in none.
+                    V previous = newest.put(key, value);
+                    if (previous == null) {
+                        newestEntries.incrementAndGet();
+                    }
+                    return previous;
+                } catch (IllegalStateException e) {
+                    spent(n, newest, key, e);
                 }
-                return previous;
             }
             return newest.containsKey(key) ? newest.put(key, value) : putNew(key, value);
         } finally {
@@ -188,14 +192,18 @@ public final class GrowingMap<K, V> implements Closeable {
             ChronicleMap<K, V> newest = n == 0 ? null : generations.get(n - 1);
             if (newest != null && (hasRoom(n) || newest.containsKey(key))) {
                 boolean[] absent = {false};
-                V after = newest.compute(key, (k, v) -> {
-                    absent[0] = v == null;
-                    return f.apply(k, v);
-                });
-                if (absent[0] != (after == null)) {
-                    newestEntries.addAndGet(absent[0] ? 1 : -1);
+                try {
+                    V after = newest.compute(key, (k, v) -> {
+                        absent[0] = v == null;
+                        return f.apply(k, v);
+                    });
+                    if (absent[0] != (after == null)) {
+                        newestEntries.addAndGet(absent[0] ? 1 : -1);
+                    }
+                    return after;
+                } catch (IllegalStateException e) {
+                    spent(n, newest, key, e);
                 }
-                return after;
             }
             V created = f.apply(key, null);
             if (created != null) {
@@ -283,6 +291,24 @@ public final class GrowingMap<K, V> implements Closeable {
     /** Whether generation {@code n - 1}, if still the newest, holds fewer entries than it was made for. */
     private boolean hasRoom(int n) {
         return newestEntries.get() < capacity(n - 1);
+    }
+
+    /**
+     * Handles Chronicle Map refusing a new {@code key} in the newest of {@code n} generations:
+     * when its segment tiers are spent (keys far above the average size fill a generation by
+     * bytes before it holds its entries), that generation counts as full, so the caller puts
+     * the key into a new one; any other failure, or a key the generation holds, is rethrown.
+     */
+    private void spent(int n, ChronicleMap<K, V> newest, K key, IllegalStateException e) {
+        String message = e.getMessage();
+        if (message == null || !message.contains("extra segment tier") || newest.containsKey(key)) {
+            throw e;
+        }
+        synchronized (generations) {
+            if (generations.size() == n) {
+                newestEntries.accumulateAndGet(capacity(n - 1), Math::max);
+            }
+        }
     }
 
     /** Puts a key no generation holds (the caller holds its stripe) into the newest generation. */

@@ -45,6 +45,26 @@ class DocMapsTest {
     }
 
     @Test
+    void growingMap_keysFarAboveTheAverageSize_fillAGenerationByBytes_nextGenerationTakesThem() {
+        // Sized for 1,024 keys of 8 bytes: 600 keys of 256 bytes spend its segment tiers long before its entries.
+        int n = 600;
+        String big = "k".repeat(250);
+        try (GrowingMap<String, Long> map = new GrowingMap<>(dir, "b", 1024,
+                e -> ChronicleMap.of(String.class, Long.class).entries(e).averageKey("12345678").maxBloatFactor(2.0), true)) {
+            for (int i = 0; i < n; i++) {
+                String key = big + String.format("%06d", i);
+                long value = i;
+                assertEquals(i % 2 == 0 ? null : value, i % 2 == 0 ? map.put(key, value) : map.compute(key, (k, v) -> v == null ? value : v + 1));
+            }
+            assertTrue(map.generationCount() > 1, "the first generation filled by bytes, a new one took the rest");
+            assertEquals(n, map.size(), "every key once");
+            for (int i = 0; i < n; i++) {
+                assertEquals((long) i, map.get(big + String.format("%06d", i)), "key " + i);
+            }
+        }
+    }
+
+    @Test
     void growingMap_smallFirstFile_thenSecondSizedForTheExpectedLoad_keepsEveryKeyAcrossReopen() {
         GrowingMap.Sizes sizes = new GrowingMap.Sizes(100, 1000);
         int n = 5000;
