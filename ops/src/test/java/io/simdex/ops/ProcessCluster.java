@@ -1,6 +1,8 @@
 package io.simdex.ops;
 
 import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.client.ClientOptions;
 import io.simdex.client.SimdexAdmin;
@@ -10,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -85,13 +88,39 @@ final class ProcessCluster implements AutoCloseable {
         for (int i = 1; i <= 3; i++) {
             launch("node-" + i);
         }
-        for (int i = 1; i <= 3; i++) {
-            awaitServing("node-" + i);
-        }
+        awaitFounders(List.of("node-1", "node-2", "node-3"));
         launch("router-1");
         awaitServing("router-1");
         channel = NettyChannelBuilder.forAddress("127.0.0.1", routerPort).usePlaintext().build();
         admin = SimdexAdmin.over(channel, ClientOptions.DEFAULTS);
+    }
+
+    /**
+     * Waits for the founders together: one that exits fails the start at once, and a timeout
+     * shows every founder's log, since a founder stuck in its Atomix join is waiting on another.
+     */
+    private void awaitFounders(List<String> ids) throws Exception {
+        Map<String, ManagedChannel> health = new LinkedHashMap<>();
+        for (String id : ids) {
+            health.put(id, NettyChannelBuilder.forAddress("127.0.0.1", Integer.parseInt(shardAddress(id).split(":")[1])).usePlaintext().build());
+        }
+        try {
+            Await.until("founders " + ids + " SERVING simdex.v1.Shard", SimdexProcess.SERVING_TIMEOUT, () -> {
+                List<String> waiting = new ArrayList<>();
+                health.forEach((id, channel) -> {
+                    try {
+                        if (process(id).health(channel, "simdex.v1.Shard", id) != HealthCheckResponse.ServingStatus.SERVING) {
+                            waiting.add(id);
+                        }
+                    } catch (StatusRuntimeException notListening) {
+                        waiting.add(id + " (" + notListening.getStatus().getCode() + ")");
+                    }
+                });
+                return waiting;
+            }, List::isEmpty, () -> ids.stream().map(id -> "\n--- " + id + " ---\n" + process(id).output()).collect(Collectors.joining()));
+        } finally {
+            health.values().forEach(ManagedChannel::shutdownNow);
+        }
     }
 
     ManagedChannel channel() {

@@ -7,6 +7,7 @@ import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +20,10 @@ import java.util.concurrent.TimeUnit;
 final class SimdexProcess implements AutoCloseable {
     static final Path JAR = Path.of(System.getProperty("simdex.jar", "target/simdex.jar"));
     /** Generous: a JVM start and an Atomix join on a busy 2-core machine. */
-    private static final Duration SERVING_TIMEOUT = Duration.ofMinutes(3);
+    static final Duration SERVING_TIMEOUT = Duration.ofMinutes(3);
+
+    private static final java.util.Random PORTS = new java.util.Random();
+    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private final Process process;
     private final Path log;
@@ -76,16 +80,20 @@ final class SimdexProcess implements AutoCloseable {
     void awaitServing(int port, String service) throws Exception {
         ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
         try {
-            Await.until(service + " SERVING on port " + port, SERVING_TIMEOUT, () -> {
-                if (!process.isAlive()) {
-                    throw new AssertionError("process exited with " + process.exitValue() + ":\n" + output());
-                }
-                return HealthGrpc.newBlockingStub(channel).withDeadlineAfter(2, TimeUnit.SECONDS)
-                        .check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus();
-            }, status -> status == HealthCheckResponse.ServingStatus.SERVING, () -> "\n" + output());
+            Await.until(service + " SERVING on port " + port, SERVING_TIMEOUT, () -> health(channel, service, "process"),
+                    status -> status == HealthCheckResponse.ServingStatus.SERVING, () -> "\n" + output());
         } finally {
             channel.shutdownNow();
         }
+    }
+
+    /** The health of {@code service} over {@code channel}; fails at once (with the log) if the process has exited. */
+    HealthCheckResponse.ServingStatus health(ManagedChannel channel, String service, String name) {
+        if (!process.isAlive()) {
+            throw new AssertionError(name + " exited with " + process.exitValue() + ":\n" + output());
+        }
+        return HealthGrpc.newBlockingStub(channel).withDeadlineAfter(2, TimeUnit.SECONDS)
+                .check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus();
     }
 
     /** SIGSTOP / SIGCONT: the process hangs (a stall, a long pause) but keeps its sockets. */
@@ -124,9 +132,37 @@ final class SimdexProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * A port a child process can bind a little later. Picked below the kernel's ephemeral range:
+     * a port the kernel handed out for {@code ServerSocket(0)} comes from the range every
+     * outgoing connection takes its local port from, so in a test that opens many connections it
+     * can be taken before the child binds it. Never the same port twice in one test JVM.
+     */
     static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+        int below = ephemeralLow();
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = 10_000 + PORTS.nextInt(below - 10_000);
+            if (!HANDED_OUT.add(port)) {
+                continue;
+            }
+            try (ServerSocket s = new ServerSocket()) {
+                s.setReuseAddress(false);
+                s.bind(new InetSocketAddress("127.0.0.1", port));
+                return port;
+            } catch (IOException taken) {
+                // try another
+            }
+        }
+        throw new IOException("no free port in 10000.." + below);
+    }
+
+    /** The first ephemeral port (Linux: /proc/sys/net/ipv4/ip_local_port_range); 32768 where unknown. */
+    private static int ephemeralLow() {
+        try {
+            int low = Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
+            return low > 11_000 ? low : 32_768;
+        } catch (IOException | RuntimeException e) {
+            return 32_768;
         }
     }
 
