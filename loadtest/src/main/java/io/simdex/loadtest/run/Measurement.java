@@ -148,7 +148,7 @@ final class Measurement {
         GeneratorCost before = GeneratorCost.now();
         RunResult result = once(s.workload(), concurrency, rate, maxInFlight, bound);
         GeneratorCost cost = GeneratorCost.since(before);
-        return result.with(s.serverTimes() == null ? null : s.serverTimes().read(), cost);
+        return result.with(s.serverTimes() == null ? null : s.serverTimes().read(result.requests()), cost);
     }
 
     static RunResult once(Workload workload, int concurrency, double rate, int maxInFlight, LoadLoop.Bound bound)

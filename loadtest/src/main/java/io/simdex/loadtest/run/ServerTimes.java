@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
  * alone made the generator's JIT throw away and recompile its call paths in the next run.
  */
 final class ServerTimes {
+    static final long SETTLE_MILLIS = 5_000;
     private final SimdexGrpc.SimdexFutureStub stub;
     private final String method;
     private boolean supported = true;
@@ -36,12 +37,22 @@ final class ServerTimes {
         counting = ask(true) != null;
     }
 
-    /** The run's handling times since {@link #reset}, or null if the server does not keep them. */
-    ServerHandling read() throws InterruptedException {
+    /**
+     * The run's handling times since {@link #reset}, or null if the server does not keep them.
+     * A server counts a call when its stream closes, which may come after the client already has
+     * the answer (on a loaded machine, many calls after): so this asks again, for up to
+     * {@link #SETTLE_MILLIS}, until the server counts the {@code calls} the client completed.
+     */
+    ServerHandling read(long calls) throws InterruptedException {
         if (!counting) {
             return null;
         }
         MethodHandlingTime t = ask(false);
+        for (long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS);
+             t != null && t.getCalls() < calls && System.nanoTime() - deadline < 0; ) {
+            Thread.sleep(10);
+            t = ask(false);
+        }
         return t == null ? null : new ServerHandling(t.getCalls(), t.getP50Us(), t.getP90Us(), t.getP99Us(), t.getP999Us(), t.getMaxUs(),
                 t.getQueuedP50Us(), t.getQueuedP99Us(), t.getQueuedMaxUs());
     }
