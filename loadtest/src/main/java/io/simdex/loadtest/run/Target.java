@@ -90,7 +90,7 @@ public final class Target implements AutoCloseable {
         return new Target(host, port, spec, null);
     }
 
-    static void requireLoopback(String host) {
+    public static void requireLoopback(String host) {
         try {
             for (InetAddress a : InetAddress.getAllByName(host)) {
                 if (!a.isLoopbackAddress()) {
