@@ -29,8 +29,8 @@ public final class DelayProxyCommand implements Callable<Integer> {
             description = "One-way delay added in each direction, e.g. 1ms, 0.5ms, 0ms (default: ${DEFAULT-VALUE}).")
     Duration delay;
 
-    @Option(names = "--source", description = {"Local address of the connections to the targets (e.g. 127.0.0.2), so that",
-            "a NAT rule redirecting a target's port to this proxy can leave the proxy's own connections alone."})
+    @Option(names = "--source", description = "Local address of the connections to the targets (e.g. 127.0.0.2), so that "
+            + "a NAT rule redirecting a target's port to this proxy can leave the proxy's own connections alone.")
     String source;
 
     @Override

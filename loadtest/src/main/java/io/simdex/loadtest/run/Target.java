@@ -90,6 +90,7 @@ public final class Target implements AutoCloseable {
         return new Target(host, port, spec, null);
     }
 
+    /** Throws IllegalArgumentException naming {@code host} unless every address it resolves to is a loopback address. */
     public static void requireLoopback(String host) {
         try {
             for (InetAddress a : InetAddress.getAllByName(host)) {
