@@ -78,10 +78,15 @@ public final class DelayProxy implements AutoCloseable {
 
     private void link(Socket client) throws IOException {
         Socket upstream = new Socket();
-        if (source != null) {
-            upstream.bind(new InetSocketAddress(source, 0));
+        try {
+            if (source != null) {
+                upstream.bind(new InetSocketAddress(source, 0));
+            }
+            upstream.connect(target);
+        } catch (IOException e) {
+            upstream.close();
+            throw e;
         }
-        upstream.connect(target);
         client.setTcpNoDelay(true);
         upstream.setTcpNoDelay(true);
         open.add(client);

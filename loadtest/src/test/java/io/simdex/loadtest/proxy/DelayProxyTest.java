@@ -12,6 +12,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketException;
 import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
@@ -141,6 +142,24 @@ class DelayProxyTest {
             assertEquals(1, s.getInputStream().read());
 
             assertEquals(source, peers.poll(10, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void connect_targetRefuses_clientConnectionClosed() throws Exception {
+        InetSocketAddress target = (InetSocketAddress) echo.getLocalSocketAddress();
+        echo.close(); // nothing listens there any more
+        proxy = DelayProxy.start(ANY_LOOPBACK_PORT, target, null, Duration.ZERO);
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+            s.setSoTimeout(10_000);
+            int read;
+            try {
+                read = s.getInputStream().read();
+            } catch (SocketException reset) {
+                read = -1;
+            }
+
+            assertEquals(-1, read, "the proxy kept a connection its target refused");
         }
     }
 
