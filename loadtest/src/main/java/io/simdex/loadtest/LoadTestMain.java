@@ -1,6 +1,7 @@
 package io.simdex.loadtest;
 
 import io.simdex.loadtest.gen.GenCommand;
+import io.simdex.loadtest.proxy.DelayProxyCommand;
 import io.simdex.loadtest.report.ReportCommand;
 import io.simdex.loadtest.run.LoadCommand;
 import io.simdex.loadtest.run.RunCommand;
@@ -19,8 +20,8 @@ import java.util.concurrent.Callable;
 @Command(name = "simdex-loadtest", mixinStandardHelpOptions = true,
         subcommands = {GenCommand.class, LoadCommand.class, RunCommand.class, SweepCommand.class, ServeCommand.class,
                 StoreBenchCommand.class, io.simdex.loadtest.quality.PartitionSkew.class, ReportCommand.class,
-                LoadTestMain.JmhCommand.class},
-        description = "simdex measurement harness: data, load, latency, the echo floor, the store benchmark, JMH and the report.")
+                DelayProxyCommand.class, LoadTestMain.JmhCommand.class},
+        description = "simdex measurement harness: data, load, latency, the echo floor, the store benchmark, JMH, the report and a delay proxy.")
 public final class LoadTestMain {
     /** Exit status for bad arguments, as picocli uses for usage errors. */
     private static final int BAD_INPUT = 2;

@@ -90,7 +90,8 @@ public final class Target implements AutoCloseable {
         return new Target(host, port, spec, null);
     }
 
-    static void requireLoopback(String host) {
+    /** Throws IllegalArgumentException naming {@code host} unless every address it resolves to is a loopback address. */
+    public static void requireLoopback(String host) {
         try {
             for (InetAddress a : InetAddress.getAllByName(host)) {
                 if (!a.isLoopbackAddress()) {
