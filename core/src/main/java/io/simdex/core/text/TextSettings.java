@@ -14,8 +14,10 @@ package io.simdex.core.text;
  * @param weighting     TF, or TF-IDF with an {@link IdfTable}
  * @param shingleSize   tokens (WORDS) or characters (CHAR_NGRAMS) per feature, 1..{@value #MAX_SHINGLE_SIZE}
  * @param dropStopWords whether the built-in English and Chinese stop words are removed first
+ * @param hanTokens     how {@link Tokenization#WORDS} cuts Han runs; ignored by CHAR_NGRAMS
  */
-public record TextSettings(Tokenization tokenization, Weighting weighting, int shingleSize, boolean dropStopWords) {
+public record TextSettings(Tokenization tokenization, Weighting weighting, int shingleSize, boolean dropStopWords,
+                           HanTokens hanTokens) {
     /** Largest shingle size accepted; longer shingles make every feature unique and SimHash useless. */
     public static final int MAX_SHINGLE_SIZE = 16;
     /** The n of {@link #charNgrams()}: trigrams are the usual choice for near-duplicate text. */
@@ -27,14 +29,24 @@ public record TextSettings(Tokenization tokenization, Weighting weighting, int s
 
     /** @throws IllegalArgumentException on a null enum or a shingle size outside 1..16 */
     public TextSettings {
-        if (tokenization == null || weighting == null) {
-            throw new IllegalArgumentException(
-                    "tokenization and weighting must be set, got " + tokenization + ", " + weighting);
+        if (tokenization == null || weighting == null || hanTokens == null) {
+            throw new IllegalArgumentException("tokenization, weighting and hanTokens must be set, got "
+                    + tokenization + ", " + weighting + ", " + hanTokens);
         }
         if (shingleSize < 1 || shingleSize > MAX_SHINGLE_SIZE) {
             throw new IllegalArgumentException(
                     "shingleSize must be 1.." + MAX_SHINGLE_SIZE + ", got " + shingleSize);
         }
+    }
+
+    /**
+     * Settings with Han runs cut into HanLP's dictionary words, as every collection had before
+     * {@link HanTokens} existed.
+     *
+     * @throws IllegalArgumentException on a null enum or a shingle size outside 1..16
+     */
+    public TextSettings(Tokenization tokenization, Weighting weighting, int shingleSize, boolean dropStopWords) {
+        this(tokenization, weighting, shingleSize, dropStopWords, HanTokens.DICTIONARY_WORDS);
     }
 
     /** Single words (HanLP for Chinese), TF weighting, stop words dropped. */

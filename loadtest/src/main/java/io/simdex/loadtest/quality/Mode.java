@@ -22,6 +22,11 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
         return new Mode("simdex default (words, k <= 3)", "8", (s, p) -> s.simdex[p] <= K);
     }
 
+    /** Candidate feature pipeline {@code c} of {@link FeatureCandidates#all()} at distance <= 3. */
+    static Mode features(int c) {
+        return new Mode("simdex " + FeatureCandidates.all().get(c).name() + " (k <= 3)", "8", (s, p) -> s.features[c][p] <= K);
+    }
+
     /** A {@code --short-text} collection: short pairs within 7 and exact 3-gram Jaccard >= 0.6, others within 3. */
     static Mode simdexShortText() {
         return new Mode("simdex --short-text", "8 (+ short texts)",

@@ -1,0 +1,56 @@
+package io.simdex.loadtest.quality;
+
+import io.simdex.core.text.HanTokens;
+import io.simdex.core.text.TextFingerprinter;
+import io.simdex.core.text.TextSettings;
+import io.simdex.core.text.Tokenization;
+import io.simdex.core.text.Weighting;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The feature pipelines the evaluation compares at distance <= 3, each a simdex
+ * {@link TextFingerprinter}: word tokens with Han runs as HanLP words or single characters,
+ * stop words dropped or kept, TF or TF-IDF with the built-in idf table, and character 3-grams.
+ * The first is what collections created before {@link HanTokens} use.
+ */
+final class FeatureCandidates {
+    /** A pipeline and its name in the report. */
+    record Candidate(String name, TextFingerprinter fingerprinter) {
+    }
+
+    private static final List<Candidate> ALL = build();
+
+    private FeatureCandidates() {
+    }
+
+    static List<Candidate> all() {
+        return ALL;
+    }
+
+    private static List<Candidate> build() {
+        List<Candidate> out = new ArrayList<>();
+        for (HanTokens han : HanTokens.values()) {
+            for (boolean drop : new boolean[] {true, false}) {
+                out.add(words(han, drop));
+            }
+        }
+        for (boolean drop : new boolean[] {true, false}) {
+            TextSettings s = new TextSettings(Tokenization.CHAR_NGRAMS, Weighting.TF, TextSettings.DEFAULT_NGRAM_SIZE, drop);
+            out.add(new Candidate("char 3-grams, TF, stop words " + (drop ? "dropped" : "kept"), TextFingerprinter.of(s)));
+        }
+        return List.copyOf(out);
+    }
+
+    private static Candidate words(HanTokens han, boolean dropStopWords) {
+        TextSettings s = new TextSettings(Tokenization.WORDS, Weighting.TF, 1, dropStopWords, han);
+        return new Candidate(describe(s), TextFingerprinter.of(s));
+    }
+
+    /** "words, Han characters, TF, stop words kept" and the like. */
+    static String describe(TextSettings s) {
+        String han = s.hanTokens() == HanTokens.CHARACTERS ? "Han characters" : "HanLP words";
+        return "words, " + han + ", " + s.weighting().name().replace('_', '-') + ", stop words " + (s.dropStopWords() ? "dropped" : "kept");
+    }
+}
