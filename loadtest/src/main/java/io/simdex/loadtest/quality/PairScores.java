@@ -4,6 +4,7 @@ import io.simdex.core.text.MinHashSketch;
 import io.simdex.core.text.ShingleJaccard;
 import io.simdex.core.text.Sketcher;
 import io.simdex.core.text.TextFingerprinter;
+import io.simdex.core.text.TextSettings;
 import io.simdex.fingerprint.crawl.ContentHash;
 
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.stream.IntStream;
 
 /**
  * Everything the modes decide a corpus's pairs by, computed once per text: SimHash distances
- * (simdex's default fingerprint and the basic one), exact character 3-gram Jaccard, each
+ * (simdex's default fingerprint, {@link TextSettings#recommended()}, each feature candidate's and
+ * the basic one), exact character 3-gram Jaccard, each
  * candidate sketch shape's estimate, the short-text rule's exact Jaccard, and MinHash LSH
  * signatures. A text the fingerprinter rejects (no terms) is at distance {@link #NO_FINGERPRINT}.
  */
@@ -41,7 +43,7 @@ final class PairScores {
         String[] normal = texts.parallelStream().map(ContentHash::normalise).toArray(String[]::new);
         String[] letters = IntStream.range(0, normal.length).parallel().mapToObj(i -> Sketcher.lettersAndDigits(normal[i]).toString())
                 .toArray(String[]::new);
-        long[] simdexFp = fingerprints(TextFingerprinter.defaults(), texts);
+        long[] simdexFp = fingerprints(TextFingerprinter.of(TextSettings.recommended()), texts);
         List<FeatureCandidates.Candidate> candidates = FeatureCandidates.all();
         long[][] candidateFps = candidates.stream().map(c -> fingerprints(c.fingerprinter(), texts)).toArray(long[][]::new);
         long[] basicFp = texts.parallelStream().mapToLong(BasicSimHash::of).toArray();
