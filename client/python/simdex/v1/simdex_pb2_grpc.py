@@ -19,6 +19,11 @@ class SimdexStub(object):
         request_serializer=simdex_dot_v1_dot_simdex__pb2.CreateCollectionRequest.SerializeToString,
         response_deserializer=simdex_dot_v1_dot_simdex__pb2.CreateCollectionResponse.FromString,
         )
+    self.DeleteCollection = channel.unary_unary(
+        '/simdex.v1.Simdex/DeleteCollection',
+        request_serializer=simdex_dot_v1_dot_simdex__pb2.DeleteCollectionRequest.SerializeToString,
+        response_deserializer=simdex_dot_v1_dot_simdex__pb2.DeleteCollectionResponse.FromString,
+        )
     self.ListCollections = channel.unary_unary(
         '/simdex.v1.Simdex/ListCollections',
         request_serializer=simdex_dot_v1_dot_simdex__pb2.ListCollectionsRequest.SerializeToString,
@@ -85,6 +90,18 @@ class SimdexServicer(object):
     the same settings returns it with created = false; with other settings, ALREADY_EXISTS.
     INVALID_ARGUMENT for a bad name or setting. The "default" collection always exists, with
     default settings.
+    """
+    context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+    context.set_details('Method not implemented!')
+    raise NotImplementedError('Method not implemented!')
+
+  def DeleteCollection(self, request, context):
+    """Deletes a collection: removes it from the catalog, then drops every generation of its
+    documents on every shard. Idempotent and safe to retry: deleting a collection that does not
+    exist answers existed = false and still drops any data an interrupted earlier attempt left.
+    INVALID_ARGUMENT for a bad name or "default" (which always exists); UNAVAILABLE when a
+    shard could not be reached (the catalog entry may be gone already: retry to finish the drop).
+    Writes still in flight when it runs may leave documents behind: stop writers first.
     """
     context.set_code(grpc.StatusCode.UNIMPLEMENTED)
     context.set_details('Method not implemented!')
@@ -187,6 +204,11 @@ def add_SimdexServicer_to_server(servicer, server):
           servicer.CreateCollection,
           request_deserializer=simdex_dot_v1_dot_simdex__pb2.CreateCollectionRequest.FromString,
           response_serializer=simdex_dot_v1_dot_simdex__pb2.CreateCollectionResponse.SerializeToString,
+      ),
+      'DeleteCollection': grpc.unary_unary_rpc_method_handler(
+          servicer.DeleteCollection,
+          request_deserializer=simdex_dot_v1_dot_simdex__pb2.DeleteCollectionRequest.FromString,
+          response_serializer=simdex_dot_v1_dot_simdex__pb2.DeleteCollectionResponse.SerializeToString,
       ),
       'ListCollections': grpc.unary_unary_rpc_method_handler(
           servicer.ListCollections,

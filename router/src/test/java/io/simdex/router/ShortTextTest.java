@@ -7,7 +7,9 @@ import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DedupResult;
 import io.simdex.proto.v1.Document;
+import io.simdex.proto.v1.HanTokens;
 import io.simdex.proto.v1.ShortTextSettings;
+import io.simdex.proto.v1.StopWords;
 import io.simdex.proto.v1.SketchSettings;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.ShortTextRule;
@@ -107,11 +109,13 @@ class ShortTextTest {
                 "Breaking: magnitude 6.1 quake hits Tokyo, no tsunami warning",             // 7 bits
                 "Breaking: magnitude 6.1 earthquake hits Tokyo area, no tsunami warning",   // 7 bits
                 "Breaking: magnitude 6.1 earthquake strikes Tokyo, no tsunami warning"};    // 8 bits
+        // The bit counts above are those of HanLP words with stop words dropped; each collection names that pipeline.
+        CollectionSettings words = CollectionSettings.newBuilder().setHanTokens(HanTokens.HANLP_WORDS).setStopWords(StopWords.DROP_STOP_WORDS).build();
         try (TestServer s = new TestServer(dir, java.time.Clock.systemUTC())) {
-            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("posts").setSettings(CollectionSettings.newBuilder()
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("posts").setSettings(words.toBuilder()
                     .setShortText(ShortTextSettings.newBuilder().setEnabled(true))).build());
-            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("plain").build());
-            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("sketched").setSettings(CollectionSettings.newBuilder()
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("plain").setSettings(words).build());
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("sketched").setSettings(words.toBuilder()
                     .setSketch(SketchSettings.newBuilder().setEnabled(true))).build());
             DedupResult base = dedup(s, "posts", "p0", first);
             assertTrue(base.getInserted());

@@ -15,7 +15,7 @@ interface FeatureExtractor {
     static FeatureExtractor of(TextSettings settings) {
         StopWords stopWords = settings.dropStopWords() ? StopWords.defaults() : null;
         return settings.tokenization() == Tokenization.WORDS
-                ? new WordFeatures(new Tokenizer(), stopWords, settings.shingleSize())
+                ? new WordFeatures(new Tokenizer(settings.hanTokens()), stopWords, settings.shingleSize())
                 : new CharNgramFeatures(stopWords, settings.shingleSize());
     }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,6 +22,15 @@ import java.util.Map;
  * {@link #read} gives unknown terms the table's largest idf. {@link #uniform()} is the built-in
  * default when no table is given: every idf is 1.0, which makes TF-IDF exactly TF.
  *
+ * <h2>Built-in table</h2>
+ * {@link #builtIn()} holds English words and single Han characters, the features of
+ * {@link #BUILT_IN_SETTINGS} (with stop words dropped or kept), from {@code idf-en.txt} and
+ * {@code idf-zh.txt} next to this class: the 10,000 English words in most files under a Debian
+ * machine's {@code /usr/share/doc}, and the 3,341 Han characters that a page of text holds at
+ * least once in 200, by the word frequencies of HanLP's core dictionary (165 KB together). {@code loadtest/quality/make-idf.sh} remakes
+ * them, and each file's header says from what. Like the stop words, the table is part of the
+ * data format of the collections that use it.
+ *
  * <h2>Text format</h2>
  * <pre>
  *   # comment lines and blank lines are skipped
@@ -32,6 +42,10 @@ import java.util.Map;
  * feature, so comments cannot clash with terms.
  */
 public final class IdfTable {
+    /** The features {@link #builtIn()} is keyed by: words, Han runs cut into characters. */
+    public static final TextSettings BUILT_IN_SETTINGS =
+            new TextSettings(Tokenization.WORDS, Weighting.TF_IDF, 1, false, HanTokens.CHARACTERS);
+    private static final String[] BUILT_IN_RESOURCES = {"idf-en.txt", "idf-zh.txt"};
     private static final IdfTable UNIFORM = new IdfTable(Map.of(), 1.0);
 
     private final Map<String, Double> idfByTerm;
@@ -45,6 +59,14 @@ public final class IdfTable {
     /** The built-in default: idf 1.0 for every term, so TF-IDF weighting equals TF. */
     public static IdfTable uniform() {
         return UNIFORM;
+    }
+
+    /**
+     * The built-in English and Chinese table (see the class comment); unknown terms get its
+     * largest idf. Loaded on first use and shared.
+     */
+    public static IdfTable builtIn() {
+        return BuiltInHolder.INSTANCE;
     }
 
     /**
@@ -76,8 +98,14 @@ public final class IdfTable {
      *                                  naming the line number
      */
     public static IdfTable read(Reader reader) throws IOException {
-        BufferedReader lines = reader instanceof BufferedReader buffered ? buffered : new BufferedReader(reader);
         Map<String, Double> table = new HashMap<>();
+        double maxIdf = readInto(reader, table);
+        return new IdfTable(Map.copyOf(table), table.isEmpty() ? 1.0 : maxIdf);
+    }
+
+    /** Adds {@code term<TAB>idf} lines to {@code table}; returns the largest idf read (-infinity if none). */
+    private static double readInto(Reader reader, Map<String, Double> table) throws IOException {
+        BufferedReader lines = reader instanceof BufferedReader buffered ? buffered : new BufferedReader(reader);
         double maxIdf = Double.NEGATIVE_INFINITY;
         int lineNumber = 0;
         for (String line = lines.readLine(); line != null; line = lines.readLine()) {
@@ -94,7 +122,23 @@ public final class IdfTable {
             put(table, line.substring(0, tab), idf, "line " + lineNumber);
             maxIdf = Math.max(maxIdf, idf);
         }
-        return new IdfTable(Map.copyOf(table), table.isEmpty() ? 1.0 : maxIdf);
+        return maxIdf;
+    }
+
+    private static IdfTable loadBuiltIn() {
+        Map<String, Double> table = new HashMap<>();
+        double maxIdf = Double.NEGATIVE_INFINITY;
+        for (String resource : BUILT_IN_RESOURCES) {
+            try (InputStream in = IdfTable.class.getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new IllegalStateException("idf table missing from the class path: " + resource);
+                }
+                maxIdf = Math.max(maxIdf, readInto(new InputStreamReader(in, StandardCharsets.UTF_8), table));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read idf table " + resource, e);
+            }
+        }
+        return new IdfTable(Map.copyOf(table), maxIdf);
     }
 
     /** The idf of a normalised feature, or {@link #unknownIdf()} if the table lacks it. */
@@ -137,5 +181,10 @@ public final class IdfTable {
         if (!(idf >= 0) || Double.isInfinite(idf)) {
             throw new IllegalArgumentException(where + ": idf must be finite and >= 0, got " + idf);
         }
+    }
+
+    /** Loads the built-in table on first use, not when the class loads. */
+    private static final class BuiltInHolder {
+        static final IdfTable INSTANCE = loadBuiltIn();
     }
 }

@@ -12,8 +12,9 @@ import java.util.List;
  * <h2>Pipeline</h2>
  * <ol>
  *   <li>Normalise: Unicode NFKC (full-width to half-width), lower case.</li>
- *   <li>Cut features ({@link Tokenization}): words, with Chinese segmented by HanLP, or
- *       character n-grams; stop words dropped if the settings say so.</li>
+ *   <li>Cut features ({@link Tokenization}): words, with Chinese segmented by HanLP or cut
+ *       into single characters ({@link HanTokens}), or character n-grams; stop words dropped if
+ *       the settings say so.</li>
  *   <li>Hash each feature with 64-bit XXH3 over its UTF-16 chars. Never
  *       {@code String.hashCode}: 32 bits cannot fill 64 and fingerprints are persisted.</li>
  *   <li>Weight: 1 per occurrence, which sums to tf, times the feature's idf under

@@ -28,12 +28,21 @@ import java.util.List;
  * this class configures it once, in the constructor, and never hands it out. HanLP's own
  * character normalisation (which also maps traditional to simplified Chinese) is pinned off for
  * the same reason: it follows a global switch.
+ *
+ * <p>With {@link HanTokens#CHARACTERS} there is no segmenter: each Han character is a token, so
+ * the tokens of a Han run do not depend on where the run starts or ends.
  */
 final class Tokenizer {
-    private final Segment segment;
+    private final Segment segment; // null: one token per Han character
 
+    /** Han runs cut into HanLP's dictionary words. */
     Tokenizer() {
-        segment = HanLP.newSegment()
+        this(HanTokens.DICTIONARY_WORDS);
+    }
+
+    /** Han runs cut as {@code hanTokens} says; {@link HanTokens#CHARACTERS} never loads HanLP. */
+    Tokenizer(HanTokens hanTokens) {
+        segment = hanTokens == HanTokens.CHARACTERS ? null : HanLP.newSegment()
                 .enablePartOfSpeechTagging(false)
                 .enableNameRecognize(false)
                 .enableTranslatedNameRecognize(false)
@@ -76,6 +85,14 @@ final class Tokenizer {
     }
 
     private void segmentHan(String run, List<String> tokens) {
+        if (segment == null) {
+            for (int i = 0; i < run.length(); ) {
+                int end = i + Character.charCount(run.codePointAt(i));
+                tokens.add(run.substring(i, end));
+                i = end;
+            }
+            return;
+        }
         if (run.length() == 1) {
             tokens.add(run); // nothing to segment, and HanLP's per-call setup is the larger cost
             return;

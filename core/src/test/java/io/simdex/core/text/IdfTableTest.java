@@ -8,7 +8,9 @@ import java.io.StringReader;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class IdfTableTest {
     private static final TextSettings TF_IDF = new TextSettings(Tokenization.WORDS, Weighting.TF_IDF, 1, true);
@@ -43,6 +45,31 @@ class IdfTableTest {
         assertReadFails("river\t-1\n", "line 1: idf must be finite and >= 0, got -1.0");
         assertReadFails("river\tNaN\n", "line 1: idf must be finite and >= 0, got NaN");
         assertReadFails("River\t1\nriver\t2\n", "line 2: term \"river\" listed twice");
+    }
+
+    @Test
+    void builtIn_englishWordsAndHanCharacters_commonLowRareHigh() {
+        IdfTable table = IdfTable.builtIn();
+        assertTrue(table.size() > 10_000, "both languages loaded: " + table.size());
+        assertTrue(table.idf("the") < 0.5, "the: " + table.idf("the"));
+        assertTrue(table.idf("the") < table.idf("network") && table.idf("network") < table.unknownIdf(), "network: " + table.idf("network"));
+        assertTrue(table.idf("的") < 0.5, "的: " + table.idf("的"));
+        assertTrue(table.idf("的") < table.idf("堤") && table.idf("堤") <= table.unknownIdf(), "堤: " + table.idf("堤"));
+        assertEquals(table.unknownIdf(), table.idf("xyzzyplugh"));
+        assertSame(table, IdfTable.builtIn());
+    }
+
+    @Test
+    void builtIn_unknownIdf_theRarestListedLnOf200AtMost() {
+        double unknown = IdfTable.builtIn().unknownIdf();
+        assertTrue(unknown > 4 && unknown <= Math.log(200), "unknown idf " + unknown);
+    }
+
+    @Test
+    void builtIn_keysAreBuiltInSettingsFeatures() {
+        TextFingerprinter features = TextFingerprinter.of(IdfTable.BUILT_IN_SETTINGS, IdfTable.builtIn());
+        assertEquals(java.util.List.of("the", "河", "流"), features.terms("The 河流"));
+        assertTrue(IdfTable.builtIn().idf("河") < IdfTable.builtIn().unknownIdf(), "single characters are listed");
     }
 
     @Test

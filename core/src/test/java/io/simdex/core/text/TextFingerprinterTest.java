@@ -61,6 +61,25 @@ class TextFingerprinterTest {
     }
 
     @Test
+    void fingerprint_recommendedSettings_matchPinnedValues() {
+        // What new collections store: the same rule as above.
+        TextFingerprinter recommended = TextFingerprinter.of(TextSettings.recommended());
+        assertEquals(0x99e14914b25b8046L, recommended.fingerprint(RIVER_EN));
+        assertEquals(0x19e2cb3cf24b4246L, recommended.fingerprint(BAKERY_EN));
+        assertEquals(0x27308eb03ec61434L, recommended.fingerprint(METRO_ZH));
+        assertEquals(0xed0596a294c6ab95L, recommended.fingerprint(TEA_ZH));
+    }
+
+    @Test
+    void fingerprint_builtInIdf_matchPinnedValues() {
+        // The built-in idf table is part of the data format too: regenerating it is a migration.
+        TextFingerprinter idf = TextFingerprinter.of(
+                new TextSettings(Tokenization.WORDS, Weighting.TF_IDF, 1, true, HanTokens.CHARACTERS), IdfTable.builtIn());
+        assertEquals(0xf095a1f3bba76066L, idf.fingerprint(RIVER_EN));
+        assertEquals(0x2f33ebb2bfce21adL, idf.fingerprint(METRO_ZH));
+    }
+
+    @Test
     void fingerprint_englishStopWordsInserted_sameFingerprint() {
         String padded = edit(edit(RIVER_EN, "restore nearly forty acres", "restore the nearly forty acres of the"),
                 "replant native willows", "then replant all of the native willows");

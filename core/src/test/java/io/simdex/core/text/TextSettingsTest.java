@@ -12,6 +12,17 @@ class TextSettingsTest {
     }
 
     @Test
+    void defaults_hanRunsAsHanLpWords() {
+        assertEquals(HanTokens.DICTIONARY_WORDS, TextSettings.defaults().hanTokens());
+        assertEquals(HanTokens.DICTIONARY_WORDS, new TextSettings(Tokenization.WORDS, Weighting.TF, 2, false).hanTokens());
+    }
+
+    @Test
+    void recommended_wordsTfHanCharactersStopWordsKept() {
+        assertEquals(new TextSettings(Tokenization.WORDS, Weighting.TF, 1, false, HanTokens.CHARACTERS), TextSettings.recommended());
+    }
+
+    @Test
     void charNgrams_trigrams() {
         assertEquals(new TextSettings(Tokenization.CHAR_NGRAMS, Weighting.TF, 3, true), TextSettings.charNgrams());
     }
@@ -34,5 +45,8 @@ class TextSettingsTest {
     void new_nullEnum_throws() {
         assertThrows(IllegalArgumentException.class, () -> new TextSettings(null, Weighting.TF, 1, true));
         assertThrows(IllegalArgumentException.class, () -> new TextSettings(Tokenization.WORDS, null, 1, true));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new TextSettings(Tokenization.WORDS, Weighting.TF, 1, true, null));
+        assertEquals("tokenization, weighting and hanTokens must be set, got WORDS, TF, null", e.getMessage());
     }
 }

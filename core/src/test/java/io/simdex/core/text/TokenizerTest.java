@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 class TokenizerTest {
     private final Tokenizer tokenizer = new Tokenizer();
@@ -57,5 +58,26 @@ class TokenizerTest {
         assertEquals(List.of(), tokenizer.tokenize(""));
         assertEquals(List.of(), tokenizer.tokenize(" \t\n　"));
         assertEquals(List.of(), tokenizer.tokenize("!?，。…—★"));
+    }
+
+    @Test
+    void tokenize_hanCharacters_oneTokenPerHanCharacterOthersAsWords() {
+        Tokenizer characters = new Tokenizer(HanTokens.CHARACTERS);
+        assertEquals(List.of("simhash", "算", "法", "由", "google", "在", "2007", "年", "提", "出"),
+                characters.tokenize("SimHash算法由Google在2007年提出。"));
+        assertEquals(List.of("これは", "テスト"), characters.tokenize("これはテスト"), "kana runs stay whole");
+    }
+
+    @Test
+    void tokenize_hanCharacters_punctuationInsideARunChangesNoToken() {
+        Tokenizer characters = new Tokenizer(HanTokens.CHARACTERS);
+        assertEquals(characters.tokenize("市政府决定修建堤坝"), characters.tokenize("市政府决定，修建堤坝"));
+        assertNotEquals(tokenizer.tokenize("市政府决定修建堤坝"), tokenizer.tokenize("市政，府决定修建堤坝"),
+                "HanLP words re-cut when a run is split");
+    }
+
+    @Test
+    void tokenize_hanCharactersOutsideTheBasicPlane_notSplitInHalf() {
+        assertEquals(List.of("𠀀", "字"), new Tokenizer(HanTokens.CHARACTERS).tokenize("𠀀字"));
     }
 }

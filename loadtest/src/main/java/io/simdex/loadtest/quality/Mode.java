@@ -18,8 +18,28 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
         return new Mode("basic SimHash (words, k <= 3)", "8", (s, p) -> s.basic[p] <= K);
     }
 
+    /** What a new collection does: {@link io.simdex.core.text.TextSettings#recommended()}. */
     static Mode simdexDefault() {
-        return new Mode("simdex default (words, k <= 3)", "8", (s, p) -> s.simdex[p] <= K);
+        return new Mode("simdex default (words, Han characters, stop words kept, k <= 3)", "8", (s, p) -> s.simdex[p] <= K);
+    }
+
+    /** What a collection created before HanTokens does: {@link io.simdex.core.text.TextSettings#defaults()}. */
+    static Mode simdexDefaultBefore() {
+        int c = FeatureCandidates.indexOf(io.simdex.core.text.TextSettings.defaults(), false);
+        return new Mode("simdex default before (words, HanLP words, stop words dropped, k <= 3)", "8", (s, p) -> s.features[c][p] <= K);
+    }
+
+    /** The default with the built-in idf table ({@link io.simdex.core.text.IdfTable#builtIn()}), stop words dropped. */
+    static Mode builtInIdf() {
+        io.simdex.core.text.TextSettings r = io.simdex.core.text.TextSettings.recommended();
+        int c = FeatureCandidates.indexOf(new io.simdex.core.text.TextSettings(r.tokenization(), io.simdex.core.text.Weighting.TF_IDF,
+                r.shingleSize(), true, r.hanTokens()), true);
+        return new Mode("simdex built-in idf (words, Han characters, stop words dropped, k <= 3)", "8", (s, p) -> s.features[c][p] <= K);
+    }
+
+    /** Candidate feature pipeline {@code c} of {@link FeatureCandidates#all()} at distance <= 3. */
+    static Mode features(int c) {
+        return new Mode("simdex " + FeatureCandidates.all().get(c).name() + " (k <= 3)", "8", (s, p) -> s.features[c][p] <= K);
     }
 
     /** A {@code --short-text} collection: short pairs within 7 and exact 3-gram Jaccard >= 0.6, others within 3. */

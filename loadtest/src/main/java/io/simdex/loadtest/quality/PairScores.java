@@ -4,6 +4,7 @@ import io.simdex.core.text.MinHashSketch;
 import io.simdex.core.text.ShingleJaccard;
 import io.simdex.core.text.Sketcher;
 import io.simdex.core.text.TextFingerprinter;
+import io.simdex.core.text.TextSettings;
 import io.simdex.fingerprint.crawl.ContentHash;
 
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.stream.IntStream;
 
 /**
  * Everything the modes decide a corpus's pairs by, computed once per text: SimHash distances
- * (simdex's default fingerprint and the basic one), exact character 3-gram Jaccard, each
+ * (simdex's default fingerprint, {@link TextSettings#recommended()}, each feature candidate's and
+ * the basic one), exact character 3-gram Jaccard, each
  * candidate sketch shape's estimate, the short-text rule's exact Jaccard, and MinHash LSH
  * signatures. A text the fingerprinter rejects (no terms) is at distance {@link #NO_FINGERPRINT}.
  */
@@ -32,6 +34,8 @@ final class PairScores {
     /** MinHash LSH signatures per text, over letters n-grams of each size in {@link #LSH_SHINGLES}. */
     final int[][][] lsh;
     static final int[] LSH_SHINGLES = {3, 5};
+    /** Distances under each {@link FeatureCandidates#all()} pipeline, by candidate then pair. */
+    final int[][] features;
 
     PairScores(Corpus corpus) {
         this.corpus = corpus;
@@ -39,18 +43,9 @@ final class PairScores {
         String[] normal = texts.parallelStream().map(ContentHash::normalise).toArray(String[]::new);
         String[] letters = IntStream.range(0, normal.length).parallel().mapToObj(i -> Sketcher.lettersAndDigits(normal[i]).toString())
                 .toArray(String[]::new);
-        TextFingerprinter fp = TextFingerprinter.defaults();
-        long[] simdexFp = IntStream.range(0, texts.size()).parallel().mapToLong(i -> {
-            try {
-                return fp.fingerprint(texts.get(i));
-            } catch (IllegalArgumentException noTerms) {
-                return 0;
-            }
-        }).toArray();
-        boolean[] unfingerprintable = new boolean[texts.size()];
-        for (int i = 0; i < texts.size(); i++) {
-            unfingerprintable[i] = simdexFp[i] == 0;
-        }
+        long[] simdexFp = fingerprints(TextFingerprinter.of(TextSettings.recommended()), texts);
+        List<FeatureCandidates.Candidate> candidates = FeatureCandidates.all();
+        long[][] candidateFps = candidates.stream().map(c -> fingerprints(c.fingerprinter(), texts)).toArray(long[][]::new);
         long[] basicFp = texts.parallelStream().mapToLong(BasicSimHash::of).toArray();
         long[][] sets = IntStream.range(0, texts.size()).parallel().mapToObj(i -> ShingleSets.of(letters[i], 3)).toArray(long[][]::new);
         MinHashSketch[][] sketches = new MinHashSketch[SHAPES.size()][];
@@ -70,11 +65,15 @@ final class PairScores {
         exact = new double[n];
         estimate = new double[SHAPES.size()][n];
         shortJaccard = new double[n];
+        features = new int[candidates.size()][n];
         IntStream.range(0, n).parallel().forEach(p -> {
             Corpus.Pair pair = corpus.pairs.get(p);
             int a = pair.a();
             int b = pair.b();
-            simdex[p] = unfingerprintable[a] || unfingerprintable[b] ? NO_FINGERPRINT : Long.bitCount(simdexFp[a] ^ simdexFp[b]);
+            simdex[p] = distance(simdexFp, a, b);
+            for (int c = 0; c < features.length; c++) {
+                features[c][p] = distance(candidateFps[c], a, b);
+            }
             basic[p] = Long.bitCount(basicFp[a] ^ basicFp[b]);
             exact[p] = ShingleSets.jaccard(sets[a], sets[b]);
             for (int s = 0; s < SHAPES.size(); s++) {
@@ -83,6 +82,21 @@ final class PairScores {
             boolean bothShort = normal[a].length() <= SHORT_CHARS && normal[b].length() <= SHORT_CHARS;
             shortJaccard[p] = bothShort ? ShingleJaccard.similarity(normal[a], normal[b], 3) : -1;
         });
+    }
+
+    /** Each text's fingerprint; 0 for a text without terms (a real fingerprint of 0 is as rare as any other). */
+    private static long[] fingerprints(TextFingerprinter fp, List<String> texts) {
+        return IntStream.range(0, texts.size()).parallel().mapToLong(i -> {
+            try {
+                return fp.fingerprint(texts.get(i));
+            } catch (IllegalArgumentException noTerms) {
+                return 0;
+            }
+        }).toArray();
+    }
+
+    private static int distance(long[] fps, int a, int b) {
+        return fps[a] == 0 || fps[b] == 0 ? NO_FINGERPRINT : Long.bitCount(fps[a] ^ fps[b]);
     }
 
     private static MinHashSketch sketch(int shape, String normal) {

@@ -58,13 +58,15 @@ public final class QualityMain implements Callable<Integer> {
         System.err.printf("quality: corpus built in %.1f s%n", (System.nanoTime() - start) / 1e9);
         List<PairScores> scores = corpora.stream().map(PairScores::new).toList();
         System.err.printf("quality: pairs scored at %.1f s%n", (System.nanoTime() - start) / 1e9);
+        List<Tuning.Scored> features = Tuning.rank(scores, Tuning.featureGrid());
         List<List<Tuning.Scored>> tunings = List.of(Tuning.rank(scores, Tuning.sketchGrid()), Tuning.rank(scores, Tuning.lshGrid()),
                 Tuning.rank(scores, Tuning.exactGrid()), Tuning.rank(scores, Tuning.sketchAloneGrid()));
         System.err.printf("quality: tuned at %.1f s%n", (System.nanoTime() - start) / 1e9);
-        List<Mode> modes = new ArrayList<>(List.of(Mode.basicSimHash(), Mode.simdexDefault(), Mode.simdexShortText(), Mode.shipped()));
+        List<Mode> modes = new ArrayList<>(List.of(Mode.basicSimHash(), Mode.simdexDefaultBefore(), Mode.simdexDefault(),
+                Mode.builtInIdf(), Mode.simdexShortText(), Mode.shipped()));
         tunings.subList(0, tunings.size() - 1).forEach(t -> modes.add(t.get(0).mode()));
         String command = "loadtest/quality/run-eval.sh --seed " + seed + " --long " + longDocs + " --short " + shortDocs;
-        String report = Report.markdown(scores, modes, tunings, command, sources.describe());
+        String report = Report.markdown(scores, modes, tunings, features, command, sources.describe());
         System.out.print(report);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, report, StandardCharsets.UTF_8);

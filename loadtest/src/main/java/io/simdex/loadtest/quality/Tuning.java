@@ -87,6 +87,14 @@ final class Tuning {
         return out;
     }
 
+    static List<Mode> featureGrid() {
+        List<Mode> out = new ArrayList<>();
+        for (int c = 0; c < FeatureCandidates.all().size(); c++) {
+            out.add(Mode.features(c));
+        }
+        return out;
+    }
+
     static List<Mode> lshGrid() {
         List<Mode> out = new ArrayList<>();
         for (int shingle = 0; shingle < PairScores.LSH_SHINGLES.length; shingle++) {

@@ -202,7 +202,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             String name = Validation.collectionName(req.getName());
             CollectionSettings settings = CollectionSettingsRules.complete(req.getSettings());
             Catalog.Created c = catalog.create(name, settings);
-            if (!c.created() && !c.collection().getSettings().equals(settings)) {
+            if (!c.created() && !CollectionSettingsRules.sameSettings(c.collection().getSettings(), req.getSettings())) {
                 throw Status.ALREADY_EXISTS.withDescription("collection '" + name + "' exists with other settings: "
                         + TextFormat.shortDebugString(c.collection().getSettings())).asRuntimeException();
             }
