@@ -32,12 +32,13 @@ public final class ClusterView implements IndexView, AutoCloseable {
     /** A shard write that takes longer than this counts as failed on that replica. */
     static final long WRITE_TIMEOUT_MILLIS = 15_000;
     /**
-     * A replica that has not answered a write this long after the write quorum did is marked
-     * behind and the write acknowledged without it: one stalled node slows writes by this much,
-     * not by {@link #WRITE_TIMEOUT_MILLIS}. Long enough that a GC pause or a busy core does not
-     * send a healthy node to catch up (a full pull of its partitions).
+     * A replica that has not answered a write this long after the write quorum did (or twice as
+     * long as the quorum took, if longer) is marked behind and the write acknowledged without
+     * it: one stalled node slows writes by about this much, not by {@link #WRITE_TIMEOUT_MILLIS}.
+     * Long enough that a GC pause or a busy core does not send a healthy node to catch up (a
+     * full pull of its partitions).
      */
-    static final long WRITE_GRACE_MILLIS = 1_000;
+    static final long WRITE_GRACE_MILLIS = 2_000;
 
     private final PartitionMapStore store;
     private final Supplier<Set<String>> liveIds;

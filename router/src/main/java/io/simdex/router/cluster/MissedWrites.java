@@ -24,13 +24,14 @@ import java.util.logging.Logger;
  * Nodes that missed an acknowledged write. With a write quorum below R a write can succeed
  * while one replica failed it (a stall, a flapping link): that replica is behind and no restart
  * will tell it. The router that saw the failure marks the node here (an Atomix map on the Raft
- * group), stops reading from it, and the node, which watches its own entry, stops serving
- * reads, catches up from its peers and clears the entry.
+ * group) before the write is acknowledged, stops reading from it, and the node, which watches
+ * its own entry, stops serving reads, catches up from its peers and clears the entry if nobody
+ * marked it again meanwhile (the entry's version says so).
  */
 public final class MissedWrites implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(MissedWrites.class.getName());
 
-    /** How long a write waits for its replica's mark to commit before it is answered UNAVAILABLE (the Raft client's own bound). */
+    /** How long a mark's put may take to commit before the writes waiting for it are answered UNAVAILABLE (the Raft session's bound too). */
     public static final Duration MARK_TIMEOUT = Duration.ofSeconds(5);
     private static final AtomicLong PUTS = new AtomicLong();
     private static final String INSTANCE = java.util.UUID.randomUUID().toString();
@@ -52,7 +53,7 @@ public final class MissedWrites implements AutoCloseable {
     public MissedWrites(Atomix atomix) {
         map = atomix.<String, String>atomicMapBuilder("simdex-missed-writes")
                 .withProtocol(MultiRaftProtocol.builder("raft").withReadConsistency(ReadConsistency.LINEARIZABLE)
-                        .withMaxTimeout(Duration.ofSeconds(5)).build())
+                        .withMaxTimeout(MARK_TIMEOUT).build())
                 .withSerializer(new Serializer() { // keys and values as UTF-8: no Kryo
                     @Override
                     public <T> byte[] encode(T o) {

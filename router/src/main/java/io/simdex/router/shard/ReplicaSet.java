@@ -69,8 +69,9 @@ public final class ReplicaSet implements ShardClient {
      *                    ask the second too and take whichever answers first (a hedged read:
      *                    trades a little load for a shorter tail when one node stalls)
      * @param graceMillis 0 (wait for every replica, each bounded by its own timeout), or: how long
-     *                    a write the quorum has waits for the other serving replicas before it
-     *                    marks them behind and is acknowledged
+     *                    at least a write the quorum has waits for the other serving replicas
+     *                    before it marks them behind and is acknowledged (twice as long as the
+     *                    quorum took, if that is longer)
      * @param behind      told the node number of a serving replica that failed (or was skipped
      *                    for, or is late with) a write the quorum has: that replica is now behind
      */
@@ -141,8 +142,8 @@ public final class ReplicaSet implements ShardClient {
      * Sends to every replica and answers once each serving replica has answered or been marked
      * behind: success if {@code writeQuorum} serving replicas and every incoming one have the
      * write, with {@code merge} over the serving answers. A serving replica that failed the write,
-     * or has not answered {@code graceMillis} after the quorum and the incoming replicas did, is
-     * marked behind, and the write is acknowledged only once every such mark is durable: a write
+     * or has not answered {@code graceMillis} after the quorum and the incoming replicas did (or,
+     * if longer, twice as long as they took), is marked behind, and the write is acknowledged only once every such mark is durable: a write
      * fails over to UNAVAILABLE rather than be acknowledged with a stale replica nobody will
      * stop reading from. Waiting for the replicas beyond the quorum (or for their marks) keeps
      * read-after-write within a router: a Dedup right after an Insert must not read a replica
@@ -176,6 +177,7 @@ public final class ReplicaSet implements ShardClient {
         T value;
         Throwable firstFailure;
         final List<Integer> failedNodes = new ArrayList<>(1);
+        final long started = System.nanoTime();
         /** Set once the outcome is chosen: later answers change nothing. */
         boolean decided;
         ScheduledFuture<?> grace;
@@ -217,7 +219,11 @@ public final class ReplicaSet implements ShardClient {
                             + Status.fromThrowable(firstFailure)).asRuntimeException());
                 }
             } else if (grace == null && graceMillis > 0 && quorum()) {
-                grace = TIMERS.schedule(this::graceOver, graceMillis, TimeUnit.MILLISECONDS);
+                // Late means late beside the quorum: a false mark costs the node a full pull, so
+                // when every replica is slow (a busy host) the rest get twice as long again as
+                // the quorum took, and marks do not feed the load that caused them.
+                long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                grace = TIMERS.schedule(this::graceOver, Math.max(graceMillis, 2 * tookMillis), TimeUnit.MILLISECONDS);
             }
         }
 
