@@ -143,9 +143,9 @@ public final class ReplicaSet implements ShardClient {
      * behind: success if {@code writeQuorum} serving replicas and every incoming one have the
      * write, with {@code merge} over the serving answers. A serving replica that failed the write,
      * or has not answered {@code graceMillis} after the quorum and the incoming replicas did (or,
-     * if longer, twice as long as they took), is marked behind, and the write is acknowledged only once every such mark is durable: a write
-     * fails over to UNAVAILABLE rather than be acknowledged with a stale replica nobody will
-     * stop reading from. Waiting for the replicas beyond the quorum (or for their marks) keeps
+     * if longer, twice as long as they took), is marked behind, and the write is acknowledged
+     * only once every such mark is durable: if one cannot be made, the write is answered
+     * UNAVAILABLE rather than acknowledged with a stale replica nobody knows of. Waiting for the replicas beyond the quorum (or for their marks) keeps
      * read-after-write within a router: a Dedup right after an Insert must not read a replica
      * the Insert is still being applied to, and a marked replica is read only when no other is.
      * When every replica answers, no mark is made: that path costs nothing more.
