@@ -188,7 +188,7 @@ class ReplicatedClusterIT {
 
     /**
      * node-3 is stalled (SIGSTOP) until the router reports that it missed an acknowledged write
-     * (past the 15 s shard write timeout, or once Atomix reports it down): with W=1 the other
+     * (2 s after the other replica answered, or once Atomix reports it down): with W=1 the other
      * replicas acknowledge, so node-3 falls behind without any restart. It must stop serving
      * reads, catch up, and then hold every acknowledged write.
      */

@@ -43,9 +43,12 @@ import java.util.logging.Logger;
  * <p>After a restart the node has missed the writes made while it was down. It takes writes at
  * once but refuses reads ("catching up", so routers fail over) until it has pulled each of its
  * partitions from a live peer replica. The same happens while it runs when a router reports
- * that it missed an acknowledged write ({@link MissedWrites}). A router reports a node only
- * after the write has settled on every replica, so a report the node reads before it starts
- * pulling is covered by that pull; a later report makes it pull again.
+ * that it missed an acknowledged write ({@link MissedWrites}). A router marks a node only after
+ * the write quorum has the write, with a put issued after that, and acknowledges the write
+ * only once the mark is committed: so a mark the node reads before it starts pulling is covered
+ * by that pull, and a later one makes it pull again before it clears its mark. A write still
+ * on its way to the node when the node was marked (it was late, not failed) may land during or
+ * after the pull: applies are idempotent, so it only adds what the peers have too.
  */
 public final class ClusterNode implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ClusterNode.class.getName());

@@ -31,6 +31,14 @@ public final class ClusterView implements IndexView, AutoCloseable {
     static final long READ_TIMEOUT_MILLIS = 5_000;
     /** A shard write that takes longer than this counts as failed on that replica. */
     static final long WRITE_TIMEOUT_MILLIS = 15_000;
+    /**
+     * A replica that has not answered a write this long after the write quorum did (or twice as
+     * long as the quorum took, if longer) is marked behind and the write acknowledged without
+     * it: one stalled node slows writes by about this much, not by {@link #WRITE_TIMEOUT_MILLIS}.
+     * Long enough that a GC pause or a busy core does not send a healthy node to catch up (a
+     * full pull of its partitions).
+     */
+    static final long WRITE_GRACE_MILLIS = 2_000;
 
     private final PartitionMapStore store;
     private final Supplier<Set<String>> liveIds;
@@ -109,7 +117,7 @@ public final class ClusterView implements IndexView, AutoCloseable {
         }
         java.util.function.IntPredicate live = i -> liveIds.get().contains(nodes.get(i).getId());
         java.util.function.IntPredicate readable = i -> live.test(i) && !missed.suspect(nodes.get(i).getId());
-        java.util.function.IntConsumer behind = i -> missed.mark(nodes.get(i).getId());
+        ReplicaSet.Behind behind = i -> missed.mark(nodes.get(i).getId());
         Map<String, Integer> groupOf = new HashMap<>();
         List<ShardClient> groups = new ArrayList<>();
         int[] groupOfPartition = new int[Partitions.COUNT];
@@ -122,7 +130,7 @@ public final class ClusterView implements IndexView, AutoCloseable {
                 g = groups.size();
                 groupOf.put(key, g);
                 groups.add(new ReplicaSet(pick(stamped, replicas), replicas, pick(stamped, incoming), incoming,
-                        Math.min(map.writeQuorum(), replicas.length), live, readable, hedgeMillis, behind));
+                        Math.min(map.writeQuorum(), replicas.length), live, readable, hedgeMillis, WRITE_GRACE_MILLIS, behind));
             }
             groupOfPartition[p] = g;
         }

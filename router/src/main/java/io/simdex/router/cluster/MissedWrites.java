@@ -11,35 +11,39 @@ import io.atomix.utils.time.Versioned;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Logger;
 
 /**
  * Nodes that missed an acknowledged write. With a write quorum below R a write can succeed
  * while one replica failed it (a stall, a flapping link): that replica is behind and no restart
  * will tell it. The router that saw the failure marks the node here (an Atomix map on the Raft
- * group), stops reading from it, and the node, which watches its own entry, stops serving
- * reads, catches up from its peers and clears the entry.
+ * group) before the write is acknowledged, stops reading from it, and the node, which watches
+ * its own entry, stops serving reads, catches up from its peers and clears the entry if nobody
+ * marked it again meanwhile (the entry's version says so).
  */
 public final class MissedWrites implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(MissedWrites.class.getName());
 
-    private static final java.util.concurrent.atomic.AtomicLong PUTS = new java.util.concurrent.atomic.AtomicLong();
+    /** How long a mark's put may take to commit before the writes waiting for it are answered UNAVAILABLE (the Raft session's bound too). */
+    public static final Duration MARK_TIMEOUT = Duration.ofSeconds(5);
+    private static final AtomicLong PUTS = new AtomicLong();
     private static final String INSTANCE = java.util.UUID.randomUUID().toString();
 
     private final AtomicMap<String, String> map;
-    private final AsyncAtomicMap<String, String> async;
+    private final CoalescedPuts puts;
     /** Marked nodes as last read from the map, plus this process's own marks not yet seen there. */
     private final Set<String> suspects = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<String, Long> markedHere = new ConcurrentHashMap<>();
-    private final Set<String> pending = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<String, Long> lastLogged = new ConcurrentHashMap<>();
     /** Reports this process made, per node: the missed-writes metric. */
-    private final ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> reports = new ConcurrentHashMap<>();
-    private final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
+    private final ConcurrentHashMap<String, LongAdder> reports = new ConcurrentHashMap<>();
     private final ScheduledExecutorService poll = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "missed-writes");
         t.setDaemon(true);
@@ -49,7 +53,7 @@ public final class MissedWrites implements AutoCloseable {
     public MissedWrites(Atomix atomix) {
         map = atomix.<String, String>atomicMapBuilder("simdex-missed-writes")
                 .withProtocol(MultiRaftProtocol.builder("raft").withReadConsistency(ReadConsistency.LINEARIZABLE)
-                        .withMaxTimeout(Duration.ofSeconds(5)).build())
+                        .withMaxTimeout(MARK_TIMEOUT).build())
                 .withSerializer(new Serializer() { // keys and values as UTF-8: no Kryo
                     @Override
                     public <T> byte[] encode(T o) {
@@ -63,7 +67,10 @@ public final class MissedWrites implements AutoCloseable {
                     }
                 })
                 .build().async().sync(Duration.ofSeconds(10));
-        async = map.async();
+        AsyncAtomicMap<String, String> async = map.async();
+        // A fresh value every time: Atomix keeps the version of a put that changes nothing.
+        puts = new CoalescedPuts(node -> async.put(node, System.currentTimeMillis() + "/" + PUTS.incrementAndGet() + "/" + INSTANCE),
+                MARK_TIMEOUT);
     }
 
     /** Router side: keeps {@link #suspect} current (the map every second). */
@@ -87,13 +94,15 @@ public final class MissedWrites implements AutoCloseable {
     }
 
     /**
-     * A write acknowledged by the quorum failed on {@code nodeId} (called once the write has
-     * settled on every replica): stop reading from it, and tell it. Reports are coalesced into
-     * at most one Atomix write per node every 200 ms, but every report is followed by a write
-     * issued after it: the node relies on that (see ClusterNode).
+     * A write its quorum took failed on {@code nodeId}, or it has not answered in time, and the
+     * other replicas that took it have answered: stop reading from it at once, and tell it. The
+     * answer completes once the mark is committed in the Raft map by a put issued after this call
+     * (the node relies on that, see ClusterNode); it fails if no put commits within
+     * {@link #MARK_TIMEOUT} (no Raft quorum), and then the write must not be acknowledged.
+     * Concurrent reports for one node share a put (see {@link CoalescedPuts}).
      */
-    public void mark(String nodeId) {
-        reports.computeIfAbsent(nodeId, k -> new java.util.concurrent.atomic.LongAdder()).increment();
+    public CompletableFuture<Void> mark(String nodeId) {
+        reports.computeIfAbsent(nodeId, k -> new LongAdder()).increment();
         long now = System.nanoTime();
         markedHere.putIfAbsent(nodeId, now);
         Long logged = lastLogged.get(nodeId);
@@ -102,18 +111,7 @@ public final class MissedWrites implements AutoCloseable {
             LOG.warning(nodeId + " missed an acknowledged write: it must catch up before it serves reads again");
         }
         suspects.add(nodeId);
-        if (pending.add(nodeId) && scheduled.compareAndSet(false, true)) {
-            poll.schedule(this::flush, 200, TimeUnit.MILLISECONDS);
-        }
-    }
-
-    private void flush() {
-        scheduled.set(false);
-        for (String nodeId : pending) {
-            pending.remove(nodeId); // removed before the put: a report arriving now schedules another
-            // A fresh value every time: Atomix keeps the version of a put that changes nothing.
-            async.put(nodeId, System.currentTimeMillis() + "/" + PUTS.incrementAndGet() + "/" + INSTANCE);
-        }
+        return puts.request(nodeId);
     }
 
     /** Whether reads should avoid the node (it missed writes and has not caught up yet). */

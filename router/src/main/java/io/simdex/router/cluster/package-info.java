@@ -7,6 +7,8 @@
  * a router builds its index view from one map and tags every shard call with that map's epoch,
  * and nodes refuse calls routed by an older one, so a router that missed a move cannot write
  * around it. A node marked as having missed a write refuses reads until it has pulled its
- * partitions again. The data path reads the current view and never waits on Atomix.
+ * partitions again, and a write one of its replicas missed is acknowledged only once that
+ * mark is committed ({@link io.simdex.router.cluster.MissedWrites}). Otherwise the data path
+ * reads the current view and never waits on Atomix.
  */
 package io.simdex.router.cluster;

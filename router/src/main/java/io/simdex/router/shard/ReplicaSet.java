@@ -6,12 +6,11 @@ import io.grpc.Status;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
-import java.util.function.IntConsumer;
 import java.util.function.IntPredicate;
 
 /**
@@ -19,7 +18,8 @@ import java.util.function.IntPredicate;
  * and fails over to the next on UNAVAILABLE or a missed deadline (replicas the failure detector
  * reports dead are asked last). A write goes to every replica and succeeds when
  * {@code writeQuorum} serving replicas and every incoming one (a copy in progress, which must
- * not miss a write) have it.
+ * not miss a write) have it, and every other serving replica has it too or is durably marked
+ * as having missed it ({@link Behind}).
  */
 public final class ReplicaSet implements ShardClient {
     private final ShardClient[] serving;
@@ -30,13 +30,28 @@ public final class ReplicaSet implements ShardClient {
     private final IntPredicate live;
     private final IntPredicate readable;
     private final long hedgeMillis;
-    private final IntConsumer missed;
-    /** Fires hedged reads; one daemon thread is plenty, it only starts calls. */
-    private static final ScheduledExecutorService HEDGES = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "hedged-reads");
+    private final long graceMillis;
+    private final Behind behind;
+    /** Fires hedged reads and ends writes' grace; one daemon thread is plenty, it only starts calls and marks. */
+    private static final ScheduledThreadPoolExecutor TIMERS = new ScheduledThreadPoolExecutor(1, r -> {
+        Thread t = new Thread(r, "replica-timers");
         t.setDaemon(true);
         return t;
     });
+
+    static {
+        TIMERS.setRemoveOnCancelPolicy(true); // most writes cancel their grace timer: keep the queue short
+    }
+
+    /** Where replicas that missed a write are marked behind. */
+    @FunctionalInterface
+    public interface Behind {
+        /**
+         * Marks {@code node} as having missed a write the other replicas have; completes once the
+         * mark is durable (a failure leaves the write unacknowledged).
+         */
+        CompletableFuture<Void> mark(int node);
+    }
 
     /**
      * @param servingNodes node numbers of {@code serving}, for {@code live}
@@ -44,7 +59,7 @@ public final class ReplicaSet implements ShardClient {
      */
     public ReplicaSet(List<ShardClient> serving, int[] servingNodes, List<ShardClient> incoming, int[] incomingNodes,
             int writeQuorum, IntPredicate live) {
-        this(serving, servingNodes, incoming, incomingNodes, writeQuorum, live, live, 0, node -> { });
+        this(serving, servingNodes, incoming, incomingNodes, writeQuorum, live, live, 0, 0, node -> CompletableFuture.completedFuture(null));
     }
 
     /**
@@ -53,11 +68,15 @@ public final class ReplicaSet implements ShardClient {
      * @param hedgeMillis 0, or: when the first replica has not answered a read after this long,
      *                    ask the second too and take whichever answers first (a hedged read:
      *                    trades a little load for a shorter tail when one node stalls)
-     * @param missed      told the node number of a serving replica that failed (or was skipped
-     *                    for) a write the quorum acknowledged: that replica is now behind
+     * @param graceMillis 0 (wait for every replica, each bounded by its own timeout), or: how long
+     *                    at least a write the quorum has waits for the other serving replicas
+     *                    before it marks them behind and is acknowledged (twice as long as the
+     *                    quorum took, if that is longer)
+     * @param behind      told the node number of a serving replica that failed (or was skipped
+     *                    for, or is late with) a write the quorum has: that replica is now behind
      */
     public ReplicaSet(List<ShardClient> serving, int[] servingNodes, List<ShardClient> incoming, int[] incomingNodes,
-            int writeQuorum, IntPredicate live, IntPredicate readable, long hedgeMillis, IntConsumer missed) {
+            int writeQuorum, IntPredicate live, IntPredicate readable, long hedgeMillis, long graceMillis, Behind behind) {
         if (serving.isEmpty() || writeQuorum < 1 || writeQuorum > serving.size()) {
             throw new IllegalArgumentException("write quorum " + writeQuorum + " of " + serving.size() + " replicas");
         }
@@ -69,7 +88,8 @@ public final class ReplicaSet implements ShardClient {
         this.live = live;
         this.readable = readable;
         this.hedgeMillis = hedgeMillis;
-        this.missed = missed;
+        this.graceMillis = graceMillis;
+        this.behind = behind;
     }
 
     /** Whether a failed call should be retried on another replica. */
@@ -92,7 +112,7 @@ public final class ReplicaSet implements ShardClient {
         Context context = Context.current();
         attempt(order, 0, call, out, context);
         if (hedgeMillis > 0 && order.size() > 1) {
-            HEDGES.schedule(() -> {
+            TIMERS.schedule(() -> {
                 if (!out.isDone()) {
                     context.run(() -> safely(call, order.get(1)).whenComplete((v, t) -> {
                         if (t == null) {
@@ -119,14 +139,16 @@ public final class ReplicaSet implements ShardClient {
     }
 
     /**
-     * Sends to every replica and answers once all have settled (each bounded by its timeout):
-     * success if {@code writeQuorum} serving replicas and every incoming one have the write,
-     * with {@code merge} over the serving answers. Waiting for all, not just the quorum, keeps
+     * Sends to every replica and answers once each serving replica has answered or been marked
+     * behind: success if {@code writeQuorum} serving replicas and every incoming one have the
+     * write, with {@code merge} over the serving answers. A serving replica that failed the write,
+     * or has not answered {@code graceMillis} after the quorum and the incoming replicas did (or,
+     * if longer, twice as long as they took), is marked behind, and the write is acknowledged
+     * only once every such mark is durable: if one cannot be made, the write is answered
+     * UNAVAILABLE rather than acknowledged with a stale replica nobody knows of. Waiting for the replicas beyond the quorum (or for their marks) keeps
      * read-after-write within a router: a Dedup right after an Insert must not read a replica
-     * the Insert is still being applied to. A serving replica that failed a write the quorum
-     * acknowledged is reported to {@code missed} before the write is acknowledged, so this
-     * router stops reading from it at once, and the node, reading the report before it starts
-     * catching up, is sure to find the write at its peers.
+     * the Insert is still being applied to, and a marked replica is read only when no other is.
+     * When every replica answers, no mark is made: that path costs nothing more.
      */
     private <T> CompletableFuture<T> write(Function<ShardClient, CompletableFuture<T>> call, BinaryOperator<T> merge) {
         int n = serving.length + incoming.length;
@@ -138,7 +160,8 @@ public final class ReplicaSet implements ShardClient {
             // A replica the failure detector reports dead is not waited for, unless it is all we have.
             CompletableFuture<T> c = live.test(node) || n == 1 ? safely(call, replica)
                     : CompletableFuture.failedFuture(Status.UNAVAILABLE.withDescription("replica node " + node + " is down").asRuntimeException());
-            c.whenComplete((v, t) -> tally.settled(isServing, node, v, t));
+            int replicaIndex = i;
+            c.whenComplete((v, t) -> tally.settled(replicaIndex, v, t));
         }
         return tally.out;
     }
@@ -147,20 +170,29 @@ public final class ReplicaSet implements ShardClient {
     private final class Tally<T> {
         final CompletableFuture<T> out = new CompletableFuture<>();
         final BinaryOperator<T> merge;
-        int pending = serving.length + incoming.length;
+        final boolean[] answered = new boolean[serving.length + incoming.length];
+        int pending = answered.length;
         int acks;
-        int servingFailed;
         int incomingAcks;
         T value;
         Throwable firstFailure;
         final List<Integer> failedNodes = new ArrayList<>(1);
+        final long started = System.nanoTime();
+        /** Set once the outcome is chosen: later answers change nothing. */
+        boolean decided;
+        ScheduledFuture<?> grace;
 
         Tally(BinaryOperator<T> merge) {
             this.merge = merge;
         }
 
-        synchronized void settled(boolean isServing, int node, T v, Throwable failure) {
+        synchronized void settled(int i, T v, Throwable failure) {
+            answered[i] = true;
             pending--;
+            if (decided) {
+                return;
+            }
+            boolean isServing = i < serving.length;
             if (failure == null) {
                 if (isServing) {
                     value = acks == 0 ? v : merge.apply(value, v);
@@ -170,27 +202,80 @@ public final class ReplicaSet implements ShardClient {
                 }
             } else if (!isServing || !failsOver(failure)) {
                 // An incoming replica must not miss a write; other errors (bad request) are the request's.
+                decide();
                 out.completeExceptionally(failure);
+                return;
             } else {
                 firstFailure = firstFailure == null ? failure : firstFailure;
-                servingFailed++;
-                failedNodes.add(node);
+                failedNodes.add(servingNodes[i]);
             }
-            if (pending > 0 || out.isDone()) {
+            if (pending == 0) {
+                decide();
+                if (quorum()) {
+                    acknowledge(failedNodes);
+                } else {
+                    out.completeExceptionally(Status.UNAVAILABLE.withDescription("write quorum not reached: " + acks + " of "
+                            + serving.length + " replicas acknowledged, " + writeQuorum + " needed; first failure: "
+                            + Status.fromThrowable(firstFailure)).asRuntimeException());
+                }
+            } else if (grace == null && graceMillis > 0 && quorum()) {
+                // Late means late beside the quorum: a false mark costs the node a full pull, so
+                // when every replica is slow (a busy host) the rest get twice as long again as
+                // the quorum took, and marks do not feed the load that caused them.
+                long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+                grace = TIMERS.schedule(this::graceOver, Math.max(graceMillis, 2 * tookMillis), TimeUnit.MILLISECONDS);
+            }
+        }
+
+        private boolean quorum() {
+            return acks >= writeQuorum && incomingAcks == incoming.length;
+        }
+
+        private void decide() {
+            decided = true;
+            if (grace != null) {
+                grace.cancel(false);
+            }
+        }
+
+        /** The quorum has the write and the rest are late: they are marked behind like the ones that failed. */
+        private synchronized void graceOver() {
+            if (decided) {
                 return;
             }
-            if (acks >= writeQuorum && incomingAcks == incoming.length) {
-                failedNodes.forEach(missed::accept);
-                out.complete(value);
-            } else {
-                out.completeExceptionally(Status.UNAVAILABLE.withDescription("write quorum not reached: " + acks + " of "
-                        + serving.length + " replicas acknowledged, " + writeQuorum + " needed; first failure: "
-                        + Status.fromThrowable(firstFailure)).asRuntimeException());
+            decide();
+            List<Integer> behind = new ArrayList<>(failedNodes);
+            for (int i = 0; i < serving.length; i++) {
+                if (!answered[i]) {
+                    behind.add(servingNodes[i]);
+                }
             }
+            acknowledge(behind);
+        }
+
+        private void acknowledge(List<Integer> behind) {
+            if (behind.isEmpty()) {
+                out.complete(value);
+                return;
+            }
+            CompletableFuture<?>[] marks = new CompletableFuture<?>[behind.size()];
+            for (int k = 0; k < marks.length; k++) {
+                marks[k] = safely(ReplicaSet.this.behind::mark, behind.get(k));
+            }
+            T acknowledged = value;
+            CompletableFuture.allOf(marks).whenComplete((ok, failure) -> {
+                if (failure == null) {
+                    out.complete(acknowledged);
+                } else {
+                    out.completeExceptionally(Status.UNAVAILABLE.withDescription("write applied on " + acks + " of " + serving.length
+                            + " replicas but not acknowledged: replica node(s) " + behind + " missed it and could not be marked behind ("
+                            + Status.fromThrowable(failure) + "); it may be partly applied, and retrying it is safe").asRuntimeException());
+                }
+            });
         }
     }
 
-    private static <T> CompletableFuture<T> safely(Function<ShardClient, CompletableFuture<T>> call, ShardClient replica) {
+    private static <A, T> CompletableFuture<T> safely(Function<A, CompletableFuture<T>> call, A replica) {
         try {
             return call.apply(replica);
         } catch (RuntimeException e) {

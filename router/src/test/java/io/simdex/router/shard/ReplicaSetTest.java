@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -130,10 +131,10 @@ class ReplicaSetTest {
         good.bucketAdd("c", 0, 1, new long[]{42}, true).join();
         ShardClient stalled = (ShardClient) Proxy.newProxyInstance(ShardClient.class.getClassLoader(), new Class<?>[]{ShardClient.class},
                 (p, m, args) -> m.getName().equals("close") ? null : new CompletableFuture<>());
-        ReplicaSet hedged = new ReplicaSet(List.of(stalled, good), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, n -> true, 20, n -> { });
+        ReplicaSet hedged = new ReplicaSet(List.of(stalled, good), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, n -> true, 20, 0, n -> CompletableFuture.completedFuture(null));
         assertArrayEquals(new long[]{42}, hedged.probe("c", new long[]{0}, 1, new long[]{42}, 0).orTimeout(5, java.util.concurrent.TimeUnit.SECONDS)
                 .join()[0].fingerprints());
-        ReplicaSet plain = new ReplicaSet(List.of(stalled, good), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, n -> true, 0, n -> { });
+        ReplicaSet plain = new ReplicaSet(List.of(stalled, good), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, n -> true, 0, 0, n -> CompletableFuture.completedFuture(null));
         assertThrows(CompletionException.class, () -> plain.probe("c", new long[]{0}, 1, new long[]{42}, 0)
                 .orTimeout(300, java.util.concurrent.TimeUnit.MILLISECONDS).join(), "without hedging the stalled replica holds the read");
     }
@@ -143,7 +144,7 @@ class ReplicaSetTest {
         AtomicInteger calls = new AtomicInteger();
         List<Integer> behind = new ArrayList<>();
         ReplicaSet set = new ReplicaSet(List.of(replica("a"), failing(Status.Code.DEADLINE_EXCEEDED, calls)), new int[]{4, 7}, List.of(),
-                new int[0], 1, n -> true, n -> true, 0, behind::add);
+                new int[0], 1, n -> true, n -> true, 0, 0, recording(behind));
         set.bindIds("c", 0, new String[]{"x"}, new long[]{1}).join();
         assertEquals(List.of(7), behind);
         set.probe("c", new long[]{0}, 0, new long[]{1}, 0).join(); // reads report nothing
@@ -156,12 +157,108 @@ class ReplicaSetTest {
         ShardClient stalled = (ShardClient) Proxy.newProxyInstance(ShardClient.class.getClassLoader(), new Class<?>[]{ShardClient.class},
                 (p, m, args) -> m.getName().equals("close") ? null : slow);
         List<Integer> behind = new ArrayList<>();
-        ReplicaSet set = new ReplicaSet(List.of(replica("a"), stalled), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, n -> true, 0,
-                behind::add);
+        ReplicaSet set = new ReplicaSet(List.of(replica("a"), stalled), new int[]{0, 1}, List.of(), new int[0], 1, n -> true, n -> true, 0, 0,
+                recording(behind));
         CompletableFuture<Integer> write = set.bucketAdd("c", 0, 0, new long[]{3}, true);
         assertThrows(CompletionException.class, () -> write.copy().orTimeout(300, java.util.concurrent.TimeUnit.MILLISECONDS).join(),
                 "not acknowledged while a live replica is still applying it");
         slow.completeExceptionally(Status.DEADLINE_EXCEEDED.asRuntimeException());
         assertEquals(List.of(1), behind, "the replica that timed out is reported behind");
+    }
+
+    /** Marks that are durable at once, recorded in {@code marked}. */
+    private static ReplicaSet.Behind recording(List<Integer> marked) {
+        return n -> {
+            marked.add(n);
+            return CompletableFuture.completedFuture(null);
+        };
+    }
+
+    /** Every call answers with {@code answer} (complete it to answer). */
+    private static ShardClient answering(CompletableFuture<?> answer) {
+        return (ShardClient) Proxy.newProxyInstance(ShardClient.class.getClassLoader(), new Class<?>[]{ShardClient.class},
+                (p, m, args) -> m.getName().equals("close") ? null : answer);
+    }
+
+    /** Two serving replicas (nodes 3 and 5), write quorum 1, marks answered by {@code behind}. */
+    private static ReplicaSet twoReplicas(ShardClient a, ShardClient b, long graceMillis, ReplicaSet.Behind behind) {
+        return new ReplicaSet(List.of(a, b), new int[]{3, 5}, List.of(), new int[0], 1, n -> true, n -> true, 0, graceMillis, behind);
+    }
+
+    @Test
+    void write_replicaFails_notAcknowledgedUntilItsMarkIsDurable() {
+        CompletableFuture<Integer> a = new CompletableFuture<>();
+        CompletableFuture<Integer> b = new CompletableFuture<>();
+        CompletableFuture<Void> durable = new CompletableFuture<>();
+        List<Integer> marked = new ArrayList<>();
+        CompletableFuture<Integer> write = twoReplicas(answering(a), answering(b), 0, n -> {
+            marked.add(n);
+            return durable;
+        }).bucketAdd("c", 0, 0, new long[]{3}, true);
+        a.complete(1);
+        b.completeExceptionally(Status.UNAVAILABLE.asRuntimeException());
+        assertEquals(List.of(5), marked, "the replica that failed is marked");
+        assertFalse(write.isDone(), "acknowledged before the mark was durable");
+        durable.complete(null);
+        assertEquals(1, write.join());
+    }
+
+    @Test
+    void write_markCannotBeMadeDurable_unavailableNotOk() {
+        CompletableFuture<Integer> b = new CompletableFuture<>();
+        CompletableFuture<Integer> write = twoReplicas(answering(CompletableFuture.completedFuture(1)), answering(b), 0,
+                n -> CompletableFuture.failedFuture(new java.util.concurrent.TimeoutException("no Raft quorum"))).bucketAdd("c", 0, 0, new long[]{3}, true);
+        b.completeExceptionally(Status.DEADLINE_EXCEEDED.asRuntimeException());
+        StatusRuntimeException e = (StatusRuntimeException) assertThrows(CompletionException.class, write::join).getCause();
+        assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode());
+        assertTrue(e.getStatus().getDescription().contains("[5] missed it") && e.getStatus().getDescription().contains("retrying it is safe"),
+                e.getStatus().getDescription());
+    }
+
+    @Test
+    void write_everyReplicaAnswers_marksNothing_evenWithAGrace() {
+        ReplicaSet.Behind none = n -> {
+            throw new AssertionError("marked " + n);
+        };
+        ShardClient a = replica("a");
+        ShardClient b = replica("b");
+        for (int i = 0; i < 20; i++) {
+            twoReplicas(a, b, 10_000, none).bucketAdd("c", 0, 0, new long[]{i}, true).orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).join();
+        }
+        for (long i = 0; i < 20; i++) {
+            assertArrayEquals(new long[]{i}, b.probe("c", new long[]{0}, 0, new long[]{i}, 0).join()[0].fingerprints(), "both replicas have " + i);
+        }
+    }
+
+    @Test
+    void write_replicaLateBeyondTheGrace_isMarked_thenTheWriteIsAcknowledged() {
+        CompletableFuture<Integer> late = new CompletableFuture<>();
+        CompletableFuture<Integer> markedNode = new CompletableFuture<>();
+        CompletableFuture<Void> durable = new CompletableFuture<>();
+        CompletableFuture<Integer> write = twoReplicas(answering(CompletableFuture.completedFuture(1)), answering(late), 20, n -> {
+            assertTrue(markedNode.complete(n), "marked once");
+            return durable;
+        }).bucketAdd("c", 0, 0, new long[]{3}, true);
+        assertEquals(5, markedNode.orTimeout(10, java.util.concurrent.TimeUnit.SECONDS).join(), "the late replica is marked");
+        assertFalse(write.isDone(), "acknowledged before the late replica's mark was durable");
+        durable.complete(null);
+        assertEquals(1, write.orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).join());
+        late.completeExceptionally(Status.DEADLINE_EXCEEDED.asRuntimeException()); // its answer after the decision changes nothing
+    }
+
+    @Test
+    void write_graceStartsOnlyOnceTheQuorumHasIt() {
+        CompletableFuture<Integer> first = new CompletableFuture<>();
+        CompletableFuture<Integer> second = new CompletableFuture<>();
+        List<Integer> marked = new ArrayList<>();
+        ReplicaSet set = new ReplicaSet(List.of(answering(first), answering(second)), new int[]{3, 5}, List.of(), new int[0], 2,
+                n -> true, n -> true, 0, 1, recording(marked));
+        CompletableFuture<Integer> write = set.bucketAdd("c", 0, 0, new long[]{3}, true);
+        first.complete(1);
+        assertThrows(CompletionException.class, () -> write.copy().orTimeout(300, java.util.concurrent.TimeUnit.MILLISECONDS).join(),
+                "with W=2 a write one replica has is not acknowledged, however long the other takes");
+        second.complete(1);
+        assertEquals(1, write.join());
+        assertEquals(List.of(), marked);
     }
 }
