@@ -2,6 +2,8 @@ package io.simdex.client.cli;
 
 import com.google.protobuf.UInt32Value;
 import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.HanTokens;
+import io.simdex.proto.v1.StopWords;
 import io.simdex.proto.v1.ShortTextSettings;
 import io.simdex.proto.v1.SketchSettings;
 import io.simdex.proto.v1.Tokenization;
@@ -33,8 +35,15 @@ final class SettingsOptions {
     @Option(names = "--idf", paramLabel = "FILE", description = "For tf-idf: a file of 'feature<TAB>idf' lines.")
     Path idf;
 
-    @Option(names = "--keep-stop-words", description = "Keep stop words as features.")
+    @Option(names = "--keep-stop-words", description = "Keep stop words as features (the server's default for new collections).")
     boolean keepStopWords;
+
+    @Option(names = "--drop-stop-words", description = "Drop stop words (the default of collections created before stop_words existed).")
+    boolean dropStopWords;
+
+    @Option(names = "--han-tokens", paramLabel = "characters|words",
+            description = "Chinese tokens: one per Han character, or HanLP's dictionary words (server default characters).")
+    String hanTokens;
 
     @Option(names = "--retention", paramLabel = "DURATION", description = "Keep documents this long, e.g. 2d, 36h, 90m (default: forever).")
     String retention;
@@ -69,6 +78,19 @@ final class SettingsOptions {
 
     CollectionSettings toProto() throws BadInputException {
         CollectionSettings.Builder b = CollectionSettings.newBuilder().setKeepStopWords(keepStopWords);
+        if (dropStopWords) {
+            if (keepStopWords) {
+                throw new BadInputException("--drop-stop-words and --keep-stop-words contradict each other");
+            }
+            b.setStopWords(StopWords.DROP_STOP_WORDS);
+        }
+        if (hanTokens != null) {
+            b.setHanTokens(switch (hanTokens.toLowerCase(Locale.ROOT)) {
+                case "characters", "chars" -> HanTokens.HAN_CHARACTERS;
+                case "words", "hanlp" -> HanTokens.HANLP_WORDS;
+                default -> throw new BadInputException("--han-tokens must be characters or words, was '" + hanTokens + "'");
+            });
+        }
         if (maxDistance != null) {
             b.setMaxDistance(UInt32Value.of(maxDistance));
         }

@@ -1,6 +1,8 @@
 package io.simdex.client.cli;
 
 import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.HanTokens;
+import io.simdex.proto.v1.StopWords;
 import io.simdex.proto.v1.SketchSettings;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -46,5 +48,17 @@ class SettingsOptionsTest {
         assertFalse(SettingsOptions.describe(s.setSketch(SketchSettings.newBuilder().setEnabled(false)).build()).contains("sketch"));
         assertTrue(SettingsOptions.describe(s.setSketch(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4)
                 .setCandidateDistance(7)).build()).contains(" sketch(k<=7, jaccard>=0.4)"));
+    }
+
+    @Test
+    void featureFlags_unsetLeaveTheServerDefault_setChooseThePipeline() throws BadInputException {
+        assertEquals(StopWords.STOP_WORDS_UNSPECIFIED, parse().getStopWords());
+        assertEquals(HanTokens.HAN_TOKENS_UNSPECIFIED, parse().getHanTokens());
+        assertEquals(StopWords.DROP_STOP_WORDS, parse("--drop-stop-words").getStopWords());
+        assertEquals(HanTokens.HANLP_WORDS, parse("--han-tokens", "words").getHanTokens());
+        assertEquals(HanTokens.HAN_CHARACTERS, parse("--han-tokens", "characters").getHanTokens());
+        assertThrows(BadInputException.class, () -> parse("--drop-stop-words", "--keep-stop-words"));
+        BadInputException e = assertThrows(BadInputException.class, () -> parse("--han-tokens", "bigrams"));
+        assertTrue(e.getMessage().contains("bigrams"), e.getMessage());
     }
 }
