@@ -70,6 +70,21 @@ final class Json {
         o.addProperty("weighting", s.getWeighting().name());
         o.addProperty("idfTerms", s.getIdfCount());
         o.addProperty("keepStopWords", s.getKeepStopWords());
+        o.addProperty("hanTokens", SettingsOptions.hanTokens(s).name());
+        o.addProperty("stopWords", SettingsOptions.stopWords(s).name());
+        if (s.hasShortText()) {
+            JsonObject t = new JsonObject();
+            t.addProperty("maxChars", s.getShortText().getMaxChars());
+            t.addProperty("candidateDistance", s.getShortText().getCandidateDistance());
+            t.addProperty("minJaccard", s.getShortText().getMinJaccard());
+            o.add("shortText", t);
+        }
+        if (s.hasSketch() && s.getSketch().getEnabled()) {
+            JsonObject t = new JsonObject();
+            t.addProperty("candidateDistance", s.getSketch().getCandidateDistance());
+            t.addProperty("minJaccard", s.getSketch().getMinJaccard());
+            o.add("sketch", t);
+        }
         o.addProperty("retentionSeconds", s.getRetentionSeconds());
         o.addProperty("generationSeconds", s.getGenerationSeconds());
         return o;

@@ -167,12 +167,13 @@ final class SettingsOptions {
         if (s.getTokenization() == Tokenization.CHAR_NGRAMS) {
             b.append('(').append(s.getNgramSize()).append(')');
         }
+        if (s.getTokenization() != Tokenization.CHAR_NGRAMS) {
+            b.append(hanTokens(s) == HanTokens.HAN_CHARACTERS ? " han=characters" : " han=hanlp-words");
+        }
+        b.append(stopWords(s) == StopWords.KEEP_STOP_WORDS ? " stop-words=kept" : " stop-words=dropped");
         b.append(' ').append(s.getWeighting().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         if (s.getIdfCount() > 0) {
             b.append('(').append(s.getIdfCount()).append(" terms)");
-        }
-        if (s.getKeepStopWords()) {
-            b.append(" stop-words-kept");
         }
         if (s.hasShortText()) {
             ShortTextSettings t = s.getShortText();
@@ -186,6 +187,25 @@ final class SettingsOptions {
         b.append(s.getRetentionSeconds() == 0 ? " retention=forever"
                 : " retention=" + Duration.ofSeconds(s.getRetentionSeconds()) + "/" + Duration.ofSeconds(s.getGenerationSeconds()));
         return b.toString();
+    }
+
+    /**
+     * How a stored collection cuts Han characters: settings stored before the field existed
+     * leave it unset and keep HanLP words.
+     */
+    static HanTokens hanTokens(CollectionSettings stored) {
+        return stored.getHanTokens() == HanTokens.HAN_TOKENS_UNSPECIFIED ? HanTokens.HANLP_WORDS : stored.getHanTokens();
+    }
+
+    /**
+     * Whether a stored collection keeps stop words: settings stored before {@code stop_words}
+     * existed leave it unset, and {@code keep_stop_words} decides.
+     */
+    static StopWords stopWords(CollectionSettings stored) {
+        if (stored.getStopWords() != StopWords.STOP_WORDS_UNSPECIFIED) {
+            return stored.getStopWords();
+        }
+        return stored.getKeepStopWords() ? StopWords.KEEP_STOP_WORDS : StopWords.DROP_STOP_WORDS;
     }
 
     /** "2d", "36h", "90m", "45s", or an ISO-8601 duration such as PT6H. */

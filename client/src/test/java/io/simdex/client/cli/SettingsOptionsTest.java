@@ -4,6 +4,8 @@ import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.HanTokens;
 import io.simdex.proto.v1.StopWords;
 import io.simdex.proto.v1.SketchSettings;
+import io.simdex.proto.v1.Tokenization;
+import io.simdex.proto.v1.Weighting;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -60,5 +62,19 @@ class SettingsOptionsTest {
         assertThrows(BadInputException.class, () -> parse("--drop-stop-words", "--keep-stop-words"));
         BadInputException e = assertThrows(BadInputException.class, () -> parse("--han-tokens", "bigrams"));
         assertTrue(e.getMessage().contains("bigrams"), e.getMessage());
+    }
+
+    @Test
+    void describe_namesTheFeaturePipeline_storedBeforeTheFieldsExisted_asThoseCollectionsRun() {
+        CollectionSettings stored = CollectionSettings.newBuilder().setTokenization(Tokenization.WORDS).setWeighting(Weighting.TF).build();
+        assertTrue(SettingsOptions.describe(stored.toBuilder().setHanTokens(HanTokens.HAN_CHARACTERS)
+                .setStopWords(StopWords.KEEP_STOP_WORDS).build()).contains(" words han=characters stop-words=kept tf "));
+        assertTrue(SettingsOptions.describe(stored).contains(" words han=hanlp-words stop-words=dropped tf "),
+                "old settings: HanLP words, keep_stop_words false drops");
+        assertTrue(SettingsOptions.describe(stored.toBuilder().setKeepStopWords(true).build()).contains(" stop-words=kept "));
+        String ngrams = SettingsOptions.describe(stored.toBuilder().setTokenization(Tokenization.CHAR_NGRAMS)
+                .setNgramSize(3).setStopWords(StopWords.DROP_STOP_WORDS).build());
+        assertTrue(ngrams.contains("char_ngrams(3) stop-words=dropped tf"), ngrams);
+        assertFalse(ngrams.contains("han="), "Han tokens only matter to words: " + ngrams);
     }
 }
