@@ -22,15 +22,27 @@ public final class FingerprintThroughput {
     private FingerprintThroughput() {
     }
 
-    /** English and Chinese article throughput for word and character-trigram fingerprints. */
+    /**
+     * English and Chinese article throughput for the pipelines a collection can have: words as a
+     * new collection cuts them (each Han character a token, stop words kept), words as
+     * collections created before that (HanLP words, stop words dropped), and character trigrams
+     * with stop words kept (a new collection's char_ngrams).
+     */
     public static String report() {
-        TextFingerprinter words = TextFingerprinter.defaults();
-        TextFingerprinter trigrams = TextFingerprinter.of(TextSettings.charNgrams());
+        TextFingerprinter words = TextFingerprinter.of(TextSettings.recommended());
+        TextFingerprinter hanlpWords = TextFingerprinter.defaults();
+        TextFingerprinter trigrams = TextFingerprinter.of(new TextSettings(Tokenization.CHAR_NGRAMS, Weighting.TF,
+                TextSettings.DEFAULT_NGRAM_SIZE, false, HanTokens.CHARACTERS));
         List<String> english = List.of(TestTexts.RIVER_EN, TestTexts.BAKERY_EN);
         List<String> chinese = List.of(TestTexts.METRO_ZH, TestTexts.TEA_ZH);
-        return String.format("words:    English %.1f MB/s, Chinese %.1f MB/s%ntrigrams: English %.1f MB/s, Chinese %.1f MB/s",
-                megabytesPerSecond(words, english), megabytesPerSecond(words, chinese),
-                megabytesPerSecond(trigrams, english), megabytesPerSecond(trigrams, chinese));
+        return line("words", words, english, chinese) + System.lineSeparator()
+                + line("hanlp-words", hanlpWords, english, chinese) + System.lineSeparator()
+                + line("trigrams", trigrams, english, chinese);
+    }
+
+    private static String line(String name, TextFingerprinter f, List<String> english, List<String> chinese) {
+        return String.format("%-12s English %.1f MB/s, Chinese %.1f MB/s", name + ":",
+                megabytesPerSecond(f, english), megabytesPerSecond(f, chinese));
     }
 
     /** Fingerprints the texts round after round; MB/s (10^6 bytes of UTF-8) after a warm-up. */
