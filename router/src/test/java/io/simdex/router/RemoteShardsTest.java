@@ -32,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -55,6 +56,8 @@ class RemoteShardsTest {
     private final List<RemoteShardClient> clients = new ArrayList<>();
     /** Calls the nodes served, by bare method name. */
     private final ConcurrentHashMap<String, LongAdder> calls = new ConcurrentHashMap<>();
+    /** Nodes whose calls fail UNAVAILABLE. */
+    private final java.util.Set<Integer> down = ConcurrentHashMap.newKeySet();
 
     @AfterEach
     void close() {
@@ -83,6 +86,10 @@ class RemoteShardsTest {
             public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, A> call, io.grpc.Metadata headers,
                     io.grpc.ServerCallHandler<Q, A> next) {
                 calls.computeIfAbsent(call.getMethodDescriptor().getBareMethodName(), m -> new LongAdder()).increment();
+                if (down.contains(i)) {
+                    call.close(Status.UNAVAILABLE.withDescription("node " + i + " is down"), new io.grpc.Metadata());
+                    return new io.grpc.ServerCall.Listener<>() { };
+                }
                 return next.startCall(call, headers);
             }
         })).build().start());
@@ -92,42 +99,103 @@ class RemoteShardsTest {
         return client;
     }
 
-    @Test
-    void insertAndQuery_replicaSetsOfRemoteNodes_matchBruteForce() throws IOException {
+    /** Replica sets as PartitionMap.initial places R=2 over 3 nodes: {0,1}, {1,2}, {2,0}, write quorum 1; marks go to {@code behind}. */
+    private List<ShardClient> replicaSets(ReplicaSet.Behind behind) throws IOException {
         for (int i = 0; i < NODES; i++) {
             node(i);
         }
-        // Groups as PartitionMap.initial places R=2 over 3 nodes: {0,1}, {1,2}, {2,0}, write quorum 1.
         List<ShardClient> groups = new ArrayList<>();
         for (int g = 0; g < NODES; g++) {
             int a = g;
             int b = (g + 1) % NODES;
-            groups.add(new ReplicaSet(List.of(clients.get(a), clients.get(b)), new int[]{a, b}, List.of(), new int[0], 1, n -> true));
+            groups.add(new ReplicaSet(List.of(clients.get(a), clients.get(b)), new int[]{a, b}, List.of(), new int[0], 1, n -> true,
+                    n -> !down.contains(n), 0, 0, behind));
         }
-        try (IndexRouter index = new IndexRouter(groups, Placement.roundRobin(NODES), List.copyOf(clients), 2, false)) {
+        return groups;
+    }
+
+    /** n documents, every third near an earlier one, so buckets hold neighbours. */
+    private static long[] fingerprints(SplittableRandom rnd, int n) {
+        long[] fps = new long[n];
+        for (int i = 0; i < n; i++) {
+            fps[i] = i % 3 == 2 ? BitFlips.flip(fps[rnd.nextInt(i)], rnd.nextInt(6), rnd) : rnd.nextLong();
+        }
+        return fps;
+    }
+
+    private static String[] ids(int n) {
+        return java.util.stream.IntStream.range(0, n).mapToObj(i -> "d" + i).toArray(String[]::new);
+    }
+
+    private static void insertInBatches(IndexRouter index, String[] ids, long[] fps, int batch) {
+        for (int from = 0; from < ids.length; from += batch) {
+            int to = Math.min(ids.length, from + batch);
+            index.insert("c", Window.FOREVER, java.util.Arrays.copyOfRange(ids, from, to), java.util.Arrays.copyOfRange(fps, from, to));
+        }
+    }
+
+    /** Probes near stored documents give exactly the brute-force answer at distances 3 and 5. */
+    private static void assertExact(IndexRouter index, long[] fps, String[] ids, SplittableRandom rnd) {
+        long[] probes = new long[100];
+        for (int i = 0; i < probes.length; i++) {
+            probes[i] = BitFlips.flip(fps[rnd.nextInt(fps.length)], i % 7, rnd);
+        }
+        for (int k : new int[]{3, 5}) { // 5: the neighbouring buckets' parts too
+            List<IndexRouter.Nearest> found = index.query("c", Window.FOREVER, probes, k, 0);
+            for (int q = 0; q < probes.length; q++) {
+                assertEquals(bruteForce(fps, ids, probes[q], k), idsOf(found.get(q)), "probe " + q + " at distance " + k);
+            }
+        }
+    }
+
+    @Test
+    void insertAndQuery_replicaSetsOfRemoteNodes_matchBruteForce() throws IOException {
+        try (IndexRouter index = new IndexRouter(replicaSets(node -> CompletableFuture.completedFuture(null)), Placement.roundRobin(NODES),
+                List.copyOf(clients), 2, false)) {
             SplittableRandom rnd = new SplittableRandom(11);
-            int n = 6_000;
-            long[] fps = new long[n];
-            String[] ids = new String[n];
-            for (int i = 0; i < n; i++) {
-                // Every third document near an earlier one, so buckets hold neighbours.
-                fps[i] = i % 3 == 2 ? BitFlips.flip(fps[rnd.nextInt(i)], rnd.nextInt(6), rnd) : rnd.nextLong();
-                ids[i] = "d" + i;
+            long[] fps = fingerprints(rnd, 6_000);
+            String[] ids = ids(fps.length);
+            insertInBatches(index, ids, fps, 2_000);
+            assertExact(index, fps, ids, rnd);
+        }
+    }
+
+    @Test
+    void insert_eachPhaseIsOneCallPerNode_notOnePerReplicaSet() throws IOException {
+        try (IndexRouter index = new IndexRouter(replicaSets(node -> CompletableFuture.completedFuture(null)), Placement.roundRobin(NODES),
+                List.copyOf(clients), 2, false)) {
+            SplittableRandom rnd = new SplittableRandom(12);
+            long[] fps = fingerprints(rnd, 3_000);
+            String[] ids = ids(fps.length);
+            insertInBatches(index, ids, fps, 1_000);
+            // Each node serves two of the three replica sets: one call per node and phase, not two.
+            for (String phase : List.of("BindIds", "AttachIds", "BucketAddMany")) {
+                assertEquals(3 * NODES, calls.get(phase).sum(), phase + " calls for 3 batches over " + NODES + " nodes");
             }
-            for (int from = 0; from < n; from += 2_000) {
-                index.insert("c", Window.FOREVER, java.util.Arrays.copyOfRange(ids, from, from + 2_000),
-                        java.util.Arrays.copyOfRange(fps, from, from + 2_000));
+            // Ids bound again elsewhere: each replica set's slice of the merged bind says where each id was.
+            SplittableRandom moved = new SplittableRandom(13);
+            for (int i = 0; i < fps.length; i += 2) {
+                fps[i] = moved.nextLong();
             }
-            long[] probes = new long[100];
-            for (int i = 0; i < probes.length; i++) {
-                probes[i] = BitFlips.flip(fps[rnd.nextInt(n)], i % 7, rnd);
-            }
-            for (int k : new int[]{3, 5}) { // 5: the neighbouring buckets' parts too
-                List<IndexRouter.Nearest> found = index.query("c", Window.FOREVER, probes, k, 0);
-                for (int q = 0; q < probes.length; q++) {
-                    assertEquals(bruteForce(fps, ids, probes[q], k), idsOf(found.get(q)), "probe " + q + " at distance " + k);
-                }
-            }
+            insertInBatches(index, ids, fps, 1_000);
+            assertExact(index, fps, ids, rnd);
+        }
+    }
+
+    @Test
+    void insert_nodeDown_eachOfItsReplicaSetsMarksIt_andTheRestStaysExact() throws IOException {
+        java.util.Set<Integer> marked = ConcurrentHashMap.newKeySet();
+        try (IndexRouter index = new IndexRouter(replicaSets(node -> {
+            marked.add(node);
+            return CompletableFuture.completedFuture(null);
+        }), Placement.roundRobin(NODES), List.copyOf(clients), 2, false)) {
+            down.add(2);
+            SplittableRandom rnd = new SplittableRandom(14);
+            long[] fps = fingerprints(rnd, 3_000);
+            String[] ids = ids(fps.length);
+            insertInBatches(index, ids, fps, 1_000);
+            assertEquals(java.util.Set.of(2), marked);
+            assertExact(index, fps, ids, rnd);
         }
     }
 

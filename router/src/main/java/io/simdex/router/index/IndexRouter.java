@@ -9,6 +9,7 @@ import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.Previous;
 import io.simdex.router.shard.ShardClient;
+import io.simdex.router.shard.WriteBatch;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -181,8 +182,10 @@ public final class IndexRouter implements AutoCloseable {
         // 1. id -> fp, learning what each id was bound to before (in any generation).
         Previous previous = new Previous(idz.length);
         Fanout f = Fanout.start();
-        f.toOwners(shards, idz.length, i -> placement.ownerOfId(idz[i]),
-                (shard, group) -> shard.bindIds(c, g, pick(idz, group), pick(fpz, group)), (group, p) -> scatter(p, group, previous));
+        try (WriteBatch batch = WriteBatch.open()) { // each phase: one call per node, whatever replica sets it serves
+            f.toOwners(shards, idz.length, i -> placement.ownerOfId(idz[i]),
+                    (shard, group) -> shard.bindIds(c, g, pick(idz, group), pick(fpz, group)), (group, p) -> scatter(p, group, previous));
+        }
         f.await();
         // 2. Ids that moved leave their old fingerprints.
         int[] moved = IntStream.range(0, idz.length)
@@ -198,8 +201,10 @@ public final class IndexRouter implements AutoCloseable {
         // failure between 3 and 4 completes the insert: a fingerprint that had no ids is new and
         // is appended without a scan; one that had ids (a retry, or another id's) is added checked.
         boolean[] fresh = new boolean[fpz.length];
-        f.toOwners(shards, fpz.length, i -> placement.ownerOfFingerprint(fpz[i]),
-                (shard, group) -> shard.attachIds(c, g, pick(fpz, group), pick(idz, group)), (group, wasEmpty) -> scatter(wasEmpty, group, fresh));
+        try (WriteBatch batch = WriteBatch.open()) {
+            f.toOwners(shards, fpz.length, i -> placement.ownerOfFingerprint(fpz[i]),
+                    (shard, group) -> shard.attachIds(c, g, pick(fpz, group), pick(idz, group)), (group, wasEmpty) -> scatter(wasEmpty, group, fresh));
+        }
         f.await();
         // A fingerprint given twice in one batch is new once: the first copy decides.
         java.util.Set<Long> seen = new java.util.HashSet<>();
@@ -222,7 +227,9 @@ public final class IndexRouter implements AutoCloseable {
         String[] idz = pick(ids, withText);
         String[] textz = pick(texts, withText);
         Fanout f = Fanout.start();
-        f.toOwners(shards, idz.length, i -> placement.ownerOfId(idz[i]), (shard, group) -> shard.putTexts(c, g, pick(idz, group), pick(textz, group)));
+        try (WriteBatch batch = WriteBatch.open()) {
+            f.toOwners(shards, idz.length, i -> placement.ownerOfId(idz[i]), (shard, group) -> shard.putTexts(c, g, pick(idz, group), pick(textz, group)));
+        }
         f.await();
     }
 
@@ -485,13 +492,15 @@ public final class IndexRouter implements AutoCloseable {
             groups[p] = Fanout.group(part.length, shards.length, i -> placement.ownerOfBucket(t, BlockTables.block(part[i], t)));
         }
         Fanout f = Fanout.start();
-        f.toOwnersByPart(shards, groups, (owner, shard, ps, items) -> {
-            long[][] mine = new long[ps.length][];
-            for (int k = 0; k < ps.length; k++) {
-                mine[k] = pick(fps[ps[k]], items[k]);
-            }
-            return shard.bucketAddMany(c, g, pick(tables, ps), mine, pick(newFingerprints, ps));
-        }, (ps, items, changed) -> { });
+        try (WriteBatch batch = WriteBatch.open()) {
+            f.toOwnersByPart(shards, groups, (owner, shard, ps, items) -> {
+                long[][] mine = new long[ps.length][];
+                for (int k = 0; k < ps.length; k++) {
+                    mine[k] = pick(fps[ps[k]], items[k]);
+                }
+                return shard.bucketAddMany(c, g, pick(tables, ps), mine, pick(newFingerprints, ps));
+            }, (ps, items, changed) -> { });
+        }
         f.await();
     }
 

@@ -149,6 +149,10 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<Integer> bucketAddMany(String c, long gen, int[] tables, long[][] fps, boolean[] newFingerprints) {
+        WriteBatch batch = WriteBatch.current();
+        if (batch != null) {
+            return batch.bucketAddMany(this, c, gen, tables, fps, newFingerprints);
+        }
         if (!batches.get()) {
             return ShardClient.super.bucketAddMany(c, gen, tables, fps, newFingerprints);
         }
@@ -184,6 +188,10 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<Previous> bindIds(String c, long gen, String[] ids, long[] fps) {
+        WriteBatch batch = WriteBatch.current();
+        if (batch != null) {
+            return batch.bindIds(this, c, gen, ids, fps);
+        }
         return adapt(watched(stub().bindIds(idsRequest(c, gen, ids, fps))), RemoteShardClient::previous);
     }
 
@@ -194,6 +202,10 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<boolean[]> attachIds(String c, long gen, long[] fps, String[] ids) {
+        WriteBatch batch = WriteBatch.current();
+        if (batch != null) {
+            return batch.attachIds(this, c, gen, fps, ids);
+        }
         return adapt(watched(stub().attachIds(idsRequest(c, gen, ids, fps))), r -> flags(r.getFlagsList()));
     }
 
@@ -238,6 +250,10 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<Integer> putTexts(String c, long gen, String[] ids, String[] texts) {
+        WriteBatch batch = WriteBatch.current();
+        if (batch != null) {
+            return batch.putTexts(this, c, gen, ids, texts);
+        }
         return adapt(watched(stub().putTexts(ShardTextsRequest.newBuilder().setCollection(c).setGeneration(gen)
                 .addAllIds(Arrays.asList(ids)).addAllTexts(Arrays.asList(texts)).build())), r -> (int) r.getChanged());
     }

@@ -8,6 +8,8 @@
  * in one of 4,096 partitions, and {@link io.simdex.router.shard.Placement} maps partitions to
  * groups (a shard, or a {@link io.simdex.router.shard.ReplicaSet}). {@link
  * io.simdex.router.shard.Fanout} is the one place that turns n items into one call per owner,
- * in parallel. Every call carries the epoch of the partition map it was routed by.
+ * in parallel; a {@link io.simdex.router.shard.WriteBatch} open around a write phase then
+ * merges the replica sets' calls to one node into one call per node. Every call carries the
+ * epoch of the partition map it was routed by.
  */
 package io.simdex.router.shard;
