@@ -88,6 +88,19 @@ class MinHashSketchTest {
     }
 
     @Test
+    void estimateStored_sameAsParsed_minusOneForOtherShapes() {
+        MinHashSketch a = MinHashSketch.of("the quick brown fox jumps over the lazy dog", N, BINS, BITS);
+        MinHashSketch b = MinHashSketch.of("the quick brown fox jumped over a lazy dog", N, BINS, BITS);
+        assertEquals(a.estimate(b), a.estimateStored("#" + b, 1));
+        assertEquals(1.0, a.estimateStored(a.toString(), 0));
+        assertEquals(-1.0, a.estimateStored(b.toString().substring(1), 0), "one bin short");
+        assertEquals(-1.0, a.estimateStored("~" + b.toString().substring(1), 0), "'~' is no 6-bit value");
+        MinHashSketch fewerBits = MinHashSketch.of("the quick brown fox", N, BINS, 2);
+        assertEquals(-1.0, fewerBits.estimateStored("9".repeat(BINS), 0), "9 is no 2-bit value");
+        assertEquals(1.0, fewerBits.estimateStored(fewerBits.toString(), 0));
+    }
+
+    @Test
     void of_badShape_rejected() {
         assertThrows(IllegalArgumentException.class, () -> MinHashSketch.of("x", 0, BINS, BITS));
         assertThrows(IllegalArgumentException.class, () -> MinHashSketch.of("x", 9, BINS, BITS));

@@ -29,8 +29,9 @@ public final class CollectionSettingsRules {
     static final long MAX_RETENTION_SECONDS = 100L * 366 * 24 * 3600;
     /**
      * Whether a collection created without sketch settings verifies by sketches: no, since
-     * Dedup of a text costs 4-4.5x as much with their distance-7 probes (DedupTextBenchmark),
-     * over a budget of 2x.
+     * Dedup of a text takes 5-6x the CPU with them (DedupTextBenchmark with CpuTimeProfiler),
+     * over a budget of 2x: its corpus puts hundreds of candidates within distance 7 of a text,
+     * each resolved and verified.
      * The threshold was chosen on the tuning half of loadtest/quality's corpus (its RESULTS.md).
      */
     static final boolean SKETCH_BY_DEFAULT = false;

@@ -9,7 +9,10 @@ import io.simdex.server.ShardNode;
 import io.simdex.server.store.DocMaps;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A query's candidates over shards that all answer in this JVM's calling thread (the embedded
@@ -50,6 +53,9 @@ final class LocalQuery {
         int variants = FanoutQuery.variants(maxDistance);
         ShardNode.Matches m = scratch.get();
         List<Candidates> out = new ArrayList<>(probes.length);
+        // The probes of a batch of texts share many candidates (to distance 7 they number in
+        // the hundreds, DedupTextBenchmark): each is resolved once per call.
+        Map<Match, DocMaps.IdList> resolved = probes.length > 1 ? new HashMap<>() : null;
         for (long probe : probes) {
             m.clear();
             for (int t = 0; t < BlockTables.TABLES; t++) {
@@ -59,23 +65,50 @@ final class LocalQuery {
                             .probe(c, gens, t, shifted, FanoutQuery.threshold(maxDistance, v), m);
                 }
             }
-            out.add(m.fps().size() == 0 ? Candidates.NONE : hits(c, probe, m, limit));
+            out.add(m.fps().size() == 0 ? Candidates.NONE : hits(c, gens, probe, m, limit, resolved));
         }
         return out;
     }
 
-    private Candidates hits(String c, long probe, ShardNode.Matches m, int limit) {
-        Found found = FanoutQuery.distinctPairs(m.fps().toArray(), m.generations().toArray());
+    /** A matched fingerprint in a generation. */
+    private record Match(long fp, long generation) {
+    }
+
+    private Candidates hits(String c, long[] gens, long probe, ShardNode.Matches m, int limit, Map<Match, DocMaps.IdList> resolved) {
+        Found found = gens.length == 1 ? distinct(m.fps().toArray(), gens[0]) : FanoutQuery.distinctPairs(m.fps().toArray(), m.generations().toArray());
         ProbeHits hits = new ProbeHits(probe);
         for (int i = 0; i < found.fingerprints().length; i++) {
             long fp = found.fingerprints()[i];
             long g = found.generations()[i];
-            DocMaps.IdList ids = nodes[placement.ownerOfFingerprint(fp)].resolveIds(c, g, fp, limit);
+            DocMaps.IdList ids = resolved == null ? resolve(c, fp, g, limit)
+                    : resolved.computeIfAbsent(new Match(fp, g), k -> resolve(c, k.fp(), k.generation(), limit));
             hits.count(fp, ids.total());
             for (String id : ids.ids()) {
                 hits.add(id, fp, g);
             }
         }
         return hits.candidates();
+    }
+
+    private DocMaps.IdList resolve(String c, long fp, long g, int limit) {
+        return nodes[placement.ownerOfFingerprint(fp)].resolveIds(c, g, fp, limit);
+    }
+
+    /**
+     * The distinct fingerprints of one generation's matches (a fingerprint equal in several
+     * blocks is found in several tables), in ascending order: a sort, where pairs of
+     * generations need {@link FanoutQuery#distinctPairs}'s maps beyond a few dozen matches.
+     */
+    static Found distinct(long[] fps, long generation) {
+        Arrays.sort(fps);
+        int n = 0;
+        for (int i = 0; i < fps.length; i++) {
+            if (i == 0 || fps[i] != fps[i - 1]) {
+                fps[n++] = fps[i];
+            }
+        }
+        long[] gens = new long[n];
+        Arrays.fill(gens, generation);
+        return new Found(n == fps.length ? fps : Arrays.copyOf(fps, n), gens);
     }
 }

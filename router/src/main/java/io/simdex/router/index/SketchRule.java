@@ -36,6 +36,21 @@ public record SketchRule(int candidateDistance, double minJaccard, Sketcher sket
     }
 
     /**
+     * The estimated Jaccard similarity of {@code sketch}'s text and what {@code stored} holds: a
+     * stored sketch compared in place, else (not a sketch of this shape, or a short text) the
+     * sketch of the value as a normalised text.
+     */
+    double estimate(MinHashSketch sketch, String stored) {
+        if (isSketch(stored)) {
+            double est = sketch.estimateStored(stored, 1);
+            if (est >= 0) {
+                return est;
+            }
+        }
+        return sketch.estimate(of(stored));
+    }
+
+    /**
      * The sketch a stored value holds: the value's own if it is a stored sketch, else the sketch
      * of the value as a normalised text (a short text kept for short-text verification).
      */

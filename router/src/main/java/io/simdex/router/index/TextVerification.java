@@ -10,9 +10,10 @@ import io.simdex.router.shard.ShardClient;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
+import java.util.Set;
 
 import static io.simdex.router.shard.Fanout.pick;
 
@@ -38,8 +39,7 @@ final class TextVerification {
      * those within k, and counts every stored id within k.
      */
     List<Nearest> verify(String c, Window w, List<Candidates> candidates, int k, TextChecks checks) {
-        Map<String, String> stored = stored(c, w, IntStream.range(0, candidates.size()).filter(checks::verifies)
-                .boxed().flatMap(i -> candidates.get(i).hits().stream().map(Hit::id)).distinct().toArray(String[]::new));
+        Map<String, String> stored = stored(c, w, idsToVerify(candidates, checks));
         List<Nearest> out = new ArrayList<>(candidates.size());
         for (int i = 0; i < candidates.size(); i++) {
             if (!checks.verifies(i)) {
@@ -77,10 +77,23 @@ final class TextVerification {
         }
         MinHashSketch sketch = checks.sketch(i);
         if (sketch != null) {
-            double est = sketch.estimate(checks.sketchRule().of(stored));
+            double est = checks.sketchRule().estimate(sketch, stored);
             return checks.sketchRule().keeps(distance, est) ? est : -1;
         }
         return distance <= k ? UNVERIFIED : -1;
+    }
+
+    /** The distinct ids of the candidates of items with something to verify. */
+    private static String[] idsToVerify(List<Candidates> candidates, TextChecks checks) {
+        Set<String> ids = new LinkedHashSet<>();
+        for (int i = 0; i < candidates.size(); i++) {
+            if (checks.verifies(i)) {
+                for (Hit h : candidates.get(i).hits()) {
+                    ids.add(h.id());
+                }
+            }
+        }
+        return ids.toArray(new String[0]);
     }
 
     /** What {@link #similarity} returns for a candidate kept by distance alone. */
@@ -88,7 +101,7 @@ final class TextVerification {
 
     /** Stored texts and sketches of ids, at their owners, in the window's generations. */
     private Map<String, String> stored(String c, Window w, String[] ids) {
-        Map<String, String> out = new HashMap<>();
+        Map<String, String> out = new HashMap<>(ids.length * 2);
         Fanout f = Fanout.start();
         f.toOwners(shards, ids.length, i -> placement.ownerOfId(ids[i]), (shard, group) -> shard.getTexts(c, w.live(), pick(ids, group)),
                 (group, texts) -> {

@@ -28,8 +28,14 @@ import java.nio.file.Path;
  * lock the segment, walk its hash slots, unlock) was a third of the embedded server's CPU for a
  * unary Query at 10M stored, more than the scan of the page itself; store-bench at 10M went from
  * 0.54-0.61 of the ideal index's rate to 0.84-0.96 without it (store-bench, loadtest REPORT).
- * Overflow pages are looked up each time, newest generation first, as base pages are for writes
- * (a base map has two generations once past its first file). An entry of a fixed-size
+ * A base page found missing is remembered too ({@link #MISSING}) until {@link #create} makes
+ * it: probes to distance 7 read each table's 16 one-bit-neighbour buckets, many of them empty
+ * below millions stored, and each miss was a map lookup.
+ * Overflow pages' addresses are remembered per bucket once found ({@link #overflowAddresses}):
+ * text fingerprints are not uniform, so the buckets near a cluster of texts spill far past the
+ * sizing's Poisson estimate, and every probe of one paid a map lookup per overflow page (most of
+ * a text Dedup's probe time in DedupTextBenchmark). Writes look pages up, newest generation
+ * first (a base map has two generations once past its first file). An entry of a fixed-size
  * value stays where it is until it is removed or its map is closed, and only the bucket's
  * writers (holding BucketTable's stripe write lock) remove a page, forgetting its address
  * first; BucketTable closes this only under every stripe's write lock.
@@ -42,17 +48,37 @@ import java.nio.file.Path;
  */
 final class BucketPages implements Closeable {
     private static final VarHandle ADDRESS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle CHAIN = MethodHandles.arrayElementVarHandle(long[][].class);
+    private static final VarHandle OVERFLOW_ADDRESSES;
+    /** An {@link #addresses} slot of a base page looked up and not found: no mapped page lies at the top of the address space. */
+    private static final long MISSING = -1L;
 
     private final int pagesPerGeneration;
     private final boolean baseChecksums;
     private final GrowingMap<Long, byte[]> base;
     private final GrowingMap<Long, byte[]> overflow;
     /**
-     * Off-heap address of base page {@code bucketKey * pagesPerGeneration + page}, or 0 when not
-     * looked up yet or removed since. Read and written under the bucket's stripe lock, opaque so
+     * Off-heap address of base page {@code bucketKey * pagesPerGeneration + page}, {@link #MISSING}
+     * when looked up and absent, or 0 when not looked up yet or created or removed since. Read and written under the bucket's stripe lock, opaque so
      * that a long is never torn (probes of one stripe share its read lock and may both fill a slot).
      */
     private final long[] addresses;
+    /**
+     * By bucket key, the addresses of the bucket's overflow pages (element {@code page -
+     * pagesPerGeneration}, 0 when not known), or null; the outer array exists once a bucket
+     * spills. Filled by probes under the stripe's read lock, which may race to grow a bucket's
+     * array and lose a fill (it is looked up again); cleared by writers under the write lock,
+     * which no probe of the bucket holds meanwhile, so a removed page's address is never read.
+     */
+    private volatile long[][] overflowAddresses;
+
+    static {
+        try {
+            OVERFLOW_ADDRESSES = MethodHandles.lookup().findVarHandle(BucketPages.class, "overflowAddresses", long[][].class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     BucketPages(Path dir, TableGeometry geometry, boolean clean) {
         this.pagesPerGeneration = geometry.pagesPerGeneration();
@@ -77,17 +103,59 @@ final class BucketPages implements Closeable {
      */
     long address(int table, int block, int page) {
         if (page >= pagesPerGeneration) {
-            return lookUp(overflow, pageKey(table, block, page));
+            return overflowAddress(table, block, page - pagesPerGeneration);
         }
         int slot = addressSlot(table, block, page);
         long address = (long) ADDRESS.getOpaque(addresses, slot);
         if (address == 0) {
             address = lookUp(base, pageKey(table, block, page));
+            ADDRESS.setOpaque(addresses, slot, address == 0 ? MISSING : address);
+        }
+        return address == MISSING ? 0 : address;
+    }
+
+    private long overflowAddress(int table, int block, int index) {
+        int bucket = BlockTables.bucketKey(table, block);
+        long[][] chains = overflowAddresses;
+        long[] known = chains == null ? null : (long[]) CHAIN.getAcquire(chains, bucket);
+        long address = known != null && index < known.length ? (long) ADDRESS.getOpaque(known, index) : 0;
+        if (address == 0) {
+            address = lookUp(overflow, pageKey(table, block, index + pagesPerGeneration));
             if (address != 0) {
-                ADDRESS.setOpaque(addresses, slot, address);
+                rememberOverflowSlowPath(bucket, index, address);
             }
         }
         return address;
+    }
+
+    private void rememberOverflowSlowPath(int bucket, int index, long address) {
+        long[][] chains = overflowAddresses;
+        if (chains == null) {
+            // Racing probes may each make one; the one kept loses the others' fills, nothing else.
+            OVERFLOW_ADDRESSES.compareAndSet(this, null, new long[BlockTables.TABLES << BlockTables.BLOCK_BITS][]);
+            chains = overflowAddresses;
+        }
+        long[] known = (long[]) CHAIN.getAcquire(chains, bucket);
+        if (known == null || index >= known.length) {
+            long[] grown = new long[Math.max(index + 1, known == null ? 4 : known.length * 2)];
+            for (int i = 0; known != null && i < known.length; i++) {
+                grown[i] = (long) ADDRESS.getOpaque(known, i);
+            }
+            grown[index] = address;
+            CHAIN.setRelease(chains, bucket, grown);
+        } else {
+            ADDRESS.setOpaque(known, index, address);
+        }
+    }
+
+    /** Forgets an overflow page's address; the caller holds the stripe's write lock. */
+    private void forgetOverflow(int table, int block, int page) {
+        long[][] chains = overflowAddresses;
+        long[] known = chains == null ? null : (long[]) CHAIN.getAcquire(chains, BlockTables.bucketKey(table, block));
+        int index = page - pagesPerGeneration;
+        if (known != null && index < known.length) {
+            ADDRESS.setOpaque(known, index, 0L);
+        }
     }
 
     /** The bucket's number of pages (page 0's pages field), 0 for an empty bucket. The caller holds the stripe lock. */
@@ -167,12 +235,17 @@ final class BucketPages implements Closeable {
         }
     }
 
-    /** Stores a new page (complete: the caller publishes it afterwards). */
+    /**
+     * Stores a new page (complete: the caller publishes it afterwards). The caller holds the
+     * stripe's write lock, so no probe sees the page between the put and its slot's reset.
+     */
     void create(int table, int block, int page, byte[] bytes) {
         long key = pageKey(table, block, page);
         if (page < pagesPerGeneration) {
             base.put(key, bytes);
+            ADDRESS.setOpaque(addresses, addressSlot(table, block, page), 0L);
         } else {
+            forgetOverflow(table, block, page);
             overflow.put(key, bytes);
         }
     }
@@ -184,6 +257,7 @@ final class BucketPages implements Closeable {
             ADDRESS.setOpaque(addresses, addressSlot(table, block, page), 0L);
             base.remove(key);
         } else {
+            forgetOverflow(table, block, page);
             overflow.remove(key);
         }
     }

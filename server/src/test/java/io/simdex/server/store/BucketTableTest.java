@@ -412,6 +412,50 @@ class BucketTableTest {
         return out.size();
     }
 
+    /**
+     * Probes between the writes of one bucket: the page addresses a probe remembers (a missing
+     * page, overflow pages) must follow the pages that later writes create and remove.
+     */
+    @ParameterizedTest
+    @MethodSource("geometries")
+    void probe_betweenAddsAndRemovesOfOneBucket_seesEveryPageChange(TableGeometry geometry) {
+        SplittableRandom random = new SplittableRandom(11);
+        long[] fps = new long[40];
+        for (int i = 0; i < fps.length; i++) {
+            fps[i] = (random.nextLong() & ~0xFFFFL) | 0x4321; // one bucket of table 0: 10 pages of 4
+        }
+        List<Long> stored = new ArrayList<>();
+        try (BucketTable table = new BucketTable(dir, geometry, true)) {
+            assertArrayEquals(new long[0], probeAll(table, fps[0]), "the empty bucket, remembered as missing");
+            for (long fp : fps) {
+                table.add(0, fp);
+                stored.add(fp);
+                assertArrayEquals(sortedUnsigned(stored), probeAll(table, fp), "after adding " + Long.toHexString(fp));
+            }
+            for (int i = fps.length - 1; i >= 0; i -= 2) {
+                assertTrue(table.remove(0, fps[i]));
+                stored.remove(fps[i]);
+                assertArrayEquals(sortedUnsigned(stored), probeAll(table, fps[0]), "after removing " + Long.toHexString(fps[i]));
+            }
+            for (int i = fps.length - 1; i >= 0; i -= 2) {
+                table.add(0, fps[i]);
+                stored.add(fps[i]);
+            }
+            assertArrayEquals(sortedUnsigned(stored), probeAll(table, fps[0]), "after adding back");
+        }
+    }
+
+    /** Everything in fp's bucket of table 0: a residue differs in at most 48 bits. */
+    private static long[] probeAll(BucketTable table, long fp) {
+        MatchBuffer out = new MatchBuffer();
+        table.probe(0, fp, 64, out);
+        return Arrays.stream(out.toArray()).distinct().boxed().sorted(Long::compareUnsigned).mapToLong(Long::longValue).toArray();
+    }
+
+    private static long[] sortedUnsigned(List<Long> fps) {
+        return fps.stream().sorted(Long::compareUnsigned).mapToLong(Long::longValue).toArray();
+    }
+
     private static long[] union(BucketTable table, long query, int k) {
         MatchBuffer out = new MatchBuffer();
         for (int t = 0; t < BlockTables.TABLES; t++) {
