@@ -16,6 +16,7 @@ import io.simdex.router.cluster.PartitionMapStore;
 import io.simdex.router.metrics.ClusterMetrics;
 import io.simdex.router.metrics.MetricsEndpoint;
 import io.simdex.router.metrics.StoreMetrics;
+import io.simdex.router.transport.InlineCalls;
 import io.simdex.server.NodeState;
 import io.simdex.server.PartitionPuller;
 import io.simdex.server.ShardControlService;
@@ -33,7 +34,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
 /**
@@ -66,9 +70,11 @@ public final class ClusterNode implements AutoCloseable {
     private final Thread catchUp;
     private final MetricsEndpoint metrics;
     private final PeerCredentials peers;
+    private final ExecutorService handlers;
 
     private ClusterNode(ClusterConfig config, ShardNode node, NodeState state, Server server, HealthStatusManager health,
-            AtomixMember member, PartitionMapStore store, MetricsEndpoint metrics, PeerCredentials peers) {
+            AtomixMember member, PartitionMapStore store, MetricsEndpoint metrics, PeerCredentials peers, ExecutorService handlers) {
+        this.handlers = handlers;
         this.metrics = metrics;
         this.config = config;
         this.node = node;
@@ -100,7 +106,17 @@ public final class ClusterNode implements AutoCloseable {
             builder.addStreamTracerFactory(metrics.grpcCalls());
             StoreMetrics.bind(metrics, List.of(node));
         }
+        // Small reads answer on the transport thread (InlineCalls.SHARD_READS); the rest keep an
+        // unbounded pool, as gRPC's default, since lock calls wait for other routers' unlocks.
+        AtomicInteger handlerCount = new AtomicInteger();
+        ExecutorService handlers = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "shard-handler-" + handlerCount.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
         Server server = builder
+                .directExecutor()
+                .intercept(new InlineCalls(handlers, InlineCalls.SHARD_READS))
                 .addService(ServerBounds.lenient(ShardService.withFence(node, state)))
                 .addService(ServerBounds.lenient(ShardControlService.withFence(node, state, peers)))
                 .addService(health.getHealthService())
@@ -116,7 +132,7 @@ public final class ClusterNode implements AutoCloseable {
         if (metrics != null) {
             ClusterMetrics.bindNode(metrics, state, member, store);
         }
-        ClusterNode n = new ClusterNode(config, node, state, server, health, member, store, metrics, peers);
+        ClusterNode n = new ClusterNode(config, node, state, server, health, member, store, metrics, peers, handlers);
         n.catchUp.start();
         return n;
     }
@@ -280,6 +296,7 @@ public final class ClusterNode implements AutoCloseable {
         health.enterTerminalState();
         server.shutdown();
         server.awaitTermination(10, TimeUnit.SECONDS);
+        handlers.shutdown();
         store.close();
         member.close();
         node.close();

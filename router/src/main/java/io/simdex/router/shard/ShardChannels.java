@@ -19,6 +19,11 @@ import java.util.Map;
  * retried by gRPC itself, from {@code shard_service_config.json} (5 attempts, 0.2 s to 2 s
  * apart): a shard that restarts is reached again within a second or two instead of failing
  * requests for the length of the channel's reconnect backoff.
+ *
+ * <p>Answers are handed over on the network thread that read them ({@code directExecutor}): the
+ * callbacks only convert the answer and complete a future, which wakes the request's thread.
+ * gRPC's default executor would add a thread hand-off per shard answer, and on a loaded host each
+ * hand-off is a wake-up that waits for a core. So nothing chained on a shard call may block.
  */
 public final class ShardChannels {
     private static final Map<String, ?> SERVICE_CONFIG = load();
@@ -36,6 +41,7 @@ public final class ShardChannels {
                 .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES)
                 .defaultServiceConfig(SERVICE_CONFIG)
                 .enableRetry()
+                .directExecutor()
                 .build();
     }
 
@@ -52,6 +58,7 @@ public final class ShardChannels {
         return NettyChannelBuilder.forTarget(address, credentials)
                 .maxInboundMessageSize(PublicServer.MAX_MESSAGE_BYTES)
                 .disableRetry()
+                .directExecutor()
                 .build();
     }
 

@@ -8,6 +8,7 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.simdex.proto.v1.QueryRequest;
+import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.proto.v1.SimdexGrpc;
 
 import java.util.Map;
@@ -35,10 +36,31 @@ public final class InlineCalls implements ServerInterceptor {
     /** Largest Query handled on the transport thread: about 20 probes, some 0.1-0.2 ms of work at 10M stored. */
     static final int INLINE_BYTES = 256;
 
+    /**
+     * Largest shard read handled on a node's transport thread: some 500 fingerprints to probe or
+     * resolve (fixed64), a query of about 100 probes' share of a node, well under 2 ms at 10M stored.
+     */
+    static final int INLINE_SHARD_BYTES = 8 * 1024;
+
     /** The simdex.v1.Simdex calls a server that only computes (embedded, echo) may handle in place, by method. */
     public static final Map<String, Predicate<Object>> SIMDEX_READS = Map.of(
             SimdexGrpc.getQueryMethod().getFullMethodName(), InlineCalls::smallQueryOfFingerprints,
             SimdexGrpc.getHandlingTimesMethod().getFullMethodName(), request -> true);
+
+    /**
+     * The simdex.v1.Shard reads of a query a shard node may handle in place, when small. A cluster
+     * query is one or two rounds of these per node; on the handler pool each costs the node two
+     * hand-offs (to a handler, back to the transport to answer), in place none. Lock and write
+     * calls wait (for other routers' unlocks, for new files) and stay on the pool.
+     */
+    public static final Map<String, Predicate<Object>> SHARD_READS = Map.of(
+            ShardGrpc.getProbeManyMethod().getFullMethodName(), InlineCalls::smallShardRead,
+            ShardGrpc.getResolveIdsMethod().getFullMethodName(), InlineCalls::smallShardRead,
+            ShardGrpc.getProbeMethod().getFullMethodName(), InlineCalls::smallShardRead);
+
+    private static boolean smallShardRead(Object request) {
+        return request instanceof com.google.protobuf.MessageLite m && m.getSerializedSize() <= INLINE_SHARD_BYTES;
+    }
 
     private final Executor pool;
     private final Map<String, Predicate<Object>> inline;

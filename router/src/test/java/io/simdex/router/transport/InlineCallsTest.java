@@ -14,6 +14,14 @@ import io.simdex.proto.v1.InsertResponse;
 import io.simdex.proto.v1.Probe;
 import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.QueryResponse;
+import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.proto.v1.ShardLockRequest;
+import io.simdex.proto.v1.ShardLockResponse;
+import io.simdex.proto.v1.ShardProbeManyRequest;
+import io.simdex.proto.v1.ShardProbeManyResponse;
+import io.simdex.proto.v1.ShardProbePart;
+import io.simdex.proto.v1.ShardResolveRequest;
+import io.simdex.proto.v1.ShardResolveResponse;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.server.grpc.CallGuard;
 import org.junit.jupiter.api.AfterEach;
@@ -160,6 +168,55 @@ class InlineCallsTest {
         assertEquals(200, done.get(30, TimeUnit.SECONDS).getInserted());
         assertEquals(IntStream.range(0, 200).mapToObj(i -> "d" + i).toList(), streamed);
         assertTrue(threads.stream().allMatch(t -> t.startsWith(POOL)), threads.toString());
+    }
+
+    @Test
+    void smallShardReads_runOnTheTransportThread_bigReadsAndLocksOnThePool() throws Exception {
+        ShardGrpc.ShardImplBase shard = new ShardGrpc.ShardImplBase() {
+            @Override
+            public void probeMany(ShardProbeManyRequest req, StreamObserver<ShardProbeManyResponse> out) {
+                threads.add(Thread.currentThread().getName());
+                out.onNext(ShardProbeManyResponse.getDefaultInstance());
+                out.onCompleted();
+            }
+
+            @Override
+            public void resolveIds(ShardResolveRequest req, StreamObserver<ShardResolveResponse> out) {
+                threads.add(Thread.currentThread().getName());
+                out.onNext(ShardResolveResponse.getDefaultInstance());
+                out.onCompleted();
+            }
+
+            @Override
+            public void lockBuckets(ShardLockRequest req, StreamObserver<ShardLockResponse> out) {
+                threads.add(Thread.currentThread().getName());
+                out.onNext(ShardLockResponse.getDefaultInstance());
+                out.onCompleted();
+            }
+        };
+        server = PublicServer.start("127.0.0.1", 0, shard.bindService(), ShardGrpc.SERVICE_NAME, List.of(), 2, InlineCalls.SHARD_READS, null);
+        channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+        ShardGrpc.ShardBlockingStub stub = ShardGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+        int fits = (InlineCalls.INLINE_SHARD_BYTES - 64) / Long.BYTES;
+
+        stub.probeMany(probeMany(fits));
+        stub.probeMany(probeMany(fits + 64));
+        stub.resolveIds(ShardResolveRequest.newBuilder().setCollection("c").addFingerprints(1).addGenerations(0).build());
+        stub.lockBuckets(ShardLockRequest.newBuilder().setCollection("c").addBucketKeys(1).build());
+
+        assertEquals(4, threads.size(), threads.toString());
+        assertTrue(!threads.get(0).startsWith(POOL), "a query's share of a node, in place: " + threads);
+        assertTrue(threads.get(1).startsWith(POOL), "over the size limit: " + threads);
+        assertTrue(!threads.get(2).startsWith(POOL), "ids of a few matches, in place: " + threads);
+        assertTrue(threads.get(3).startsWith(POOL), "a lock call, which may wait: " + threads);
+    }
+
+    private static ShardProbeManyRequest probeMany(int fingerprints) {
+        ShardProbePart.Builder part = ShardProbePart.newBuilder().setTable(0).setMaxDistance(3);
+        for (int i = 0; i < fingerprints; i++) {
+            part.addFingerprints(i * 0x9E3779B97F4A7C15L);
+        }
+        return ShardProbeManyRequest.newBuilder().setCollection("c").addGenerations(0).addParts(part).build();
     }
 
     private SimdexGrpc.SimdexBlockingStub start(Map<String, Predicate<Object>> inline) {
