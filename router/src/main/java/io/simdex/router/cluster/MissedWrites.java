@@ -31,8 +31,15 @@ import java.util.logging.Logger;
 public final class MissedWrites implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(MissedWrites.class.getName());
 
-    /** How long a mark's put may take to commit before the writes waiting for it are answered UNAVAILABLE (the Raft session's bound too). */
+    /** The Raft session's bound: a dead router's session, and what it holds, ends this long after it stops. */
     public static final Duration MARK_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * How long a mark's put may take to commit before the writes waiting for it are answered
+     * UNAVAILABLE. Longer than {@link #MARK_TIMEOUT}: when the node killed is the Raft leader, the
+     * put waits for an election, which took more than 5 s on a loaded 2-core machine (a
+     * ReplicatedClusterIT write was refused so); a write should wait that out, not fail.
+     */
+    public static final Duration MARK_COMMIT_TIMEOUT = Duration.ofSeconds(12);
     private static final AtomicLong PUTS = new AtomicLong();
     private static final String INSTANCE = java.util.UUID.randomUUID().toString();
 
@@ -70,7 +77,7 @@ public final class MissedWrites implements AutoCloseable {
         AsyncAtomicMap<String, String> async = map.async();
         // A fresh value every time: Atomix keeps the version of a put that changes nothing.
         puts = new CoalescedPuts(node -> async.put(node, System.currentTimeMillis() + "/" + PUTS.incrementAndGet() + "/" + INSTANCE),
-                MARK_TIMEOUT);
+                MARK_COMMIT_TIMEOUT);
     }
 
     /** Router side: keeps {@link #suspect} current (the map every second). */
@@ -98,7 +105,7 @@ public final class MissedWrites implements AutoCloseable {
      * other replicas that took it have answered: stop reading from it at once, and tell it. The
      * answer completes once the mark is committed in the Raft map by a put issued after this call
      * (the node relies on that, see ClusterNode); it fails if no put commits within
-     * {@link #MARK_TIMEOUT} (no Raft quorum), and then the write must not be acknowledged.
+     * {@link #MARK_COMMIT_TIMEOUT} (no Raft quorum), and then the write must not be acknowledged.
      * Concurrent reports for one node share a put (see {@link CoalescedPuts}).
      */
     public CompletableFuture<Void> mark(String nodeId) {
