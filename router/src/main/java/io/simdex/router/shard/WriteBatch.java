@@ -184,8 +184,16 @@ public final class WriteBatch implements AutoCloseable {
         return Arrays.copyOfRange(flags, from, to);
     }
 
+    /** Calls answering a count, not kept per part: the node's total goes to the first caller, 0 to the others. */
+    private abstract static class CountMerge extends Merge<Integer> {
+        @Override
+        final Integer share(Integer total, int k, int from, int to) {
+            return k == 0 ? total : 0;
+        }
+    }
+
     /** Bucket additions: parts concatenated, each caller's in its order. */
-    private static final class BucketMerge extends Merge<Integer> {
+    private static final class BucketMerge extends CountMerge {
         final ShardClient node;
         final String c;
         final long g;
@@ -223,15 +231,10 @@ public final class WriteBatch implements AutoCloseable {
             }
             return node.bucketAddMany(c, g, allTables, allFps, allFresh);
         }
-
-        @Override
-        Integer share(Integer total, int k, int from, int to) {
-            return k == 0 ? total : 0;
-        }
     }
 
     /** Short texts by id. */
-    private static final class TextMerge extends Merge<Integer> {
+    private static final class TextMerge extends CountMerge {
         final ShardClient node;
         final String c;
         final long g;
@@ -253,11 +256,6 @@ public final class WriteBatch implements AutoCloseable {
         @Override
         CompletableFuture<Integer> call() {
             return node.putTexts(c, g, concat(ids), concat(texts));
-        }
-
-        @Override
-        Integer share(Integer total, int k, int from, int to) {
-            return k == 0 ? total : 0;
         }
     }
 
