@@ -1,6 +1,8 @@
 package io.simdex.server.store;
 
 import net.openhft.chronicle.map.ChronicleMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.Closeable;
 import java.nio.ByteBuffer;
@@ -31,6 +33,12 @@ import java.util.function.ObjLongConsumer;
  * dropped when that bucket is next split or merged, so it cannot come back after its id was
  * removed. Only the header's count can be off, by one for a write the crash cut between its
  * bucket and its header; it feeds {@code total}, never which ids exist.
+ *
+ * <p>A map write itself is made whole by {@link RedoSlots}: every rewrite of an entry that
+ * holds ids (or a header) is recorded first, since Chronicle Map's recovery drops an entry
+ * killed halfway through its rewrite, and a dropped header took all of a hot fingerprint's ids
+ * with it. Only a fingerprint's first id skips the record: its entry holds nothing older, and
+ * the write that a crash cuts short was not acknowledged.
  */
 final class FingerprintIds implements Closeable {
     /** A fingerprint with more ids than this is hot. */
@@ -41,10 +49,19 @@ final class FingerprintIds implements Closeable {
     /** First character of a hot fingerprint's header: a control character, so never an id's. */
     private static final char HOT = '\u0001';
     private static final int LOCKS = 256;
+    private static final Logger LOG = LoggerFactory.getLogger(FingerprintIds.class);
+
+    private static final byte PUT_FPS = 0;
+    private static final byte REMOVE_FPS = 1;
+    private static final byte PUT_BUCKET = 2;
+    private static final byte REMOVE_BUCKET = 3;
 
     private final GrowingMap<Long, String> fps;
     private final Buckets hot;
+    private final RedoSlots redo;
     private final ReentrantLock[] locks = new ReentrantLock[LOCKS];
+    /** Runs between a redo record and its map write: tests throw here to cut a write where a kill would. */
+    private WriteCut beforeMapWrite = (fp, bucket) -> { };
 
     FingerprintIds(GrowingMap<Long, String> fps, Path dir, int averageIdBytes, boolean clean) {
         this.fps = fps;
@@ -55,6 +72,16 @@ final class FingerprintIds implements Closeable {
         for (int i = 0; i < LOCKS; i++) {
             locks[i] = new ReentrantLock();
         }
+        Path redoFile = dir.resolve("fps.redo");
+        if (clean) {
+            RedoSlots.discard(redoFile);
+        } else {
+            int redone = RedoSlots.replay(redoFile, this::redo);
+            if (redone > 0) {
+                LOG.warn("{}: redid {} fingerprint-id writes a crash cut short", dir, redone);
+            }
+        }
+        this.redo = new RedoSlots(redoFile, LOCKS);
     }
 
     /** Adds {@code id} to {@code fp}; true when {@code fp} had no ids before. */
@@ -64,7 +91,7 @@ final class FingerprintIds implements Closeable {
         try {
             String value = fps.get(fp);
             if (value == null || value.isEmpty()) {
-                fps.put(fp, id);
+                fps.put(fp, id); // the first id: nothing older to lose, no redo record
                 return true;
             }
             if (isHot(value)) {
@@ -75,12 +102,12 @@ final class FingerprintIds implements Closeable {
                 return false;
             }
             if (count(value) < SMALL_MAX) {
-                fps.put(fp, value + SEPARATOR + id);
+                putFps(fp, value + SEPARATOR + id);
             } else {
                 // The bucket first: a crash before the header leaves the small value, and a retry redoes both.
                 String joined = value + SEPARATOR + id;
-                hot.put(fp, 0, joined);
-                fps.put(fp, new Header(SMALL_MAX + 1, 0, 0).toString());
+                putBucket(fp, 0, joined);
+                putFps(fp, new Header(SMALL_MAX + 1, 0, 0).toString());
             }
             return false;
         } finally {
@@ -106,10 +133,10 @@ final class FingerprintIds implements Closeable {
             }
             String rest = without(value, at, id.length());
             if (rest.isEmpty()) {
-                fps.remove(fp);
+                fps.remove(fp); // held this id only: nothing else to lose, no redo record
                 return true;
             }
-            fps.put(fp, rest);
+            putFps(fp, rest);
             return false;
         } finally {
             lock.unlock();
@@ -190,6 +217,15 @@ final class FingerprintIds implements Closeable {
         return hot;
     }
 
+    void beforeMapWrite(WriteCut cut) {
+        beforeMapWrite = cut;
+    }
+
+    /** Told of each recorded map write before it is made: its fingerprint, and its bucket or -1 for the fps entry. */
+    interface WriteCut {
+        void before(long fp, int bucket);
+    }
+
     long fingerprints() {
         return fps.size();
     }
@@ -200,54 +236,40 @@ final class FingerprintIds implements Closeable {
 
     @Override
     public void close() {
+        redo.close();
         fps.close();
         hot.close();
     }
 
     private void addHot(long fp, Header h, String id) {
         int b = h.bucketOf(id);
-        boolean[] added = {false};
-        hot.compute(fp, b, joined -> {
-            String kept = joined == null ? "" : joined;
-            if (indexOf(kept, id) >= 0) {
-                return kept;
-            }
-            added[0] = true;
-            return kept.isEmpty() ? id : kept + SEPARATOR + id;
-        });
-        if (!added[0]) {
+        String kept = hot.get(fp, b);
+        if (kept != null && indexOf(kept, id) >= 0) {
             return;
         }
+        putBucket(fp, b, kept == null || kept.isEmpty() ? id : kept + SEPARATOR + id);
         Header after = new Header(h.count + 1, h.level, h.split);
         if (after.count > (long) BUCKET_IDS * after.buckets()) {
             split(fp, after); // writes the header
         } else {
-            fps.put(fp, after.toString());
+            putFps(fp, after.toString());
         }
     }
 
     /** Whether {@code fp} has no ids left. */
     private boolean removeHot(long fp, Header h, String id) {
         int b = h.bucketOf(id);
-        boolean[] removed = {false};
-        hot.compute(fp, b, joined -> {
-            String kept = joined == null ? "" : joined;
-            int at = indexOf(kept, id);
-            if (at < 0) {
-                return kept.isEmpty() ? null : kept;
-            }
-            removed[0] = true;
-            String rest = without(kept, at, id.length());
-            return rest.isEmpty() ? null : rest;
-        });
-        if (!removed[0]) {
+        String kept = hot.get(fp, b);
+        int at = kept == null ? -1 : indexOf(kept, id);
+        if (at < 0) {
             return false;
         }
+        putOrRemove(fp, b, without(kept, at, id.length()));
         Header after = new Header(h.count - 1, h.level, h.split);
         if (after.count <= 0) {
-            fps.remove(fp);
+            removeFps(fp);
             for (int i = 0; i < h.buckets(); i++) {
-                hot.remove(fp, i);
+                removeBucket(fp, i);
             }
             return true;
         }
@@ -258,14 +280,14 @@ final class FingerprintIds implements Closeable {
             // Small again: the joined value replaces the header, then the orphaned bucket goes.
             List<String> left = placedIds(hot.get(fp, 0), after, 0);
             if (left.isEmpty()) {
-                fps.remove(fp);
+                removeFps(fp);
             } else {
-                fps.put(fp, String.join(String.valueOf(SEPARATOR), left));
+                putFps(fp, String.join(String.valueOf(SEPARATOR), left));
             }
-            hot.remove(fp, 0);
+            removeBucket(fp, 0);
             return left.isEmpty();
         }
-        fps.put(fp, after.toString());
+        putFps(fp, after.toString());
         return false;
     }
 
@@ -279,9 +301,9 @@ final class FingerprintIds implements Closeable {
         for (String id : placedIds(hot.get(fp, from), h, from)) {
             (after.bucketOf(id) == to ? move : stay).add(id);
         }
-        putOrRemove(fp, to, move);
-        fps.put(fp, after.toString());
-        putOrRemove(fp, from, stay);
+        putOrRemove(fp, to, join(move));
+        putFps(fp, after.toString());
+        putOrRemove(fp, from, join(stay));
     }
 
     /** Merges the last bucket into its partner; returns the header without it. */
@@ -291,17 +313,78 @@ final class FingerprintIds implements Closeable {
         int partner = after.split;
         List<String> joined = new ArrayList<>(placedIds(hot.get(fp, partner), h, partner));
         joined.addAll(placedIds(hot.get(fp, last), h, last));
-        putOrRemove(fp, partner, joined);
-        fps.put(fp, after.toString());
-        hot.remove(fp, last);
+        putOrRemove(fp, partner, join(joined));
+        putFps(fp, after.toString());
+        removeBucket(fp, last);
         return after;
     }
 
-    private void putOrRemove(long fp, int bucket, List<String> ids) {
-        if (ids.isEmpty()) {
-            hot.remove(fp, bucket);
+    private void putOrRemove(long fp, int bucket, String joined) {
+        if (joined.isEmpty()) {
+            removeBucket(fp, bucket);
         } else {
-            hot.put(fp, bucket, String.join(String.valueOf(SEPARATOR), ids));
+            putBucket(fp, bucket, joined);
+        }
+    }
+
+    private static String join(List<String> ids) {
+        return String.join(String.valueOf(SEPARATOR), ids);
+    }
+
+    // Each write below holds lock(fp): the stripe's redo slot is its own until it clears it.
+
+    private void putFps(long fp, String value) {
+        redo.record(stripe(fp), record(PUT_FPS, fp, 0, value.getBytes(StandardCharsets.UTF_8)));
+        beforeMapWrite.before(fp, -1);
+        fps.put(fp, value);
+        redo.clear(stripe(fp));
+    }
+
+    private void removeFps(long fp) {
+        redo.record(stripe(fp), record(REMOVE_FPS, fp, 0, null));
+        beforeMapWrite.before(fp, -1);
+        fps.remove(fp);
+        redo.clear(stripe(fp));
+    }
+
+    private void putBucket(long fp, int bucket, String joined) {
+        byte[] bytes = joined.getBytes(StandardCharsets.UTF_8);
+        redo.record(stripe(fp), record(PUT_BUCKET, fp, bucket, bytes));
+        beforeMapWrite.before(fp, bucket);
+        hot.put(fp, bucket, bytes);
+        redo.clear(stripe(fp));
+    }
+
+    private void removeBucket(long fp, int bucket) {
+        redo.record(stripe(fp), record(REMOVE_BUCKET, fp, bucket, null));
+        beforeMapWrite.before(fp, bucket);
+        hot.remove(fp, bucket);
+        redo.clear(stripe(fp));
+    }
+
+    /** A redo record: kind, fingerprint, bucket, value bytes (none for a remove). */
+    private static ByteBuffer record(byte kind, long fp, int bucket, byte[] value) {
+        ByteBuffer b = ByteBuffer.allocate(13 + (value == null ? 0 : value.length));
+        b.put(kind).putLong(fp).putInt(bucket);
+        if (value != null) {
+            b.put(value);
+        }
+        return b.flip();
+    }
+
+    /** Redoes one record of a write a crash may have cut (see {@link RedoSlots}). */
+    private void redo(ByteBuffer r) {
+        byte kind = r.get(0);
+        long fp = r.getLong(1);
+        int bucket = r.getInt(9);
+        byte[] value = new byte[r.limit() - 13];
+        r.get(13, value);
+        switch (kind) {
+            case PUT_FPS -> fps.put(fp, new String(value, StandardCharsets.UTF_8));
+            case REMOVE_FPS -> fps.remove(fp);
+            case PUT_BUCKET -> hot.put(fp, bucket, value);
+            case REMOVE_BUCKET -> hot.remove(fp, bucket);
+            default -> throw new IllegalStateException("redo record of unknown kind " + kind);
         }
     }
 
@@ -333,19 +416,15 @@ final class FingerprintIds implements Closeable {
         }
 
         void put(long fp, int bucket, String joined) {
-            map.put(key(fp, bucket), joined.getBytes(StandardCharsets.UTF_8));
+            put(fp, bucket, joined.getBytes(StandardCharsets.UTF_8));
+        }
+
+        void put(long fp, int bucket, byte[] joined) {
+            map.put(key(fp, bucket), joined);
         }
 
         void remove(long fp, int bucket) {
             map.remove(key(fp, bucket));
-        }
-
-        /** Replaces the bucket's ids by {@code f(ids)} (null: absent; null or empty removes). */
-        void compute(long fp, int bucket, java.util.function.UnaryOperator<String> f) {
-            map.compute(key(fp, bucket), (k, v) -> {
-                String after = f.apply(v == null ? null : new String(v, StandardCharsets.UTF_8));
-                return after == null || after.isEmpty() ? null : after.getBytes(StandardCharsets.UTF_8);
-            });
         }
 
         /** Removes every bucket of the fingerprints {@code drop} accepts. */
@@ -408,7 +487,11 @@ final class FingerprintIds implements Closeable {
     }
 
     private ReentrantLock lock(long fp) {
-        return locks[(int) ((fp * 0x9E3779B97F4A7C15L) >>> 56) & (LOCKS - 1)];
+        return locks[stripe(fp)];
+    }
+
+    private static int stripe(long fp) {
+        return (int) ((fp * 0x9E3779B97F4A7C15L) >>> 56) & (LOCKS - 1);
     }
 
     static byte[] key(long fp, int bucket) {

@@ -1,7 +1,10 @@
 package io.simdex.server.store;
 
+import net.openhft.chronicle.hash.ChronicleHashCorruption;
 import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ChronicleMapBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,6 +22,7 @@ import java.util.stream.Stream;
 public final class MapFiles {
     /** Written when a store closed cleanly; its absence at open means "recover". */
     static final String CLEAN_MARKER = ".clean";
+    private static final Logger LOG = LoggerFactory.getLogger(MapFiles.class);
 
     private MapFiles() {
     }
@@ -26,11 +30,25 @@ public final class MapFiles {
     static <K, V> ChronicleMap<K, V> open(ChronicleMapBuilder<K, V> builder, Path file, boolean clean) {
         try {
             if (Files.exists(file) && !clean) {
-                return builder.recoverPersistedTo(file.toFile(), true);
+                return builder.recoverPersistedTo(file.toFile(), true, c -> logCorruption(file, c));
             }
             return builder.createPersistedTo(file.toFile());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open " + file, e);
+        }
+    }
+
+    /**
+     * Recovery repairs counters a kill left stale (expected after any kill) and drops entries it
+     * finds torn, a checksum wrong or a size impossible, which loses data: those are warnings.
+     */
+    private static void logCorruption(Path file, ChronicleHashCorruption c) {
+        String m = c.message();
+        boolean counter = m.startsWith("wrong ") || m.startsWith("Wrong number of entries counter") || m.startsWith("stored ");
+        if (counter) {
+            LOG.info("recovering {}: {}", file, m);
+        } else {
+            LOG.warn("recovering {}: {}", file, m, c.exception());
         }
     }
 
