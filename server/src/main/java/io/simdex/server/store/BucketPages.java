@@ -41,10 +41,11 @@ import java.nio.file.Path;
  * first; BucketTable closes this only under every stripe's write lock.
  *
  * <h2>Checksums</h2>
- * Base pages carry Chronicle Map entry checksums only in tables created with them
- * ({@link TableGeometry#entryChecksums}); overflow pages carry them always (Chronicle Map's
- * default for persisted maps, stated in the builder). {@link #written} keeps them current after
- * an in-place write.
+ * Pages carry Chronicle Map entry checksums only in tables created with them
+ * ({@link TableGeometry#entryChecksums} for base pages, {@link TableGeometry#overflowChecksums}
+ * for overflow pages). {@link #written} keeps them current after an in-place write; a kill
+ * between the write and that update still loses the page to recovery, which is why new tables
+ * have none.
  */
 final class BucketPages implements Closeable {
     private static final VarHandle ADDRESS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -55,6 +56,7 @@ final class BucketPages implements Closeable {
 
     private final int pagesPerGeneration;
     private final boolean baseChecksums;
+    private final boolean overflowChecksums;
     private final GrowingMap<Long, byte[]> base;
     private final GrowingMap<Long, byte[]> overflow;
     /**
@@ -83,6 +85,7 @@ final class BucketPages implements Closeable {
     BucketPages(Path dir, TableGeometry geometry, boolean clean) {
         this.pagesPerGeneration = geometry.pagesPerGeneration();
         this.baseChecksums = geometry.entryChecksums();
+        this.overflowChecksums = geometry.overflowChecksums();
         this.addresses = new long[(BlockTables.TABLES << BlockTables.BLOCK_BITS) * pagesPerGeneration];
         int pageBytes = PageLayout.pageBytes(geometry.pageCapacity());
         // put and remove return the previous page (not null, as they could for a plain map):
@@ -92,7 +95,7 @@ final class BucketPages implements Closeable {
                         .checksumEntries(geometry.entryChecksums()), clean);
         overflow = GrowingMap.onFirstWrite(dir, "overflow", geometry.sizes(Math.max(1024, geometry.pagesPerMap() / 16)),
                 n -> ChronicleMap.of(Long.class, byte[].class).entries(n).constantValueSizeBySample(new byte[pageBytes])
-                        .checksumEntries(true)
+                        .checksumEntries(geometry.overflowChecksums())
                         .maxBloatFactor(2.0), clean);
     }
 
@@ -221,7 +224,7 @@ final class BucketPages implements Closeable {
      * no other thread writes its bytes, and the entry stays where it is.
      */
     boolean checksummed(int page) {
-        return page >= pagesPerGeneration || baseChecksums;
+        return page >= pagesPerGeneration ? overflowChecksums : baseChecksums;
     }
 
     /**

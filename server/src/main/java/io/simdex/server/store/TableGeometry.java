@@ -42,7 +42,8 @@ import java.util.Properties;
  * docs/s, batched Query 67K / 115K / 144K fingerprints/s. That was without entry checksums,
  * as base pages are ({@link #entryChecksums}); with them the 2 x 410 load took 505 s.
  */
-public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap, boolean entryChecksums, long firstEntries) {
+public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap, boolean entryChecksums, long firstEntries,
+        boolean overflowChecksums) {
     static final String FILE = "geometry.properties";
     /** Entries of the first file of a new store's growing maps: 1,024 pages of a bucket table, ids or fingerprints. */
     static final long FIRST_ENTRIES = 1024;
@@ -51,6 +52,16 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
         if (pageCapacity < 1 || pagesPerGeneration < 1 || pagesPerMap < 1 || firstEntries < 0) {
             throw new IllegalArgumentException("bad geometry " + pageCapacity + "/" + pagesPerGeneration + "/" + pagesPerMap + "/" + firstEntries);
         }
+    }
+
+    /**
+     * A geometry whose overflow pages carry entry checksums when its base pages do. Overflow
+     * pages are written in the same crash-safe order as base pages, so they need none either;
+     * tables created before they dropped them keep them ({@code overflowChecksums} absent from
+     * the file means true), since a checksum left stale by a kill drops the whole page.
+     */
+    public TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap, boolean entryChecksums, long firstEntries) {
+        this(pageCapacity, pagesPerGeneration, pagesPerMap, entryChecksums, firstEntries, entryChecksums);
     }
 
     /** A geometry whose maps are sized for the expected load from the start ({@code firstEntries} 0). */
@@ -106,7 +117,8 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
                         Integer.parseInt(p.getProperty("pagesPerGeneration")),
                         Long.parseLong(p.getProperty("pagesPerMap")),
                         Boolean.parseBoolean(p.getProperty("entryChecksums", "true")),
-                        Long.parseLong(p.getProperty("firstEntries", "0")));
+                        Long.parseLong(p.getProperty("firstEntries", "0")),
+                        Boolean.parseBoolean(p.getProperty("overflowChecksums", "true")));
             }
             Properties p = new Properties();
             p.setProperty("pageCapacity", Integer.toString(fresh.pageCapacity));
@@ -114,6 +126,7 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
             p.setProperty("pagesPerMap", Long.toString(fresh.pagesPerMap));
             p.setProperty("entryChecksums", Boolean.toString(fresh.entryChecksums));
             p.setProperty("firstEntries", Long.toString(fresh.firstEntries));
+            p.setProperty("overflowChecksums", Boolean.toString(fresh.overflowChecksums));
             Writer w = new java.io.StringWriter();
             p.store(w, "bucket table geometry: fixed at creation, do not edit");
             io.simdex.core.io.DurableFiles.replace(file, w.toString());

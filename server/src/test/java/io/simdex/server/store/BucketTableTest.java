@@ -40,8 +40,11 @@ class BucketTableTest {
     /** As a new store's table: a first base file of 16 pages, then one for every bucket's 3 base pages. */
     private static final TableGeometry SMALL_START = new TableGeometry(4, 3, 3 * 4096, false, 16);
 
+    /** As tables created after base pages dropped entry checksums and before overflow pages did. */
+    private static final TableGeometry CHECKSUMMED_OVERFLOW = new TableGeometry(4, 3, 3 * 4096, false, 0, true);
+
     static List<TableGeometry> geometries() {
-        return List.of(TINY, THREE_BASE_PAGES, CHECKSUMMED, SMALL_START);
+        return List.of(TINY, THREE_BASE_PAGES, CHECKSUMMED, SMALL_START, CHECKSUMMED_OVERFLOW);
     }
 
     @ParameterizedTest
