@@ -31,8 +31,9 @@ import java.util.function.ObjLongConsumer;
  * trims the old one; a merge fills the partner before the header drops the last bucket. An id
  * left in a bucket it no longer hashes to (a trim the crash cut off) is ignored by readers, and
  * dropped when that bucket is next split or merged, so it cannot come back after its id was
- * removed. Only the header's count can be off, by one for a write the crash cut between its
- * bucket and its header; it feeds {@code total}, never which ids exist.
+ * removed. A header's count can be one short after a crash cut a write between its bucket and
+ * its header; a store opened after a crash counts hot fingerprints' ids again
+ * ({@link #recountHot}), so {@code total} is exact.
  *
  * <p>A map write itself is made whole by {@link RedoSlots}: every rewrite of an entry that
  * holds ids (or a header) is recorded first, since Chronicle Map's recovery drops an entry
@@ -61,7 +62,7 @@ final class FingerprintIds implements Closeable {
     private final RedoSlots redo;
     private final ReentrantLock[] locks = new ReentrantLock[LOCKS];
     /** Runs between a redo record and its map write: tests throw here to cut a write where a kill would. */
-    private WriteCut beforeMapWrite = (fp, bucket) -> { };
+    private WriteCut beforeMapWrite = (fp, bucket, recorded) -> { };
 
     FingerprintIds(GrowingMap<Long, String> fps, Path dir, int averageIdBytes, boolean clean) {
         this.fps = fps;
@@ -73,15 +74,44 @@ final class FingerprintIds implements Closeable {
             locks[i] = new ReentrantLock();
         }
         Path redoFile = dir.resolve("fps.redo");
+        int redone = 0;
         if (clean) {
             RedoSlots.discard(redoFile);
         } else {
-            int redone = RedoSlots.replay(redoFile, this::redo);
-            if (redone > 0) {
-                LOG.warn("{}: redid {} fingerprint-id writes a crash cut short", dir, redone);
-            }
+            redone = RedoSlots.replay(redoFile, this::redo);
         }
         this.redo = new RedoSlots(redoFile, LOCKS);
+        if (redone > 0) {
+            LOG.warn("{}: redid {} fingerprint-id writes a crash cut short", dir, redone);
+        }
+        if (!clean) {
+            recountHot();
+        }
+    }
+
+    /**
+     * Sets each hot header's count to the ids its buckets hold: a kill between an id's bucket
+     * write and its header's leaves the count one short, and the retried attach finds the id
+     * already there. Reads the hot map once, which holds hot fingerprints' ids only.
+     */
+    private void recountHot() {
+        java.util.Map<Long, Header> headers = new java.util.HashMap<>();
+        java.util.Map<Long, long[]> counted = new java.util.HashMap<>();
+        hot.forEach((fp, bucket, joined) -> {
+            Header h = headers.computeIfAbsent(fp, f -> {
+                String value = fps.get(f);
+                return value != null && isHot(value) ? Header.parse(value) : null;
+            });
+            if (h != null && bucket < h.buckets()) {
+                counted.computeIfAbsent(fp, f -> new long[1])[0] += placedIds(joined, h, bucket).size();
+            }
+        });
+        counted.forEach((fp, n) -> {
+            Header h = headers.get(fp);
+            if (h.count != n[0]) {
+                putFps(fp, new Header(n[0], h.level, h.split).toString());
+            }
+        });
     }
 
     /** Adds {@code id} to {@code fp}; true when {@code fp} had no ids before. */
@@ -221,9 +251,12 @@ final class FingerprintIds implements Closeable {
         beforeMapWrite = cut;
     }
 
-    /** Told of each recorded map write before it is made: its fingerprint, and its bucket or -1 for the fps entry. */
+    /**
+     * Told of each map write twice, before its redo record and before the write itself: its
+     * fingerprint, and its bucket or -1 for the fps entry.
+     */
     interface WriteCut {
-        void before(long fp, int bucket);
+        void before(long fp, int bucket, boolean recorded);
     }
 
     long fingerprints() {
@@ -334,38 +367,35 @@ final class FingerprintIds implements Closeable {
     // Each write below holds lock(fp): the stripe's redo slot is its own until it clears it.
 
     private void putFps(long fp, String value) {
-        redo.record(stripe(fp), record(PUT_FPS, fp, 0, value.getBytes(StandardCharsets.UTF_8)));
-        beforeMapWrite.before(fp, -1);
-        fps.put(fp, value);
-        redo.clear(stripe(fp));
+        write(PUT_FPS, fp, -1, value.getBytes(StandardCharsets.UTF_8), () -> fps.put(fp, value));
     }
 
     private void removeFps(long fp) {
-        redo.record(stripe(fp), record(REMOVE_FPS, fp, 0, null));
-        beforeMapWrite.before(fp, -1);
-        fps.remove(fp);
-        redo.clear(stripe(fp));
+        write(REMOVE_FPS, fp, -1, null, () -> fps.remove(fp));
     }
 
     private void putBucket(long fp, int bucket, String joined) {
         byte[] bytes = joined.getBytes(StandardCharsets.UTF_8);
-        redo.record(stripe(fp), record(PUT_BUCKET, fp, bucket, bytes));
-        beforeMapWrite.before(fp, bucket);
-        hot.put(fp, bucket, bytes);
-        redo.clear(stripe(fp));
+        write(PUT_BUCKET, fp, bucket, bytes, () -> hot.put(fp, bucket, bytes));
     }
 
     private void removeBucket(long fp, int bucket) {
-        redo.record(stripe(fp), record(REMOVE_BUCKET, fp, bucket, null));
-        beforeMapWrite.before(fp, bucket);
-        hot.remove(fp, bucket);
+        write(REMOVE_BUCKET, fp, bucket, null, () -> hot.remove(fp, bucket));
+    }
+
+    /** Records a map write in the stripe's redo slot, makes it, clears the slot. */
+    private void write(byte kind, long fp, int bucket, byte[] value, Runnable mapWrite) {
+        beforeMapWrite.before(fp, bucket, false);
+        redo.record(stripe(fp), record(kind, fp, bucket, value));
+        beforeMapWrite.before(fp, bucket, true);
+        mapWrite.run();
         redo.clear(stripe(fp));
     }
 
     /** A redo record: kind, fingerprint, bucket, value bytes (none for a remove). */
     private static ByteBuffer record(byte kind, long fp, int bucket, byte[] value) {
         ByteBuffer b = ByteBuffer.allocate(13 + (value == null ? 0 : value.length));
-        b.put(kind).putLong(fp).putInt(bucket);
+        b.put(kind).putLong(fp).putInt(Math.max(0, bucket));
         if (value != null) {
             b.put(value);
         }
@@ -425,6 +455,18 @@ final class FingerprintIds implements Closeable {
 
         void remove(long fp, int bucket) {
             map.remove(key(fp, bucket));
+        }
+
+        /** Calls {@code action} with every bucket: its fingerprint, number and ids joined. */
+        void forEach(BucketAction action) {
+            map.forEach((k, v) -> {
+                ByteBuffer key = ByteBuffer.wrap(k);
+                action.accept(key.getLong(0), key.getInt(8), new String(v, StandardCharsets.UTF_8));
+            });
+        }
+
+        interface BucketAction {
+            void accept(long fp, int bucket, String joined);
         }
 
         /** Removes every bucket of the fingerprints {@code drop} accepts. */
