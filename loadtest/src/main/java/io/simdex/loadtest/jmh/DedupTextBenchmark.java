@@ -35,8 +35,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Dedup of texts through the public gRPC API of the embedded default (4 shards), with sketch
  * verification off (SimHash within 3 only), on ({@code --sketch}: candidates to distance 7, a
- * 60-byte sketch stored per text) and on with candidates to distance 3 only ({@code on-k3}: the
- * sketch's storage and check without the neighbour probes and their locks): microseconds per
+ * 60-byte sketch stored per text) and on with candidates to distance N only ({@code on-kN}; at
+ * {@code on-k3} the sketch's storage and check without the neighbour probes and their locks,
+ * at {@code on-k5} and {@code on-k6} the probes with fewer candidates): microseconds per
  * text, the cost the sketch adds to Dedup. Each call sends {@value #BATCH} texts, half of them near-duplicates of stored
  * ones, against {@code stored} texts loaded first.
  *
@@ -82,7 +83,7 @@ public class DedupTextBenchmark {
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", simdex.port()).usePlaintext().build();
         stub = SimdexGrpc.newBlockingStub(channel);
         stub.createCollection(CreateCollectionRequest.newBuilder().setName("c").setSettings(CollectionSettings.newBuilder()
-                .setSketch(SketchSettings.newBuilder().setEnabled(!sketch.equals("off")).setCandidateDistance(sketch.equals("on-k3") ? 3 : 0)))
+                .setSketch(SketchSettings.newBuilder().setEnabled(!sketch.equals("off")).setCandidateDistance(candidateDistance(sketch))))
                 .build());
         TextCorpus corpus = this.corpus.equals("small") ? new TextCorpus(42) : TextCorpus.wide(42);
         String[] loaded = new String[stored];
@@ -99,6 +100,11 @@ public class DedupTextBenchmark {
             texts[i] = i % 2 == 0 ? corpus.nearDuplicate(loaded[i % stored], language(i % stored), 1 + i % 20)
                     : corpus.document(language(i), WORDS);
         }
+    }
+
+    /** The candidate distance of an {@code on-kN} parameter: N; of {@code on}, 0 (the default). */
+    private static int candidateDistance(String sketch) {
+        return sketch.startsWith("on-k") ? Integer.parseInt(sketch.substring("on-k".length())) : 0;
     }
 
     private static TextCorpus.Language language(int i) {
