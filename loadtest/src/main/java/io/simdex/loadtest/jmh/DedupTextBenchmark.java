@@ -47,7 +47,8 @@ import java.util.concurrent.TimeUnit;
  * vocabularies of 140 and 90 words, where it has about 43 of 3,000 (about 290 of 20,000), each
  * of which {@code on} resolves and verifies: a worst case for the wider radius. On a shared
  * machine compare the parameters by {@code -prof io.simdex.loadtest.jmh.CpuTimeProfiler} (CPU
- * per text) rather than by wall time.
+ * per text) rather than by wall time; on a loaded one, by {@code simdex-loadtest dedup-cpu}
+ * ({@link DedupCpuCommand}: the same workload, the CPU time of the thread doing the work).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -83,7 +84,7 @@ public class DedupTextBenchmark {
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", simdex.port()).usePlaintext().build();
         stub = SimdexGrpc.newBlockingStub(channel);
         stub.createCollection(CreateCollectionRequest.newBuilder().setName("c").setSettings(CollectionSettings.newBuilder()
-                .setSketch(SketchSettings.newBuilder().setEnabled(!sketch.equals("off")).setCandidateDistance(candidateDistance(sketch))))
+                .setSketch(SketchSettings.newBuilder().setEnabled(!sketch.equals("off")).setCandidateDistance(DedupCpuCommand.candidateDistance(sketch))))
                 .build());
         TextCorpus corpus = this.corpus.equals("small") ? new TextCorpus(42) : TextCorpus.wide(42);
         String[] loaded = new String[stored];
@@ -100,11 +101,6 @@ public class DedupTextBenchmark {
             texts[i] = i % 2 == 0 ? corpus.nearDuplicate(loaded[i % stored], language(i % stored), 1 + i % 20)
                     : corpus.document(language(i), WORDS);
         }
-    }
-
-    /** The candidate distance of an {@code on-kN} parameter: N; of {@code on}, 0 (the default). */
-    private static int candidateDistance(String sketch) {
-        return sketch.startsWith("on-k") ? Integer.parseInt(sketch.substring("on-k".length())) : 0;
     }
 
     private static TextCorpus.Language language(int i) {
