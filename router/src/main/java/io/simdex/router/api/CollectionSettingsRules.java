@@ -29,7 +29,7 @@ public final class CollectionSettingsRules {
     static final long MAX_RETENTION_SECONDS = 100L * 366 * 24 * 3600;
     /**
      * Whether a collection created without sketch settings verifies by sketches: no, since
-     * Dedup of a text takes 3.4x the CPU with them (loadtest's {@code dedup-cpu} on
+     * Dedup of a text takes 3.0-3.4x the CPU with them (loadtest's {@code dedup-cpu} on
      * DedupTextBenchmark's wide corpus), over a budget of 2x, and a sketch takes 83-119 bytes
      * of its shard's sketch store (keyed by the id), over a budget of 64: each candidate within
      * distance 7 is resolved and its sketch read.
