@@ -9,6 +9,12 @@ import java.util.SplittableRandom;
  *
  * <p>A near-duplicate replaces a few words of its source; how many bits its fingerprint differs
  * by depends on the text and is not promised here (tests of recall use {@link Fingerprints}).
+ *
+ * <p>Two vocabularies: the small fixed one ({@link #TextCorpus(long)}: 140 English words, 90
+ * two-character Chinese words), on which unrelated texts of one language lie close together
+ * (a crowd of SimHash candidates per text), and the wide one ({@link #wide(long)}: the built-in
+ * idf tables' words and Han characters, documents with topics, see {@link WideVocabulary}), on
+ * which they lie about as far apart as real texts do.
  */
 public final class TextCorpus {
     /** Kinds of text. */
@@ -33,18 +39,34 @@ public final class TextCorpus {
             + "新闻 报道 记者 读者 作者 图书 电影 音乐会 比赛 运动 医生 医院 学生 老师 朋友").split(" ");
 
     private final SplittableRandom random;
+    private final boolean wide;
 
+    /** Texts of the small fixed vocabularies. */
     public TextCorpus(long seed) {
+        this(seed, false);
+    }
+
+    private TextCorpus(long seed, boolean wide) {
         this.random = new SplittableRandom(seed);
+        this.wide = wide;
+    }
+
+    /** Texts of the built-in idf tables' vocabularies, each document with a topic of its own. */
+    public static TextCorpus wide(long seed) {
+        return new TextCorpus(seed, true);
     }
 
     /** A document of {@code words} words in {@code language}, in sentences. */
     public String document(Language language, int words) {
         String[] vocabulary = vocabulary(language);
+        WideVocabulary w = wide ? wideVocabulary(language) : null;
+        String[] topic = wide ? w.topic(random) : null;
         StringBuilder out = new StringBuilder(words * (language == Language.ENGLISH ? 7 : 3));
         int sentence = 0;
         for (int i = 0; i < words; i++) {
-            appendWord(out, language, vocabulary[skewed(vocabulary.length)], sentence == 0);
+            String word = !wide ? vocabulary[skewed(vocabulary.length)]
+                    : language == Language.ENGLISH ? w.word(random, topic) : w.word(random, topic) + w.word(random, topic);
+            appendWord(out, language, word, sentence == 0);
             sentence++;
             if (sentence >= 8 + random.nextInt(10) || i == words - 1) {
                 if (language == Language.ENGLISH) {
@@ -74,13 +96,17 @@ public final class TextCorpus {
             while (letters < t.length() && Character.isLetter(t.charAt(letters))) {
                 letters++;
             }
-            tokens[i] = ENGLISH[random.nextInt(ENGLISH.length)] + t.substring(letters);
+            String word = wide ? WideVocabulary.english().zipf(random) : ENGLISH[random.nextInt(ENGLISH.length)];
+            tokens[i] = word + t.substring(letters);
         }
         return String.join(" ", tokens);
     }
 
     /** Replaces occurrences of vocabulary words (Chinese has no spaces to split on). */
     private String replaceChineseWords(String source, int edits) {
+        if (wide) {
+            return replaceHanPairs(source, edits);
+        }
         StringBuilder out = new StringBuilder(source);
         for (int e = 0; e < edits; e++) {
             String replacement = CHINESE[random.nextInt(CHINESE.length)];
@@ -94,6 +120,30 @@ public final class TextCorpus {
             }
         }
         return out.toString();
+    }
+
+    /** Replaces two adjacent Han characters (a word of {@link #document}) at random places. */
+    private String replaceHanPairs(String source, int edits) {
+        StringBuilder out = new StringBuilder(source);
+        for (int e = 0; e < edits; e++) {
+            for (int tries = 0; tries < 20; tries++) {
+                int at = random.nextInt(Math.max(1, out.length() - 1));
+                if (isHan(out.charAt(at)) && isHan(out.charAt(at + 1))) {
+                    WideVocabulary w = WideVocabulary.chinese();
+                    out.replace(at, at + 2, w.zipf(random) + w.zipf(random));
+                    break;
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    private static boolean isHan(char c) {
+        return Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN;
+    }
+
+    private static WideVocabulary wideVocabulary(Language language) {
+        return language == Language.ENGLISH ? WideVocabulary.english() : WideVocabulary.chinese();
     }
 
     private void appendWord(StringBuilder out, Language language, String word, boolean sentenceStart) {

@@ -35,16 +35,20 @@ import java.util.concurrent.TimeUnit;
 /**
  * Dedup of texts through the public gRPC API of the embedded default (4 shards), with sketch
  * verification off (SimHash within 3 only), on ({@code --sketch}: candidates to distance 7, a
- * 60-byte sketch stored per text) and on with candidates to distance 3 only ({@code on-k3}: the
- * sketch's storage and check without the neighbour probes and their locks): microseconds per
+ * 60-byte sketch stored per text) and on with candidates to distance N only ({@code on-kN}; at
+ * {@code on-k3} the sketch's storage and check without the neighbour probes and their locks,
+ * at {@code on-k5} and {@code on-k6} the probes with fewer candidates): microseconds per
  * text, the cost the sketch adds to Dedup. Each call sends {@value #BATCH} texts, half of them near-duplicates of stored
  * ones, against {@code stored} texts loaded first.
  *
- * <p>The corpus's vocabularies are small, so unrelated texts of one language lie close: against
- * 20,000 stored, a text has about 3 within distance 3 and about 290 within 7, each of which
- * {@code on} resolves and verifies (man pages in English, with the same fingerprint, have about
- * 13 within 7 of 3,000). On a shared machine compare the parameters by
- * {@code -prof io.simdex.loadtest.jmh.CpuTimeProfiler} (CPU per text) rather than by wall time.
+ * <p>Two corpora ({@link TextCorpus}): {@code wide} (the default), the built-in idf tables'
+ * vocabularies with a topic per document, where a text has about 10 unrelated texts within
+ * distance 7 of 3,000 stored, as English man pages have about 13; and {@code small}, fixed
+ * vocabularies of 140 and 90 words, where it has about 43 of 3,000 (about 290 of 20,000), each
+ * of which {@code on} resolves and verifies: a worst case for the wider radius. On a shared
+ * machine compare the parameters by {@code -prof io.simdex.loadtest.jmh.CpuTimeProfiler} (CPU
+ * per text) rather than by wall time; on a loaded one, by {@code simdex-loadtest dedup-cpu}
+ * ({@link DedupCpuCommand}: the same workload, the CPU time of the thread doing the work).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -63,6 +67,9 @@ public class DedupTextBenchmark {
     @Param({"20000"})
     int stored;
 
+    @Param({"wide"})
+    String corpus;
+
     private Path dir;
     private EmbeddedSimdex simdex;
     private ManagedChannel channel;
@@ -77,9 +84,9 @@ public class DedupTextBenchmark {
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", simdex.port()).usePlaintext().build();
         stub = SimdexGrpc.newBlockingStub(channel);
         stub.createCollection(CreateCollectionRequest.newBuilder().setName("c").setSettings(CollectionSettings.newBuilder()
-                .setSketch(SketchSettings.newBuilder().setEnabled(!sketch.equals("off")).setCandidateDistance(sketch.equals("on-k3") ? 3 : 0)))
+                .setSketch(SketchSettings.newBuilder().setEnabled(!sketch.equals("off")).setCandidateDistance(DedupCpuCommand.candidateDistance(sketch))))
                 .build());
-        TextCorpus corpus = new TextCorpus(42);
+        TextCorpus corpus = this.corpus.equals("small") ? new TextCorpus(42) : TextCorpus.wide(42);
         String[] loaded = new String[stored];
         for (int from = 0; from < stored; from += BATCH) {
             DedupRequest.Builder r = DedupRequest.newBuilder().setCollection("c");

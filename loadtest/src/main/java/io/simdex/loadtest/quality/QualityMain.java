@@ -62,8 +62,10 @@ public final class QualityMain implements Callable<Integer> {
         List<List<Tuning.Scored>> tunings = List.of(Tuning.rank(scores, Tuning.sketchGrid()), Tuning.rank(scores, Tuning.lshGrid()),
                 Tuning.rank(scores, Tuning.exactGrid()), Tuning.rank(scores, Tuning.sketchAloneGrid()));
         System.err.printf("quality: tuned at %.1f s%n", (System.nanoTime() - start) / 1e9);
+        // --sketch at narrower candidate radii too: fewer candidates, less Dedup CPU (dedup-cpu's on-k5, on-k6).
         List<Mode> modes = new ArrayList<>(List.of(Mode.basicSimHash(), Mode.simdexDefaultBefore(), Mode.simdexDefault(),
-                Mode.builtInIdf(), Mode.simdexShortText(), Mode.shipped()));
+                Mode.builtInIdf(), Mode.simdexShortText(), Mode.shipped(),
+                Mode.sketch(1, 6, 0.4, false), Mode.sketch(1, 5, 0.4, false), Mode.sketch(1, 4, 0.4, false)));
         tunings.subList(0, tunings.size() - 1).forEach(t -> modes.add(t.get(0).mode()));
         String command = "loadtest/quality/run-eval.sh --seed " + seed + " --long " + longDocs + " --short " + shortDocs;
         String report = Report.markdown(scores, modes, tunings, features, command, sources.describe());

@@ -1,5 +1,6 @@
 package io.simdex.router.index;
 
+import io.simdex.core.Hashing;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.router.shard.Found;
 import io.simdex.router.shard.LocalShardClient;
@@ -70,8 +71,21 @@ final class LocalQuery {
         return out;
     }
 
-    /** A matched fingerprint in a generation. */
+    /**
+     * A matched fingerprint in a generation. Its hash is mixed: a batch's candidates differ from
+     * their probes in a few bits, and {@code Long.hashCode} folds bits 32 apart (HashMap then 16
+     * apart) onto one, which filled some bins of the batch's map to trees.
+     */
     private record Match(long fp, long generation) {
+        @Override
+        public int hashCode() {
+            return (int) Hashing.mix64(fp ^ generation * 0x9E3779B97F4A7C15L);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Match m && m.fp == fp && m.generation == generation;
+        }
     }
 
     private Candidates hits(String c, long[] gens, long probe, ShardNode.Matches m, int limit, Map<Match, DocMaps.IdList> resolved) {

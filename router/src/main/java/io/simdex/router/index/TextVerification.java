@@ -10,10 +10,8 @@ import io.simdex.router.shard.ShardClient;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import static io.simdex.router.shard.Fanout.pick;
 
@@ -39,9 +37,26 @@ final class TextVerification {
      * those within k, and counts every stored id within k.
      */
     List<Nearest> verify(String c, Window w, List<Candidates> candidates, int k, TextChecks checks) {
-        Map<String, String> stored = stored(c, w, idsToVerify(candidates, checks));
+        // Each hit to verify gets the slot of its id (ids repeat across a batch's items): one
+        // map operation per hit, and the stored values are read by slot.
+        Map<String, Integer> slotOf = new HashMap<>();
+        List<String> ids = new ArrayList<>();
+        int[] slots = new int[hitsToVerify(candidates, checks)];
+        for (int i = 0, n = 0; i < candidates.size(); i++) {
+            if (checks.verifies(i)) {
+                for (Hit h : candidates.get(i).hits()) {
+                    Integer slot = slotOf.putIfAbsent(h.id(), ids.size());
+                    if (slot == null) {
+                        slot = ids.size();
+                        ids.add(h.id());
+                    }
+                    slots[n++] = slot;
+                }
+            }
+        }
+        String[] stored = stored(c, w, ids.toArray(new String[0]));
         List<Nearest> out = new ArrayList<>(candidates.size());
-        for (int i = 0; i < candidates.size(); i++) {
+        for (int i = 0, n = 0; i < candidates.size(); i++) {
             if (!checks.verifies(i)) {
                 Candidates cs = candidates.get(i);
                 List<Hit> within = cs.hits().stream().filter(h -> h.distance() <= k).toList();
@@ -50,7 +65,7 @@ final class TextVerification {
             }
             List<Hit> kept = new ArrayList<>();
             for (Hit h : candidates.get(i).hits()) {
-                double sim = similarity(checks, i, stored.get(h.id()), h.distance(), k);
+                double sim = similarity(checks, i, stored[slots[n++]], h.distance(), k);
                 if (sim >= 0) {
                     kept.add(sim > 1 ? h : new Hit(h.id(), h.fingerprint(), h.distance(), sim));
                 }
@@ -83,34 +98,27 @@ final class TextVerification {
         return distance <= k ? UNVERIFIED : -1;
     }
 
-    /** The distinct ids of the candidates of items with something to verify. */
-    private static String[] idsToVerify(List<Candidates> candidates, TextChecks checks) {
-        Set<String> ids = new LinkedHashSet<>();
+    /** How many hits the items with something to verify have. */
+    private static int hitsToVerify(List<Candidates> candidates, TextChecks checks) {
+        int n = 0;
         for (int i = 0; i < candidates.size(); i++) {
-            if (checks.verifies(i)) {
-                for (Hit h : candidates.get(i).hits()) {
-                    ids.add(h.id());
-                }
-            }
+            n += checks.verifies(i) ? candidates.get(i).hits().size() : 0;
         }
-        return ids.toArray(new String[0]);
+        return n;
     }
 
     /** What {@link #similarity} returns for a candidate kept by distance alone. */
     static final double UNVERIFIED = 2;
 
-    /** Stored texts and sketches of ids, at their owners, in the window's generations. */
-    private Map<String, String> stored(String c, Window w, String[] ids) {
-        Map<String, String> out = new HashMap<>(ids.length * 2);
+    /** Stored texts and sketches of ids (null: none), at their owners, in the window's generations. */
+    private String[] stored(String c, Window w, String[] ids) {
+        String[] out = new String[ids.length];
         Fanout f = Fanout.start();
         f.toOwners(shards, ids.length, i -> placement.ownerOfId(ids[i]), (shard, group) -> shard.getTexts(c, w.live(), pick(ids, group)),
                 (group, texts) -> {
-                    synchronized (out) {
-                        for (int i = 0; i < group.length; i++) {
-                            if (texts[i] != null) {
-                                out.put(ids[group[i]], texts[i]);
-                            }
-                        }
+                    // Groups fill disjoint slots.
+                    for (int i = 0; i < group.length; i++) {
+                        out[group[i]] = texts[i];
                     }
                 });
         f.await();

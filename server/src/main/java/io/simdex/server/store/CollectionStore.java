@@ -12,8 +12,9 @@ import java.nio.file.Path;
  * Everything one shard keeps for one collection, in one directory:
  * {@code geometry.properties}, {@code buckets-G.cm}, {@code overflow-G.cm} once a bucket
  * spills past its base pages, {@code ids-G.cm},
- * {@code fps-G.cm}, {@code content-G.cm} and {@code texts-G.cm} once the collection records
- * content hashes or short texts, and {@code .clean} while closed cleanly.
+ * {@code fps-G.cm}, {@code content-G.cm} once the collection records content hashes,
+ * {@code texts-G.cm} and {@code sketches-G.cm} once it records short texts or sketches
+ * ({@link TextStore}), and {@code .clean} while closed cleanly.
  */
 public final class CollectionStore implements Closeable {
     static final int CONTENT_HASH_BYTES = 16;
@@ -22,10 +23,9 @@ public final class CollectionStore implements Closeable {
     private final BucketTable buckets;
     private final DocMaps docs;
     private final GrowingMap<byte[], Long> contents;
-    private final GrowingMap<String, String> texts;
+    private final TextStore texts;
 
-    private CollectionStore(Path dir, BucketTable buckets, DocMaps docs, GrowingMap<byte[], Long> contents,
-                            GrowingMap<String, String> texts) {
+    private CollectionStore(Path dir, BucketTable buckets, DocMaps docs, GrowingMap<byte[], Long> contents, TextStore texts) {
         this.dir = dir;
         this.buckets = buckets;
         this.docs = docs;
@@ -50,10 +50,7 @@ public final class CollectionStore implements Closeable {
         GrowingMap<byte[], Long> contents = GrowingMap.onFirstWrite(dir, "content", documents,
                 n -> ChronicleMap.of(byte[].class, Long.class).entries(n).constantKeySizeBySample(new byte[CONTENT_HASH_BYTES])
                         .maxBloatFactor(2.0), clean);
-        // Short texts only (collections with short-text verification): sized small, grown on demand.
-        GrowingMap<String, String> texts = GrowingMap.onFirstWrite(dir, "texts", 1024, n -> ChronicleMap.of(String.class, String.class)
-                .entries(n).averageKey("x".repeat(Math.max(1, sizing.averageIdBytes()))).averageValue("x".repeat(120))
-                .maxBloatFactor(2.0), clean);
+        TextStore texts = new TextStore(dir, documents, sizing.averageIdBytes(), clean);
         return new CollectionStore(dir, buckets, docs, contents, texts);
     }
 
@@ -65,8 +62,8 @@ public final class CollectionStore implements Closeable {
         return docs;
     }
 
-    /** Short texts for verification: id -> normalised text, at the id's owner. */
-    public GrowingMap<String, String> texts() {
+    /** Short texts and sketches for verification: id -> stored form, at the id's owner. */
+    public TextStore texts() {
         return texts;
     }
 

@@ -1,0 +1,142 @@
+package io.simdex.loadtest.jmh;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.simdex.loadtest.gen.TextCorpus;
+import io.simdex.loadtest.store.StoreFixture;
+import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.CreateCollectionRequest;
+import io.simdex.proto.v1.DedupRequest;
+import io.simdex.proto.v1.Document;
+import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.proto.v1.SketchSettings;
+import io.simdex.router.EmbeddedSimdex;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@link DedupTextBenchmark}'s workload measured by the CPU time of the one thread that does
+ * all of a Dedup's work: the embedded default's API over in-process gRPC with direct executors
+ * (local shards answer in the calling thread), so neither other loads of the machine nor the
+ * JVM's JIT and GC threads are charged to it, as they are to the process CPU time of
+ * {@link CpuTimeProfiler} (on a loaded 2-core machine that moved one parameter from 975 to 172
+ * us per text between iterations). Garbage collection of what a request allocates is not
+ * counted. The modes' collections live in one embedded instance and take turns batch by batch,
+ * so they share its JIT state and the machine's load.
+ */
+@Command(name = "dedup-cpu", mixinStandardHelpOptions = true,
+        description = "CPU time per text of Dedup with sketch verification off and on, in the calling thread.")
+public final class DedupCpuCommand implements Callable<Integer> {
+    private static final int BATCH = 100;
+    private static final int WORDS = 300;
+    private static final int POOL = 4_000;
+
+    @Option(names = "--stored", description = "Texts stored in each collection first (default: ${DEFAULT-VALUE}).")
+    int stored = 20_000;
+
+    @Option(names = "--rounds", description = "Batches of " + BATCH + " per mode; the first third warms up (default: ${DEFAULT-VALUE}).")
+    int rounds = 30;
+
+    @Option(names = "--modes", split = ",", description = "off, on (candidates to 7) or on-kN (to N) (default: ${DEFAULT-VALUE}).")
+    List<String> modes = List.of("off", "on");
+
+    @Option(names = "--corpus", description = "wide or small, as DedupTextBenchmark's (default: ${DEFAULT-VALUE}).")
+    String corpus = "wide";
+
+    @Override
+    public Integer call() throws IOException {
+        Path dir = Files.createTempDirectory("simdex-dedup-cpu");
+        String name = InProcessServerBuilder.generateName();
+        try (EmbeddedSimdex simdex = EmbeddedSimdex.start(dir, 4, "127.0.0.1", 0, (long) stored * 2 * modes.size())) {
+            Server server = InProcessServerBuilder.forName(name).directExecutor().addService(simdex.service()).build().start();
+            ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+            try {
+                report(measure(SimdexGrpc.newBlockingStub(channel)));
+            } finally {
+                channel.shutdownNow();
+                server.shutdownNow();
+            }
+        } finally {
+            StoreFixture.delete(dir);
+        }
+        return 0;
+    }
+
+    private Map<String, List<Double>> measure(SimdexGrpc.SimdexBlockingStub stub) {
+        TextCorpus texts = corpus.equals("small") ? new TextCorpus(42) : TextCorpus.wide(42);
+        String[] loaded = new String[stored];
+        for (int i = 0; i < stored; i++) {
+            loaded[i] = texts.document(language(i), WORDS);
+        }
+        for (String mode : modes) {
+            stub.createCollection(CreateCollectionRequest.newBuilder().setName(mode).setSettings(CollectionSettings.newBuilder()
+                    .setSketch(SketchSettings.newBuilder().setEnabled(!mode.equals("off")).setCandidateDistance(candidateDistance(mode)))).build());
+            for (int from = 0; from < stored; from += BATCH) {
+                DedupRequest.Builder r = DedupRequest.newBuilder().setCollection(mode);
+                for (int i = from; i < Math.min(stored, from + BATCH); i++) {
+                    r.addDocuments(Document.newBuilder().setId("s" + i).setText(loaded[i]));
+                }
+                stub.dedup(r.build());
+            }
+        }
+        String[] pool = new String[POOL];
+        for (int i = 0; i < POOL; i++) {
+            pool[i] = i % 2 == 0 ? texts.nearDuplicate(loaded[i % stored], language(i % stored), 1 + i % 20) : texts.document(language(i), WORDS);
+        }
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Map<String, List<Double>> micros = new LinkedHashMap<>();
+        for (int call = 0; call < rounds; call++) {
+            for (String mode : modes) {
+                DedupRequest.Builder r = DedupRequest.newBuilder().setCollection(mode);
+                for (int i = 0; i < BATCH; i++) {
+                    r.addDocuments(Document.newBuilder().setId("q" + call + "-" + i).setText(pool[(call * BATCH + i) % POOL]));
+                }
+                DedupRequest request = r.build();
+                long start = threads.getCurrentThreadCpuTime();
+                stub.dedup(request);
+                long cpu = threads.getCurrentThreadCpuTime() - start;
+                if (call >= rounds / 3) {
+                    micros.computeIfAbsent(mode, m -> new ArrayList<>()).add(cpu / 1_000.0 / BATCH);
+                }
+            }
+        }
+        return micros;
+    }
+
+    private void report(Map<String, List<Double>> micros) {
+        System.out.printf("dedup-cpu: %d %s texts stored per collection, %d batches of %d measured per mode%n", stored, corpus,
+                rounds - rounds / 3, BATCH);
+        double off = Double.NaN;
+        for (Map.Entry<String, List<Double>> e : micros.entrySet()) {
+            List<Double> v = new ArrayList<>(e.getValue());
+            Collections.sort(v);
+            double median = v.get(v.size() / 2);
+            off = e.getKey().equals("off") ? median : off;
+            System.out.printf("%-6s CPU us per text: median %.1f (quartiles %.1f, %.1f)%s%n", e.getKey(), median, v.get(v.size() / 4),
+                    v.get(v.size() * 3 / 4), Double.isNaN(off) ? "" : String.format(", %.2fx off", median / off));
+        }
+    }
+
+    /** The candidate distance of an {@code on-kN} mode: N; of {@code on}, 0 (the default). */
+    static int candidateDistance(String mode) {
+        return mode.startsWith("on-k") ? Integer.parseInt(mode.substring("on-k".length())) : 0;
+    }
+
+    private static TextCorpus.Language language(int i) {
+        return i % 2 == 0 ? TextCorpus.Language.ENGLISH : TextCorpus.Language.CHINESE;
+    }
+}

@@ -1,0 +1,90 @@
+package io.simdex.server.store;
+
+import net.openhft.chronicle.map.ChronicleMap;
+
+import java.io.Closeable;
+import java.nio.file.Path;
+import java.util.function.BiConsumer;
+import java.util.function.BiPredicate;
+
+/**
+ * What a shard keeps of its ids' texts for verification: id -> stored form, a short text or a
+ * sketch (the router's {@code SketchRule}: NUL, then one character '0'..'o' per bin). Sketches
+ * are packed into {@code sketches-G.cm}, 6 bits a bin ({@link PackedSketch}); every other value,
+ * and every value written before that file existed, lives in {@code texts-G.cm} as given. Both
+ * files come with their first write. Reads answer the stored form, whichever file holds it, so
+ * callers (verification, partition export, the log) see one id -> string map.
+ *
+ * <p>An id lives in at most one of the two files: a put removes it from the other.
+ *
+ * <p>Why two files: a sketch among short texts paid for the short texts' sizing (entries sized
+ * for 120-character values: 185 bytes a sketch with 8-character ids, file bytes per entry of a
+ * full map) and for that map's growth from 1,024 entries (a lookup per grown file). The sketch
+ * file is sized for the collection's documents, with values of the packed size: 83 bytes a
+ * sketch with 8-character ids, 98 with 16, 119 with 36 (the id is the key: each of its bytes
+ * is stored again).
+ */
+public final class TextStore implements Closeable {
+    private final GrowingMap<String, String> texts;
+    private final GrowingMap<String, byte[]> sketches;
+
+    TextStore(Path dir, GrowingMap.Sizes documents, int averageIdBytes, boolean clean) {
+        String sampleId = "x".repeat(Math.max(1, averageIdBytes));
+        // Short texts only (collections with short-text verification): sized small, grown on demand.
+        this.texts = GrowingMap.onFirstWrite(dir, "texts", 1024, n -> ChronicleMap.of(String.class, String.class)
+                .entries(n).averageKey(sampleId).averageValue("x".repeat(120)).maxBloatFactor(2.0), clean);
+        // One sketch per text document of a collection with sketches: sized like the documents.
+        this.sketches = GrowingMap.onFirstWrite(dir, "sketches", documents, n -> ChronicleMap.of(String.class, byte[].class)
+                .entries(n).averageKey(sampleId).averageValue(new byte[PackedSketch.DEFAULT_BYTES]).maxBloatFactor(2.0), clean);
+    }
+
+    /** The stored form kept for {@code id}; null if none. */
+    public String get(String id) {
+        byte[] packed = sketches.get(id);
+        return packed != null ? PackedSketch.unpack(packed) : texts.get(id);
+    }
+
+    /** Keeps {@code value} for {@code id}, a sketch packed. */
+    public void put(String id, String value) {
+        byte[] packed = PackedSketch.pack(value);
+        if (packed != null) {
+            sketches.put(id, packed);
+            texts.remove(id);
+        } else {
+            // Removed first: a sketch left beside the text would shadow it (reads prefer sketches).
+            sketches.remove(id);
+            texts.put(id, value);
+        }
+    }
+
+    public void remove(String id) {
+        sketches.remove(id);
+        texts.remove(id);
+    }
+
+    /** Calls {@code action} with every (id, stored form). */
+    public void forEach(BiConsumer<String, String> action) {
+        sketches.forEach((id, packed) -> action.accept(id, PackedSketch.unpack(packed)));
+        texts.forEach(action);
+    }
+
+    /** Removes every entry {@code drop} accepts; returns how many. */
+    public long removeIf(BiPredicate<String, String> drop) {
+        return sketches.removeIf((id, packed) -> drop.test(id, PackedSketch.unpack(packed))) + texts.removeIf(drop);
+    }
+
+    /** Entries in both files. */
+    public long size() {
+        return sketches.size() + texts.size();
+    }
+
+    public long offHeapBytes() {
+        return sketches.offHeapBytes() + texts.offHeapBytes();
+    }
+
+    @Override
+    public void close() {
+        sketches.close();
+        texts.close();
+    }
+}
