@@ -11,9 +11,15 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.simdex.core.Partitions;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.Hamming;
+import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.proto.v1.ShardProbeManyRequest;
+import io.simdex.proto.v1.ShardProbeManyResponse;
+import io.simdex.proto.v1.ShardProbePart;
+import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.Window;
 import io.simdex.router.shard.Found;
+import io.simdex.router.shard.Ids;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.Probed;
 import io.simdex.router.shard.RemoteShardClient;
@@ -66,16 +72,27 @@ class RemoteShardsTest {
         nodes.forEach(ShardNode::close);
     }
 
-    private RemoteShardClient node(int i) throws IOException {
-        return node(i, false);
+    /** What a node of an older version lacks. */
+    private enum Version {
+        CURRENT,
+        /** Answers ProbeMany and ResolveIds in the nested form whatever the request's flat says. */
+        NESTED,
+        /** Has neither ProbeMany nor BucketAddMany (nor the flat form). */
+        UNBATCHED
     }
 
-    /** @param older serve the Shard service without the batched calls, as a node of an older version does */
-    private RemoteShardClient node(int i, boolean older) throws IOException {
+    private RemoteShardClient node(int i) throws IOException {
+        return node(i, Version.CURRENT);
+    }
+
+    private RemoteShardClient node(int i, Version version) throws IOException {
         ShardNode node = new ShardNode(dir.resolve("n" + i), c -> StoreSizing.forShare(50_000, NODES, 8));
         nodes.add(node);
         ServerServiceDefinition service = new ShardService(node).bindService();
-        if (older) {
+        if (version == Version.NESTED) {
+            service = ServerInterceptors.intercept(service, NestedAnswers.INSTANCE);
+        }
+        if (version == Version.UNBATCHED) {
             ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(service.getServiceDescriptor().getName());
             service.getMethods().stream().filter(m -> !m.getMethodDescriptor().getBareMethodName().endsWith("Many")).forEach(b::addMethod);
             service = b.build();
@@ -99,10 +116,36 @@ class RemoteShardsTest {
         return client;
     }
 
+    /** A node of a version before the flat answers: it never sees the request's flat. */
+    private static final class NestedAnswers implements io.grpc.ServerInterceptor {
+        static final NestedAnswers INSTANCE = new NestedAnswers();
+
+        @Override
+        public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, A> call, io.grpc.Metadata headers,
+                io.grpc.ServerCallHandler<Q, A> next) {
+            return new io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(call, headers)) {
+                @Override
+                @SuppressWarnings("unchecked")
+                public void onMessage(Q message) {
+                    if (message instanceof ShardProbeManyRequest r) {
+                        message = (Q) r.toBuilder().clearFlat().build();
+                    } else if (message instanceof ShardResolveRequest r) {
+                        message = (Q) r.toBuilder().clearFlat().build();
+                    }
+                    super.onMessage(message);
+                }
+            };
+        }
+    }
+
     /** Replica sets as PartitionMap.initial places R=2 over 3 nodes: {0,1}, {1,2}, {2,0}, write quorum 1; marks go to {@code behind}. */
     private List<ShardClient> replicaSets(ReplicaSet.Behind behind) throws IOException {
+        return replicaSets(behind, Version.CURRENT);
+    }
+
+    private List<ShardClient> replicaSets(ReplicaSet.Behind behind, Version version) throws IOException {
         for (int i = 0; i < NODES; i++) {
-            node(i);
+            node(i, version);
         }
         List<ShardClient> groups = new ArrayList<>();
         for (int g = 0; g < NODES; g++) {
@@ -158,6 +201,79 @@ class RemoteShardsTest {
             insertInBatches(index, ids, fps, 2_000);
             assertExact(index, fps, ids, rnd);
         }
+    }
+
+    @Test
+    void insertAndQuery_nodesAnsweringNestedForm_matchBruteForce() throws IOException {
+        try (IndexRouter index = new IndexRouter(replicaSets(node -> CompletableFuture.completedFuture(null), Version.NESTED),
+                Placement.roundRobin(NODES), List.copyOf(clients), 2, false)) {
+            SplittableRandom rnd = new SplittableRandom(11);
+            long[] fps = fingerprints(rnd, 6_000);
+            String[] ids = ids(fps.length);
+            insertInBatches(index, ids, fps, 2_000);
+            calls.clear();
+            assertExact(index, fps, ids, rnd);
+            assertTrue(calls.get("ResolveIds").sum() > 0, "matches of other groups resolved in a second round");
+        }
+    }
+
+    @Test
+    void probeResolvingAndResolveIds_flatAndNestedAnswers_sameMatchesIdsAndTotals() throws IOException {
+        RemoteShardClient flat = node(0);
+        RemoteShardClient nested = node(1, Version.NESTED);
+        long[] fps = {42, 43, 42 ^ 0b101, 1L << 63};
+        for (RemoteShardClient shard : List.of(flat, nested)) {
+            shard.bucketAdd("c", 0, 3, fps, true).join(); // table 3: the top 16 bits, all 0 but for 2^63
+            shard.attachIds("c", 0, new long[]{42, 42, 42, 43, 42 ^ 0b101}, new String[]{"a", "b", "c", "d", "e"}).join();
+        }
+        byte[] all = new byte[Partitions.COUNT / 8];
+        java.util.Arrays.fill(all, (byte) -1);
+        long[][] probes = {{42, ~42L, 43}, {1L << 63}};
+        for (int limit : new int[]{0, 1, 2}) {
+            Probed a = flat.probeResolving("c", new long[]{0}, new int[]{3, 3}, probes, new int[]{3, 0}, all, limit).join();
+            Probed b = nested.probeResolving("c", new long[]{0}, new int[]{3, 3}, probes, new int[]{3, 0}, all, limit).join();
+            assertEquals(describe(b), describe(a), "limit " + limit);
+            assertEquals(3, a.parts()[0][0].fingerprints().length, "42 finds 42, 43 and 42^0b101");
+            assertEquals(0, a.parts()[0][1].fingerprints().length);
+            assertEquals(3, a.parts()[0][2].fingerprints().length);
+            assertEquals(1, a.parts()[1][0].fingerprints().length, "2^63 finds itself, with no ids");
+            long[] asked = {42, 43, ~42L, 1L << 63};
+            long[] gens = new long[asked.length];
+            assertEquals(describe(nested.resolveIds("c", gens, asked, limit).join()), describe(flat.resolveIds("c", gens, asked, limit).join()));
+            Ids[] ids = flat.resolveIds("c", gens, asked, limit).join();
+            assertEquals(3, ids[0].total());
+            assertEquals(limit == 0 ? 3 : limit, ids[0].ids().length);
+            assertEquals(0, ids[2].total());
+            assertEquals(0, ids[2].ids().length);
+        }
+        // The current node answers flat: counts and packed values, no message per probe or fingerprint.
+        ShardProbeManyResponse wire = ShardGrpc.newBlockingStub(flat.channel()).probeMany(ShardProbeManyRequest.newBuilder().setCollection("c")
+                .addGenerations(0).addParts(ShardProbePart.newBuilder().setTable(3).addFingerprints(42).addFingerprints(~42L).setMaxDistance(3))
+                .setResolvePartitions(com.google.protobuf.ByteString.copyFrom(all)).setFlat(true).build());
+        assertEquals(List.of(3, 0), wire.getMatchCountsList());
+        assertEquals(0, wire.getPartsCount());
+        assertEquals(3, wire.getResolvedIdCountsCount());
+        assertEquals(0, wire.getResolvedIdsCount());
+    }
+
+    private static String describe(Probed p) {
+        StringBuilder b = new StringBuilder();
+        for (Found[] part : p.parts()) {
+            for (Found f : part) {
+                b.append(java.util.Arrays.toString(f.fingerprints())).append(java.util.Arrays.toString(f.generations())).append(';');
+            }
+            b.append('|');
+        }
+        b.append(java.util.Arrays.toString(p.resolved().fingerprints())).append(java.util.Arrays.toString(p.resolved().generations()));
+        return b.append(describe(p.ids())).toString();
+    }
+
+    private static String describe(Ids[] ids) {
+        StringBuilder b = new StringBuilder();
+        for (Ids i : ids) {
+            b.append(java.util.Arrays.toString(i.ids())).append('/').append(i.total()).append(';');
+        }
+        return b.toString();
     }
 
     @Test
@@ -266,7 +382,7 @@ class RemoteShardsTest {
 
     @Test
     void batchedCalls_nodeWithoutThem_sentAsSingleCalls() throws IOException {
-        RemoteShardClient shard = node(0, true);
+        RemoteShardClient shard = node(0, Version.UNBATCHED);
         assertEquals(2, shard.bucketAddMany("c", 0, new int[]{0, 1}, new long[][]{{42}, {43}}, new boolean[]{true, true}).join());
         Found[][] found = shard.probeMany("c", new long[]{0}, new int[]{0, 1}, new long[][]{{42}, {42}}, new int[]{0, 0}).join();
         assertEquals(1, found[0][0].fingerprints().length);

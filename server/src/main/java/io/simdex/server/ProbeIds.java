@@ -70,16 +70,22 @@ final class ProbeIds {
         n++;
     }
 
-    /** Resolves the noted matches on {@code node} into the response. */
-    void resolve(ShardNode node, String collection, int limit, ShardProbeManyResponse.Builder out) {
+    /** Resolves the noted matches on {@code node} into the response, in its flat fields or as IdLists. */
+    void resolve(ShardNode node, String collection, int limit, boolean flat, ShardProbeManyResponse.Builder out) {
         long[] f = Arrays.copyOf(fps, n);
         long[] g = Arrays.copyOf(gens, n);
         DocMaps.IdList[] found = node.resolveIds(collection, g, f, limit);
         FingerprintList.Builder keys = FingerprintList.newBuilder();
         for (int i = 0; i < n; i++) {
             keys.addFingerprints(f[i]).addGenerations(g[i]);
-            out.addResolvedIds(IdList.newBuilder().addAllIds(Arrays.asList(found[i].ids())).setTotal(found[i].total()));
         }
         out.setResolved(keys);
+        if (flat) {
+            FlatAnswers.addIds(found, out::addResolvedIdCounts, out::addResolvedIdValues, out::addResolvedTotals);
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            out.addResolvedIds(IdList.newBuilder().addAllIds(Arrays.asList(found[i].ids())).setTotal(found[i].total()));
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.simdex.server;
 
+import com.google.protobuf.Internal;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -125,13 +126,17 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
             ShardProbeManyResponse.Builder b = ShardProbeManyResponse.newBuilder();
             for (ShardProbePart part : req.getPartsList()) {
                 ShardNode.Found[] found = node.probe(c, gens, part.getTable(), toArray(part.getFingerprintsList()), part.getMaxDistance());
-                b.addParts(probeResponse(found));
+                if (req.getFlat()) {
+                    FlatAnswers.addMatches(found, b);
+                } else {
+                    b.addParts(probeResponse(found));
+                }
                 if (ids != null) {
                     ids.add(found);
                 }
             }
             if (ids != null) {
-                ids.resolve(node, c, req.getIdLimit(), b);
+                ids.resolve(node, c, req.getIdLimit(), req.getFlat(), b);
             }
             return b.build();
         });
@@ -193,9 +198,14 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
             if (req.getGenerationsCount() != req.getFingerprintsCount()) {
                 throw invalid(req.getFingerprintsCount() + " fingerprints but " + req.getGenerationsCount() + " generations");
             }
-            for (DocMaps.IdList ids : node.resolveIds(collection(req.getCollection()), toArray(req.getGenerationsList()),
-                    toArray(req.getFingerprintsList()), req.getLimit())) {
-                b.addIds(IdList.newBuilder().addAllIds(Arrays.asList(ids.ids())).setTotal(ids.total()));
+            DocMaps.IdList[] found = node.resolveIds(collection(req.getCollection()), toArray(req.getGenerationsList()),
+                    toArray(req.getFingerprintsList()), req.getLimit());
+            if (req.getFlat()) {
+                FlatAnswers.addIds(found, b::addIdCounts, b::addIdValues, b::addTotals);
+            } else {
+                for (DocMaps.IdList ids : found) {
+                    b.addIds(IdList.newBuilder().addAllIds(Arrays.asList(ids.ids())).setTotal(ids.total()));
+                }
             }
             return b.build();
         });
@@ -399,8 +409,15 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         return out;
     }
 
+    /** A repeated 64-bit field as an array; protobuf's own lists are read without boxing. */
     private static long[] toArray(List<Long> fps) {
         long[] a = new long[fps.size()];
+        if (fps instanceof Internal.LongList primitive) {
+            for (int i = 0; i < a.length; i++) {
+                a[i] = primitive.getLong(i);
+            }
+            return a;
+        }
         for (int i = 0; i < a.length; i++) {
             a[i] = fps.get(i);
         }

@@ -1,6 +1,7 @@
 package io.simdex.router.api;
 
 import com.google.protobuf.TextFormat;
+import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -43,6 +44,7 @@ import io.simdex.router.index.BulkAppends;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.IndexView;
 import io.simdex.router.index.Window;
+import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.ShardEpochs;
 import io.simdex.router.transport.HandlingTimes;
 
@@ -51,6 +53,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -254,7 +257,8 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
 
     @Override
     public void query(QueryRequest req, StreamObserver<QueryResponse> out) {
-        answer(out, () -> {
+        // No thread waits for the shards: their answers build the response (answerLater).
+        answerLater(out, 0, () -> {
             Target c = existing(req.getCollection());
             int k = distance(c, req.hasMaxDistance(), req.getMaxDistance().getValue());
             int n = Validation.batch("probes", req.getProbesCount());
@@ -267,13 +271,14 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                     texts[i] = ContentHash.normalise(req.getProbes(i).getText());
                 }
             }
-            List<IndexRouter.Nearest> hits = index().query(c.name(), c.window(), fps, k, limit, c.textChecks(texts));
-            QueryResponse.Builder b = QueryResponse.newBuilder();
-            for (int i = 0; i < n; i++) {
-                QueryResult.Builder r = b.addResultsBuilder().setFingerprint(fps[i]).setTotalMatches(hits.get(i).total());
-                hits.get(i).hits().forEach(h -> r.addMatches(match(h)));
-            }
-            return b.build();
+            return index().queryAsync(c.name(), c.window(), fps, k, limit, c.textChecks(texts)).thenApply(hits -> {
+                QueryResponse.Builder b = QueryResponse.newBuilder();
+                for (int i = 0; i < n; i++) {
+                    QueryResult.Builder r = b.addResultsBuilder().setFingerprint(fps[i]).setTotalMatches(hits.get(i).total());
+                    hits.get(i).hits().forEach(h -> r.addMatches(match(h)));
+                }
+                return b.build();
+            });
         });
     }
 
@@ -439,6 +444,43 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         }
         out.onNext(response);
         out.onCompleted();
+    }
+
+    /**
+     * As {@link #answer}, for a call whose answer comes later: {@code out} is answered on the
+     * thread that completes it. A stale partition map is refreshed and the call retried, as
+     * {@link #withFreshMap} does, off that thread (a refresh may wait for Atomix) and in the
+     * request's gRPC Context.
+     */
+    private <T> void answerLater(StreamObserver<T> out, int attempt, Supplier<CompletableFuture<T>> call) {
+        CompletableFuture<T> answer;
+        try {
+            answer = call.get();
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        Context context = Context.current();
+        answer.whenComplete((response, failure) -> {
+            if (failure == null) {
+                out.onNext(response);
+                out.onCompleted();
+                return;
+            }
+            RuntimeException e = Fanout.cause(failure);
+            if (attempt < STALE_MAP_RETRIES && e instanceof StatusRuntimeException s && ShardEpochs.isStale(s.getStatus())) {
+                CompletableFuture.runAsync(context.wrap(() -> {
+                    try {
+                        view.refresh();
+                    } catch (RuntimeException r) {
+                        out.onError(status(r).asRuntimeException());
+                        return;
+                    }
+                    answerLater(out, attempt + 1, call);
+                }));
+                return;
+            }
+            out.onError(status(e).asRuntimeException());
+        });
     }
 
     <T> T withFreshMap(Supplier<T> call) {

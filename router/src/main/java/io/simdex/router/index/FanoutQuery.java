@@ -1,5 +1,6 @@
 package io.simdex.router.index;
 
+import io.grpc.Context;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.Found;
@@ -13,6 +14,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import static io.simdex.router.shard.Fanout.pick;
 
@@ -39,9 +41,28 @@ final class FanoutQuery {
 
     /** The stored documents within {@code maxDistance} of each probe, at most {@code limit} ids (0: all) of each fingerprint. */
     List<Candidates> candidates(String c, long[] generations, long[] probes, int maxDistance, int limit) {
+        return Fanout.join(candidatesAsync(c, generations, probes, maxDistance, limit));
+    }
+
+    /**
+     * As {@link #candidates}, blocking no thread: the second round starts, and the answer is
+     * made, on the thread that completes the first round's last call (a gRPC transport thread),
+     * in the caller's gRPC Context (its deadline reaches the second round too).
+     */
+    CompletableFuture<List<Candidates>> candidatesAsync(String c, long[] generations, long[] probes, int maxDistance, int limit) {
         Map<Long, Map<Long, Ids>> ids = new HashMap<>();
-        Found[] matches = probe(c, generations, probes, maxDistance, limit, ids);
-        resolve(c, matches, limit, ids);
+        Context context = Context.current();
+        return probe(c, generations, probes, maxDistance, limit, ids).thenCompose(matches -> {
+            Context previous = context.attach();
+            try {
+                return resolve(c, matches, limit, ids).thenApply(done -> assemble(probes, matches, ids));
+            } finally {
+                context.detach(previous);
+            }
+        });
+    }
+
+    private static List<Candidates> assemble(long[] probes, Found[] matches, Map<Long, Map<Long, Ids>> ids) {
         List<Candidates> out = new ArrayList<>(probes.length);
         for (int q = 0; q < probes.length; q++) {
             Found m = matches[q];
@@ -70,7 +91,7 @@ final class FanoutQuery {
      * neighbours of the probe's block, with a residue threshold one lower
      * ({@link BlockTables#MAX_NEIGHBOUR_DISTANCE} says why that finds everything up to 7).
      */
-    private Found[] probe(String c, long[] gens, long[] probes, int maxDistance, int limit, Map<Long, Map<Long, Ids>> ids) {
+    private CompletableFuture<Found[]> probe(String c, long[] gens, long[] probes, int maxDistance, int limit, Map<Long, Map<Long, Ids>> ids) {
         int variants = variants(maxDistance);
         int partCount = BlockTables.TABLES * variants;
         Found[][] parts = new Found[partCount][probes.length];
@@ -106,9 +127,13 @@ final class FanoutQuery {
             }
             put(ids, probed.resolved().generations(), probed.resolved().fingerprints(), probed.ids());
         });
-        f.await();
-        Found[] out = new Found[probes.length];
-        for (int q = 0; q < probes.length; q++) {
+        return f.done().thenApply(done -> distinct(probes.length, parts));
+    }
+
+    /** Each probe's distinct (fp, generation) matches over every part. */
+    private static Found[] distinct(int probes, Found[][] parts) {
+        Found[] out = new Found[probes];
+        for (int q = 0; q < probes; q++) {
             int n = 0;
             for (Found[] part : parts) {
                 n += part[q].fingerprints().length;
@@ -154,7 +179,7 @@ final class FanoutQuery {
      * Completes {@code ids} (generation -> fingerprint -> at most {@code limit} ids) for every
      * matched (fingerprint, generation) the probes did not resolve: one call per owner of any.
      */
-    private void resolve(String c, Found[] matches, int limit, Map<Long, Map<Long, Ids>> ids) {
+    private CompletableFuture<Void> resolve(String c, Found[] matches, int limit, Map<Long, Map<Long, Ids>> ids) {
         int n = 0;
         for (Found m : matches) {
             n += m.fingerprints().length;
@@ -171,7 +196,7 @@ final class FanoutQuery {
             }
         }
         if (at == 0) {
-            return; // every match came with its ids
+            return CompletableFuture.completedFuture(null); // every match came with its ids
         }
         Found all = distinctPairs(Arrays.copyOf(fps, at), Arrays.copyOf(gens, at));
         long[] allFps = all.fingerprints();
@@ -180,7 +205,7 @@ final class FanoutQuery {
         f.toOwners(shards, allFps.length, i -> placement.ownerOfFingerprint(allFps[i]),
                 (shard, group) -> shard.resolveIds(c, pick(allGens, group), pick(allFps, group), limit),
                 (group, found) -> put(ids, pick(allGens, group), pick(allFps, group), found));
-        f.await();
+        return f.done();
     }
 
     /** Records found[i] as the ids of fps[i] in gens[i]; answers arrive on several threads. */

@@ -249,6 +249,25 @@ public final class IndexRouter implements AutoCloseable {
         int k = verify ? checks.reach(maxDistance) : maxDistance;
         // Each matched fingerprint needs at most `limit` ids: the nearest `limit` of a probe are among them.
         List<Candidates> found = local != null ? local.candidates(c, w.live(), probes, k, limit) : fanout.candidates(c, w.live(), probes, k, limit);
+        return nearest(c, w, found, maxDistance, limit, verify ? checks : null);
+    }
+
+    /**
+     * As {@link #query(String, Window, long[], int, int, TextChecks)}, without blocking the
+     * caller on remote shards: their answers complete it, on a gRPC transport thread. Shards that
+     * answer in the caller's thread, and probes that need verification (it reads stored texts and
+     * sketches), are answered before it returns.
+     */
+    public CompletableFuture<List<Nearest>> queryAsync(String c, Window w, long[] probes, int maxDistance, int limit, TextChecks checks) {
+        if (local != null || (checks != null && checks.any())) {
+            return CompletableFuture.completedFuture(query(c, w, probes, maxDistance, limit, checks));
+        }
+        return fanout.candidatesAsync(c, w.live(), probes, maxDistance, limit).thenApply(found -> nearest(c, w, found, maxDistance, limit, null));
+    }
+
+    /** Candidates to answers: verified when {@code checks} is given, else those within maxDistance; at most {@code limit} of each. */
+    private List<Nearest> nearest(String c, Window w, List<Candidates> found, int maxDistance, int limit, TextChecks checks) {
+        boolean verify = checks != null;
         List<Nearest> out;
         if (verify) {
             out = verification.verify(c, w, found, maxDistance, checks);

@@ -206,6 +206,23 @@ public final class Fanout {
         }
     }
 
+    /**
+     * Every call so far, done: what {@link #await} waits for, for a caller that must not block.
+     * It fails as the first call that fails, wrapped in a CompletionException.
+     */
+    public CompletableFuture<Void> done() {
+        CompletableFuture<Void> all = pending.isEmpty() ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0]));
+        pending.clear();
+        return all;
+    }
+
+    /** The failure a {@link #done} or a joined call failed with, as the shard gave it (a gRPC status from a remote shard). */
+    public static RuntimeException cause(Throwable failure) {
+        Throwable t = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return t instanceof RuntimeException r ? r : new CompletionException(t);
+    }
+
     /** Waits for every call; rethrows the first failure's cause (a gRPC status from a remote shard). */
     public void await() {
         if (pending.isEmpty()) {

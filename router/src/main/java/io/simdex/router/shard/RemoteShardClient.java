@@ -5,6 +5,7 @@ import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Internal;
 import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketAddManyRequest;
@@ -19,7 +20,6 @@ import io.simdex.proto.v1.ShardLockRequest;
 import io.simdex.proto.v1.ShardPrepareRequest;
 import io.simdex.proto.v1.ShardPreviousResponse;
 import io.simdex.proto.v1.ShardProbeManyRequest;
-import io.simdex.proto.v1.ShardProbeManyResponse;
 import io.simdex.proto.v1.ShardProbePart;
 import io.simdex.proto.v1.ShardProbeRequest;
 import io.simdex.proto.v1.ShardProbeResponse;
@@ -36,6 +36,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -91,11 +92,13 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<Found[]> probe(String c, long[] gens, int table, long[] fps, int maxDistance) {
-        return adapt(watched(readStub().probe(ShardProbeRequest.newBuilder().setCollection(c).setTable(table).addAllGenerations(boxed(gens))
-                .addAllFingerprints(boxed(fps)).setMaxDistance(maxDistance).build())), RemoteShardClient::found);
+        ShardProbeRequest.Builder b = ShardProbeRequest.newBuilder().setCollection(c).setTable(table).setMaxDistance(maxDistance);
+        addAll(gens, b::addGenerations);
+        addAll(fps, b::addFingerprints);
+        return adapt(watched(readStub().probe(b.build())), RemoteShardClient::found);
     }
 
-    private static Found[] found(ShardProbeResponse r) {
+    static Found[] found(ShardProbeResponse r) {
         Found[] out = new Found[r.getMatchesCount()];
         for (int i = 0; i < out.length; i++) {
             out[i] = new Found(unboxed(r.getMatches(i).getFingerprintsList()), unboxed(r.getMatches(i).getGenerationsList()));
@@ -114,7 +117,7 @@ public final class RemoteShardClient implements ShardClient {
         if (!batches.get()) {
             return ShardClient.super.probeMany(c, gens, tables, fps, maxDistances);
         }
-        return orSingly(adapt(watched(readStub().probeMany(probeManyRequest(c, gens, tables, fps, maxDistances).build())), RemoteShardClient::parts),
+        return orSingly(adapt(watched(readStub().probeMany(probeManyRequest(c, gens, tables, fps, maxDistances).build())), r -> FlatAnswers.parts(r, fps)),
                 () -> ShardClient.super.probeMany(c, gens, tables, fps, maxDistances));
     }
 
@@ -126,25 +129,19 @@ public final class RemoteShardClient implements ShardClient {
         }
         ShardProbeManyRequest request = probeManyRequest(c, gens, tables, fps, maxDistances)
                 .setResolvePartitions(ByteString.copyFrom(resolvePartitions)).setIdLimit(limit).build();
-        return orSingly(adapt(watched(readStub().probeMany(request)), r -> new Probed(parts(r),
-                        new Found(unboxed(r.getResolved().getFingerprintsList()), unboxed(r.getResolved().getGenerationsList())), ids(r.getResolvedIdsList()))),
+        return orSingly(adapt(watched(readStub().probeMany(request)), r -> new Probed(FlatAnswers.parts(r, fps),
+                        new Found(unboxed(r.getResolved().getFingerprintsList()), unboxed(r.getResolved().getGenerationsList())), FlatAnswers.resolvedIds(r))),
                 () -> ShardClient.super.probeResolving(c, gens, tables, fps, maxDistances, resolvePartitions, limit));
     }
 
     private static ShardProbeManyRequest.Builder probeManyRequest(String c, long[] gens, int[] tables, long[][] fps, int[] maxDistances) {
-        ShardProbeManyRequest.Builder b = ShardProbeManyRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens));
+        ShardProbeManyRequest.Builder b = ShardProbeManyRequest.newBuilder().setCollection(c).setFlat(true);
+        addAll(gens, b::addGenerations);
         for (int i = 0; i < tables.length; i++) {
-            b.addParts(ShardProbePart.newBuilder().setTable(tables[i]).addAllFingerprints(boxed(fps[i])).setMaxDistance(maxDistances[i]));
+            ShardProbePart.Builder part = b.addPartsBuilder().setTable(tables[i]).setMaxDistance(maxDistances[i]);
+            addAll(fps[i], part::addFingerprints);
         }
         return b;
-    }
-
-    private static Found[][] parts(ShardProbeManyResponse r) {
-        Found[][] out = new Found[r.getPartsCount()][];
-        for (int p = 0; p < out.length; p++) {
-            out[p] = found(r.getParts(p));
-        }
-        return out;
     }
 
     @Override
@@ -216,11 +213,13 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<Ids[]> resolveIds(String c, long[] gens, long[] fps, int limit) {
-        return adapt(watched(readStub().resolveIds(ShardResolveRequest.newBuilder().setCollection(c).addAllFingerprints(boxed(fps))
-                .addAllGenerations(boxed(gens)).setLimit(limit).build())), r -> ids(r.getIdsList()));
+        ShardResolveRequest.Builder b = ShardResolveRequest.newBuilder().setCollection(c).setLimit(limit).setFlat(true);
+        addAll(fps, b::addFingerprints);
+        addAll(gens, b::addGenerations);
+        return adapt(watched(readStub().resolveIds(b.build())), r -> FlatAnswers.ids(r, fps.length));
     }
 
-    private static Ids[] ids(List<IdList> lists) {
+    static Ids[] ids(List<IdList> lists) {
         Ids[] out = new Ids[lists.size()];
         for (int i = 0; i < out.length; i++) {
             IdList ids = lists.get(i);
@@ -361,8 +360,22 @@ public final class RemoteShardClient implements ShardClient {
         return Arrays.stream(fps).boxed().toList();
     }
 
-    private static long[] unboxed(List<Long> list) {
+    /** Appends each value with a builder's primitive adder: no boxing, unlike addAll of a List<Long>. */
+    private static void addAll(long[] values, LongConsumer add) {
+        for (long v : values) {
+            add.accept(v);
+        }
+    }
+
+    /** A repeated 64-bit field as an array; protobuf's own lists are read without boxing. */
+    static long[] unboxed(List<Long> list) {
         long[] out = new long[list.size()];
+        if (list instanceof Internal.LongList primitive) {
+            for (int i = 0; i < out.length; i++) {
+                out[i] = primitive.getLong(i);
+            }
+            return out;
+        }
         for (int i = 0; i < out.length; i++) {
             out[i] = list.get(i);
         }
