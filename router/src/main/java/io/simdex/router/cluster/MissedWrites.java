@@ -143,12 +143,15 @@ public final class MissedWrites implements AutoCloseable {
 
     private void refresh() {
         try {
+            long before = changes();
             Set<String> marked = map.keySet().stream().collect(java.util.stream.Collectors.toSet());
             long now = System.nanoTime();
             synchronized (this) {
                 // Own marks count until the map shows them (or for 10 s, if the put was lost).
                 markedHere.entrySet().removeIf(e -> marked.contains(e.getKey()) || now - e.getValue() > TimeUnit.SECONDS.toNanos(10));
-                suspects.retainAll(marked);
+                if (changes == before) { // else an event newer than this read may have added a node it lacks
+                    suspects.retainAll(marked);
+                }
                 suspects.addAll(marked);
                 suspects.addAll(markedHere.keySet());
             }
