@@ -83,7 +83,7 @@ public final class ClusterNode implements AutoCloseable {
         this.health = health;
         this.member = member;
         this.store = store;
-        this.missed = new MissedWrites(member.atomix());
+        this.missed = new MissedWrites(member.atomix()).watching();
         this.peers = peers;
         this.catchUp = new Thread(this::catchUp, "catch-up");
         this.catchUp.setDaemon(true);
@@ -181,6 +181,7 @@ public final class ClusterNode implements AutoCloseable {
         try {
             boolean first = true;
             while (!Thread.currentThread().isInterrupted()) {
+                long seen = missed.changes();
                 long mark;
                 try {
                     mark = missed.markVersion(config.id());
@@ -201,7 +202,7 @@ public final class ClusterNode implements AutoCloseable {
                     }
                     continue;
                 }
-                Thread.sleep(500);
+                missed.awaitChange(seen, 2 * MissedWrites.SAFETY_POLL.toMillis()); // a mark's event, or the map's poll
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -45,6 +45,7 @@ import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.IndexView;
 import io.simdex.router.index.Window;
 import io.simdex.router.shard.Fanout;
+import io.simdex.router.shard.RequestMarks;
 import io.simdex.router.shard.ShardEpochs;
 import io.simdex.router.transport.HandlingTimes;
 
@@ -483,9 +484,13 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         });
     }
 
+    /**
+     * Runs {@code call}, again on a newer map as {@link #answer} says. Replicas its writes leave
+     * behind are marked once per attempt, when it ends, before any answer ({@link RequestMarks}).
+     */
     <T> T withFreshMap(Supplier<T> call) {
         for (int attempt = 0; ; attempt++) {
-            try {
+            try (RequestMarks marks = RequestMarks.open()) {
                 return call.get();
             } catch (StatusRuntimeException e) {
                 if (attempt == STALE_MAP_RETRIES || !ShardEpochs.isStale(e.getStatus())) {

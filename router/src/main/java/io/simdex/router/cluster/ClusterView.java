@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -117,7 +118,17 @@ public final class ClusterView implements IndexView, AutoCloseable {
         }
         java.util.function.IntPredicate live = i -> liveIds.get().contains(nodes.get(i).getId());
         java.util.function.IntPredicate readable = i -> live.test(i) && !missed.suspect(nodes.get(i).getId());
-        ReplicaSet.Behind behind = i -> missed.mark(nodes.get(i).getId());
+        ReplicaSet.Behind behind = new ReplicaSet.Behind() {
+            @Override
+            public void suspect(int i) {
+                missed.report(nodes.get(i).getId());
+            }
+
+            @Override
+            public CompletableFuture<Void> mark(int i) {
+                return missed.markReported(nodes.get(i).getId());
+            }
+        };
         Map<String, Integer> groupOf = new HashMap<>();
         List<ShardClient> groups = new ArrayList<>();
         int[] groupOfPartition = new int[Partitions.COUNT];

@@ -3,6 +3,9 @@ package io.simdex.router.cluster;
 import io.atomix.core.Atomix;
 import io.atomix.core.map.AsyncAtomicMap;
 import io.atomix.core.map.AtomicMap;
+import io.atomix.core.map.AtomicMapEvent;
+import io.atomix.core.map.AtomicMapEventListener;
+import io.atomix.primitive.PrimitiveState;
 import io.atomix.protocols.raft.MultiRaftProtocol;
 import io.atomix.protocols.raft.ReadConsistency;
 import io.atomix.utils.serializer.Serializer;
@@ -51,6 +54,16 @@ public final class MissedWrites implements AutoCloseable {
     private final ConcurrentHashMap<String, Long> lastLogged = new ConcurrentHashMap<>();
     /** Reports this process made, per node: the missed-writes metric. */
     private final ConcurrentHashMap<String, LongAdder> reports = new ConcurrentHashMap<>();
+    /**
+     * How often the map is read whatever the listener heard. Events normally arrive within a
+     * Raft commit; the poll bounds how long a lost one (a session that expired and came back
+     * between an event and the listener's new registration) goes unseen.
+     */
+    public static final Duration SAFETY_POLL = Duration.ofSeconds(5);
+    private final Duration safetyPoll;
+    private final AtomicMapEventListener<String, String> listener = this::onEvent;
+    private volatile PrimitiveState state = PrimitiveState.CONNECTED;
+    private long changes; // guarded by this
     private final ScheduledExecutorService poll = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "missed-writes");
         t.setDaemon(true);
@@ -58,6 +71,12 @@ public final class MissedWrites implements AutoCloseable {
     });
 
     public MissedWrites(Atomix atomix) {
+        this(atomix, SAFETY_POLL);
+    }
+
+    /** With the map read every {@code safetyPoll} while {@link #watching} (tests use long ones, to see events alone). */
+    MissedWrites(Atomix atomix, Duration safetyPoll) {
+        this.safetyPoll = safetyPoll;
         map = atomix.<String, String>atomicMapBuilder("simdex-missed-writes")
                 .withProtocol(MultiRaftProtocol.builder("raft").withReadConsistency(ReadConsistency.LINEARIZABLE)
                         .withMaxTimeout(MARK_TIMEOUT).build())
@@ -80,23 +99,83 @@ public final class MissedWrites implements AutoCloseable {
                 MARK_COMMIT_TIMEOUT);
     }
 
-    /** Router side: keeps {@link #suspect} current (the map every second). */
+    /**
+     * Keeps {@link #suspect} current and wakes {@link #awaitChange}: a listener on the map, and
+     * a poll every {@link #SAFETY_POLL} for what a listener can miss. The listener is registered
+     * anew whenever the Raft session comes back, since an expired session silently drops it.
+     */
     public MissedWrites watching() {
-        poll.scheduleWithFixedDelay(this::refresh, 1, 1, TimeUnit.SECONDS);
+        map.async().addStateChangeListener(s -> { // the sync wrapper's addStateChangeListener does nothing
+            PrimitiveState prev = state;
+            state = s;
+            if (s == PrimitiveState.CONNECTED && prev != PrimitiveState.CONNECTED) {
+                poll.execute(this::subscribe);
+            }
+        });
+        subscribe();
+        poll.scheduleWithFixedDelay(this::refresh, safetyPoll.toMillis(), safetyPoll.toMillis(), TimeUnit.MILLISECONDS);
         return this;
+    }
+
+    private void subscribe() {
+        try {
+            map.removeListener(listener); // Atomix registers with the Raft group only when its first listener is added
+            map.addListener(listener);
+            refresh();
+        } catch (RuntimeException notConnected) {
+            // again on CONNECTED, and the poll reads the map meanwhile
+        }
+    }
+
+    private void onEvent(AtomicMapEvent<String, String> e) {
+        synchronized (this) {
+            if (e.type() == AtomicMapEvent.Type.REMOVE) {
+                if (!markedHere.containsKey(e.key())) {
+                    suspects.remove(e.key());
+                }
+            } else {
+                markedHere.remove(e.key()); // the map shows this process's mark now
+                suspects.add(e.key());
+            }
+        }
+        changed();
     }
 
     private void refresh() {
         try {
+            long before = changes();
             Set<String> marked = map.keySet().stream().collect(java.util.stream.Collectors.toSet());
             long now = System.nanoTime();
-            // Own marks count until the map shows them (or for 10 s, if the put was lost).
-            markedHere.entrySet().removeIf(e -> marked.contains(e.getKey()) || now - e.getValue() > TimeUnit.SECONDS.toNanos(10));
-            suspects.retainAll(marked);
-            suspects.addAll(marked);
-            suspects.addAll(markedHere.keySet());
+            synchronized (this) {
+                // Own marks count until the map shows them (or for 10 s, if the put was lost).
+                markedHere.entrySet().removeIf(e -> marked.contains(e.getKey()) || now - e.getValue() > TimeUnit.SECONDS.toNanos(10));
+                if (changes == before) { // else an event newer than this read may have added a node it lacks
+                    suspects.retainAll(marked);
+                }
+                suspects.addAll(marked);
+                suspects.addAll(markedHere.keySet());
+            }
+            changed();
         } catch (RuntimeException noQuorumNow) {
-            // next second
+            // next round
+        }
+    }
+
+    private synchronized void changed() {
+        changes++;
+        notifyAll();
+    }
+
+    /** How many times the map was seen to change (or read): pass it to {@link #awaitChange}. */
+    public synchronized long changes() {
+        return changes;
+    }
+
+    /** Node side, with {@link #watching}: waits until the map changes after {@code seen} ({@link #changes}), at most {@code millis}. */
+    public synchronized void awaitChange(long seen, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        for (long left = millis; changes == seen && left > 0; left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) {
+            wait(left);
         }
     }
 
@@ -109,15 +188,31 @@ public final class MissedWrites implements AutoCloseable {
      * Concurrent reports for one node share a put (see {@link CoalescedPuts}).
      */
     public CompletableFuture<Void> mark(String nodeId) {
+        report(nodeId);
+        return markReported(nodeId);
+    }
+
+    /** The local half of {@link #mark}: counts the report and stops reads from the node at once; the durable mark is {@link #markReported}. */
+    public void report(String nodeId) {
         reports.computeIfAbsent(nodeId, k -> new LongAdder()).increment();
         long now = System.nanoTime();
-        markedHere.putIfAbsent(nodeId, now);
+        suspectHere(nodeId);
         Long logged = lastLogged.get(nodeId);
         if (logged == null || now - logged > TimeUnit.SECONDS.toNanos(10)) { // one line per node per 10 s, not per write
             lastLogged.put(nodeId, now);
             LOG.warning(nodeId + " missed an acknowledged write: it must catch up before it serves reads again");
         }
+    }
+
+    /** Under the lock, so an event removing an older mark of the node cannot undo this. */
+    private synchronized void suspectHere(String nodeId) {
+        markedHere.putIfAbsent(nodeId, System.nanoTime());
         suspects.add(nodeId);
+    }
+
+    /** The durable half of {@link #mark}, for a node already {@link #report reported}: as {@link #mark}, counting nothing. */
+    public CompletableFuture<Void> markReported(String nodeId) {
+        suspectHere(nodeId);
         return puts.request(nodeId);
     }
 

@@ -102,7 +102,8 @@ public final class PartitionMapStore implements AutoCloseable {
     /**
      * Calls {@code onNewMap} with the current map and then every newer epoch (never an older
      * one, never twice), on a watcher thread. Re-subscribes when the Raft session comes back:
-     * an expired session silently ends Atomix events. A 2 s poll is the safety net.
+     * an expired session silently ends Atomix events. A poll every {@link MissedWrites#SAFETY_POLL}
+     * is the safety net.
      */
     public void watch(Consumer<PartitionMap> onNewMap) {
         listeners.add(onNewMap);
@@ -131,7 +132,7 @@ public final class PartitionMapStore implements AutoCloseable {
             } catch (RuntimeException noQuorumNow) {
                 // next round
             }
-        }, 2, 2, TimeUnit.SECONDS);
+        }, MissedWrites.SAFETY_POLL.toMillis(), MissedWrites.SAFETY_POLL.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The newest map this store has seen (null before the first). */

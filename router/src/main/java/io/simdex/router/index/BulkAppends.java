@@ -100,8 +100,7 @@ public final class BulkAppends {
         }
         boolean checkAll = partial;
         partial = true;
-        index.addGrouped(collection, generation, fresh, freshCount, !checkAll);
-        index.addGrouped(collection, generation, checked, checkedCount, false);
+        index.addGrouped(collection, generation, fresh, freshCount, !checkAll, checked, checkedCount);
         partial = false;
         applied += documents;
         clear();

@@ -468,22 +468,31 @@ public final class IndexRouter implements AutoCloseable {
     }
 
     /**
-     * Adds {@code fps[0..n)} to their buckets of generation g, each table's share ordered by
-     * block first, so a shard appends each bucket's run at once (ShardNode#bucketAdd).
+     * Adds {@code fresh[0..nFresh)} ({@code freshUnscanned}: appended without a scan, see
+     * ShardClient#bucketAdd) and then {@code checked[0..nChecked)} (scanned) to their buckets of
+     * generation g, each table's share ordered by block first, so a shard appends each bucket's
+     * run at once (ShardNode#bucketAdd). One call per node for both: the fresh parts come first
+     * in it, so a checked copy of a fingerprint finds the fresh one.
      */
-    void addGrouped(String c, long g, long[] fps, int n, boolean newFingerprints) {
-        if (n == 0) {
+    void addGrouped(String c, long g, long[] fresh, int nFresh, boolean freshUnscanned, long[] checked, int nChecked) {
+        int parts = (nFresh > 0 ? 1 : 0) + (nChecked > 0 ? 1 : 0);
+        if (parts == 0) {
             return;
         }
-        long[][] parts = new long[BlockTables.TABLES][];
-        int[] tables = new int[BlockTables.TABLES];
-        boolean[] fresh = new boolean[BlockTables.TABLES];
-        for (int t = 0; t < BlockTables.TABLES; t++) {
-            parts[t] = BlockTables.groupByBlock(fps, n, t);
-            tables[t] = t;
-            fresh[t] = newFingerprints;
+        long[][] fps = new long[parts * BlockTables.TABLES][];
+        int[] tables = new int[fps.length];
+        boolean[] unscanned = new boolean[fps.length];
+        int p = 0;
+        for (int t = 0; nFresh > 0 && t < BlockTables.TABLES; t++, p++) {
+            fps[p] = BlockTables.groupByBlock(fresh, nFresh, t);
+            tables[p] = t;
+            unscanned[p] = freshUnscanned;
         }
-        bucketAdds(c, g, tables, parts, fresh);
+        for (int t = 0; nChecked > 0 && t < BlockTables.TABLES; t++, p++) {
+            fps[p] = BlockTables.groupByBlock(checked, nChecked, t);
+            tables[p] = t;
+        }
+        bucketAdds(c, g, tables, fps, unscanned);
     }
 
     /** Adds each fingerprint of {@code lists[j]} to its four buckets of generation g, {@code newFingerprints[j]} as in ShardClient#bucketAdd. */

@@ -51,6 +51,13 @@ public final class ReplicaSet implements ShardClient {
          * mark is durable (a failure leaves the write unacknowledged).
          */
         CompletableFuture<Void> mark(int node);
+
+        /**
+         * Stops reads from {@code node} at once, before its durable {@link #mark} (made at the
+         * end of the request, see {@link RequestMarks}); counts the report. Nothing by default.
+         */
+        default void suspect(int node) {
+        }
     }
 
     /**
@@ -145,14 +152,16 @@ public final class ReplicaSet implements ShardClient {
      * or has not answered {@code graceMillis} after the quorum and the incoming replicas did (or,
      * if longer, twice as long as they took), is marked behind, and the write is acknowledged
      * only once every such mark is durable: if one cannot be made, the write is answered
-     * UNAVAILABLE rather than acknowledged with a stale replica nobody knows of. Waiting for the replicas beyond the quorum (or for their marks) keeps
+     * UNAVAILABLE rather than acknowledged with a stale replica nobody knows of. Inside a
+     * {@link RequestMarks} scope the marks are left to the end of the request (the replica is
+     * no longer read from at once), and the write answers without them. Waiting for the replicas beyond the quorum (or for their marks) keeps
      * read-after-write within a router: a Dedup right after an Insert must not read a replica
      * the Insert is still being applied to, and a marked replica is read only when no other is.
      * When every replica answers, no mark is made: that path costs nothing more.
      */
     private <T> CompletableFuture<T> write(Function<ShardClient, CompletableFuture<T>> call, BinaryOperator<T> merge) {
         int n = serving.length + incoming.length;
-        Tally<T> tally = new Tally<>(merge);
+        Tally<T> tally = new Tally<>(merge, RequestMarks.current());
         for (int i = 0; i < n; i++) {
             boolean isServing = i < serving.length;
             int node = isServing ? servingNodes[i] : incomingNodes[i - serving.length];
@@ -182,8 +191,12 @@ public final class ReplicaSet implements ShardClient {
         boolean decided;
         ScheduledFuture<?> grace;
 
-        Tally(BinaryOperator<T> merge) {
+        /** The request's scope, if its marks are made when it ends; else null (each write waits for its own). */
+        final RequestMarks request;
+
+        Tally(BinaryOperator<T> merge, RequestMarks request) {
             this.merge = merge;
+            this.request = request;
         }
 
         synchronized void settled(int i, T v, Throwable failure) {
@@ -254,13 +267,20 @@ public final class ReplicaSet implements ShardClient {
         }
 
         private void acknowledge(List<Integer> behind) {
-            if (behind.isEmpty()) {
+            List<Integer> now = new ArrayList<>(behind.size());
+            for (int node : behind) {
+                ReplicaSet.this.behind.suspect(node);
+                if (request == null || !request.defer(ReplicaSet.this.behind, node)) {
+                    now.add(node);
+                }
+            }
+            if (now.isEmpty()) {
                 out.complete(value);
                 return;
             }
-            CompletableFuture<?>[] marks = new CompletableFuture<?>[behind.size()];
+            CompletableFuture<?>[] marks = new CompletableFuture<?>[now.size()];
             for (int k = 0; k < marks.length; k++) {
-                marks[k] = safely(ReplicaSet.this.behind::mark, behind.get(k));
+                marks[k] = safely(ReplicaSet.this.behind::mark, now.get(k));
             }
             T acknowledged = value;
             CompletableFuture.allOf(marks).whenComplete((ok, failure) -> {
@@ -268,14 +288,14 @@ public final class ReplicaSet implements ShardClient {
                     out.complete(acknowledged);
                 } else {
                     out.completeExceptionally(Status.UNAVAILABLE.withDescription("write applied on " + acks + " of " + serving.length
-                            + " replicas but not acknowledged: replica node(s) " + behind + " missed it and could not be marked behind ("
+                            + " replicas but not acknowledged: replica node(s) " + now + " missed it and could not be marked behind ("
                             + Status.fromThrowable(failure) + "); it may be partly applied, and retrying it is safe").asRuntimeException());
                 }
             });
         }
     }
 
-    private static <A, T> CompletableFuture<T> safely(Function<A, CompletableFuture<T>> call, A replica) {
+    static <A, T> CompletableFuture<T> safely(Function<A, CompletableFuture<T>> call, A replica) {
         try {
             return call.apply(replica);
         } catch (RuntimeException e) {

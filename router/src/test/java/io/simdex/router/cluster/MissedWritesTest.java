@@ -122,6 +122,29 @@ class MissedWritesTest {
     }
 
     @Test
+    void watching_learnsOfAnotherMembersMarkAndItsClearing_fromEvents() throws Exception {
+        Cluster c = shared;
+        MissedWrites watcher = new MissedWrites(c.founder().atomix(), java.time.Duration.ofHours(1)).watching(); // no poll: events alone
+        open.add(watcher);
+        assertFalse(watcher.suspect("node-41"));
+        c.router().mark("node-41").get(30, TimeUnit.SECONDS);
+        assertTrue(awaitSuspect(watcher, "node-41", true), "the mark's event reached the other member");
+        assertTrue(c.node().clear("node-41", c.node().markVersion("node-41")));
+        assertTrue(awaitSuspect(watcher, "node-41", false), "and so did its removal");
+    }
+
+    /** Waits (on the watcher's changes, at most 30 s) until {@code suspect(node)} is {@code expected}; whether it got there. */
+    private static boolean awaitSuspect(MissedWrites watcher, String node, boolean expected) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long seen = watcher.changes();
+        while (watcher.suspect(node) != expected && System.nanoTime() < deadline) {
+            watcher.awaitChange(seen, 1000);
+            seen = watcher.changes();
+        }
+        return watcher.suspect(node) == expected;
+    }
+
+    @Test
     void concurrentMarks_allCommit() throws Exception {
         Cluster c = shared;
         List<CompletableFuture<Void>> marks = new ArrayList<>();
