@@ -6,6 +6,7 @@ import io.simdex.server.store.BucketTable;
 import io.simdex.server.store.CollectionStore;
 import io.simdex.server.store.DocMaps;
 import io.simdex.server.store.DocMaps.IdList;
+import io.simdex.server.store.MapFiles;
 import io.simdex.server.store.MatchBuffer;
 import io.simdex.server.store.StoreSizing;
 import io.simdex.server.store.UrlSeenSet;
@@ -76,6 +77,7 @@ public final class ShardNode implements Closeable {
     }
 
     ShardNode(Path dataDir, Function<String, StoreSizing> sizing, MutationLog log) {
+        MapFiles.loadChronicle(dataDir);
         this.dataDir = dataDir;
         this.sizing = sizing;
         this.log = log;

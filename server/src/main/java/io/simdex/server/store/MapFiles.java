@@ -27,6 +27,32 @@ public final class MapFiles {
     private MapFiles() {
     }
 
+    /** Whether this process has created a persisted map yet (see {@link #loadChronicle}). */
+    private static final java.util.concurrent.atomic.AtomicBoolean LOADED = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Creates and deletes a small persisted map in {@code dir} once per process, so that a
+     * server pays Chronicle Map's start-up cost when it starts, not within its first write's
+     * deadline. A JVM's first persisted map compiles Chronicle's native value classes with javac
+     * in process: 10-27 s per JVM on this busy 2-core machine, longer than a router's 15 s write
+     * deadline, so a fresh cluster's first write timed out.
+     */
+    public static void loadChronicle(Path dir) {
+        if (!LOADED.compareAndSet(false, true)) {
+            return;
+        }
+        Path file = dir.resolve(".chronicle-load.cm");
+        try {
+            Files.createDirectories(dir);
+            try (ChronicleMap<Long, Long> warm = ChronicleMap.of(Long.class, Long.class).entries(16).createPersistedTo(file.toFile())) {
+                warm.put(1L, 1L);
+            }
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + file, e);
+        }
+    }
+
     static <K, V> ChronicleMap<K, V> open(ChronicleMapBuilder<K, V> builder, Path file, boolean clean) {
         try {
             if (Files.exists(file) && !clean) {
