@@ -101,21 +101,53 @@ public final class MinHashSketch {
      * candidate, and a text Dedup has hundreds of candidates to distance 7 (DedupTextBenchmark).
      */
     public double estimateStored(CharSequence stored, int from) {
-        if (stored.length() - from != values.length) {
+        return estimateStored(stored, from, bits);
+    }
+
+    /**
+     * As {@link #estimateStored(CharSequence, int)} against a stored form that keeps only the low
+     * {@code lowBits} bits of each bin (the {@code lowBits}-bit sketch of the same text): bins
+     * compared on those bits, the estimate corrected for their chance agreement
+     * {@code 2^-lowBits}. -1 also when {@code lowBits} is outside 1..{@link #bits()}.
+     */
+    public double estimateStored(CharSequence stored, int from, int lowBits) {
+        if (stored.length() - from != values.length || lowBits < 1 || lowBits > bits) {
             return -1;
         }
+        int mask = (1 << lowBits) - 1;
         int equal = 0;
         for (int i = 0; i < values.length; i++) {
             int v = stored.charAt(from + i) - DIGIT_ZERO;
-            if (v < 0 || v >= 1 << bits) {
+            if (v < 0 || v > mask) {
                 return -1;
             }
-            equal += v == values[i] ? 1 : 0;
+            equal += v == (values[i] & mask) ? 1 : 0;
         }
-        return estimate(equal);
+        return estimate(equal, lowBits);
+    }
+
+    /**
+     * This sketch with only the low {@code lowBits} bits of each bin: the {@code lowBits}-bit
+     * sketch of the same text.
+     *
+     * @throws IllegalArgumentException if lowBits is outside 1..{@link #bits()}
+     */
+    public MinHashSketch lowBits(int lowBits) {
+        if (lowBits < 1 || lowBits > bits) {
+            throw new IllegalArgumentException("low bits " + lowBits + " outside 1.." + bits);
+        }
+        byte[] out = new byte[values.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (byte) (values[i] & ((1 << lowBits) - 1));
+        }
+        return new MinHashSketch(out, lowBits);
     }
 
     private double estimate(int equal) {
+        return estimate(equal, bits);
+    }
+
+    private double estimate(int equal, int bits) {
         double chance = 1.0 / (1 << bits);
         double j = ((double) equal / values.length - chance) / (1 - chance);
         return Math.max(0, Math.min(1, j));

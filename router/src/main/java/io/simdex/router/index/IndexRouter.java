@@ -10,6 +10,7 @@ import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.Previous;
 import io.simdex.router.shard.ShardClient;
 import io.simdex.router.shard.WriteBatch;
+import io.simdex.server.store.FingerprintSketch;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -218,14 +219,21 @@ public final class IndexRouter implements AutoCloseable {
             bucketAdds(c, g, new long[][]{added, checked}, new boolean[]{true, false});
         }
         if (textz != null) {
-            putTexts(c, g, idz, textz);
+            putTexts(c, g, idz, fpz, textz);
         }
     }
 
-    private void putTexts(String c, long g, String[] ids, String[] texts) {
+    /** Stores texts[i] for ids[i]; a sketch for its fingerprint fps[i] instead ({@link SketchRule#keptByFingerprint}). */
+    private void putTexts(String c, long g, String[] ids, long[] fps, String[] texts) {
         int[] withText = IntStream.range(0, ids.length).filter(i -> texts[i] != null).toArray();
-        String[] idz = pick(ids, withText);
-        String[] textz = pick(texts, withText);
+        String[] idz = new String[withText.length];
+        String[] textz = new String[withText.length];
+        for (int j = 0; j < withText.length; j++) {
+            int i = withText[j];
+            String byFingerprint = SketchRule.keptByFingerprint(texts[i]);
+            idz[j] = byFingerprint != null ? FingerprintSketch.key(fps[i]) : ids[i];
+            textz[j] = byFingerprint != null ? byFingerprint : texts[i];
+        }
         Fanout f = Fanout.start();
         try (WriteBatch batch = WriteBatch.open()) {
             f.toOwners(shards, idz.length, i -> placement.ownerOfId(idz[i]), (shard, group) -> shard.putTexts(c, g, pick(idz, group), pick(textz, group)));
@@ -248,7 +256,8 @@ public final class IndexRouter implements AutoCloseable {
         boolean verify = checks != null && checks.any();
         int k = verify ? checks.reach(maxDistance) : maxDistance;
         // Each matched fingerprint needs at most `limit` ids: the nearest `limit` of a probe are among them.
-        List<Candidates> found = local != null ? local.candidates(c, w.live(), probes, k, limit) : fanout.candidates(c, w.live(), probes, k, limit);
+        List<Candidates> found = local != null ? local.candidates(c, w.live(), probes, k, limit, verify ? checks : null)
+                : fanout.candidates(c, w.live(), probes, k, limit);
         return nearest(c, w, found, maxDistance, limit, verify ? checks : null);
     }
 
@@ -270,7 +279,7 @@ public final class IndexRouter implements AutoCloseable {
         boolean verify = checks != null;
         List<Nearest> out;
         if (verify) {
-            out = verification.verify(c, w, found, maxDistance, checks);
+            out = verification.verify(c, w, found, maxDistance, checks, local != null);
         } else {
             out = new ArrayList<>(found.size());
             for (Candidates cs : found) {
