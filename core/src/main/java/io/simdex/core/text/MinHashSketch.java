@@ -148,8 +148,16 @@ public final class MinHashSketch {
     }
 
     private double estimate(int equal, int bits) {
+        return estimate(equal, values.length, bits);
+    }
+
+    /**
+     * The estimate of the class comment from {@code equal} of {@code bins} bins of {@code bits}
+     * bits agreeing, clamped to 0..1: for sketches compared in a packed form.
+     */
+    public static double estimate(int equal, int bins, int bits) {
         double chance = 1.0 / (1 << bits);
-        double j = ((double) equal / values.length - chance) / (1 - chance);
+        double j = ((double) equal / bins - chance) / (1 - chance);
         return Math.max(0, Math.min(1, j));
     }
 

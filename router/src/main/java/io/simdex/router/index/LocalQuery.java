@@ -89,11 +89,11 @@ final class LocalQuery {
     }
 
     /** What a call reads once: matches' ids (null for a one-probe call) and their kept sketches ({@link #NO_SKETCH}: none; null map: not read). */
-    private record Batch(Map<Match, DocMaps.IdList> resolved, Map<Match, String> kept) {
+    private record Batch(Map<Match, DocMaps.IdList> resolved, Map<Match, byte[]> kept) {
     }
 
     /** A fingerprint without a kept sketch, in {@link Batch#kept}. */
-    private static final String NO_SKETCH = "";
+    private static final byte[] NO_SKETCH = new byte[0];
 
     /**
      * A matched fingerprint in a generation. Its hash is mixed: a batch's candidates differ from
@@ -119,10 +119,10 @@ final class LocalQuery {
             long fp = found.fingerprints()[i];
             long g = found.generations()[i];
             double similarity = -1;
-            if (sketch != null) {
-                String kept = batch.kept().computeIfAbsent(new Match(fp, g), k -> kept(c, k.fp(), k.generation()));
+            if (sketch != null && sketch.bins() == FingerprintSketch.BINS) {
+                byte[] kept = batch.kept().computeIfAbsent(new Match(fp, g), k -> kept(c, k.fp(), k.generation()));
                 if (kept != NO_SKETCH) {
-                    similarity = rule.estimateKeptByFingerprint(sketch, kept);
+                    similarity = SketchRule.estimatePacked(sketch, kept);
                     if (!rule.keeps(Hamming.distance(fp, probe), similarity)) {
                         continue;
                     }
@@ -142,10 +142,9 @@ final class LocalQuery {
         return nodes[placement.ownerOfFingerprint(fp)].resolveIds(c, g, fp, limit);
     }
 
-    /** The sketch kept for {@code fp} in generation g, {@link #NO_SKETCH} if none. */
-    private String kept(String c, long fp, long g) {
-        String key = FingerprintSketch.key(fp);
-        String kept = nodes[placement.ownerOfId(key)].getTexts(c, new long[]{g}, new String[]{key})[0];
+    /** The packed sketch kept for {@code fp} in generation g, {@link #NO_SKETCH} if none. */
+    private byte[] kept(String c, long fp, long g) {
+        byte[] kept = nodes[placement.ownerOfId(FingerprintSketch.key(fp))].packedSketchOf(c, g, fp);
         return kept == null ? NO_SKETCH : kept;
     }
 

@@ -86,6 +86,16 @@ public record SketchRule(int candidateDistance, double minJaccard, Sketcher sket
         return estimate(sketch, kept);
     }
 
+    /** As {@link #estimateKeptByFingerprint} against a kept sketch in its packed form ({@link FingerprintSketch}). */
+    static double estimatePacked(MinHashSketch sketch, byte[] packed) {
+        int mask = (1 << FingerprintSketch.BITS) - 1;
+        int equal = 0;
+        for (int i = 0; i < FingerprintSketch.BINS; i++) {
+            equal += FingerprintSketch.value(packed, i) == (sketch.value(i) & mask) ? 1 : 0;
+        }
+        return MinHashSketch.estimate(equal, FingerprintSketch.BINS, FingerprintSketch.BITS);
+    }
+
     /**
      * What a fingerprint keeps of the stored form of a sketch ({@link #stored}): the low
      * {@link FingerprintSketch#BITS} bits of each bin, for sketches of

@@ -36,8 +36,12 @@ public final class FingerprintSketch {
 
     /** The text store key of {@code fp}'s sketch. */
     public static String key(long fp) {
-        String hex = Long.toHexString(fp);
-        return KEY_MARK + "0".repeat(HEX_DIGITS - hex.length()) + hex;
+        char[] key = new char[1 + HEX_DIGITS];
+        key[0] = KEY_MARK;
+        for (int i = HEX_DIGITS; i >= 1; i--, fp >>>= 4) {
+            key[i] = Character.forDigit((int) fp & 0xF, 16);
+        }
+        return new String(key);
     }
 
     /** Whether {@code id} is a fingerprint's key. */
@@ -71,17 +75,21 @@ public final class FingerprintSketch {
         return out;
     }
 
+    /** The value of bin {@code bin} in a packed sketch. */
+    public static int value(byte[] packed, int bin) {
+        int v = 0;
+        for (int b = 0, bit = bin * BITS; b < BITS; b++, bit++) {
+            v = v << 1 | (packed[bit >>> 3] >>> (7 - (bit & 7)) & 1);
+        }
+        return v;
+    }
+
     /** The stored form {@code packed} was packed from. */
     static String unpack(byte[] packed) {
         char[] out = new char[1 + BINS];
         out[0] = MARK;
         for (int i = 0; i < BINS; i++) {
-            int v = 0;
-            for (int b = 0; b < BITS; b++) {
-                int bit = i * BITS + b;
-                v = v << 1 | (packed[bit >>> 3] >>> (7 - (bit & 7)) & 1);
-            }
-            out[1 + i] = (char) (DIGIT_ZERO + v);
+            out[1 + i] = (char) (DIGIT_ZERO + value(packed, i));
         }
         return new String(out);
     }

@@ -54,6 +54,11 @@ public final class TextStore implements Closeable {
         return packed != null ? PackedSketch.unpack(packed) : texts.get(id);
     }
 
+    /** The packed sketch kept for {@code fp} ({@link FingerprintSketch}); null if none is packed. */
+    public byte[] packedSketchOf(long fp) {
+        return fingerprintSketches.get(fp);
+    }
+
     /** Keeps {@code value} for {@code id}, a sketch packed. */
     public void put(String id, String value) {
         boolean byFingerprint = FingerprintSketch.isKey(id);
