@@ -83,7 +83,8 @@ final class LocalQuery {
                 }
             }
             MinHashSketch sketch = checks == null ? null : checks.sketch(i);
-            out.add(m.fps().size() == 0 ? Candidates.NONE : hits(c, gens, probe, m, limit, batch, sketch, sketch == null ? null : checks.sketchRule()));
+            byte[] packed = sketch != null && sketch.bins() == FingerprintSketch.BINS ? FingerprintSketch.pack(sketch) : null;
+            out.add(m.fps().size() == 0 ? Candidates.NONE : hits(c, gens, probe, m, limit, batch, packed, packed == null ? null : checks.sketchRule()));
         }
         return out;
     }
@@ -112,14 +113,14 @@ final class LocalQuery {
         }
     }
 
-    private Candidates hits(String c, long[] gens, long probe, ShardNode.Matches m, int limit, Batch batch, MinHashSketch sketch, SketchRule rule) {
+    private Candidates hits(String c, long[] gens, long probe, ShardNode.Matches m, int limit, Batch batch, byte[] sketch, SketchRule rule) {
         Found found = gens.length == 1 ? distinct(m.fps().toArray(), gens[0]) : FanoutQuery.distinctPairs(m.fps().toArray(), m.generations().toArray());
         ProbeHits hits = new ProbeHits(probe);
         for (int i = 0; i < found.fingerprints().length; i++) {
             long fp = found.fingerprints()[i];
             long g = found.generations()[i];
             double similarity = -1;
-            if (sketch != null && sketch.bins() == FingerprintSketch.BINS) {
+            if (sketch != null) {
                 byte[] kept = batch.kept().computeIfAbsent(new Match(fp, g), k -> kept(c, k.fp(), k.generation()));
                 if (kept != NO_SKETCH) {
                     similarity = SketchRule.estimatePacked(sketch, kept);

@@ -86,14 +86,12 @@ public record SketchRule(int candidateDistance, double minJaccard, Sketcher sket
         return estimate(sketch, kept);
     }
 
-    /** As {@link #estimateKeptByFingerprint} against a kept sketch in its packed form ({@link FingerprintSketch}). */
-    static double estimatePacked(MinHashSketch sketch, byte[] packed) {
-        int mask = (1 << FingerprintSketch.BITS) - 1;
-        int equal = 0;
-        for (int i = 0; i < FingerprintSketch.BINS; i++) {
-            equal += FingerprintSketch.value(packed, i) == (sketch.value(i) & mask) ? 1 : 0;
-        }
-        return MinHashSketch.estimate(equal, FingerprintSketch.BINS, FingerprintSketch.BITS);
+    /**
+     * As {@link #estimateKeptByFingerprint}, both sketches packed ({@link FingerprintSketch#pack(MinHashSketch)}
+     * for the probe's): compared 8 bins at a time.
+     */
+    static double estimatePacked(byte[] probe, byte[] kept) {
+        return MinHashSketch.estimate(FingerprintSketch.equalBins(probe, kept), FingerprintSketch.BINS, FingerprintSketch.BITS);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.simdex.server.store;
 
+import io.simdex.core.text.MinHashSketch;
+
 /**
  * A sketch kept per fingerprint, not per id: its key in the text store and its packed form.
  *
@@ -73,6 +75,33 @@ public final class FingerprintSketch {
             }
         }
         return out;
+    }
+
+    /** The packed form of the low {@link #BITS} bits of a sketch of {@link #BINS} bins. */
+    public static byte[] pack(MinHashSketch sketch) {
+        if (sketch.bins() != BINS || sketch.bits() < BITS) {
+            throw new IllegalArgumentException(sketch.bins() + " bins of " + sketch.bits() + " bits, not " + BINS + " of " + BITS + " or more");
+        }
+        return pack(MARK + sketch.lowBits(BITS).toString());
+    }
+
+    /** Bits of one group: 8 bins of 5 bits in 5 bytes, the lowest bit of each bin's value set. */
+    private static final long GROUP_LOW_BITS = 0x08_4210_8421L;
+
+    /**
+     * How many bins two packed sketches agree in: 5 bytes (8 bins) at a time, a bin differing
+     * where its 5 bits of the XOR are not all zero (folded onto the bin's lowest bit, counted).
+     */
+    public static int equalBins(byte[] a, byte[] b) {
+        int differing = 0;
+        for (int from = 0; from < BYTES; from += BITS) {
+            long x = 0;
+            for (int i = from; i < from + BITS; i++) {
+                x = x << Byte.SIZE | (i < BYTES ? (a[i] ^ b[i]) & 0xFF : 0);
+            }
+            differing += Long.bitCount((x | x >>> 1 | x >>> 2 | x >>> 3 | x >>> 4) & GROUP_LOW_BITS);
+        }
+        return BINS - differing;
     }
 
     /** The value of bin {@code bin} in a packed sketch. */

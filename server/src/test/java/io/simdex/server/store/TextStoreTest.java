@@ -132,6 +132,25 @@ class TextStoreTest {
     }
 
     @Test
+    void equalBins_countsBinsWhoseFiveBitsAgree_asBinByBin() {
+        Random rnd = new Random(23);
+        for (int i = 0; i < 2_000; i++) {
+            String a = sketch(rnd, 60, 32);
+            StringBuilder b = new StringBuilder(a);
+            for (int k = rnd.nextInt(61); k > 0; k--) {
+                b.setCharAt(1 + rnd.nextInt(60), (char) ('0' + rnd.nextInt(32)));
+            }
+            int expected = 0;
+            for (int bin = 1; bin <= 60; bin++) {
+                expected += a.charAt(bin) == b.charAt(bin) ? 1 : 0;
+            }
+            assertEquals(expected, FingerprintSketch.equalBins(FingerprintSketch.pack(a), FingerprintSketch.pack(b.toString())));
+        }
+        assertEquals(60, FingerprintSketch.equalBins(FingerprintSketch.pack("\u0000" + "O".repeat(60)), FingerprintSketch.pack("\u0000" + "O".repeat(60))));
+        assertEquals(0, FingerprintSketch.equalBins(FingerprintSketch.pack("\u0000" + "O".repeat(60)), FingerprintSketch.pack("\u0000" + "0".repeat(60))));
+    }
+
+    @Test
     void sketchesByFingerprint_readAsTheStoreOfTheirKeys_otherFormsKeptAsTexts_andSurviveAnUncleanReopen() {
         Map<String, String> expected = new HashMap<>();
         Random rnd = new Random(17);
