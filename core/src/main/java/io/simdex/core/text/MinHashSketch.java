@@ -65,6 +65,41 @@ public final class MinHashSketch {
         return new MinHashSketch(densify(min, bits), bits);
     }
 
+    /**
+     * {@link #of} over the letters and digits of {@code text} ({@link Sketcher#lettersAndDigits}),
+     * for n up to 4, without copying them out: each n-gram's hash is its n characters packed in
+     * a window that rolls past every other character. Null when there are fewer than n letters
+     * and digits (the caller sketches the copy then, whose rules for short texts apply).
+     */
+    static MinHashSketch ofLettersAndDigits(String text, int n, int bins, int bits) {
+        check(n, bins, bits);
+        if (n > PACKED_NGRAM) {
+            throw new IllegalArgumentException("n-gram size " + n + " over " + PACKED_NGRAM + " is not packed");
+        }
+        long marker = n;
+        for (int i = 0; i < n; i++) {
+            marker <<= Character.SIZE;
+        }
+        long window = 0;
+        long windowMask = n == PACKED_NGRAM ? -1L : (1L << (Character.SIZE * n)) - 1;
+        long[] min = new long[bins];
+        Arrays.fill(min, Long.MAX_VALUE);
+        int seen = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isLetterOrDigit(c)) {
+                window = (window << Character.SIZE | c) & windowMask;
+                if (++seen >= n) {
+                    add(min, mix(marker | window));
+                }
+            }
+        }
+        return seen < n ? null : new MinHashSketch(densify(min, bits), bits);
+    }
+
+    /** Most characters of an n-gram packed exactly into its 64-bit hash. */
+    private static final int PACKED_NGRAM = Long.SIZE / Character.SIZE;
+
     /** A sketch from its {@link #toString()} form and bits per bin; null when {@code stored} is not one. */
     public static MinHashSketch parse(CharSequence stored, int bits) {
         byte[] values = new byte[stored.length()];
@@ -210,7 +245,7 @@ public final class MinHashSketch {
     private static long shingle(CharSequence text, int from, int n) {
         long h = n;
         for (int i = from; i < from + n; i++) {
-            h = n <= 4 ? (h << Character.SIZE) | text.charAt(i) : h * GOLDEN + text.charAt(i);
+            h = n <= PACKED_NGRAM ? (h << Character.SIZE) | text.charAt(i) : h * GOLDEN + text.charAt(i);
         }
         return mix(h);
     }
