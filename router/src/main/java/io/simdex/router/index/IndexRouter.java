@@ -33,7 +33,9 @@ import static io.simdex.router.shard.Fanout.pick;
  * {@link Placement} names: id -> fp at the owner of the id, fp -> ids at the owner of fp, and
  * fp in the four buckets (t, block t of fp) at each bucket's owner. A query probes the four
  * buckets of every live generation, then resolves the matched fingerprints' ids; buckets never
- * carry ids, which keeps them at 6 bytes an entry. An id lives in one generation: binding it
+ * carry ids, which keeps them at 6 bytes an entry. A text's sketch is kept for its fingerprint,
+ * at the owner of the fingerprint's text key ({@code FingerprintSketch.key}), so a candidate is
+ * judged before its ids are resolved. An id lives in one generation: binding it
  * in a new one unbinds it from the others (all on the id's owner).
  *
  * <h2>Order of writes</h2>

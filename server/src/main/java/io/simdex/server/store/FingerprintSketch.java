@@ -47,7 +47,7 @@ public final class FingerprintSketch {
     }
 
     /** Whether {@code id} is a fingerprint's key. */
-    static boolean isKey(String id) {
+    public static boolean isKey(String id) {
         return id.length() == 1 + HEX_DIGITS && id.charAt(0) == KEY_MARK;
     }
 
