@@ -67,12 +67,7 @@ public final class FingerprintSketch {
             if (v < 0 || v > VALUE_MASK) {
                 return null;
             }
-            for (int b = 0; b < BITS; b++) {
-                if ((v >>> (BITS - 1 - b) & 1) != 0) {
-                    int bit = i * BITS + b;
-                    out[bit >>> 3] |= (byte) (0x80 >>> (bit & 7));
-                }
-            }
+            set(out, i, v);
         }
         return out;
     }
@@ -82,7 +77,20 @@ public final class FingerprintSketch {
         if (sketch.bins() != BINS || sketch.bits() < BITS) {
             throw new IllegalArgumentException(sketch.bins() + " bins of " + sketch.bits() + " bits, not " + BINS + " of " + BITS + " or more");
         }
-        return pack(MARK + sketch.lowBits(BITS).toString());
+        byte[] out = new byte[BYTES];
+        for (int i = 0; i < BINS; i++) {
+            set(out, i, sketch.value(i) & VALUE_MASK);
+        }
+        return out;
+    }
+
+    /** Writes {@code v} as bin {@code bin}'s value into {@code packed}, whose bits there are zero. */
+    private static void set(byte[] packed, int bin, int v) {
+        for (int b = 0, bit = bin * BITS; b < BITS; b++, bit++) {
+            if ((v >>> (BITS - 1 - b) & 1) != 0) {
+                packed[bit >>> 3] |= (byte) (0x80 >>> (bit & 7));
+            }
+        }
     }
 
     /** Bits of one group: 8 bins of 5 bits in 5 bytes, the lowest bit of each bin's value set. */

@@ -1,5 +1,6 @@
 package io.simdex.server.store;
 
+import io.simdex.core.text.MinHashSketch;
 import net.openhft.chronicle.map.ChronicleMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -120,6 +121,8 @@ class TextStoreTest {
         assertEquals(38, packed.length);
         assertEquals(kept, FingerprintSketch.unpack(packed));
         assertEquals("\u0000" + "O".repeat(60), FingerprintSketch.unpack(FingerprintSketch.pack("\u0000" + "O".repeat(60))), "value 31");
+        MinHashSketch six = MinHashSketch.of("the sketch of a text", 3, 60, 6);
+        assertArrayEquals(FingerprintSketch.pack("\u0000" + six.lowBits(5)), FingerprintSketch.pack(six), "a sketch's low 5 bits");
         assertNull(FingerprintSketch.pack("\u0000" + "0".repeat(59) + "P"), "a value of 32");
         assertNull(FingerprintSketch.pack("\u0000" + "0".repeat(59)), "59 bins");
         assertNull(FingerprintSketch.pack("x" + "0".repeat(60)), "no mark");
