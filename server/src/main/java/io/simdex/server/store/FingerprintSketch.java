@@ -46,9 +46,18 @@ public final class FingerprintSketch {
         return new String(key);
     }
 
-    /** Whether {@code id} is a fingerprint's key. */
+    /** Whether {@code id} is a fingerprint's key: the mark, then 16 lower-case hex digits. */
     public static boolean isKey(String id) {
-        return id.length() == 1 + HEX_DIGITS && id.charAt(0) == KEY_MARK;
+        if (id.length() != 1 + HEX_DIGITS || id.charAt(0) != KEY_MARK) {
+            return false;
+        }
+        for (int i = 1; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if ((c < '0' || c > '9') && (c < 'a' || c > 'f')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The fingerprint of a key ({@link #isKey} holds). */

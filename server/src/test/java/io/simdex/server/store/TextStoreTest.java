@@ -132,6 +132,9 @@ class TextStoreTest {
             assertEquals(fp, FingerprintSketch.fingerprintOf(key));
         }
         assertFalse(FingerprintSketch.isKey("0123456789abcdef0"), "an id of 17 characters");
+        assertFalse(FingerprintSketch.isKey("\u0002" + "0123456789abcdeg"), "not hex");
+        assertFalse(FingerprintSketch.isKey("\u0002" + "0123456789ABCDEF"), "upper case");
+        assertFalse(FingerprintSketch.isKey("\u0002" + "0123456789abcde"), "15 digits");
     }
 
     @Test
