@@ -12,13 +12,16 @@ import io.simdex.router.shard.LocalShardClient;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.ShardClient;
 import io.simdex.server.ShardNode;
+import io.simdex.server.store.FingerprintSketch;
 import io.simdex.server.store.StoreSizing;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
@@ -41,6 +44,15 @@ class SketchVerificationTest {
 
     @Test
     void query_matchesBruteForce_keepsIdenticalWithinThreeAndNearCopiesToSeven() {
+        queryMatchesBruteForce(false);
+    }
+
+    @Test
+    void query_overTheFanout_matchesBruteForce() {
+        queryMatchesBruteForce(true);
+    }
+
+    private void queryMatchesBruteForce(boolean fanout) {
         // Clusters of 8 documents whose fingerprints lie within 12 bits of each other; half of
         // each cluster are near copies of one text, half unrelated texts; a few are fingerprints only.
         int clusters = 150;
@@ -56,7 +68,7 @@ class SketchVerificationTest {
                 texts.add(m == 7 ? null : m % 2 == 0 ? edit(shared, 1 + rnd.nextInt(3)) : text(30 + rnd.nextInt(30)));
             }
         }
-        try (IndexRouter index = router()) {
+        try (IndexRouter index = router(fanout)) {
             String[] idz = ids.toArray(String[]::new);
             long[] fpz = fps.stream().mapToLong(Long::longValue).toArray();
             String[] textz = texts.toArray(String[]::new);
@@ -81,13 +93,23 @@ class SketchVerificationTest {
             }
             TextChecks probeChecks = checks(probeTexts);
             List<IndexRouter.Nearest> got = index.query("c", Window.FOREVER, probes, K, 0, probeChecks);
-            MinHashSketch[] stored = checks(textz).sketches();
+            // A fingerprint keeps the sketch of the last text stored with it, and judges all its
+            // ids by it (members of a cluster not flipped share its base fingerprint).
+            MinHashSketch[] sketches = checks(textz).sketches();
+            Map<Long, MinHashSketch> kept = new HashMap<>();
+            for (int m = 0; m < idz.length; m++) {
+                if (sketches[m] != null) {
+                    kept.put(fpz[m], sketches[m]);
+                }
+            }
+            int shared = 0;
             for (int q = 0; q < n; q++) {
                 Set<String> expected = new TreeSet<>();
                 for (int m = 0; m < idz.length; m++) {
                     int d = Hamming.distance(probes[q], fpz[m]);
-                    boolean dup = stored[m] == null ? d <= K : RULE.candidateDistance() >= d
-                            && probeChecks.sketches()[q].estimate(stored[m]) >= RULE.minJaccard();
+                    MinHashSketch stored = kept.get(fpz[m]);
+                    boolean dup = stored == null ? d <= K : RULE.candidateDistance() >= d
+                            && keptEstimate(probeChecks.sketches()[q], stored) >= RULE.minJaccard();
                     if (dup) {
                         expected.add(idz[m]);
                     }
@@ -95,13 +117,17 @@ class SketchVerificationTest {
                 Set<String> found = got.get(q).hits().stream().map(IndexRouter.Hit::id).collect(Collectors.toCollection(TreeSet::new));
                 assertEquals(expected, found, "probe " + q);
                 int d = q % 9;
-                if (q % 3 == 0 && d <= K) {
+                // Of a fingerprint whose kept sketch is another text's, the planted text is judged by that one.
+                boolean ownSketch = kept.get(fpz[planted[q]]) == sketches[planted[q]];
+                shared += ownSketch ? 0 : 1;
+                if (ownSketch && q % 3 == 0 && d <= K) {
                     assertTrue(found.contains(idz[planted[q]]), "identical text at distance " + d + " dropped, probe " + q);
                 }
-                if (q % 3 == 1 && d > K && d <= 7) {
+                if (ownSketch && q % 3 == 1 && d > K && d <= 7) {
                     assertTrue(found.contains(idz[planted[q]]), "near copy at distance " + d + " not kept, probe " + q);
                 }
             }
+            assertTrue(shared > 0 && shared < n / 4, shared + " probes planted on a fingerprint shared with a later text");
         }
     }
 
@@ -132,12 +158,92 @@ class SketchVerificationTest {
         }
     }
 
+    @Test
+    void query_sketchesKeptByIdBeforeFingerprints_verifiedAtSixBits_onBothPaths() {
+        long x = 0x0fed_cba9_8765_4321L;
+        String original = text(40);
+        MinHashSketch[] sketches = checks(new String[]{original}).sketches();
+        for (boolean fanout : new boolean[]{false, true}) {
+            try (IndexRouter index = router(fanout)) {
+                // As a store written before sketches were kept by fingerprint: id -> 6-bit sketch.
+                index.insert("old" + fanout, Window.FOREVER, new String[]{"a"}, new long[]{x});
+                for (ShardNode node : nodes) {
+                    node.putTexts("old" + fanout, 0, new String[]{"a"}, new String[]{checks(new String[]{original}).stored()[0]});
+                }
+                String[] probes = {edit(original, 1), text(40)};
+                List<IndexRouter.Nearest> got = index.query("old" + fanout, Window.FOREVER, new long[]{x ^ 0x3F, x ^ 0x1}, K, 0,
+                        checks(probes));
+                MinHashSketch near = checks(probes).sketches()[0];
+                assertEquals(List.of("a"), got.get(0).hits().stream().map(IndexRouter.Hit::id).toList(), "near copy 6 bits away");
+                assertEquals(near.estimate(sketches[0]), got.get(0).hits().get(0).similarity(), 1e-9, "the 6-bit estimate");
+                assertEquals(List.of(), got.get(1).hits(), "another text 1 bit away");
+            }
+        }
+    }
+
+    @Test
+    void query_hotFingerprint_oneKeptSketchJudgesAllItsIds_countsThemAll_andHonoursTheLimit() {
+        long x = 0x1357_9bdf_2468_ace0L;
+        String original = text(50);
+        int copies = 40;
+        String[] ids = new String[copies];
+        long[] fps = new long[copies];
+        String[] texts = new String[copies];
+        for (int i = 0; i < copies; i++) {
+            ids[i] = "copy" + i;
+            fps[i] = x;
+            texts[i] = original;
+        }
+        for (boolean fanout : new boolean[]{false, true}) {
+            try (IndexRouter index = router(fanout)) {
+                String c = "hot" + fanout;
+                index.insert(c, Window.FOREVER, ids, fps, checks(texts).stored());
+                List<IndexRouter.Nearest> got = index.query(c, Window.FOREVER, new long[]{x ^ 0x7F, x ^ 0x7, x}, K, 0,
+                        checks(new String[]{edit(original, 1), text(50), null}));
+                assertEquals(copies, got.get(0).hits().size(), "near copy 7 bits away: every id of the fingerprint");
+                assertEquals(copies, got.get(0).total());
+                assertEquals(0, got.get(1).hits().size(), "another text 3 bits away: none");
+                assertEquals(copies, got.get(2).hits().size(), "no text: by distance");
+                List<IndexRouter.Nearest> limited = index.query(c, Window.FOREVER, new long[]{x ^ 0x7F}, K, 5,
+                        checks(new String[]{edit(original, 1)}));
+                assertEquals(5, limited.get(0).hits().size());
+            }
+        }
+    }
+
+    /** What the router estimates against a sketch kept by fingerprint: the bins' low bits. */
+    private static double keptEstimate(MinHashSketch probe, MinHashSketch stored) {
+        return probe.lowBits(FingerprintSketch.BITS).estimate(stored.lowBits(FingerprintSketch.BITS));
+    }
+
+    private final List<ShardNode> nodes = new ArrayList<>();
+
     private IndexRouter router() {
+        return router(false);
+    }
+
+    /** Over three shards; {@code fanout}: through the fan-out, as remote shards are queried. */
+    private IndexRouter router(boolean fanout) {
         List<ShardClient> shards = new ArrayList<>();
+        nodes.clear();
         for (int i = 0; i < 3; i++) {
-            shards.add(new LocalShardClient(new ShardNode(dir.resolve("s" + i), c -> StoreSizing.forShare(50_000, 3, 8))));
+            ShardNode node = new ShardNode(dir.resolve((fanout ? "f" : "s") + i), c -> StoreSizing.forShare(50_000, 3, 8));
+            nodes.add(node);
+            shards.add(fanout ? new FanoutOnly(node) : new LocalShardClient(node));
         }
         return new IndexRouter(shards, Placement.roundRobin(3));
+    }
+
+    /** A local shard that does not answer in the calling thread: queries go through the fan-out. */
+    private static final class FanoutOnly extends LocalShardClient {
+        FanoutOnly(ShardNode node) {
+            super(node);
+        }
+
+        @Override
+        public ShardNode inCallingThread() {
+            return null;
+        }
     }
 
     private static TextChecks checks(String[] texts) {

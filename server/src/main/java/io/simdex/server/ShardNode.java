@@ -387,6 +387,16 @@ public final class ShardNode implements Closeable {
         return out;
     }
 
+    /**
+     * The packed sketch kept for {@code fp} in {@code generation} (at the owner of its
+     * {@link io.simdex.server.store.FingerprintSketch#key}); null if none: {@link #getTexts} of
+     * that key without the string forms, for queries in this process.
+     */
+    public byte[] packedSketchOf(String collection, long generation, long fp) {
+        CollectionStore store = collection(collection).existing(generation);
+        return store == null ? null : store.texts().packedSketchOf(fp);
+    }
+
     /** Records content hash -> fingerprint in {@code generation}. */
     public int recordContent(String collection, long generation, byte[][] hashes, long[] fps) {
         CollectionStore store = collection(collection).writable(generation);

@@ -46,6 +46,7 @@ import io.simdex.proto.v1.ShardUnlockRequest;
 import io.simdex.proto.v1.ShardUrlsRequest;
 import io.simdex.server.grpc.ServerBounds;
 import io.simdex.server.store.DocMaps;
+import io.simdex.server.store.FingerprintSketch;
 
 import java.util.Arrays;
 import java.util.List;
@@ -239,7 +240,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
                 throw invalid(req.getIdsCount() + " ids but " + req.getTextsCount() + " texts");
             }
             return ShardCountResponse.newBuilder().setChanged(node.putTexts(collection(req.getCollection()), req.getGeneration(),
-                    checkedIds(req.getIdsList()), req.getTextsList().toArray(new String[0]))).build();
+                    checkedTextKeys(req.getIdsList()), req.getTextsList().toArray(new String[0]))).build();
         });
     }
 
@@ -402,6 +403,18 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         String[] out = ids.toArray(new String[0]);
         for (int i = 0; i < out.length; i++) {
             String problem = Ids.problem("ids[" + i + "]", out[i]);
+            if (problem != null) {
+                throw invalid(problem);
+            }
+        }
+        return out;
+    }
+
+    /** The keys of a text write, each an id ({@link Ids}) or a fingerprint's sketch key ({@link FingerprintSketch#isKey}). */
+    private static String[] checkedTextKeys(List<String> keys) {
+        String[] out = keys.toArray(new String[0]);
+        for (int i = 0; i < out.length; i++) {
+            String problem = FingerprintSketch.isKey(out[i]) ? null : Ids.problem("ids[" + i + "]", out[i]);
             if (problem != null) {
                 throw invalid(problem);
             }

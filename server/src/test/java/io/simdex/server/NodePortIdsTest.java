@@ -26,7 +26,7 @@ class NodePortIdsTest {
     @Test
     void writesWithABadId_invalidArgumentNamingIt_nothingBound() throws Exception {
         try (TestShard shard = new TestShard(tmp.resolve("node"), NodeState.standalone())) {
-            for (String bad : List.of("", "a".repeat(257), "\u4e2d".repeat(86), "a\u0000b", "line\n")) {
+            for (String bad : List.of("", "a".repeat(257), "\u4e2d".repeat(86), "a\u0000b", "line\n", "\u00020123456789abcdeg")) {
                 List<String> ids = List.of("good", bad);
                 ShardIdsRequest req = ShardIdsRequest.newBuilder().setCollection("c").addAllIds(ids).addFingerprints(1).addFingerprints(2).build();
                 refused("ids[1]", () -> shard.stub().bindIds(req));
@@ -35,6 +35,19 @@ class NodePortIdsTest {
                         .addTexts("one").addTexts("two").build()));
             }
             assertEquals(0, documents(shard), "the good id of each refused request was not bound either");
+        }
+    }
+
+    @Test
+    void fingerprintSketchKey_takenByPutTexts_refusedAsAnId() throws Exception {
+        String key = io.simdex.server.store.FingerprintSketch.key(0x0123_4567_89ab_cdefL);
+        try (TestShard shard = new TestShard(tmp.resolve("node"), NodeState.standalone())) {
+            ShardIdsRequest req = ShardIdsRequest.newBuilder().setCollection("c").addIds(key).addFingerprints(1).build();
+            refused("ids[0]", () -> shard.stub().bindIds(req));
+            String sketch = "\u0000" + "0123456789".repeat(6);
+            assertEquals(1, shard.stub().putTexts(ShardTextsRequest.newBuilder().setCollection("c").addIds(key).addTexts(sketch).build())
+                    .getChanged());
+            assertEquals(sketch, shard.node.getTexts("c", new long[]{0}, new String[]{key})[0]);
         }
     }
 

@@ -65,6 +65,41 @@ public final class MinHashSketch {
         return new MinHashSketch(densify(min, bits), bits);
     }
 
+    /**
+     * {@link #of} over the letters and digits of {@code text} ({@link Sketcher#lettersAndDigits}),
+     * for n up to 4, without copying them out: each n-gram's hash is its n characters packed in
+     * a window that rolls past every other character. Null when there are fewer than n letters
+     * and digits (the caller sketches the copy then, whose rules for short texts apply).
+     */
+    static MinHashSketch ofLettersAndDigits(String text, int n, int bins, int bits) {
+        check(n, bins, bits);
+        if (n > PACKED_NGRAM) {
+            throw new IllegalArgumentException("n-gram size " + n + " over " + PACKED_NGRAM + " is not packed");
+        }
+        long marker = n;
+        for (int i = 0; i < n; i++) {
+            marker <<= Character.SIZE;
+        }
+        long window = 0;
+        long windowMask = n == PACKED_NGRAM ? -1L : (1L << (Character.SIZE * n)) - 1;
+        long[] min = new long[bins];
+        Arrays.fill(min, Long.MAX_VALUE);
+        int seen = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isLetterOrDigit(c)) {
+                window = (window << Character.SIZE | c) & windowMask;
+                if (++seen >= n) {
+                    add(min, mix(marker | window));
+                }
+            }
+        }
+        return seen < n ? null : new MinHashSketch(densify(min, bits), bits);
+    }
+
+    /** Most characters of an n-gram packed exactly into its 64-bit hash. */
+    private static final int PACKED_NGRAM = Long.SIZE / Character.SIZE;
+
     /** A sketch from its {@link #toString()} form and bits per bin; null when {@code stored} is not one. */
     public static MinHashSketch parse(CharSequence stored, int bits) {
         byte[] values = new byte[stored.length()];
@@ -101,23 +136,63 @@ public final class MinHashSketch {
      * candidate, and a text Dedup has hundreds of candidates to distance 7 (DedupTextBenchmark).
      */
     public double estimateStored(CharSequence stored, int from) {
-        if (stored.length() - from != values.length) {
+        return estimateStored(stored, from, bits);
+    }
+
+    /**
+     * As {@link #estimateStored(CharSequence, int)} against a stored form that keeps only the low
+     * {@code lowBits} bits of each bin (the {@code lowBits}-bit sketch of the same text): bins
+     * compared on those bits, the estimate corrected for their chance agreement
+     * {@code 2^-lowBits}. -1 also when {@code lowBits} is outside 1..{@link #bits()}.
+     */
+    public double estimateStored(CharSequence stored, int from, int lowBits) {
+        if (stored.length() - from != values.length || lowBits < 1 || lowBits > bits) {
             return -1;
         }
+        int mask = (1 << lowBits) - 1;
         int equal = 0;
         for (int i = 0; i < values.length; i++) {
             int v = stored.charAt(from + i) - DIGIT_ZERO;
-            if (v < 0 || v >= 1 << bits) {
+            if (v < 0 || v > mask) {
                 return -1;
             }
-            equal += v == values[i] ? 1 : 0;
+            equal += v == (values[i] & mask) ? 1 : 0;
         }
-        return estimate(equal);
+        return estimate(equal, lowBits);
+    }
+
+    /**
+     * This sketch with only the low {@code lowBits} bits of each bin: the {@code lowBits}-bit
+     * sketch of the same text.
+     *
+     * @throws IllegalArgumentException if lowBits is outside 1..{@link #bits()}
+     */
+    public MinHashSketch lowBits(int lowBits) {
+        if (lowBits < 1 || lowBits > bits) {
+            throw new IllegalArgumentException("low bits " + lowBits + " outside 1.." + bits);
+        }
+        byte[] out = new byte[values.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (byte) (values[i] & ((1 << lowBits) - 1));
+        }
+        return new MinHashSketch(out, lowBits);
     }
 
     private double estimate(int equal) {
+        return estimate(equal, bits);
+    }
+
+    private double estimate(int equal, int bits) {
+        return estimate(equal, values.length, bits);
+    }
+
+    /**
+     * The estimate of the class comment from {@code equal} of {@code bins} bins of {@code bits}
+     * bits agreeing, clamped to 0..1: for sketches compared in a packed form.
+     */
+    public static double estimate(int equal, int bins, int bits) {
         double chance = 1.0 / (1 << bits);
-        double j = ((double) equal / values.length - chance) / (1 - chance);
+        double j = ((double) equal / bins - chance) / (1 - chance);
         return Math.max(0, Math.min(1, j));
     }
 
@@ -170,7 +245,7 @@ public final class MinHashSketch {
     private static long shingle(CharSequence text, int from, int n) {
         long h = n;
         for (int i = from; i < from + n; i++) {
-            h = n <= 4 ? (h << Character.SIZE) | text.charAt(i) : h * GOLDEN + text.charAt(i);
+            h = n <= PACKED_NGRAM ? (h << Character.SIZE) | text.charAt(i) : h * GOLDEN + text.charAt(i);
         }
         return mix(h);
     }

@@ -24,7 +24,9 @@ public record Sketcher(int ngram, int bins, int bits) {
 
     /** The sketch of a normalised text's letters and digits (the text itself if it has none). */
     public MinHashSketch sketch(String normalised) {
-        return MinHashSketch.of(lettersAndDigits(normalised), ngram, bins, bits);
+        // Texts of n letters and digits or more (nearly all) without a copy: Dedup sketches every text.
+        MinHashSketch rolled = ngram <= Long.SIZE / Character.SIZE ? MinHashSketch.ofLettersAndDigits(normalised, ngram, bins, bits) : null;
+        return rolled != null ? rolled : MinHashSketch.of(lettersAndDigits(normalised), ngram, bins, bits);
     }
 
     /** The letters and digits of {@code text}, in order; {@code text} itself if it has none. */

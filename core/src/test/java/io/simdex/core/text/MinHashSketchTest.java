@@ -101,6 +101,24 @@ class MinHashSketchTest {
     }
 
     @Test
+    void sketcher_rollingOverLettersAndDigits_equalsTheSketchOfTheirCopy() {
+        SplittableRandom random = new SplittableRandom(41);
+        String alphabet = "abcXYZ019 .,;-\u00e9\u4e2d\u6587\u3002\uff0c\n";
+        for (int i = 0; i < 3_000; i++) {
+            char[] text = new char[random.nextInt(40)];
+            for (int k = 0; k < text.length; k++) {
+                text[k] = alphabet.charAt(random.nextInt(alphabet.length()));
+            }
+            String t = new String(text);
+            for (int n = 1; n <= 4; n++) {
+                Sketcher sketcher = new Sketcher(n, BINS, BITS);
+                assertEquals(MinHashSketch.of(Sketcher.lettersAndDigits(t), n, BINS, BITS), sketcher.sketch(t), "n " + n + ": '" + t + "'");
+            }
+        }
+        assertNull(MinHashSketch.ofLettersAndDigits("a, b", 3, BINS, BITS), "fewer letters than n: the copy's rules");
+    }
+
+    @Test
     void of_badShape_rejected() {
         assertThrows(IllegalArgumentException.class, () -> MinHashSketch.of("x", 0, BINS, BITS));
         assertThrows(IllegalArgumentException.class, () -> MinHashSketch.of("x", 9, BINS, BITS));

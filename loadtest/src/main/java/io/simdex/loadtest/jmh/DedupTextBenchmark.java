@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Dedup of texts through the public gRPC API of the embedded default (4 shards), with sketch
  * verification off (SimHash within 3 only), on ({@code --sketch}: candidates to distance 7, a
- * 60-byte sketch stored per text) and on with candidates to distance N only ({@code on-kN}; at
+ * 38-byte sketch kept per fingerprint) and on with candidates to distance N only ({@code on-kN}; at
  * {@code on-k3} the sketch's storage and check without the neighbour probes and their locks,
  * at {@code on-k5} and {@code on-k6} the probes with fewer candidates): microseconds per
  * text, the cost the sketch adds to Dedup. Each call sends {@value #BATCH} texts, half of them near-duplicates of stored

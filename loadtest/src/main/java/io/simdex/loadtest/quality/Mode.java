@@ -56,7 +56,7 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
     static Mode sketch(int shape, int radius, double minJaccard, boolean keepNear) {
         String name = String.format(java.util.Locale.ROOT, "simdex + sketch (%s, k <= %d, J >= %.2f%s)",
                 PairScores.SHAPES.get(shape), radius, minJaccard, keepNear ? ", all k <= 3 kept" : "");
-        return new Mode(name, "8 + 60", (s, p) -> s.simdex[p] <= radius
+        return new Mode(name, "8 + 38", (s, p) -> s.simdex[p] <= radius
                 && (keepNear && s.simdex[p] <= K || s.estimate[shape][p] >= minJaccard));
     }
 

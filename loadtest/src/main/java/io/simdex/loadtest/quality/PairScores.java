@@ -99,13 +99,19 @@ final class PairScores {
         return fps[a] == 0 || fps[b] == 0 ? NO_FINGERPRINT : Long.bitCount(fps[a] ^ fps[b]);
     }
 
+    /**
+     * Bits of each bin a shard keeps of a sketch (the server's {@code FingerprintSketch}: the low
+     * 5 of {@link Sketcher#DEFAULT}'s 6): candidates are judged at these.
+     */
+    static final int KEPT_BITS = 5;
+
     private static MinHashSketch sketch(int shape, String normal) {
         Sketcher d = Sketcher.DEFAULT;
         return switch (shape) {
-            case 0 -> new Sketcher(2, d.bins(), d.bits()).sketch(normal);
-            case 1 -> new Sketcher(3, d.bins(), d.bits()).sketch(normal);
-            case 2 -> new Sketcher(4, d.bins(), d.bits()).sketch(normal);
-            default -> MinHashSketch.of(normal, 3, d.bins(), d.bits());
+            case 0 -> new Sketcher(2, d.bins(), KEPT_BITS).sketch(normal);
+            case 1 -> new Sketcher(3, d.bins(), KEPT_BITS).sketch(normal);
+            case 2 -> new Sketcher(4, d.bins(), KEPT_BITS).sketch(normal);
+            default -> MinHashSketch.of(normal, 3, d.bins(), KEPT_BITS);
         };
     }
 

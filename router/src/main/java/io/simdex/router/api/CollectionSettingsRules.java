@@ -29,10 +29,10 @@ public final class CollectionSettingsRules {
     static final long MAX_RETENTION_SECONDS = 100L * 366 * 24 * 3600;
     /**
      * Whether a collection created without sketch settings verifies by sketches: no, since
-     * Dedup of a text takes 3.0-3.4x the CPU with them (loadtest's {@code dedup-cpu} on
-     * DedupTextBenchmark's wide corpus), over a budget of 2x, and a sketch takes 83-119 bytes
-     * of its shard's sketch store (keyed by the id), over a budget of 64: each candidate within
-     * distance 7 is resolved and its sketch read.
+     * Dedup of a text takes 1.9-2.3x the CPU with them (loadtest's {@code dedup-cpu} on
+     * DedupTextBenchmark's wide corpus, median 2.15x), over a budget of 2x: the 64 neighbour
+     * buckets it probes beyond distance 3 cost the most. A sketch takes 61 bytes of its shard's
+     * store (38 packed, keyed by the fingerprint), within the budget of 64.
      * The threshold was chosen on the tuning half of loadtest/quality's corpus (its RESULTS.md).
      */
     static final boolean SKETCH_BY_DEFAULT = false;

@@ -11,6 +11,7 @@ import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.Previous;
 import io.simdex.router.shard.ShardClient;
 import io.simdex.router.shard.WriteBatch;
+import io.simdex.server.store.FingerprintSketch;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,7 +34,9 @@ import static io.simdex.router.shard.Fanout.pick;
  * {@link Placement} names: id -> fp at the owner of the id, fp -> ids at the owner of fp, and
  * fp in the four buckets (t, block t of fp) at each bucket's owner. A query probes the four
  * buckets of every live generation, then resolves the matched fingerprints' ids; buckets never
- * carry ids, which keeps them at 6 bytes an entry. An id lives in one generation: binding it
+ * carry ids, which keeps them at 6 bytes an entry. A text's sketch is kept for its fingerprint,
+ * at the owner of the fingerprint's text key ({@code FingerprintSketch.key}), so a candidate is
+ * judged before its ids are resolved. An id lives in one generation: binding it
  * in a new one unbinds it from the others (all on the id's owner).
  *
  * <h2>Order of writes</h2>
@@ -225,14 +228,21 @@ public final class IndexRouter implements AutoCloseable {
             bucketAdds(c, g, new long[][]{added, checked}, new boolean[]{true, false});
         }
         if (textz != null) {
-            putTexts(c, g, idz, textz);
+            putTexts(c, g, idz, fpz, textz);
         }
     }
 
-    private void putTexts(String c, long g, String[] ids, String[] texts) {
+    /** Stores texts[i] for ids[i]; a sketch for its fingerprint fps[i] instead ({@link SketchRule#keptByFingerprint}). */
+    private void putTexts(String c, long g, String[] ids, long[] fps, String[] texts) {
         int[] withText = IntStream.range(0, ids.length).filter(i -> texts[i] != null).toArray();
-        String[] idz = pick(ids, withText);
-        String[] textz = pick(texts, withText);
+        String[] idz = new String[withText.length];
+        String[] textz = new String[withText.length];
+        for (int j = 0; j < withText.length; j++) {
+            int i = withText[j];
+            String byFingerprint = SketchRule.keptByFingerprint(texts[i]);
+            idz[j] = byFingerprint != null ? FingerprintSketch.key(fps[i]) : ids[i];
+            textz[j] = byFingerprint != null ? byFingerprint : texts[i];
+        }
         Fanout f = Fanout.start();
         try (WriteBatch batch = WriteBatch.open()) {
             f.toOwners(shards, idz.length, i -> placement.ownerOfId(idz[i]), (shard, group) -> shard.putTexts(c, g, pick(idz, group), pick(textz, group)));
@@ -255,7 +265,8 @@ public final class IndexRouter implements AutoCloseable {
         boolean verify = checks != null && checks.any();
         int k = verify ? checks.reach(maxDistance) : maxDistance;
         // Each matched fingerprint needs at most `limit` ids: the nearest `limit` of a probe are among them.
-        List<Candidates> found = local != null ? local.candidates(c, w.live(), probes, k, limit) : fanout.candidates(c, w.live(), probes, k, limit);
+        List<Candidates> found = local != null ? local.candidates(c, w.live(), probes, k, limit, verify ? checks : null)
+                : fanout.candidates(c, w.live(), probes, k, limit);
         return nearest(c, w, found, maxDistance, limit, verify ? checks : null);
     }
 
@@ -277,7 +288,7 @@ public final class IndexRouter implements AutoCloseable {
         boolean verify = checks != null;
         List<Nearest> out;
         if (verify) {
-            out = verification.verify(c, w, found, maxDistance, checks);
+            out = verification.verify(c, w, found, maxDistance, checks, local != null);
         } else {
             out = new ArrayList<>(found.size());
             for (Candidates cs : found) {

@@ -1,13 +1,17 @@
 package io.simdex.router.index;
 
 import io.simdex.core.Hashing;
+import io.simdex.core.text.MinHashSketch;
 import io.simdex.fingerprint.BlockTables;
+import io.simdex.fingerprint.Hamming;
+import io.simdex.router.index.IndexRouter.TextChecks;
 import io.simdex.router.shard.Found;
 import io.simdex.router.shard.LocalShardClient;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.ShardClient;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.DocMaps;
+import io.simdex.server.store.FingerprintSketch;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,13 +55,25 @@ final class LocalQuery {
 
     /** As {@link FanoutQuery#candidates}: the stored documents within {@code maxDistance} of each probe, at most {@code limit} ids of each fingerprint. */
     List<Candidates> candidates(String c, long[] gens, long[] probes, int maxDistance, int limit) {
+        return candidates(c, gens, probes, maxDistance, limit, null);
+    }
+
+    /**
+     * As {@link #candidates(String, long[], long[], int, int)}; with {@code checks}, a probe with
+     * a sketch judges each matched fingerprint by the sketch kept for it before resolving its
+     * ids: one it rejects costs no id lookup and is left out, the ids of one it keeps carry the
+     * estimate as their similarity, and those of a fingerprint without one are left to
+     * {@link TextVerification} (-1).
+     */
+    List<Candidates> candidates(String c, long[] gens, long[] probes, int maxDistance, int limit, TextChecks checks) {
         int variants = FanoutQuery.variants(maxDistance);
         ShardNode.Matches m = scratch.get();
         List<Candidates> out = new ArrayList<>(probes.length);
         // The probes of a batch of texts share many candidates (to distance 7 they number in
-        // the hundreds, DedupTextBenchmark): each is resolved once per call.
-        Map<Match, DocMaps.IdList> resolved = probes.length > 1 ? new HashMap<>() : null;
-        for (long probe : probes) {
+        // the hundreds, DedupTextBenchmark): each is resolved, and its sketch read, once per call.
+        Batch batch = new Batch(probes.length > 1 ? new HashMap<>() : null, checks != null ? new HashMap<>() : null);
+        for (int i = 0; i < probes.length; i++) {
+            long probe = probes[i];
             m.clear();
             for (int t = 0; t < BlockTables.TABLES; t++) {
                 for (int v = 0; v < variants; v++) {
@@ -66,10 +82,19 @@ final class LocalQuery {
                             .probe(c, gens, t, shifted, FanoutQuery.threshold(maxDistance, v), m);
                 }
             }
-            out.add(m.fps().size() == 0 ? Candidates.NONE : hits(c, gens, probe, m, limit, resolved));
+            MinHashSketch sketch = checks == null ? null : checks.sketch(i);
+            byte[] packed = sketch != null && sketch.bins() == FingerprintSketch.BINS ? FingerprintSketch.pack(sketch) : null;
+            out.add(m.fps().size() == 0 ? Candidates.NONE : hits(c, gens, probe, m, limit, batch, packed, packed == null ? null : checks.sketchRule()));
         }
         return out;
     }
+
+    /** What a call reads once: matches' ids (null for a one-probe call) and their kept sketches ({@link #NO_SKETCH}: none; null map: not read). */
+    private record Batch(Map<Match, DocMaps.IdList> resolved, Map<Match, byte[]> kept) {
+    }
+
+    /** A fingerprint without a kept sketch, in {@link Batch#kept}. */
+    private static final byte[] NO_SKETCH = new byte[0];
 
     /**
      * A matched fingerprint in a generation. Its hash is mixed: a batch's candidates differ from
@@ -88,17 +113,27 @@ final class LocalQuery {
         }
     }
 
-    private Candidates hits(String c, long[] gens, long probe, ShardNode.Matches m, int limit, Map<Match, DocMaps.IdList> resolved) {
+    private Candidates hits(String c, long[] gens, long probe, ShardNode.Matches m, int limit, Batch batch, byte[] sketch, SketchRule rule) {
         Found found = gens.length == 1 ? distinct(m.fps().toArray(), gens[0]) : FanoutQuery.distinctPairs(m.fps().toArray(), m.generations().toArray());
         ProbeHits hits = new ProbeHits(probe);
         for (int i = 0; i < found.fingerprints().length; i++) {
             long fp = found.fingerprints()[i];
             long g = found.generations()[i];
-            DocMaps.IdList ids = resolved == null ? resolve(c, fp, g, limit)
-                    : resolved.computeIfAbsent(new Match(fp, g), k -> resolve(c, k.fp(), k.generation(), limit));
+            double similarity = -1;
+            if (sketch != null) {
+                byte[] kept = batch.kept().computeIfAbsent(new Match(fp, g), k -> kept(c, k.fp(), k.generation()));
+                if (kept != NO_SKETCH) {
+                    similarity = SketchRule.estimatePacked(sketch, kept);
+                    if (!rule.keeps(Hamming.distance(fp, probe), similarity)) {
+                        continue;
+                    }
+                }
+            }
+            DocMaps.IdList ids = batch.resolved() == null ? resolve(c, fp, g, limit)
+                    : batch.resolved().computeIfAbsent(new Match(fp, g), k -> resolve(c, k.fp(), k.generation(), limit));
             hits.count(fp, ids.total());
             for (String id : ids.ids()) {
-                hits.add(id, fp, g);
+                hits.add(id, fp, g, similarity);
             }
         }
         return hits.candidates();
@@ -106,6 +141,12 @@ final class LocalQuery {
 
     private DocMaps.IdList resolve(String c, long fp, long g, int limit) {
         return nodes[placement.ownerOfFingerprint(fp)].resolveIds(c, g, fp, limit);
+    }
+
+    /** The packed sketch kept for {@code fp} in generation g, {@link #NO_SKETCH} if none. */
+    private byte[] kept(String c, long fp, long g) {
+        byte[] kept = nodes[placement.ownerOfId(FingerprintSketch.key(fp))].packedSketchOf(c, g, fp);
+        return kept == null ? NO_SKETCH : kept;
     }
 
     /**

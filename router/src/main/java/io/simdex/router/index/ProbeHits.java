@@ -28,14 +28,19 @@ final class ProbeHits {
     }
 
     void add(String id, long fp, long generation) {
+        add(id, fp, generation, -1);
+    }
+
+    /** As {@link #add(String, long, long)}, the hit's verified {@code similarity} known (-1: not verified). */
+    void add(String id, long fp, long generation, double similarity) {
         int at = indexOf(id);
         if (at < 0) {
             if (byId != null || hits.size() == LINEAR) {
                 index().put(id, hits.size());
             }
-            hits.add(new Hit(new IndexRouter.Hit(id, fp, Hamming.distance(fp, probe)), generation));
+            hits.add(new Hit(new IndexRouter.Hit(id, fp, Hamming.distance(fp, probe), similarity), generation));
         } else if (hits.get(at).generation() < generation) {
-            hits.set(at, new Hit(new IndexRouter.Hit(id, fp, Hamming.distance(fp, probe)), generation));
+            hits.set(at, new Hit(new IndexRouter.Hit(id, fp, Hamming.distance(fp, probe), similarity), generation));
         }
     }
 

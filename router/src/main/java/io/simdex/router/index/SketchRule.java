@@ -2,6 +2,7 @@ package io.simdex.router.index;
 
 import io.simdex.core.text.MinHashSketch;
 import io.simdex.core.text.Sketcher;
+import io.simdex.server.store.FingerprintSketch;
 
 /**
  * Sketch verification of a collection: a text's candidates within {@code candidateDistance}
@@ -11,14 +12,20 @@ import io.simdex.core.text.Sketcher;
  * SimHash collision, not a near-duplicate.
  *
  * <h2>Stored form</h2>
- * A sketch is kept in the shard's text store (id -> value) as {@link #MARK} followed by one
- * ASCII character per bin ({@link MinHashSketch#toString()}): 61 bytes of UTF-8. Short texts of a
- * short-text collection are kept there as themselves; a short text that began with NUL and
+ * A sketch is {@link #MARK} followed by one ASCII character per bin
+ * ({@link MinHashSketch#toString()}). The shard's text store keeps it under its document's
+ * fingerprint ({@link FingerprintSketch}: the low 5 bits of each bin, 38 bytes), so every id of a
+ * fingerprint is judged by the sketch of the last text stored with it (fingerprints shared by
+ * texts whose sketches disagree are SimHash collisions of distance 0, and rare); sketches
+ * stored before that are kept under their ids (6 bits a bin) and read there. Short texts of a
+ * short-text collection are kept by id as themselves; a short text that began with NUL and
  * looked like a sketch would be read as one, which costs only its own verification.
  */
 public record SketchRule(int candidateDistance, double minJaccard, Sketcher sketcher) {
     /** First character of a stored sketch; no normalised text a client sends starts with it in practice. */
     static final char MARK = '\u0000';
+    /** A bin's value v is stored as the character {@code DIGIT_ZERO + v} ({@link MinHashSketch#toString()}). */
+    private static final char DIGIT_ZERO = '0';
 
     /** The sketch of a normalised text. */
     public MinHashSketch sketch(String normalised) {
@@ -62,6 +69,50 @@ public record SketchRule(int candidateDistance, double minJaccard, Sketcher sket
             }
         }
         return sketch(stored);
+    }
+
+    /**
+     * The estimate of {@code sketch}'s text against a fingerprint's kept sketch
+     * ({@link #keptByFingerprint}: its bins' low {@link FingerprintSketch#BITS} bits); a value of
+     * another form is read as {@link #estimate} reads it.
+     */
+    double estimateKeptByFingerprint(MinHashSketch sketch, String kept) {
+        if (isSketch(kept)) {
+            double est = sketch.estimateStored(kept, 1, FingerprintSketch.BITS);
+            if (est >= 0) {
+                return est;
+            }
+        }
+        return estimate(sketch, kept);
+    }
+
+    /**
+     * As {@link #estimateKeptByFingerprint}, both sketches packed ({@link FingerprintSketch#pack(MinHashSketch)}
+     * for the probe's): compared 8 bins at a time.
+     */
+    static double estimatePacked(byte[] probe, byte[] kept) {
+        return MinHashSketch.estimate(FingerprintSketch.equalBins(probe, kept), FingerprintSketch.BINS, FingerprintSketch.BITS);
+    }
+
+    /**
+     * What a fingerprint keeps of the stored form of a sketch ({@link #stored}): the low
+     * {@link FingerprintSketch#BITS} bits of each bin, for sketches of
+     * {@link FingerprintSketch#BINS} bins; null for others (kept by id, as given).
+     */
+    static String keptByFingerprint(String stored) {
+        if (!isSketch(stored) || stored.length() != 1 + FingerprintSketch.BINS) {
+            return null;
+        }
+        int mask = (1 << FingerprintSketch.BITS) - 1;
+        char[] out = stored.toCharArray();
+        for (int i = 1; i < out.length; i++) {
+            int v = out[i] - DIGIT_ZERO;
+            if (v < 0 || v >= 1 << MinHashSketch.MAX_BITS) {
+                return null;
+            }
+            out[i] = (char) (DIGIT_ZERO + (v & mask));
+        }
+        return new String(out);
     }
 
     /** Whether a stored value is a sketch rather than a text. */

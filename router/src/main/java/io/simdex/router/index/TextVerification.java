@@ -7,6 +7,7 @@ import io.simdex.router.index.IndexRouter.TextChecks;
 import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.ShardClient;
+import io.simdex.server.store.FingerprintSketch;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,7 +19,9 @@ import static io.simdex.router.shard.Fanout.pick;
 /**
  * Verification of a text's SimHash candidates by what the text store keeps of them: two short
  * texts by their exact shingle Jaccard ({@link ShortTextRule}), otherwise by their sketches'
- * estimate ({@link SketchRule}). A candidate with nothing stored (a document given as a
+ * estimate ({@link SketchRule}). A sketch is kept by fingerprint ({@link FingerprintSketch}:
+ * every id of a fingerprint is judged by the sketch of the last text stored with it, read once);
+ * one stored before that, by its id. A candidate with nothing stored (a document given as a
  * fingerprint), or a probe without a text, falls back to the request's distance, as without
  * verification.
  */
@@ -34,23 +37,31 @@ final class TextVerification {
     /**
      * Keeps, for items with something to verify, the candidates that pass, and counts those (of
      * the candidates examined: each fingerprint's ids up to the limit); for the other items,
-     * those within k, and counts every stored id within k.
+     * those within k, and counts every stored id within k. A hit with a similarity already
+     * ({@link LocalQuery} judged its fingerprint) is kept as it is; {@code fingerprintsRead}
+     * says the sketches kept by fingerprint were read there, so the other hits have none.
      */
-    List<Nearest> verify(String c, Window w, List<Candidates> candidates, int k, TextChecks checks) {
-        // Each hit to verify gets the slot of its id (ids repeat across a batch's items): one
-        // map operation per hit, and the stored values are read by slot.
+    List<Nearest> verify(String c, Window w, List<Candidates> candidates, int k, TextChecks checks, boolean fingerprintsRead) {
+        int[] fpSlots = new int[hitsToVerify(candidates, checks)];
+        String[] byFingerprint = fingerprintsRead ? new String[0] : byFingerprint(c, w, candidates, checks, fpSlots);
+        // Each hit left gets the slot of its id (ids repeat across a batch's items): one map
+        // operation per hit, and the stored values are read by slot.
         Map<String, Integer> slotOf = new HashMap<>();
         List<String> ids = new ArrayList<>();
-        int[] slots = new int[hitsToVerify(candidates, checks)];
+        int[] slots = new int[fpSlots.length];
         for (int i = 0, n = 0; i < candidates.size(); i++) {
             if (checks.verifies(i)) {
                 for (Hit h : candidates.get(i).hits()) {
-                    Integer slot = slotOf.putIfAbsent(h.id(), ids.size());
-                    if (slot == null) {
-                        slot = ids.size();
-                        ids.add(h.id());
+                    slots[n] = -1;
+                    if (h.similarity() < 0 && (fingerprintsRead || fpSlots[n] < 0 || byFingerprint[fpSlots[n]] == null)) {
+                        Integer slot = slotOf.putIfAbsent(h.id(), ids.size());
+                        if (slot == null) {
+                            slot = ids.size();
+                            ids.add(h.id());
+                        }
+                        slots[n] = slot;
                     }
-                    slots[n++] = slot;
+                    n++;
                 }
             }
         }
@@ -65,14 +76,49 @@ final class TextVerification {
             }
             List<Hit> kept = new ArrayList<>();
             for (Hit h : candidates.get(i).hits()) {
-                double sim = similarity(checks, i, stored[slots[n++]], h.distance(), k);
+                double sim;
+                if (h.similarity() >= 0) {
+                    sim = h.similarity();
+                } else if (slots[n] < 0) {
+                    SketchRule rule = checks.sketchRule();
+                    double est = rule.estimateKeptByFingerprint(checks.sketch(i), byFingerprint[fpSlots[n]]);
+                    sim = rule.keeps(h.distance(), est) ? est : -1;
+                } else {
+                    sim = similarity(checks, i, stored[slots[n]], h.distance(), k);
+                }
+                n++;
                 if (sim >= 0) {
-                    kept.add(sim > 1 ? h : new Hit(h.id(), h.fingerprint(), h.distance(), sim));
+                    kept.add(sim > 1 || h.similarity() >= 0 ? h : new Hit(h.id(), h.fingerprint(), h.distance(), sim));
                 }
             }
             out.add(new Nearest(kept, kept.size()));
         }
         return out;
+    }
+
+    /**
+     * The sketches kept by fingerprint for the hits not yet judged of items with a sketch
+     * (null: none kept), one read per distinct fingerprint; {@code fpSlots[n]} is hit n's slot in
+     * the answer, -1 for hits not looked up.
+     */
+    private String[] byFingerprint(String c, Window w, List<Candidates> candidates, TextChecks checks, int[] fpSlots) {
+        Map<Long, Integer> slotOf = new HashMap<>();
+        List<String> keys = new ArrayList<>();
+        for (int i = 0, n = 0; i < candidates.size(); i++) {
+            if (checks.verifies(i)) {
+                for (Hit h : candidates.get(i).hits()) {
+                    int slot = -1;
+                    if (h.similarity() < 0 && checks.sketch(i) != null) {
+                        slot = slotOf.computeIfAbsent(h.fingerprint(), fp -> {
+                            keys.add(FingerprintSketch.key(fp));
+                            return keys.size() - 1;
+                        });
+                    }
+                    fpSlots[n++] = slot;
+                }
+            }
+        }
+        return stored(c, w, keys.toArray(new String[0]));
     }
 
     /**
@@ -113,6 +159,9 @@ final class TextVerification {
     /** Stored texts and sketches of ids (null: none), at their owners, in the window's generations. */
     private String[] stored(String c, Window w, String[] ids) {
         String[] out = new String[ids.length];
+        if (ids.length == 0) {
+            return out;
+        }
         Fanout f = Fanout.start();
         f.toOwners(shards, ids.length, i -> placement.ownerOfId(ids[i]), (shard, group) -> shard.getTexts(c, w.live(), pick(ids, group)),
                 (group, texts) -> {

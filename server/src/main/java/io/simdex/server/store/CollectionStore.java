@@ -13,7 +13,8 @@ import java.nio.file.Path;
  * {@code geometry.properties}, {@code buckets-G.cm}, {@code overflow-G.cm} once a bucket
  * spills past its base pages, {@code ids-G.cm},
  * {@code fps-G.cm}, {@code content-G.cm} once the collection records content hashes,
- * {@code texts-G.cm} and {@code sketches-G.cm} once it records short texts or sketches
+ * {@code texts-G.cm}, {@code sketches-G.cm} and {@code fpsketches-G.cm} once it records short
+ * texts or sketches
  * ({@link TextStore}), and {@code .clean} while closed cleanly.
  */
 public final class CollectionStore implements Closeable {

@@ -10,12 +10,14 @@ import java.util.function.BiPredicate;
 /**
  * What a shard keeps of its ids' texts for verification: id -> stored form, a short text or a
  * sketch (the router's {@code SketchRule}: NUL, then one character '0'..'o' per bin). Sketches
- * are packed into {@code sketches-G.cm}, 6 bits a bin ({@link PackedSketch}); every other value,
- * and every value written before that file existed, lives in {@code texts-G.cm} as given. Both
- * files come with their first write. Reads answer the stored form, whichever file holds it, so
- * callers (verification, partition export, the log) see one id -> string map.
+ * are packed into {@code sketches-G.cm}, 6 bits a bin ({@link PackedSketch}); a fingerprint's
+ * sketch (a key of {@link FingerprintSketch}, 5 bits a bin) into {@code fpsketches-G.cm}, keyed by
+ * the fingerprint itself; every other value, and every value written before those files existed,
+ * lives in {@code texts-G.cm} as given. Each file comes with its first write. Reads answer the
+ * stored form, whichever file holds it, so callers (verification, partition export, the log)
+ * see one id -> string map.
  *
- * <p>An id lives in at most one of the two files: a put removes it from the other.
+ * <p>A key lives in at most one of the files: a put removes it from the other.
  *
  * <p>Why two files: a sketch among short texts paid for the short texts' sizing (entries sized
  * for 120-character values: 185 bytes a sketch with 8-character ids, file bytes per entry of a
@@ -27,6 +29,7 @@ import java.util.function.BiPredicate;
 public final class TextStore implements Closeable {
     private final GrowingMap<String, String> texts;
     private final GrowingMap<String, byte[]> sketches;
+    private final GrowingMap<Long, byte[]> fingerprintSketches;
 
     TextStore(Path dir, GrowingMap.Sizes documents, int averageIdBytes, boolean clean) {
         String sampleId = "x".repeat(Math.max(1, averageIdBytes));
@@ -36,55 +39,84 @@ public final class TextStore implements Closeable {
         // One sketch per text document of a collection with sketches: sized like the documents.
         this.sketches = GrowingMap.onFirstWrite(dir, "sketches", documents, n -> ChronicleMap.of(String.class, byte[].class)
                 .entries(n).averageKey(sampleId).averageValue(new byte[PackedSketch.DEFAULT_BYTES]).maxBloatFactor(2.0), clean);
+        // A sketch per fingerprint (FingerprintSketch): keys and values of one size, no size fields.
+        this.fingerprintSketches = GrowingMap.onFirstWrite(dir, "fpsketches", documents, n -> ChronicleMap.of(Long.class, byte[].class)
+                .entries(n).constantValueSizeBySample(new byte[FingerprintSketch.BYTES]).maxBloatFactor(2.0), clean);
     }
 
     /** The stored form kept for {@code id}; null if none. */
     public String get(String id) {
+        if (FingerprintSketch.isKey(id)) {
+            byte[] packed = fingerprintSketches.get(FingerprintSketch.fingerprintOf(id));
+            return packed != null ? FingerprintSketch.unpack(packed) : texts.get(id);
+        }
         byte[] packed = sketches.get(id);
         return packed != null ? PackedSketch.unpack(packed) : texts.get(id);
     }
 
+    /** The packed sketch kept for {@code fp} ({@link FingerprintSketch}); null if none is packed. */
+    public byte[] packedSketchOf(long fp) {
+        return fingerprintSketches.get(fp);
+    }
+
     /** Keeps {@code value} for {@code id}, a sketch packed. */
     public void put(String id, String value) {
-        byte[] packed = PackedSketch.pack(value);
+        boolean byFingerprint = FingerprintSketch.isKey(id);
+        byte[] packed = byFingerprint ? FingerprintSketch.pack(value) : PackedSketch.pack(value);
         if (packed != null) {
-            sketches.put(id, packed);
+            if (byFingerprint) {
+                fingerprintSketches.put(FingerprintSketch.fingerprintOf(id), packed);
+            } else {
+                sketches.put(id, packed);
+            }
             texts.remove(id);
         } else {
             // Removed first: a sketch left beside the text would shadow it (reads prefer sketches).
-            sketches.remove(id);
+            removePacked(id);
             texts.put(id, value);
         }
     }
 
     public void remove(String id) {
-        sketches.remove(id);
+        removePacked(id);
         texts.remove(id);
+    }
+
+    private void removePacked(String id) {
+        if (FingerprintSketch.isKey(id)) {
+            fingerprintSketches.remove(FingerprintSketch.fingerprintOf(id));
+        } else {
+            sketches.remove(id);
+        }
     }
 
     /** Calls {@code action} with every (id, stored form). */
     public void forEach(BiConsumer<String, String> action) {
         sketches.forEach((id, packed) -> action.accept(id, PackedSketch.unpack(packed)));
+        fingerprintSketches.forEach((fp, packed) -> action.accept(FingerprintSketch.key(fp), FingerprintSketch.unpack(packed)));
         texts.forEach(action);
     }
 
     /** Removes every entry {@code drop} accepts; returns how many. */
     public long removeIf(BiPredicate<String, String> drop) {
-        return sketches.removeIf((id, packed) -> drop.test(id, PackedSketch.unpack(packed))) + texts.removeIf(drop);
+        return sketches.removeIf((id, packed) -> drop.test(id, PackedSketch.unpack(packed)))
+                + fingerprintSketches.removeIf((fp, packed) -> drop.test(FingerprintSketch.key(fp), FingerprintSketch.unpack(packed)))
+                + texts.removeIf(drop);
     }
 
-    /** Entries in both files. */
+    /** Entries in the three files. */
     public long size() {
-        return sketches.size() + texts.size();
+        return sketches.size() + fingerprintSketches.size() + texts.size();
     }
 
     public long offHeapBytes() {
-        return sketches.offHeapBytes() + texts.offHeapBytes();
+        return sketches.offHeapBytes() + fingerprintSketches.offHeapBytes() + texts.offHeapBytes();
     }
 
     @Override
     public void close() {
         sketches.close();
+        fingerprintSketches.close();
         texts.close();
     }
 }

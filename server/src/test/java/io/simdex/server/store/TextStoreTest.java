@@ -1,5 +1,6 @@
 package io.simdex.server.store;
 
+import io.simdex.core.text.MinHashSketch;
 import net.openhft.chronicle.map.ChronicleMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,6 +14,7 @@ import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -111,6 +113,87 @@ class TextStoreTest {
                 "no text file for sketches");
     }
 
+    @Test
+    void fingerprintSketch_packsFiveBitsABin_roundTrips_andOtherFormsAreNull() {
+        Random rnd = new Random(13);
+        String kept = sketch(rnd, 60, 32);
+        byte[] packed = FingerprintSketch.pack(kept);
+        assertEquals(38, packed.length);
+        assertEquals(kept, FingerprintSketch.unpack(packed));
+        assertEquals("\u0000" + "O".repeat(60), FingerprintSketch.unpack(FingerprintSketch.pack("\u0000" + "O".repeat(60))), "value 31");
+        MinHashSketch six = MinHashSketch.of("the sketch of a text", 3, 60, 6);
+        assertArrayEquals(FingerprintSketch.pack("\u0000" + six.lowBits(5)), FingerprintSketch.pack(six), "a sketch's low 5 bits");
+        assertNull(FingerprintSketch.pack("\u0000" + "0".repeat(59) + "P"), "a value of 32");
+        assertNull(FingerprintSketch.pack("\u0000" + "0".repeat(59)), "59 bins");
+        assertNull(FingerprintSketch.pack("x" + "0".repeat(60)), "no mark");
+        for (long fp : new long[]{0, 1, -1, Long.MIN_VALUE, 0x0123_4567_89ab_cdefL}) {
+            String key = FingerprintSketch.key(fp);
+            assertTrue(FingerprintSketch.isKey(key), key);
+            assertEquals(fp, FingerprintSketch.fingerprintOf(key));
+        }
+        assertFalse(FingerprintSketch.isKey("0123456789abcdef0"), "an id of 17 characters");
+        assertFalse(FingerprintSketch.isKey("\u0002" + "0123456789abcdeg"), "not hex");
+        assertFalse(FingerprintSketch.isKey("\u0002" + "0123456789ABCDEF"), "upper case");
+        assertFalse(FingerprintSketch.isKey("\u0002" + "0123456789abcde"), "15 digits");
+    }
+
+    @Test
+    void equalBins_countsBinsWhoseFiveBitsAgree_asBinByBin() {
+        Random rnd = new Random(23);
+        for (int i = 0; i < 2_000; i++) {
+            String a = sketch(rnd, 60, 32);
+            StringBuilder b = new StringBuilder(a);
+            for (int k = rnd.nextInt(61); k > 0; k--) {
+                b.setCharAt(1 + rnd.nextInt(60), (char) ('0' + rnd.nextInt(32)));
+            }
+            int expected = 0;
+            for (int bin = 1; bin <= 60; bin++) {
+                expected += a.charAt(bin) == b.charAt(bin) ? 1 : 0;
+            }
+            assertEquals(expected, FingerprintSketch.equalBins(FingerprintSketch.pack(a), FingerprintSketch.pack(b.toString())));
+        }
+        assertEquals(60, FingerprintSketch.equalBins(FingerprintSketch.pack("\u0000" + "O".repeat(60)), FingerprintSketch.pack("\u0000" + "O".repeat(60))));
+        assertEquals(0, FingerprintSketch.equalBins(FingerprintSketch.pack("\u0000" + "O".repeat(60)), FingerprintSketch.pack("\u0000" + "0".repeat(60))));
+    }
+
+    @Test
+    void sketchesByFingerprint_readAsTheStoreOfTheirKeys_otherFormsKeptAsTexts_andSurviveAnUncleanReopen() {
+        Map<String, String> expected = new HashMap<>();
+        Random rnd = new Random(17);
+        try (TextStore store = open(true)) {
+            for (int i = 0; i < 2_000; i++) {
+                String key = FingerprintSketch.key(rnd.nextLong());
+                String v = i % 5 == 0 ? sketch(rnd, 60) : sketch(rnd, 60, 32); // 6-bit values do not pack in 5
+                store.put(key, v);
+                expected.put(key, v);
+                store.put("id-" + i, "short text " + i);
+                expected.put("id-" + i, "short text " + i);
+            }
+            String key = expected.keySet().stream().filter(FingerprintSketch::isKey).sorted().findFirst().orElseThrow();
+            store.remove(key);
+            expected.remove(key);
+            assertSame(expected, store);
+        }
+        try (TextStore store = open(false)) {
+            assertSame(expected, store);
+        }
+        assertTrue(Files.exists(dir.resolve("fpsketches-0.cm")));
+    }
+
+    @Test
+    void fingerprintSketchFile_sizedForItsDocuments_takesAtMost64BytesASketch() throws IOException {
+        int n = 20_000;
+        Random rnd = new Random(19);
+        try (TextStore store = new TextStore(dir, GrowingMap.Sizes.doubling(n), 36, true)) {
+            for (int i = 0; i < n; i++) {
+                store.put(FingerprintSketch.key(rnd.nextLong()), sketch(rnd, 60, 32));
+            }
+            assertEquals(n, store.size());
+        }
+        long bytes = Files.size(dir.resolve("fpsketches-0.cm"));
+        assertTrue(bytes <= 64L * n, bytes / n + " bytes a sketch");
+    }
+
     private TextStore open(boolean clean) {
         return new TextStore(dir, GrowingMap.Sizes.doubling(4096), 8, clean);
     }
@@ -127,9 +210,14 @@ class TextStoreTest {
 
     /** A stored sketch: the mark, then {@code bins} values '0'..'o'. */
     private static String sketch(Random rnd, int bins) {
+        return sketch(rnd, bins, 64);
+    }
+
+    /** A stored sketch of values below {@code values}. */
+    private static String sketch(Random rnd, int bins, int values) {
         StringBuilder b = new StringBuilder("\u0000");
         for (int i = 0; i < bins; i++) {
-            b.append((char) ('0' + rnd.nextInt(64)));
+            b.append((char) ('0' + rnd.nextInt(values)));
         }
         return b.toString();
     }

@@ -1,0 +1,148 @@
+package io.simdex.router;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.simdex.core.text.MinHashSketch;
+import io.simdex.core.text.Sketcher;
+import io.simdex.fingerprint.BitFlips;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.index.IndexRouter.TextChecks;
+import io.simdex.router.index.SketchRule;
+import io.simdex.router.index.Window;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.RemoteShardClient;
+import io.simdex.router.shard.ReplicaSet;
+import io.simdex.router.shard.ShardClient;
+import io.simdex.server.ShardNode;
+import io.simdex.server.ShardService;
+import io.simdex.server.store.FingerprintSketch;
+import io.simdex.server.store.StoreSizing;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Sketch verification over shard nodes behind their gRPC service, in replica sets of two of
+ * three nodes as a cluster places them: sketches kept by fingerprint reach both replicas of
+ * their key and judge Dedup's candidates.
+ */
+class RemoteSketchTest {
+    private static final int NODES = 3;
+    private static final SketchRule RULE = new SketchRule(7, 0.4, Sketcher.DEFAULT);
+
+    @TempDir
+    Path dir;
+
+    private final List<ShardNode> nodes = new ArrayList<>();
+    private final List<Server> servers = new ArrayList<>();
+    private final List<RemoteShardClient> clients = new ArrayList<>();
+    private final SplittableRandom rnd = new SplittableRandom(7);
+
+    @AfterEach
+    void close() {
+        clients.forEach(RemoteShardClient::close);
+        servers.forEach(Server::shutdownNow);
+        nodes.forEach(ShardNode::close);
+    }
+
+    @Test
+    void dedup_overReplicaSets_nearCopiesToSevenDuplicates_otherTextsWithinThreeKept_sketchesOnBothReplicas() throws IOException {
+        Placement placement = Placement.roundRobin(NODES);
+        try (IndexRouter index = new IndexRouter(replicaSets(), placement, List.copyOf(clients), 2, false)) {
+            int n = 200;
+            String[] ids = new String[n];
+            long[] fps = new long[n];
+            String[] texts = new String[n];
+            for (int i = 0; i < n; i++) {
+                ids[i] = "d" + i;
+                fps[i] = rnd.nextLong();
+                texts[i] = text(40);
+            }
+            assertTrue(index.dedup("c", Window.FOREVER, ids, fps, 3, 0, checks(texts)).stream().allMatch(IndexRouter.Decision::inserted));
+            for (int i = 0; i < n; i++) {
+                String key = FingerprintSketch.key(fps[i]);
+                int group = placement.ownerOfId(key);
+                for (int node : new int[]{group, (group + 1) % NODES}) {
+                    assertNotNull(nodes.get(node).getTexts("c", new long[]{0}, new String[]{key})[0], "sketch of d" + i + " on node " + node);
+                }
+            }
+            String[] near = new String[n];
+            String[] other = new String[n];
+            long[] nearFps = new long[n];
+            long[] otherFps = new long[n];
+            for (int i = 0; i < n; i++) {
+                near[i] = texts[i].replaceFirst(" \\S+ ", " changed ");
+                other[i] = text(40);
+                nearFps[i] = BitFlips.flip(fps[i], 4 + i % 4, rnd);
+                otherFps[i] = BitFlips.flip(fps[i], i % 4, rnd);
+            }
+            List<IndexRouter.Decision> d = index.dedup("c", Window.FOREVER, ids("near", n), nearFps, 3, 0, checks(near));
+            List<IndexRouter.Decision> o = index.dedup("c", Window.FOREVER, ids("other", n), otherFps, 3, 0, checks(other));
+            for (int i = 0; i < n; i++) {
+                assertFalse(d.get(i).inserted(), "near copy of d" + i + " at " + (4 + i % 4) + " bits");
+                assertEquals("d" + i, d.get(i).duplicates().get(0).id());
+                assertTrue(o.get(i).inserted(), "another text " + i % 4 + " bits from d" + i);
+            }
+        }
+    }
+
+    private List<ShardClient> replicaSets() throws IOException {
+        for (int i = 0; i < NODES; i++) {
+            ShardNode node = new ShardNode(dir.resolve("n" + i), c -> StoreSizing.forShare(50_000, NODES, 8));
+            nodes.add(node);
+            String name = InProcessServerBuilder.generateName();
+            servers.add(InProcessServerBuilder.forName(name).addService(new ShardService(node)).build().start());
+            ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
+            clients.add(new RemoteShardClient(channel));
+        }
+        List<ShardClient> groups = new ArrayList<>();
+        for (int g = 0; g < NODES; g++) {
+            int a = g;
+            int b = (g + 1) % NODES;
+            groups.add(new ReplicaSet(List.of(clients.get(a), clients.get(b)), new int[]{a, b}, List.of(), new int[0], 2, x -> true,
+                    x -> true, 0, 0, node -> CompletableFuture.completedFuture(null)));
+        }
+        return groups;
+    }
+
+    private static TextChecks checks(String[] texts) {
+        MinHashSketch[] sketches = new MinHashSketch[texts.length];
+        for (int i = 0; i < texts.length; i++) {
+            sketches[i] = RULE.sketch(texts[i]);
+        }
+        return new TextChecks(null, new String[texts.length], RULE, sketches);
+    }
+
+    private static String[] ids(String prefix, int n) {
+        String[] out = new String[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = prefix + i;
+        }
+        return out;
+    }
+
+    private String text(int words) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < words; i++) {
+            b.append(i == 0 ? "" : " ");
+            for (int k = 3 + rnd.nextInt(6); k > 0; k--) {
+                b.append((char) ('a' + rnd.nextInt(26)));
+            }
+        }
+        return b.toString();
+    }
+}
