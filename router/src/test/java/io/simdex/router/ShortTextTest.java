@@ -114,9 +114,10 @@ class ShortTextTest {
         try (TestServer s = new TestServer(dir, java.time.Clock.systemUTC())) {
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("posts").setSettings(words.toBuilder()
                     .setShortText(ShortTextSettings.newBuilder().setEnabled(true))).build());
-            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("plain").setSettings(words).build());
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("plain").setSettings(words.toBuilder()
+                    .setSketch(SketchSettings.newBuilder().setEnabled(false))).build());
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("sketched").setSettings(words.toBuilder()
-                    .setSketch(SketchSettings.newBuilder().setEnabled(true))).build());
+                    .setSketch(SketchSettings.newBuilder().setEnabled(true).setCandidateDistance(7))).build());
             DedupResult base = dedup(s, "posts", "p0", first);
             assertTrue(base.getInserted());
             assertTrue(dedup(s, "plain", "p0", first).getInserted());

@@ -51,7 +51,7 @@ public final class DedupCpuCommand implements Callable<Integer> {
     @Option(names = "--rounds", description = "Batches of " + BATCH + " per mode; the first third warms up (default: ${DEFAULT-VALUE}).")
     int rounds = 30;
 
-    @Option(names = "--modes", split = ",", description = "off, on (candidates to 7) or on-kN (to N) (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--modes", split = ",", description = "off, on (the server's default candidate distance, 6) or on-kN (to N) (default: ${DEFAULT-VALUE}).")
     List<String> modes = List.of("off", "on");
 
     @Option(names = "--corpus", description = "wide or small, as DedupTextBenchmark's (default: ${DEFAULT-VALUE}).")
@@ -131,7 +131,7 @@ public final class DedupCpuCommand implements Callable<Integer> {
         }
     }
 
-    /** The candidate distance of an {@code on-kN} mode: N; of {@code on}, 0 (the default). */
+    /** The candidate distance of an {@code on-kN} mode: N; of {@code on}, 0 (the server's default, 6). */
     static int candidateDistance(String mode) {
         return mode.startsWith("on-k") ? Integer.parseInt(mode.substring("on-k".length())) : 0;
     }

@@ -52,12 +52,15 @@ class CollectionsTest {
             CollectionInfo created = s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("news").setSettings(ngrams).build()).getCollection();
             assertEquals(21_600, created.getSettings().getGenerationSeconds(), "default generation: retention / 8");
             assertEquals(Weighting.TF, created.getSettings().getWeighting(), "defaults are filled in");
-            assertEquals(SketchSettings.newBuilder().setEnabled(false).build(), created.getSettings().getSketch(),
-                    "sketches are off unless asked for");
+            assertEquals(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4).setCandidateDistance(6).build(),
+                    created.getSettings().getSketch(), "sketches are on unless turned off, with their defaults");
             CollectionInfo sketched = s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("sketched").setSettings(
                     CollectionSettings.newBuilder().setSketch(SketchSettings.newBuilder().setEnabled(true))).build()).getCollection();
-            assertEquals(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4).setCandidateDistance(7).build(),
+            assertEquals(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4).setCandidateDistance(6).build(),
                     sketched.getSettings().getSketch(), "the sketch defaults are filled in");
+            CollectionInfo plain = s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("plain").setSettings(
+                    CollectionSettings.newBuilder().setSketch(SketchSettings.newBuilder().setEnabled(false))).build()).getCollection();
+            assertEquals(SketchSettings.newBuilder().setEnabled(false).build(), plain.getSettings().getSketch(), "off when asked");
             assertFalse(s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("news").setSettings(ngrams).build()).getCreated());
             StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(
                     CreateCollectionRequest.newBuilder().setName("news").build()));
@@ -65,7 +68,7 @@ class CollectionsTest {
         }
         try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
             List<CollectionInfo> all = s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsList();
-            assertEquals(List.of("default", "news", "sketched"), all.stream().map(CollectionInfo::getName).toList());
+            assertEquals(List.of("default", "news", "plain", "sketched"), all.stream().map(CollectionInfo::getName).toList());
             CollectionInfo news = all.get(1);
             assertEquals(Tokenization.CHAR_NGRAMS, news.getSettings().getTokenization());
             assertEquals(2, news.getSettings().getNgramSize());
