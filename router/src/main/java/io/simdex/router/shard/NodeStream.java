@@ -27,8 +27,8 @@ import java.util.concurrent.TimeUnit;
  * what gRPC buffers by its own flow-control window.
  *
  * <h2>Failure</h2>
- * A window not acknowledged within its timeout (the unary write's) fails DEADLINE_EXCEEDED; so
- * does a wait for a slot that long. Either, or the call failing, fails every unacknowledged
+ * A window not acknowledged within its timeout (the unary write's), counted from when the window
+ * before it was, fails DEADLINE_EXCEEDED; that, or the call failing, fails every unacknowledged
  * window with the status and leaves the stream unusable: its {@link BucketStreams} opens another
  * for the next window. Each window's caller decides what a failure means, as for a unary call.
  */
@@ -45,7 +45,7 @@ final class NodeStream implements ClientResponseObserver<ShardBucketWindow, Shar
     private Status failure;
     private boolean finished;
 
-    private record Pending(long sequence, CompletableFuture<Long> acked) {
+    private record Pending(long sequence, CompletableFuture<Long> acked, long timeoutMillis) {
     }
 
     /** Starts the call, in the caller's gRPC Context (a client's deadline and cancellation reach the stream). */
@@ -73,41 +73,22 @@ final class NodeStream implements ClientResponseObserver<ShardBucketWindow, Shar
         CompletableFuture<Long> acked = new CompletableFuture<>();
         Status refused = queue(additions, epoch, fenced, timeoutMillis, acked);
         if (refused != null) {
-            fail(refused);
             acked.completeExceptionally(refused.asRuntimeException());
-            return acked;
-        }
-        if (timeoutMillis > 0) {
-            CompletableFuture.delayedExecutor(timeoutMillis, TimeUnit.MILLISECONDS).execute(() -> {
-                if (!acked.isDone()) {
-                    fail(Status.DEADLINE_EXCEEDED.withDescription("bucket window not acknowledged within " + timeoutMillis + " ms"));
-                }
-            });
         }
         return acked;
     }
 
-    /** Queues the window, or answers why it cannot be: the stream failed, or no slot freed up in time. */
+    /** Queues the window, or answers why it cannot be: the stream failed, or the wait for a slot was interrupted. */
     private synchronized Status queue(ShardBucketAddManyRequest additions, long epoch, boolean fenced, long timeoutMillis,
             CompletableFuture<Long> acked) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         boolean counted = false;
         while (failure == null && unacked.size() >= maxUnacked) {
             if (!counted) {
                 owner.waited();
                 counted = true;
             }
-            long left = deadline - System.nanoTime();
-            if (timeoutMillis > 0 && left <= 0) {
-                return Status.DEADLINE_EXCEEDED.withDescription("node acknowledged none of " + maxUnacked + " bucket windows within "
-                        + timeoutMillis + " ms");
-            }
             try {
-                if (timeoutMillis > 0) {
-                    TimeUnit.NANOSECONDS.timedWait(this, left);
-                } else {
-                    wait();
-                }
+                wait(); // until an acknowledgement or a failure (the oldest window's timeout among them)
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return Status.CANCELLED.withDescription("interrupted waiting to send a bucket window");
@@ -116,12 +97,31 @@ final class NodeStream implements ClientResponseObserver<ShardBucketWindow, Shar
         if (failure != null) {
             return failure;
         }
+        if (finished) {
+            return Status.UNAVAILABLE.withDescription("bucket stream already ended");
+        }
         long sequence = nextSequence++;
-        unacked.add(new Pending(sequence, acked));
+        unacked.add(new Pending(sequence, acked, timeoutMillis));
         owner.unacked(unacked.size());
+        if (unacked.size() == 1) {
+            arm(unacked.peek());
+        }
         unwritten.add(ShardBucketWindow.newBuilder().setSequence(sequence).setEpoch(epoch).setFenced(fenced).setAdditions(additions).build());
         write();
         return null;
+    }
+
+    /**
+     * Times the oldest unacknowledged window from when it became the oldest: the node applies
+     * windows one after another, so a window's time starts when the one before it is done, and
+     * it gets as long as a unary write would.
+     */
+    private void arm(Pending oldest) {
+        if (oldest.timeoutMillis() <= 0) {
+            return;
+        }
+        CompletableFuture.delayedExecutor(oldest.timeoutMillis(), TimeUnit.MILLISECONDS).execute(() -> fail(
+                Status.DEADLINE_EXCEEDED.withDescription("bucket window not acknowledged within " + oldest.timeoutMillis() + " ms"), oldest));
     }
 
     /** Writes queued windows while the call takes them. */
@@ -140,6 +140,9 @@ final class NodeStream implements ClientResponseObserver<ShardBucketWindow, Shar
                 done = null;
             } else {
                 unacked.poll();
+                if (!unacked.isEmpty()) {
+                    arm(unacked.peek());
+                }
                 notifyAll();
             }
         }
@@ -159,7 +162,7 @@ final class NodeStream implements ClientResponseObserver<ShardBucketWindow, Shar
     public void onCompleted() {
         synchronized (this) {
             if (unacked.isEmpty()) {
-                failure = failure == null ? Status.OK : failure; // ended as asked: nothing more goes on it
+                finished = true; // nothing more goes on it
                 return;
             }
         }
@@ -168,9 +171,14 @@ final class NodeStream implements ClientResponseObserver<ShardBucketWindow, Shar
 
     /** Fails every unacknowledged window with {@code status} and ends the call; the first failure wins. */
     private void fail(Status status) {
+        fail(status, null);
+    }
+
+    /** As {@link #fail(Status)}, if {@code oldest} is null or still the oldest unacknowledged window. */
+    private void fail(Status status, Pending oldest) {
         List<Pending> failed;
         synchronized (this) {
-            if (failure != null) {
+            if (failure != null || (oldest != null && unacked.peek() != oldest)) {
                 return;
             }
             failure = status;
