@@ -20,6 +20,7 @@ import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.Window;
 import io.simdex.router.shard.Found;
 import io.simdex.router.shard.Ids;
+import io.simdex.router.shard.NodeReads;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.Probed;
 import io.simdex.router.shard.RemoteShardClient;
@@ -157,6 +158,29 @@ class RemoteShardsTest {
         return groups;
     }
 
+    /**
+     * Groups as PartitionMap.initial places R replicas over the 3 nodes ({g, g+1, ...}), write
+     * quorum 1, and their reads node by node; {@code readable} is what the failure detector says.
+     */
+    private IndexRouter nodeReadRouter(int replication, java.util.function.IntPredicate readable) throws IOException {
+        for (int i = 0; i < NODES; i++) {
+            node(i);
+        }
+        List<ShardClient> groups = new ArrayList<>();
+        int[][] replicas = new int[NODES][replication];
+        for (int g = 0; g < NODES; g++) {
+            for (int r = 0; r < replication; r++) {
+                replicas[g][r] = (g + r) % NODES;
+            }
+            List<ShardClient> serving = java.util.Arrays.stream(replicas[g]).mapToObj(n -> (ShardClient) clients.get(n)).toList();
+            groups.add(new ReplicaSet(serving, replicas[g], List.of(), new int[0], 1, n -> true, readable, 0, 0,
+                    node -> CompletableFuture.completedFuture(null)));
+        }
+        Placement placement = Placement.roundRobin(NODES);
+        return new IndexRouter(groups, placement, List.copyOf(clients), replication, false,
+                new NodeReads(List.copyOf(clients), replicas, placement, readable));
+    }
+
     /** n documents, every third near an earlier one, so buckets hold neighbours. */
     private static long[] fingerprints(SplittableRandom rnd, int n) {
         long[] fps = new long[n];
@@ -214,6 +238,66 @@ class RemoteShardsTest {
             calls.clear();
             assertExact(index, fps, ids, rnd);
             assertTrue(calls.get("ResolveIds").sum() > 0, "matches of other groups resolved in a second round");
+        }
+    }
+
+    @Test
+    void query_nodeReadsAtR2_matchBruteForce_atMostTwoNodesPerRound() throws IOException {
+        try (IndexRouter index = nodeReadRouter(2, n -> true)) {
+            SplittableRandom rnd = new SplittableRandom(21);
+            long[] fps = fingerprints(rnd, 6_000);
+            String[] ids = ids(fps.length);
+            insertInBatches(index, ids, fps, 2_000);
+            calls.clear();
+            assertExact(index, fps, ids, rnd); // 2 queries
+            // Two of the three nodes serve all three groups: two calls a round, not three.
+            assertEquals(4, calls.get("ProbeMany").sum(), "ProbeMany calls for 2 queries");
+            assertTrue(calls.get("ResolveIds").sum() <= 4, "ResolveIds calls for 2 queries: " + calls.get("ResolveIds"));
+        }
+    }
+
+    @Test
+    void query_nodeReadsAtR3_oneNodeAnswersAllInOneRoundTrip() throws IOException {
+        try (IndexRouter index = nodeReadRouter(3, n -> true)) {
+            SplittableRandom rnd = new SplittableRandom(22);
+            long[] fps = fingerprints(rnd, 6_000);
+            String[] ids = ids(fps.length);
+            insertInBatches(index, ids, fps, 2_000);
+            calls.clear();
+            assertExact(index, fps, ids, rnd);
+            assertEquals(2, calls.get("ProbeMany").sum(), "one ProbeMany per query");
+            assertEquals(null, calls.get("ResolveIds"), "every id came with the probe");
+        }
+    }
+
+    @Test
+    void query_nodeReads_nodeDownButNotYetSeen_readAgainThroughReplicaSets_exact() throws IOException {
+        try (IndexRouter index = nodeReadRouter(2, n -> true)) {
+            SplittableRandom rnd = new SplittableRandom(23);
+            long[] fps = fingerprints(rnd, 6_000);
+            String[] ids = ids(fps.length);
+            insertInBatches(index, ids, fps, 2_000);
+            down.add(1);
+            calls.clear();
+            for (int q = 0; q < 3; q++) { // the first node turns with each query: node 1 is read by node in two of three
+                assertExact(index, fps, ids, rnd);
+            }
+            assertTrue(calls.get("ProbeMany").sum() > 12, "queries that met node 1 were read again: " + calls.get("ProbeMany"));
+        }
+    }
+
+    @Test
+    void query_nodeReads_unreadableNodeSkipped_exact() throws IOException {
+        try (IndexRouter index = nodeReadRouter(2, n -> !down.contains(n))) {
+            SplittableRandom rnd = new SplittableRandom(24);
+            long[] fps = fingerprints(rnd, 6_000);
+            String[] ids = ids(fps.length);
+            insertInBatches(index, ids, fps, 2_000);
+            down.add(2);
+            calls.clear();
+            assertExact(index, fps, ids, rnd);
+            // Nodes 0 and 1 serve all three groups: node 2 is never asked.
+            assertEquals(4, calls.get("ProbeMany").sum());
         }
     }
 

@@ -4,6 +4,7 @@ import io.simdex.core.Partitions;
 import io.simdex.proto.v1.PlacedNode;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.IndexView;
+import io.simdex.router.shard.NodeReads;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.RemoteShardClient;
 import io.simdex.router.shard.ReplicaSet;
@@ -131,6 +132,7 @@ public final class ClusterView implements IndexView, AutoCloseable {
         };
         Map<String, Integer> groupOf = new HashMap<>();
         List<ShardClient> groups = new ArrayList<>();
+        List<int[]> replicasOfGroup = new ArrayList<>();
         int[] groupOfPartition = new int[Partitions.COUNT];
         for (int p = 0; p < Partitions.COUNT; p++) {
             int[] replicas = map.replicas(p);
@@ -142,6 +144,7 @@ public final class ClusterView implements IndexView, AutoCloseable {
                 groupOf.put(key, g);
                 groups.add(new ReplicaSet(pick(stamped, replicas), replicas, pick(stamped, incoming), incoming,
                         Math.min(map.writeQuorum(), replicas.length), live, readable, hedgeMillis, WRITE_GRACE_MILLIS, behind));
+                replicasOfGroup.add(replicas);
             }
             groupOfPartition[p] = g;
         }
@@ -151,7 +154,10 @@ public final class ClusterView implements IndexView, AutoCloseable {
             Arrays.stream(map.replicas(p)).forEach(keeping::add);
         }
         List<ShardClient> each = keeping.stream().map(i -> (ShardClient) stamped.get(i)).toList();
-        return new IndexRouter(groups, Placement.of(groupOfPartition), each, map.replication(), false);
+        Placement placement = Placement.of(groupOfPartition);
+        // Hedged reads are a replica set's: with hedge.millis set, queries read group by group.
+        NodeReads byNode = hedgeMillis > 0 ? null : new NodeReads(stamped, replicasOfGroup.toArray(new int[0][]), placement, readable);
+        return new IndexRouter(groups, placement, each, map.replication(), false, byNode);
     }
 
     private static List<ShardClient> pick(List<RemoteShardClient> clients, int[] indexes) {

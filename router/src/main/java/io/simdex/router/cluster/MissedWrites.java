@@ -5,7 +5,6 @@ import io.atomix.core.map.AsyncAtomicMap;
 import io.atomix.core.map.AtomicMap;
 import io.atomix.core.map.AtomicMapEvent;
 import io.atomix.core.map.AtomicMapEventListener;
-import io.atomix.primitive.PrimitiveState;
 import io.atomix.protocols.raft.MultiRaftProtocol;
 import io.atomix.protocols.raft.ReadConsistency;
 import io.atomix.utils.serializer.Serializer;
@@ -62,7 +61,6 @@ public final class MissedWrites implements AutoCloseable {
     public static final Duration SAFETY_POLL = Duration.ofSeconds(5);
     private final Duration safetyPoll;
     private final AtomicMapEventListener<String, String> listener = this::onEvent;
-    private volatile PrimitiveState state = PrimitiveState.CONNECTED;
     private long changes; // guarded by this
     private final ScheduledExecutorService poll = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "missed-writes");
@@ -105,13 +103,7 @@ public final class MissedWrites implements AutoCloseable {
      * anew whenever the Raft session comes back, since an expired session silently drops it.
      */
     public MissedWrites watching() {
-        map.async().addStateChangeListener(s -> { // the sync wrapper's addStateChangeListener does nothing
-            PrimitiveState prev = state;
-            state = s;
-            if (s == PrimitiveState.CONNECTED && prev != PrimitiveState.CONNECTED) {
-                poll.execute(this::subscribe);
-            }
-        });
+        Reconnects.onReconnect(map.async(), poll, this::subscribe);
         subscribe();
         poll.scheduleWithFixedDelay(this::refresh, safetyPoll.toMillis(), safetyPoll.toMillis(), TimeUnit.MILLISECONDS);
         return this;

@@ -3,7 +3,6 @@ package io.simdex.router.cluster;
 import io.atomix.core.Atomix;
 import io.atomix.core.value.AtomicValue;
 import io.atomix.core.value.AtomicValueEventListener;
-import io.atomix.primitive.PrimitiveState;
 import io.atomix.protocols.raft.MultiRaftProtocol;
 import io.atomix.protocols.raft.ReadConsistency;
 import io.atomix.utils.serializer.Serializer;
@@ -48,7 +47,6 @@ public final class PartitionMapStore implements AutoCloseable {
     private final AtomicBoolean started = new AtomicBoolean();
     private final Object subscribeLock = new Object();
     private volatile AtomicValueEventListener<PartitionMap> registered;
-    private volatile PrimitiveState state = PrimitiveState.CONNECTED;
     private PartitionMap lastSeen; // guarded by this
 
     /**
@@ -114,13 +112,7 @@ public final class PartitionMapStore implements AutoCloseable {
             }
             return;
         }
-        value.async().addStateChangeListener(s -> { // the sync wrapper's addStateChangeListener does nothing
-            PrimitiveState prev = state;
-            state = s;
-            if (s == PrimitiveState.CONNECTED && prev != PrimitiveState.CONNECTED) {
-                exec.execute(this::resubscribe);
-            }
-        });
+        Reconnects.onReconnect(value.async(), exec, this::resubscribe);
         resubscribe();
         exec.scheduleWithFixedDelay(() -> {
             try {

@@ -5,6 +5,7 @@ import io.simdex.fingerprint.BlockTables;
 import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.Found;
 import io.simdex.router.shard.Ids;
+import io.simdex.router.shard.NodeReads;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.ShardClient;
 
@@ -22,10 +23,13 @@ import static io.simdex.router.shard.Fanout.pick;
  * A query through the fan-out: the four tables' buckets probed on their owners in parallel, then
  * the matches' ids resolved on the fingerprints' owners. A bucket's owner resolves the ids of
  * the matches whose fingerprints its group owns too, in the same call; the rest take a second
- * round trip (none at all on one shard group). This is the path for shards that answer
- * later (remote shards, replica sets); {@link LocalQuery} makes the same calls in the same order
- * when every shard answers in the caller's thread. Both read the buckets this class names
- * ({@link #variants}, {@link #flip}, {@link #threshold}).
+ * round trip (none at all on one shard group). In a cluster the calls go node by node
+ * ({@link NodeReads}): one call per node the query reads, which resolves the ids of every group
+ * that node serves; a query whose node call fails over is read again through the replica sets.
+ * This is the path for shards that answer later (remote shards, replica sets); {@link
+ * LocalQuery} makes the same calls in the same order when every shard answers in the caller's
+ * thread. Both read the buckets this class names ({@link #variants}, {@link #flip}, {@link
+ * #threshold}).
  */
 final class FanoutQuery {
     /** Up to this many matches, {@link #distinctPairs} compares pairwise instead of hashing. */
@@ -33,10 +37,41 @@ final class FanoutQuery {
 
     private final ShardClient[] shards;
     private final Placement placement;
+    /** Reads node by node, or null: group by group. */
+    private final NodeReads nodeReads;
+    /** Every group read through its own client (the shard or replica set). */
+    private final Readers byGroup;
 
-    FanoutQuery(ShardClient[] shards, Placement placement) {
+    FanoutQuery(ShardClient[] shards, Placement placement, NodeReads nodeReads) {
         this.shards = shards;
         this.placement = placement;
+        this.nodeReads = nodeReads;
+        int[] identity = new int[shards.length];
+        byte[][] partitions = new byte[shards.length][];
+        for (int g = 0; g < shards.length; g++) {
+            identity[g] = g;
+            partitions[g] = placement.partitionBitmap(g);
+        }
+        this.byGroup = new Readers(shards, identity, partitions);
+    }
+
+    /**
+     * Who reads each group for one query: {@code clients[readerOfGroup[g]]} probes group g's
+     * buckets and resolves the ids of fingerprints in {@code resolvable[that reader]}.
+     */
+    private record Readers(ShardClient[] clients, int[] readerOfGroup, byte[][] resolvable) {
+    }
+
+    private Readers byNode(NodeReads.Plan plan) {
+        int[] readerOfGroup = new int[shards.length];
+        for (int g = 0; g < shards.length; g++) {
+            readerOfGroup[g] = plan.reader(g);
+        }
+        byte[][] resolvable = new byte[plan.readers()][];
+        for (int r = 0; r < resolvable.length; r++) {
+            resolvable[r] = plan.resolvable(r, placement);
+        }
+        return new Readers(plan.clients(shards), readerOfGroup, resolvable);
     }
 
     /** The stored documents within {@code maxDistance} of each probe, at most {@code limit} ids (0: all) of each fingerprint. */
@@ -50,16 +85,35 @@ final class FanoutQuery {
      * in the caller's gRPC Context (its deadline reaches the second round too).
      */
     CompletableFuture<List<Candidates>> candidatesAsync(String c, long[] generations, long[] probes, int maxDistance, int limit) {
-        Map<Long, Map<Long, Ids>> ids = new HashMap<>();
         Context context = Context.current();
-        return probe(c, generations, probes, maxDistance, limit, ids).thenCompose(matches -> {
-            Context previous = context.attach();
-            try {
-                return resolve(c, matches, limit, ids).thenApply(done -> assemble(probes, matches, ids));
-            } finally {
-                context.detach(previous);
+        if (nodeReads == null) {
+            return candidatesAsync(c, generations, probes, maxDistance, limit, byGroup, context);
+        }
+        return candidatesAsync(c, generations, probes, maxDistance, limit, byNode(nodeReads.plan()), context).exceptionallyCompose(t -> {
+            if (!NodeReads.failsOver(Fanout.cause(t))) {
+                return CompletableFuture.failedFuture(t);
             }
+            // A node failed (the failure detector has not seen it yet): the replica sets fail over.
+            return candidatesAsync(c, generations, probes, maxDistance, limit, byGroup, context);
         });
+    }
+
+    private CompletableFuture<List<Candidates>> candidatesAsync(String c, long[] generations, long[] probes, int maxDistance, int limit,
+            Readers readers, Context context) {
+        Map<Long, Map<Long, Ids>> ids = new HashMap<>();
+        Context previous = context.attach();
+        try {
+            return probe(c, generations, probes, maxDistance, limit, ids, readers).thenCompose(matches -> {
+                Context inner = context.attach();
+                try {
+                    return resolve(c, matches, limit, ids, readers).thenApply(done -> assemble(probes, matches, ids));
+                } finally {
+                    context.detach(inner);
+                }
+            });
+        } finally {
+            context.detach(previous);
+        }
     }
 
     private static List<Candidates> assemble(long[] probes, Found[] matches, Map<Long, Map<Long, Ids>> ids) {
@@ -91,7 +145,8 @@ final class FanoutQuery {
      * neighbours of the probe's block, with a residue threshold one lower
      * ({@link BlockTables#MAX_NEIGHBOUR_DISTANCE} says why that finds everything up to 7).
      */
-    private CompletableFuture<Found[]> probe(String c, long[] gens, long[] probes, int maxDistance, int limit, Map<Long, Map<Long, Ids>> ids) {
+    private CompletableFuture<Found[]> probe(String c, long[] gens, long[] probes, int maxDistance, int limit, Map<Long, Map<Long, Ids>> ids,
+            Readers readers) {
         int variants = variants(maxDistance);
         int partCount = BlockTables.TABLES * variants;
         Found[][] parts = new Found[partCount][probes.length];
@@ -108,17 +163,18 @@ final class FanoutQuery {
                 shifted[part] = probed;
                 tables[part] = t;
                 thresholds[part] = threshold(maxDistance, v);
-                groups[part] = Fanout.group(probes.length, shards.length, i -> placement.ownerOfBucket(table, BlockTables.block(probed[i], table)));
+                groups[part] = Fanout.group(probes.length, readers.clients().length,
+                        i -> readers.readerOfGroup()[placement.ownerOfBucket(table, BlockTables.block(probed[i], table))]);
             }
         }
-        // One call per shard for all the tables' buckets it owns: a round trip per shard, not per table.
+        // One call per reader for all the tables' buckets it reads: a round trip per reader, not per table.
         Fanout f = Fanout.start();
-        f.toOwnersByPart(shards, groups, (owner, shard, ps, items) -> {
+        f.toOwnersByPart(readers.clients(), groups, (owner, shard, ps, items) -> {
             long[][] fps = new long[ps.length][];
             for (int k = 0; k < ps.length; k++) {
                 fps[k] = pick(shifted[ps[k]], items[k]);
             }
-            return shard.probeResolving(c, gens, pick(tables, ps), fps, pick(thresholds, ps), placement.partitionBitmap(owner), limit);
+            return shard.probeResolving(c, gens, pick(tables, ps), fps, pick(thresholds, ps), readers.resolvable()[owner], limit);
         }, (ps, items, probed) -> {
             for (int k = 0; k < ps.length; k++) {
                 for (int i = 0; i < items[k].length; i++) {
@@ -179,7 +235,7 @@ final class FanoutQuery {
      * Completes {@code ids} (generation -> fingerprint -> at most {@code limit} ids) for every
      * matched (fingerprint, generation) the probes did not resolve: one call per owner of any.
      */
-    private CompletableFuture<Void> resolve(String c, Found[] matches, int limit, Map<Long, Map<Long, Ids>> ids) {
+    private CompletableFuture<Void> resolve(String c, Found[] matches, int limit, Map<Long, Map<Long, Ids>> ids, Readers readers) {
         int n = 0;
         for (Found m : matches) {
             n += m.fingerprints().length;
@@ -202,7 +258,7 @@ final class FanoutQuery {
         long[] allFps = all.fingerprints();
         long[] allGens = all.generations();
         Fanout f = Fanout.start();
-        f.toOwners(shards, allFps.length, i -> placement.ownerOfFingerprint(allFps[i]),
+        f.toOwners(readers.clients(), allFps.length, i -> readers.readerOfGroup()[placement.ownerOfFingerprint(allFps[i])],
                 (shard, group) -> shard.resolveIds(c, pick(allGens, group), pick(allFps, group), limit),
                 (group, found) -> put(ids, pick(allGens, group), pick(allFps, group), found));
         return f.done();

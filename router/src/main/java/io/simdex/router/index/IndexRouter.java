@@ -6,6 +6,7 @@ import io.simdex.fingerprint.Hamming;
 import io.simdex.router.crawl.ContentIndex;
 import io.simdex.router.crawl.SeenUrls;
 import io.simdex.router.shard.Fanout;
+import io.simdex.router.shard.NodeReads;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.Previous;
 import io.simdex.router.shard.ShardClient;
@@ -65,6 +66,12 @@ public final class IndexRouter implements AutoCloseable {
      */
     public IndexRouter(List<? extends ShardClient> shards, Placement placement, List<? extends ShardClient> nodes, int replication,
             boolean ownsShards) {
+        this(shards, placement, nodes, replication, ownsShards, null);
+    }
+
+    /** As above, with queries read node by node ({@link NodeReads}) when {@code nodeReads} is not null. */
+    public IndexRouter(List<? extends ShardClient> shards, Placement placement, List<? extends ShardClient> nodes, int replication,
+            boolean ownsShards, NodeReads nodeReads) {
         if (placement.shards() != shards.size()) {
             throw new IllegalArgumentException(placement.shards() + " shards placed but " + shards.size() + " given");
         }
@@ -74,7 +81,7 @@ public final class IndexRouter implements AutoCloseable {
         this.replication = replication;
         this.ownsShards = ownsShards;
         this.local = LocalQuery.over(this.shards, placement);
-        this.fanout = new FanoutQuery(this.shards, placement);
+        this.fanout = new FanoutQuery(this.shards, placement, nodeReads);
         this.verification = new TextVerification(this.shards, placement);
     }
 
