@@ -12,10 +12,16 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.simdex.proto.v1.ShardBucketAddManyRequest;
+import io.simdex.proto.v1.ShardBucketPart;
+import io.simdex.proto.v1.ShardBucketWindow;
+import io.simdex.proto.v1.ShardBucketWindowAck;
+import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.router.index.BulkAppends;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.Window;
 import io.simdex.router.shard.BucketStreams;
+import io.simdex.router.shard.Found;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.RemoteShardClient;
 import io.simdex.router.shard.ReplicaSet;
@@ -272,6 +278,47 @@ class BulkStreamsTest {
                 assertAllFound(at6);
             }
         }
+    }
+
+    @Test
+    void windowWithABadTable_invalidArgumentClosesTheStream_andNothingOfItOrAfterItIsWritten() throws Exception {
+        RemoteShardClient node = node(0, NodeState.standalone());
+        CompletableFuture<io.grpc.Status> closed = new CompletableFuture<>();
+        List<Long> acked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        io.grpc.stub.StreamObserver<ShardBucketWindow> windows = ShardGrpc.newStub(channels.get(0)).bucketAddStream(new io.grpc.stub.StreamObserver<>() {
+            @Override
+            public void onNext(ShardBucketWindowAck ack) {
+                acked.add(ack.getSequence());
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                closed.complete(io.grpc.Status.fromThrowable(t));
+            }
+
+            @Override
+            public void onCompleted() {
+                closed.complete(io.grpc.Status.OK);
+            }
+        });
+        windows.onNext(window(1, 0, 42));
+        windows.onNext(window(2, 0, 43).toBuilder().setAdditions(window(2, 0, 43).getAdditions().toBuilder()
+                .addParts(ShardBucketPart.newBuilder().setTable(4).addFingerprints(44))).build());
+        windows.onNext(window(3, 0, 45));
+        io.grpc.Status status = closed.get(30, TimeUnit.SECONDS);
+        assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, status.getCode());
+        assertEquals("table 4 outside 0..3", status.getDescription());
+        assertEquals(List.of(1L), acked);
+        long[][] probes = {{42}, {43}, {45}};
+        Found[][] found = node.probeMany("c", new long[]{0}, new int[]{0, 0, 0}, probes, new int[]{0, 0, 0}).join();
+        assertEquals(1, found[0][0].fingerprints().length, "the window before is applied");
+        assertEquals(0, found[1][0].fingerprints().length, "nothing of the bad window");
+        assertEquals(0, found[2][0].fingerprints().length, "nor of the one after it");
+    }
+
+    private static ShardBucketWindow window(long sequence, int table, long fp) {
+        return ShardBucketWindow.newBuilder().setSequence(sequence).setAdditions(ShardBucketAddManyRequest.newBuilder().setCollection("c")
+                .addParts(ShardBucketPart.newBuilder().setTable(table).addFingerprints(fp).setNewFingerprints(true))).build();
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
