@@ -41,7 +41,7 @@ final class Calls {
         out.onCompleted();
     }
 
-    private static RuntimeException asStatus(RuntimeException e) {
+    static RuntimeException asStatus(RuntimeException e) {
         if (e instanceof StatusRuntimeException) {
             return e;
         }

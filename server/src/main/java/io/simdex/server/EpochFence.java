@@ -45,8 +45,7 @@ public final class EpochFence implements ServerInterceptor {
             return refuse(call, Status.INVALID_ARGUMENT.withDescription(HEADER_NAME + " header '" + stamped + "' is not a decimal number"));
         }
         if (!state.admit(epoch)) {
-            return refuse(call, Status.FAILED_PRECONDITION.withDescription("stale placement epoch " + Long.toUnsignedString(epoch)
-                    + ", node " + state.nodeId() + " is at " + Long.toUnsignedString(state.epoch())));
+            return refuse(call, stale(state, epoch));
         }
         // Counted until the call ends, so SetEpoch can wait for calls routed by the older map.
         java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
@@ -81,6 +80,12 @@ public final class EpochFence implements ServerInterceptor {
                 }
             }
         };
+    }
+
+    /** The refusal of work stamped {@code epoch}, older than the node's: the router's ShardEpochs recognises it. */
+    static Status stale(NodeState state, long epoch) {
+        return Status.FAILED_PRECONDITION.withDescription("stale placement epoch " + Long.toUnsignedString(epoch)
+                + ", node " + state.nodeId() + " is at " + Long.toUnsignedString(state.epoch()));
     }
 
     private static <Q, R> ServerCall.Listener<Q> refuse(ServerCall<Q, R> call, Status status) {

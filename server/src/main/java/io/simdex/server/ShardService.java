@@ -19,6 +19,8 @@ import io.simdex.proto.v1.SetEpochRequest;
 import io.simdex.proto.v1.ShardBucketAddManyRequest;
 import io.simdex.proto.v1.ShardBucketPart;
 import io.simdex.proto.v1.ShardBucketRequest;
+import io.simdex.proto.v1.ShardBucketWindow;
+import io.simdex.proto.v1.ShardBucketWindowAck;
 import io.simdex.proto.v1.ShardContentRequest;
 import io.simdex.proto.v1.ShardCountResponse;
 import io.simdex.proto.v1.ShardDropUrlJobRequest;
@@ -145,17 +147,25 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void bucketAddMany(ShardBucketAddManyRequest req, StreamObserver<ShardCountResponse> out) {
-        write(out, () -> {
-            String c = collection(req.getCollection());
-            for (ShardBucketPart part : req.getPartsList()) {
-                table(part.getTable());
-            }
-            long changed = 0;
-            for (ShardBucketPart part : req.getPartsList()) {
-                changed += node.bucketAdd(c, req.getGeneration(), part.getTable(), toArray(part.getFingerprintsList()), !part.getNewFingerprints());
-            }
-            return ShardCountResponse.newBuilder().setChanged(changed).build();
-        });
+        write(out, () -> ShardCountResponse.newBuilder().setChanged(addMany(req)).build());
+    }
+
+    @Override
+    public StreamObserver<ShardBucketWindow> bucketAddStream(StreamObserver<ShardBucketWindowAck> out) {
+        return new BucketWindows(this::addMany, node, state, out);
+    }
+
+    /** BucketAddMany's work, not yet durable: checks every part, then applies them in order; how many buckets changed. */
+    private long addMany(ShardBucketAddManyRequest req) {
+        String c = collection(req.getCollection());
+        for (ShardBucketPart part : req.getPartsList()) {
+            table(part.getTable());
+        }
+        long changed = 0;
+        for (ShardBucketPart part : req.getPartsList()) {
+            changed += node.bucketAdd(c, req.getGeneration(), part.getTable(), toArray(part.getFingerprintsList()), !part.getNewFingerprints());
+        }
+        return changed;
     }
 
     @Override

@@ -10,7 +10,8 @@ import java.util.logging.Logger;
 
 /**
  * One BulkLoad stream: each batch is validated and written as it arrives, with its bucket
- * appends held ({@link BulkAppends}) and applied a window at a time. All batches name one
+ * appends held ({@link BulkAppends}) and applied a window at a time, on one stream per remote
+ * node for the length of the call, closed at its end. All batches name one
  * collection. The response counts the documents applied; a stream that fails reports how many
  * of its first documents were accepted, after making those findable where the shards allow, so
  * the count is exact.
@@ -60,6 +61,7 @@ final class BulkLoadCall implements StreamObserver<BulkLoadRequest> {
         if (!failed) {
             failed = true;
             applyHeldIfPossible();
+            held.close();
         }
     }
 
@@ -74,9 +76,11 @@ final class BulkLoadCall implements StreamObserver<BulkLoadRequest> {
             failed = true;
             long unindexed = held.held();
             held.discard();
+            held.close();
             error(e, "the last " + unindexed + " documents were not indexed");
             return;
         }
+        held.close();
         out.onNext(BulkLoadResponse.newBuilder().setInserted(held.applied()).setBatches(batches).build());
         out.onCompleted();
     }
@@ -102,6 +106,7 @@ final class BulkLoadCall implements StreamObserver<BulkLoadRequest> {
     private void fail(RuntimeException e, String what) {
         failed = true;
         applyHeldIfPossible();
+        held.close();
         error(e, what);
     }
 

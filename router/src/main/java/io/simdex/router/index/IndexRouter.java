@@ -490,12 +490,14 @@ public final class IndexRouter implements AutoCloseable {
      * ShardClient#bucketAdd) and then {@code checked[0..nChecked)} (scanned) to their buckets of
      * generation g, each table's share ordered by block first, so a shard appends each bucket's
      * run at once (ShardNode#bucketAdd). One call per node for both: the fresh parts come first
-     * in it, so a checked copy of a fingerprint finds the fresh one.
+     * in it, so a checked copy of a fingerprint finds the fresh one. Sends without waiting: the
+     * answer completes when every node has answered (it fails as the first call that failed,
+     * wrapped in a CompletionException).
      */
-    void addGrouped(String c, long g, long[] fresh, int nFresh, boolean freshUnscanned, long[] checked, int nChecked) {
+    CompletableFuture<Void> addGrouped(String c, long g, long[] fresh, int nFresh, boolean freshUnscanned, long[] checked, int nChecked) {
         int parts = (nFresh > 0 ? 1 : 0) + (nChecked > 0 ? 1 : 0);
         if (parts == 0) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         long[][] fps = new long[parts * BlockTables.TABLES][];
         int[] tables = new int[fps.length];
@@ -510,7 +512,7 @@ public final class IndexRouter implements AutoCloseable {
             fps[p] = BlockTables.groupByBlock(checked, nChecked, t);
             tables[p] = t;
         }
-        bucketAdds(c, g, tables, fps, unscanned);
+        return sendBucketAdds(c, g, tables, fps, unscanned);
     }
 
     /** Adds each fingerprint of {@code lists[j]} to its four buckets of generation g, {@code newFingerprints[j]} as in ShardClient#bucketAdd. */
@@ -526,11 +528,11 @@ public final class IndexRouter implements AutoCloseable {
                 fresh[p] = newFingerprints[j];
             }
         }
-        bucketAdds(c, g, tables, fps, fresh);
+        Fanout.join(sendBucketAdds(c, g, tables, fps, fresh));
     }
 
     /** Adds part p's fingerprints {@code fps[p]} to their buckets of table {@code tables[p]}: one call per owning shard for all parts. */
-    private void bucketAdds(String c, long g, int[] tables, long[][] fps, boolean[] newFingerprints) {
+    private CompletableFuture<Void> sendBucketAdds(String c, long g, int[] tables, long[][] fps, boolean[] newFingerprints) {
         int[][][] groups = new int[tables.length][][];
         for (int p = 0; p < tables.length; p++) {
             int t = tables[p];
@@ -547,7 +549,7 @@ public final class IndexRouter implements AutoCloseable {
                 return shard.bucketAddMany(c, g, pick(tables, ps), mine, pick(newFingerprints, ps));
             }, (ps, items, changed) -> { });
         }
-        f.await();
+        return f.done();
     }
 
     /** Removes each fingerprint from its four buckets of generation g, one call per (table, owner). */

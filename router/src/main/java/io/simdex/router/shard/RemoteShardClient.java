@@ -6,6 +6,7 @@ import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Internal;
+import io.grpc.Context;
 import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketAddManyRequest;
@@ -51,15 +52,23 @@ public final class RemoteShardClient implements ShardClient {
     private final boolean ownsChannel;
     /** Whether the node takes the batched calls (ProbeMany, BucketAddMany); shared by every epoch's view of the node. */
     private final AtomicBoolean batches;
+    /** Whether the node takes BucketAddStream; shared likewise. */
+    private final AtomicBoolean streams;
+    /** The partition map epoch this view stamps its calls with, if {@link #fenced}. */
+    private final long epoch;
+    private final boolean fenced;
 
     public RemoteShardClient(ManagedChannel channel) {
-        this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true, new AtomicBoolean(true));
+        this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true, new AtomicBoolean(true), new AtomicBoolean(true), 0, false);
     }
 
     private RemoteShardClient(ManagedChannel channel, ShardGrpc.ShardFutureStub stub, long readTimeoutMillis, long writeTimeoutMillis,
-            boolean ownsChannel, AtomicBoolean batches) {
+            boolean ownsChannel, AtomicBoolean batches, AtomicBoolean streams, long epoch, boolean fenced) {
         this.channel = channel;
         this.batches = batches;
+        this.streams = streams;
+        this.epoch = epoch;
+        this.fenced = fenced;
         this.stub = stub;
         this.readTimeoutMillis = readTimeoutMillis;
         this.writeTimeoutMillis = writeTimeoutMillis;
@@ -75,7 +84,7 @@ public final class RemoteShardClient implements ShardClient {
      */
     public RemoteShardClient atEpoch(long epoch, long readTimeoutMillis, long writeTimeoutMillis) {
         return new RemoteShardClient(channel, ShardGrpc.newFutureStub(channel).withInterceptors(ShardEpochs.stamp(epoch)),
-                readTimeoutMillis, writeTimeoutMillis, false, batches);
+                readTimeoutMillis, writeTimeoutMillis, false, batches, streams, epoch, true);
     }
 
     public ManagedChannel channel() {
@@ -153,12 +162,62 @@ public final class RemoteShardClient implements ShardClient {
         if (!batches.get()) {
             return ShardClient.super.bucketAddMany(c, gen, tables, fps, newFingerprints);
         }
+        BucketStreams bulk = BucketStreams.current();
+        if (bulk != null && streams.get()) {
+            return streamed(bulk, c, gen, tables, fps, newFingerprints);
+        }
+        return unaryBucketAddMany(c, gen, tables, fps, newFingerprints);
+    }
+
+    private CompletableFuture<Integer> unaryBucketAddMany(String c, long gen, int[] tables, long[][] fps, boolean[] newFingerprints) {
+        return orSingly(adapt(watched(stub().bucketAddMany(bucketAddManyRequest(c, gen, tables, fps, newFingerprints))), r -> (int) r.getChanged()),
+                () -> ShardClient.super.bucketAddMany(c, gen, tables, fps, newFingerprints));
+    }
+
+    /**
+     * BucketAddMany as the next window of the bulk load's stream to this node. Where the stream
+     * fails the window UNAVAILABLE (the call broke, the node may come back) or UNIMPLEMENTED (a
+     * node of an older version: every later window goes unary too), the window goes as the unary
+     * call instead, so it fails or succeeds as that would; after UNAVAILABLE every part is sent
+     * checked, since the node may have applied the window before the call broke.
+     */
+    private CompletableFuture<Integer> streamed(BucketStreams bulk, String c, long gen, int[] tables, long[][] fps, boolean[] newFingerprints) {
+        Context context = Context.current();
+        return bulk.send(channel, bucketAddManyRequest(c, gen, tables, fps, newFingerprints), epoch, fenced, writeTimeoutMillis)
+                .handle((changed, failure) -> {
+                    if (failure == null) {
+                        return CompletableFuture.completedFuture((int) (long) changed);
+                    }
+                    io.grpc.Status.Code code = io.grpc.Status.fromThrowable(failure).getCode();
+                    if (code == io.grpc.Status.Code.UNIMPLEMENTED) {
+                        streams.set(false);
+                        return inContext(context, () -> unaryBucketAddMany(c, gen, tables, fps, newFingerprints));
+                    }
+                    if (code == io.grpc.Status.Code.UNAVAILABLE) {
+                        channel.resetConnectBackoff();
+                        return inContext(context, () -> unaryBucketAddMany(c, gen, tables, fps, new boolean[tables.length]));
+                    }
+                    return CompletableFuture.<Integer>failedFuture(failure);
+                }).thenCompose(Function.identity());
+    }
+
+    /** Starts a call on a network thread in the Context of the request it serves (its deadline). */
+    private static <T> T inContext(Context context, Supplier<T> call) {
+        Context previous = context.attach();
+        try {
+            return call.get();
+        } finally {
+            context.detach(previous);
+        }
+    }
+
+    private static ShardBucketAddManyRequest bucketAddManyRequest(String c, long gen, int[] tables, long[][] fps, boolean[] newFingerprints) {
         ShardBucketAddManyRequest.Builder b = ShardBucketAddManyRequest.newBuilder().setCollection(c).setGeneration(gen);
         for (int i = 0; i < tables.length; i++) {
-            b.addParts(ShardBucketPart.newBuilder().setTable(tables[i]).addAllFingerprints(boxed(fps[i])).setNewFingerprints(newFingerprints[i]));
+            ShardBucketPart.Builder part = b.addPartsBuilder().setTable(tables[i]).setNewFingerprints(newFingerprints[i]);
+            addAll(fps[i], part::addFingerprints);
         }
-        return orSingly(adapt(watched(stub().bucketAddMany(b.build())), r -> (int) r.getChanged()),
-                () -> ShardClient.super.bucketAddMany(c, gen, tables, fps, newFingerprints));
+        return b.build();
     }
 
     /**

@@ -55,6 +55,22 @@ public final class RequestMarks implements AutoCloseable {
         return CURRENT.get();
     }
 
+    /** Takes the scope open on this thread off it (null if none), for writes that outlive the request; {@link #resume} puts it back. */
+    static RequestMarks suspend() {
+        RequestMarks m = CURRENT.get();
+        CURRENT.remove();
+        return m;
+    }
+
+    /** Puts back what {@link #suspend} took. */
+    static void resume(RequestMarks suspended) {
+        if (suspended != null) {
+            CURRENT.set(suspended);
+        } else {
+            CURRENT.remove();
+        }
+    }
+
     /** Records {@code node} for marking at the end of the request; false if the request has ended (mark it now). */
     synchronized boolean defer(ReplicaSet.Behind behind, int node) {
         if (closed) {

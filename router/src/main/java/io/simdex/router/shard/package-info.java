@@ -9,7 +9,8 @@
  * groups (a shard, or a {@link io.simdex.router.shard.ReplicaSet}). {@link
  * io.simdex.router.shard.Fanout} is the one place that turns n items into one call per owner,
  * in parallel; a {@link io.simdex.router.shard.WriteBatch} open around a write phase then
- * merges the replica sets' calls to one node into one call per node. Every call carries the
- * epoch of the partition map it was routed by.
+ * merges the replica sets' calls to one node into one call per node; a bulk load's bucket
+ * windows go as messages on one stream per node ({@link io.simdex.router.shard.BucketStreams}).
+ * Every call, and every window, carries the epoch of the partition map it was routed by.
  */
 package io.simdex.router.shard;
