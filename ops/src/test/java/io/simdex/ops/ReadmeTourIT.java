@@ -102,7 +102,7 @@ class ReadmeTourIT {
         expect("ops/bin/simdex query --fingerprint 0123456789abcdee -k 3",
                 printsExactly("probe 1 fingerprint 0123456789abcdee: 1 match(es)\n  d=1  0123456789abcdef  f1\n"));
         expect("ops/bin/simdex query --text \"" + a1Edited + "\"", printsMatching(
-                "probe 1 text \"" + Pattern.quote(a1Edited) + "\" fingerprint [0-9a-f]{16}: 1 match\\(es\\)\n  d=3  [0-9a-f]{16}  a1\n"));
+                "probe 1 text \"" + Pattern.quote(a1Edited) + "\" fingerprint [0-9a-f]{16}: 1 match\\(es\\)\n  d=3  [0-9a-f]{16}  a1  jaccard=[01]\\.[0-9]{2}\n"));
         expect("ops/bin/simdex dedup --id f2 --fingerprint 0123456789abcd0f -k 3",
                 printsExactly("duplicate f2 0123456789abcd0f of 1 stored document(s):\n  d=3  0123456789abcdef  f1\n"));
         expect("ops/bin/simdex load docs.jsonl", printsMatching("loaded 2 documents in [0-9.]+ s \\([0-9.]+ docs/s\\)\n"));
@@ -119,9 +119,9 @@ class ReadmeTourIT {
         expect("ops/bin/simdex collections create posts --short-text --short-text-min-jaccard 0.6", printsExactly("created posts\n"));
         String created = "\t\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z\t";
         expect("ops/bin/simdex collections list", printsMatching(
-                "default" + created + "k=3 words han=characters stop-words=kept tf retention=forever\n"
-                + "news" + created + "k=3 char_ngrams\\(3\\) stop-words=kept tf retention=PT48H/PT6H\n"
-                + "posts" + created + "k=3 words han=characters stop-words=kept tf short-text\\(<=200 chars, k<=7, jaccard>=0\\.6\\) retention=forever\n"));
+                "default" + created + "k=3 words han=characters stop-words=kept tf sketch\\(k<=6, jaccard>=0\\.4\\) retention=forever\n"
+                + "news" + created + "k=3 char_ngrams\\(3\\) stop-words=kept tf sketch\\(k<=6, jaccard>=0\\.4\\) retention=PT48H/PT6H\n"
+                + "posts" + created + "k=3 words han=characters stop-words=kept tf short-text\\(<=200 chars, k<=7, jaccard>=0\\.6\\) sketch\\(k<=6, jaccard>=0\\.4\\) retention=forever\n"));
         expect("ops/bin/simdex dedup -c news --id n1 --text \"Heavy rain closed the coast road between the two ferry ports for a second day\"",
                 printsMatching("inserted n1 [0-9a-f]{16}\n"));
         expect("ops/bin/simdex collections delete posts", printsExactly("deleted posts\n"));
