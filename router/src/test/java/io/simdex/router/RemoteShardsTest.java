@@ -181,6 +181,18 @@ class RemoteShardsTest {
                 new NodeReads(List.copyOf(clients), replicas, placement, readable));
     }
 
+    /** 6,000 documents ({@link #fingerprints}) inserted through {@code index}, and the random source that made them. */
+    private record Stored(long[] fps, String[] ids, SplittableRandom rnd) {
+    }
+
+    private static Stored store(IndexRouter index, long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        long[] fps = fingerprints(rnd, 6_000);
+        String[] ids = ids(fps.length);
+        insertInBatches(index, ids, fps, 2_000);
+        return new Stored(fps, ids, rnd);
+    }
+
     /** n documents, every third near an earlier one, so buckets hold neighbours. */
     private static long[] fingerprints(SplittableRandom rnd, int n) {
         long[] fps = new long[n];
@@ -244,12 +256,9 @@ class RemoteShardsTest {
     @Test
     void query_nodeReadsAtR2_matchBruteForce_atMostTwoNodesPerRound() throws IOException {
         try (IndexRouter index = nodeReadRouter(2, n -> true)) {
-            SplittableRandom rnd = new SplittableRandom(21);
-            long[] fps = fingerprints(rnd, 6_000);
-            String[] ids = ids(fps.length);
-            insertInBatches(index, ids, fps, 2_000);
+            Stored stored = store(index, 21);
             calls.clear();
-            assertExact(index, fps, ids, rnd); // 2 queries
+            assertExact(index, stored.fps(), stored.ids(), stored.rnd()); // 2 queries
             // Two of the three nodes serve all three groups: two calls a round, not three.
             assertEquals(4, calls.get("ProbeMany").sum(), "ProbeMany calls for 2 queries");
             assertTrue(calls.get("ResolveIds").sum() <= 4, "ResolveIds calls for 2 queries: " + calls.get("ResolveIds"));
@@ -259,12 +268,9 @@ class RemoteShardsTest {
     @Test
     void query_nodeReadsAtR3_oneNodeAnswersAllInOneRoundTrip() throws IOException {
         try (IndexRouter index = nodeReadRouter(3, n -> true)) {
-            SplittableRandom rnd = new SplittableRandom(22);
-            long[] fps = fingerprints(rnd, 6_000);
-            String[] ids = ids(fps.length);
-            insertInBatches(index, ids, fps, 2_000);
+            Stored stored = store(index, 22);
             calls.clear();
-            assertExact(index, fps, ids, rnd);
+            assertExact(index, stored.fps(), stored.ids(), stored.rnd());
             assertEquals(2, calls.get("ProbeMany").sum(), "one ProbeMany per query");
             assertEquals(null, calls.get("ResolveIds"), "every id came with the probe");
         }
@@ -273,14 +279,11 @@ class RemoteShardsTest {
     @Test
     void query_nodeReads_nodeDownButNotYetSeen_readAgainThroughReplicaSets_exact() throws IOException {
         try (IndexRouter index = nodeReadRouter(2, n -> true)) {
-            SplittableRandom rnd = new SplittableRandom(23);
-            long[] fps = fingerprints(rnd, 6_000);
-            String[] ids = ids(fps.length);
-            insertInBatches(index, ids, fps, 2_000);
+            Stored stored = store(index, 23);
             down.add(1);
             calls.clear();
             for (int q = 0; q < 3; q++) { // the first node turns with each query: node 1 is read by node in two of three
-                assertExact(index, fps, ids, rnd);
+                assertExact(index, stored.fps(), stored.ids(), stored.rnd());
             }
             assertTrue(calls.get("ProbeMany").sum() > 12, "queries that met node 1 were read again: " + calls.get("ProbeMany"));
         }
@@ -289,13 +292,10 @@ class RemoteShardsTest {
     @Test
     void query_nodeReads_unreadableNodeSkipped_exact() throws IOException {
         try (IndexRouter index = nodeReadRouter(2, n -> !down.contains(n))) {
-            SplittableRandom rnd = new SplittableRandom(24);
-            long[] fps = fingerprints(rnd, 6_000);
-            String[] ids = ids(fps.length);
-            insertInBatches(index, ids, fps, 2_000);
+            Stored stored = store(index, 24);
             down.add(2);
             calls.clear();
-            assertExact(index, fps, ids, rnd);
+            assertExact(index, stored.fps(), stored.ids(), stored.rnd());
             // Nodes 0 and 1 serve all three groups: node 2 is never asked.
             assertEquals(4, calls.get("ProbeMany").sum());
         }
