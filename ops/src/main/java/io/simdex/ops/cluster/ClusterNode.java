@@ -195,7 +195,15 @@ public final class ClusterNode implements AutoCloseable {
                         LOG.warning(config.id() + " missed acknowledged writes: catching up before serving reads again");
                     }
                     Thread.sleep(CATCH_UP_DELAY.toMillis());
-                    if (catchUpOnce(missed.markVersion(config.id()))) {
+                    try {
+                        mark = missed.markVersion(config.id());
+                    } catch (RuntimeException noQuorumNow) {
+                        // A founder that just restarted may not have its Raft session yet: this
+                        // thread must outlive that, or the node stays unreadable for good.
+                        Thread.sleep(1000);
+                        continue;
+                    }
+                    if (catchUpOnce(mark)) {
                         first = false;
                     } else {
                         Thread.sleep(2000);
