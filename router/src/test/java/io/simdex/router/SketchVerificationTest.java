@@ -4,6 +4,7 @@ import io.simdex.core.text.MinHashSketch;
 import io.simdex.core.text.Sketcher;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.Hamming;
+import io.simdex.router.index.FanoutOnly;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.IndexRouter.TextChecks;
 import io.simdex.router.index.SketchRule;
@@ -234,17 +235,6 @@ class SketchVerificationTest {
         return new IndexRouter(shards, Placement.roundRobin(3));
     }
 
-    /** A local shard that does not answer in the calling thread: queries go through the fan-out. */
-    private static final class FanoutOnly extends LocalShardClient {
-        FanoutOnly(ShardNode node) {
-            super(node);
-        }
-
-        @Override
-        public ShardNode inCallingThread() {
-            return null;
-        }
-    }
 
     private static TextChecks checks(String[] texts) {
         MinHashSketch[] sketches = new MinHashSketch[texts.length];

@@ -131,16 +131,4 @@ class LocalQueryTest {
         assertEquals(List.of(new IndexRouter.Hit("other", a, 1), new IndexRouter.Hit("m", b, 3)), hits);
         assertEquals(fanout.query(C, TWO_GENERATIONS, new long[]{probe}, 3, 0).get(0).hits(), hits);
     }
-
-    /** Calls the node in the caller's thread but does not say so: the router fans out over it. */
-    private static final class FanoutOnly extends LocalShardClient {
-        FanoutOnly(ShardNode node) {
-            super(node);
-        }
-
-        @Override
-        public ShardNode inCallingThread() {
-            return null;
-        }
-    }
 }
