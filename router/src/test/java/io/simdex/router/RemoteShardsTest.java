@@ -379,6 +379,15 @@ class RemoteShardsTest {
             }
             insertInBatches(index, ids, fps, 1_000);
             assertExact(index, fps, ids, rnd);
+            // Pairs of ids swap fingerprints in one batch: each fingerprint gains an id while it
+            // loses its old one (bind and attach go out together, the detach after them).
+            for (int i = 1; i + 1 < fps.length; i += 4) {
+                long swap = fps[i];
+                fps[i] = fps[i + 1];
+                fps[i + 1] = swap;
+            }
+            insertInBatches(index, ids, fps, 1_000);
+            assertExact(index, fps, ids, rnd);
         }
     }
 

@@ -189,15 +189,23 @@ public final class IndexRouter implements AutoCloseable {
         String[] textz = stored == null ? null : pick(stored, last);
         long g = w.current();
 
-        // 1. id -> fp, learning what each id was bound to before (in any generation).
+        // 1. id -> fp, learning what each id was bound to before (in any generation), and
+        // 2. fp -> ids, learning which fingerprints had no ids. Their keys are disjoint, so both
+        // go out at once: one round trip to the nodes, not two.
         Previous previous = new Previous(idz.length);
+        boolean[] fresh = new boolean[fpz.length];
         Fanout f = Fanout.start();
-        try (WriteBatch batch = WriteBatch.open()) { // each phase: one call per node, whatever replica sets it serves
+        try (WriteBatch batch = WriteBatch.open()) { // each kind: one call per node, whatever replica sets it serves
             f.toOwners(shards, idz.length, i -> placement.ownerOfId(idz[i]),
                     (shard, group) -> shard.bindIds(c, g, pick(idz, group), pick(fpz, group)), (group, p) -> scatter(p, group, previous));
+            f.toOwners(shards, fpz.length, i -> placement.ownerOfFingerprint(fpz[i]),
+                    (shard, group) -> shard.attachIds(c, g, pick(fpz, group), pick(idz, group)), (group, wasEmpty) -> scatter(wasEmpty, group, fresh));
         }
         f.await();
-        // 2. Ids that moved leave their old fingerprints.
+        // 3. Ids that moved leave their old fingerprints. An old fingerprint is another key
+        // than the new one (or the same in another generation's store), so this may follow the
+        // attach: the old one loses its last id, and leaves the buckets, only if no id of this
+        // batch was attached to it.
         int[] moved = IntStream.range(0, idz.length)
                 .filter(i -> previous.present()[i] && (previous.previous()[i] != fpz[i] || previous.generation()[i] != g)).toArray();
         if (moved.length > 0) {
@@ -207,15 +215,9 @@ public final class IndexRouter implements AutoCloseable {
             }
             detachAndUnindex(c, pick(previous.generation(), moved), pick(previous.previous(), moved), pick(idz, moved));
         }
-        // 3. fp -> ids, then 4. the buckets. Bucket adds are always sent, so a retry after a
-        // failure between 3 and 4 completes the insert: a fingerprint that had no ids is new and
-        // is appended without a scan; one that had ids (a retry, or another id's) is added checked.
-        boolean[] fresh = new boolean[fpz.length];
-        try (WriteBatch batch = WriteBatch.open()) {
-            f.toOwners(shards, fpz.length, i -> placement.ownerOfFingerprint(fpz[i]),
-                    (shard, group) -> shard.attachIds(c, g, pick(fpz, group), pick(idz, group)), (group, wasEmpty) -> scatter(wasEmpty, group, fresh));
-        }
-        f.await();
+        // 4. The buckets. Bucket adds are always sent, so a retry after a failure before them
+        // completes the insert: a fingerprint that had no ids is new and is appended without a
+        // scan; one that had ids (a retry, or another id's) is added checked.
         // A fingerprint given twice in one batch is new once: the first copy decides.
         java.util.Set<Long> seen = new java.util.HashSet<>();
         long[] added = IntStream.range(0, fpz.length).filter(i -> fresh[i] && seen.add(fpz[i])).mapToLong(i -> fpz[i]).toArray();
