@@ -235,7 +235,6 @@ class SketchVerificationTest {
         return new IndexRouter(shards, Placement.roundRobin(3));
     }
 
-
     private static TextChecks checks(String[] texts) {
         MinHashSketch[] sketches = new MinHashSketch[texts.length];
         for (int i = 0; i < texts.length; i++) {
