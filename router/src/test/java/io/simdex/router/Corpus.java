@@ -4,7 +4,10 @@ import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.Hamming;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 
@@ -45,8 +48,11 @@ public final class Corpus {
 
     /** "id/fingerprint/distance" of every stored document within k of probe, sorted. */
     public TreeSet<String> within(long probe, int k, java.util.Set<String> deleted) {
+        if (k > SCAN_RADIUS) {
+            throw new IllegalArgumentException("the scan keeps neighbours up to " + SCAN_RADIUS + ", asked " + k);
+        }
         TreeSet<String> out = new TreeSet<>();
-        for (int i = 0; i < fps.size(); i++) {
+        for (int i : nearby(probe)) {
             int d = Hamming.distance(fps.get(i), probe);
             if (d <= k && !deleted.contains(ids.get(i))) {
                 out.add(ids.get(i) + "/" + Long.toHexString(fps.get(i)) + "/" + d);
@@ -54,4 +60,32 @@ public final class Corpus {
         }
         return out;
     }
+
+    /**
+     * Indexes of the documents within {@link #SCAN_RADIUS} of probe, by a linear scan of every
+     * document, kept per probe: the tests ask each probe at several distances and several times.
+     */
+    private synchronized int[] nearby(long probe) {
+        if (all == null || all.length != fps.size()) { // first call, or documents were added
+            all = fps.stream().mapToLong(Long::longValue).toArray();
+            scanned.clear();
+        }
+        return scanned.computeIfAbsent(probe, p -> {
+            int[] found = new int[8];
+            int n = 0;
+            for (int i = 0; i < all.length; i++) {
+                if (Hamming.distance(all[i], p) <= SCAN_RADIUS) {
+                    if (n == found.length) {
+                        found = Arrays.copyOf(found, n * 2);
+                    }
+                    found[n++] = i;
+                }
+            }
+            return Arrays.copyOf(found, n);
+        });
+    }
+
+    private static final int SCAN_RADIUS = 7;
+    private final Map<Long, int[]> scanned = new HashMap<>();
+    private long[] all;
 }
