@@ -1,0 +1,130 @@
+package io.simdex.server.store;
+
+import net.openhft.chronicle.map.ChronicleMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Generations added as a map fills: the next one's file made ahead of need, and every key kept across them and across reopening. */
+class GrowingMapTest {
+    private static final int FIRST = 1000;
+
+    @TempDir
+    Path dir;
+
+    private GrowingMap<Long, Long> open() {
+        return new GrowingMap<>(dir, "m", FIRST, n -> ChronicleMap.of(Long.class, Long.class).entries(n), false);
+    }
+
+    @Test
+    void nextGeneration_isMadeOnceThreeQuartersAreFull_thenAddedWhenTheNewestIsFull() throws Exception {
+        try (GrowingMap<Long, Long> m = open()) {
+            long mark = (long) (FIRST * GrowingMap.PREPARE_AT);
+            for (long k = 0; k < mark - 1; k++) {
+                m.put(k, k * 7);
+            }
+            assertFalse(Files.exists(dir.resolve("m-1.cm")), "made before the newest generation held 3/4 of its entries");
+            m.put(mark - 1, (mark - 1) * 7);
+            awaitFile(dir.resolve("m-1.cm"));
+            assertEquals(1, m.generationCount(), "a file made ahead is not a generation until the newest is full");
+            for (long k = mark; k < FIRST + 10; k++) {
+                m.put(k, k * 7);
+            }
+            assertEquals(2, m.generationCount());
+            for (long k = 0; k < FIRST + 10; k++) {
+                assertEquals(k * 7, m.get(k), "key " + k);
+            }
+            assertEquals(FIRST + 10, m.size());
+        }
+        assertFalse(Files.exists(dir.resolve("m-1.cm.preparing")));
+    }
+
+    @Test
+    void reopened_withAFileMadeAheadButUnused_addsItEmpty_andKeepsEveryKeyInOneGeneration() throws Exception {
+        int n = 800;
+        try (GrowingMap<Long, Long> m = open()) {
+            for (long k = 0; k < n; k++) {
+                m.put(k, k);
+            }
+            awaitFile(dir.resolve("m-1.cm"));
+        }
+        try (GrowingMap<Long, Long> m = open()) {
+            assertEquals(2, m.generationCount());
+            assertEquals(n, m.size());
+            for (long k = 0; k < n; k++) {
+                m.put(k, -k); // each key is updated where it lives: no second copy in the new generation
+            }
+            assertEquals(n, m.size());
+            m.put(10_000L, 1L);
+            assertEquals(n + 1, m.size());
+            for (long k = 0; k < n; k++) {
+                assertEquals(-k, m.get(k));
+            }
+        }
+    }
+
+    @Test
+    void aPreparationCutShort_leavesAFileThatTheNextOpenDeletes() throws Exception {
+        try (GrowingMap<Long, Long> m = open()) {
+            m.put(1L, 1L);
+        }
+        Path torn = dir.resolve("m-1.cm.preparing");
+        Files.write(torn, new byte[] {1, 2, 3}); // a kill while Chronicle was writing it
+        try (GrowingMap<Long, Long> m = open()) {
+            assertFalse(Files.exists(torn));
+            assertEquals(1, m.generationCount());
+            assertEquals(1L, m.get(1L));
+        }
+    }
+
+    @Test
+    void concurrentWriters_acrossSeveralGenerations_keepEveryKeyOnce() throws Exception {
+        int writers = 4;
+        int perWriter = 4000; // 16,000 keys: generations of 1,000, 2,000, 4,000, 8,000 and 16,000
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try (GrowingMap<Long, Long> m = open()) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                long base = w * (long) perWriter;
+                done.add(pool.submit(() -> {
+                    for (long k = base; k < base + perWriter; k++) {
+                        m.put(k, k + 1);
+                        if (k % 3 == 0) {
+                            m.put(k, k + 2); // an update of a key that may sit in an older generation
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+            assertEquals(writers * (long) perWriter, m.size());
+            assertTrue(m.generationCount() >= 4, "generations: " + m.generationCount());
+            for (long k = 0; k < writers * (long) perWriter; k++) {
+                assertEquals(k % 3 == 0 ? k + 2 : k + 1, m.get(k), "key " + k);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Waits (up to 30 s) for the background thread to give the file its name. */
+    private static void awaitFile(Path file) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!Files.exists(file)) {
+            assertTrue(System.nanoTime() < deadline, file + " was not made within 30 s");
+            Thread.sleep(10);
+        }
+    }
+}
