@@ -62,7 +62,10 @@ def query(prom, expr):
         with urllib.request.urlopen(url, timeout=10) as r:
             return json.load(r)
     except urllib.error.HTTPError as e:
-        return json.load(e)
+        try:
+            return json.load(e)
+        except ValueError:
+            return None  # not an API answer: Prometheus answers 503 in plain text until it is ready
     except OSError:
         return None
 
