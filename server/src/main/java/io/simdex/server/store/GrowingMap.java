@@ -379,8 +379,10 @@ public final class GrowingMap<K, V> implements Closeable {
                 boolean ahead = prepared != null && preparedIndex == g;
                 generations.add(ahead ? openPrepared(g) : open(g));
                 newestEntries.set(0);
-                LOG.info("{}: generation {} of {} entries added in {} ms{}", dir, file(g).getFileName(), capacity(g),
-                        (System.nanoTime() - start) / 1_000_000, ahead ? " (its file made ahead)" : "");
+                if (g > 0) { // growth; a first generation is every new collection's first write
+                    LOG.info("{}: generation {} of {} entries added in {} ms{}", dir, file(g).getFileName(), capacity(g),
+                            (System.nanoTime() - start) / 1_000_000, ahead ? " (its file made ahead)" : "");
+                }
             }
             return newest();
         }
