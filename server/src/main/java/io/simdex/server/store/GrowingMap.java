@@ -43,8 +43,13 @@ import java.util.function.BiFunction;
  */
 public final class GrowingMap<K, V> implements Closeable {
     private static final int STRIPES = 1024;
-    /** The newest generation's fill, as a fraction of its entries, at which the next one is made. */
-    static final double PREPARE_AT = 0.75;
+    /**
+     * The newest generation's fill, as a fraction of its entries, at which the next one is made:
+     * late, because the file takes all its disk at once (Chronicle allocates the whole file, up
+     * to twice the newest's), and early enough: the last 5% of a generation of millions of
+     * entries takes seconds to fill even at bulk-load rates, its successor's file well under one.
+     */
+    static final double PREPARE_AT = 0.95;
     private static final String PREPARING = ".preparing";
     private static final Logger LOG = LoggerFactory.getLogger(GrowingMap.class);
     /** Makes the files of next generations, one at a time for the whole process. */

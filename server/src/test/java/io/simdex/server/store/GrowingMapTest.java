@@ -28,13 +28,13 @@ class GrowingMapTest {
     }
 
     @Test
-    void nextGeneration_isMadeOnceThreeQuartersAreFull_thenAddedWhenTheNewestIsFull() throws Exception {
+    void nextGeneration_isMadeOnceTheNewestIsNearlyFull_thenAddedWhenItIsFull() throws Exception {
         try (GrowingMap<Long, Long> m = open()) {
             long mark = (long) (FIRST * GrowingMap.PREPARE_AT);
             for (long k = 0; k < mark - 1; k++) {
                 m.put(k, k * 7);
             }
-            assertFalse(Files.exists(dir.resolve("m-1.cm")), "made before the newest generation held 3/4 of its entries");
+            assertFalse(Files.exists(dir.resolve("m-1.cm")), "made before the newest generation held PREPARE_AT of its entries");
             m.put(mark - 1, (mark - 1) * 7);
             awaitFile(dir.resolve("m-1.cm"));
             assertEquals(1, m.generationCount(), "a file made ahead is not a generation until the newest is full");
@@ -52,7 +52,7 @@ class GrowingMapTest {
 
     @Test
     void reopened_withAFileMadeAheadButUnused_addsItEmpty_andKeepsEveryKeyInOneGeneration() throws Exception {
-        int n = 800;
+        int n = (int) (FIRST * GrowingMap.PREPARE_AT) + 10;
         try (GrowingMap<Long, Long> m = open()) {
             for (long k = 0; k < n; k++) {
                 m.put(k, k);
