@@ -4,12 +4,12 @@ import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.Hamming;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import java.util.stream.IntStream;
 
 /**
  * Test data: random fingerprints, planted neighbours at distances 1..5 around some of them,
@@ -20,6 +20,12 @@ public final class Corpus {
     public final List<String> ids = new ArrayList<>();
     public final List<Long> fps = new ArrayList<>();
     public final List<Long> probes = new ArrayList<>();
+    /** How far {@link #nearby} keeps each probe's neighbours. */
+    private static final int SCAN_RADIUS = 7;
+    /** Per probe, the indexes of the documents within SCAN_RADIUS; cleared when documents are added. */
+    private final Map<Long, int[]> scanned = new HashMap<>();
+    /** The fingerprints as a primitive array, for the scan. */
+    private long[] all;
 
     public Corpus(int random, int centres, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
@@ -70,22 +76,7 @@ public final class Corpus {
             all = fps.stream().mapToLong(Long::longValue).toArray();
             scanned.clear();
         }
-        return scanned.computeIfAbsent(probe, p -> {
-            int[] found = new int[8];
-            int n = 0;
-            for (int i = 0; i < all.length; i++) {
-                if (Hamming.distance(all[i], p) <= SCAN_RADIUS) {
-                    if (n == found.length) {
-                        found = Arrays.copyOf(found, n * 2);
-                    }
-                    found[n++] = i;
-                }
-            }
-            return Arrays.copyOf(found, n);
-        });
+        return scanned.computeIfAbsent(probe,
+                p -> IntStream.range(0, all.length).filter(i -> Hamming.distance(all[i], p) <= SCAN_RADIUS).toArray());
     }
-
-    private static final int SCAN_RADIUS = 7;
-    private final Map<Long, int[]> scanned = new HashMap<>();
-    private long[] all;
 }
