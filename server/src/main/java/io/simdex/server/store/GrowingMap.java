@@ -76,9 +76,11 @@ public final class GrowingMap<K, V> implements Closeable {
      * are harmless (each generation may bloat to 2x its entries).
      */
     private final AtomicLong newestEntries = new AtomicLong();
-    /** Generation {@link #preparedIndex}'s file being made ahead of need, or null; guarded by {@code generations}. */
+    /**
+     * The file of the next generation (number {@code generations.size()}) being made ahead of
+     * need, or null; guarded by {@code generations}, under which both change.
+     */
     private CompletableFuture<Path> prepared;
-    private int preparedIndex;
     private boolean closed;
 
     /**
@@ -384,7 +386,7 @@ public final class GrowingMap<K, V> implements Closeable {
             if (generations.isEmpty() || !hasRoom(generations.size())) {
                 int g = generations.size();
                 long start = System.nanoTime();
-                boolean ahead = prepared != null && preparedIndex == g;
+                boolean ahead = prepared != null;
                 generations.add(ahead ? openPrepared(g) : open(g));
                 newestEntries.set(0);
                 if (g > 0) { // growth; a first generation is every new collection's first write
@@ -409,7 +411,6 @@ public final class GrowingMap<K, V> implements Closeable {
             if (closed || generations.size() != n || prepared != null) {
                 return;
             }
-            preparedIndex = n;
             prepared = CompletableFuture.supplyAsync(() -> prepare(n), PREPARER);
         }
     }
@@ -420,7 +421,7 @@ public final class GrowingMap<K, V> implements Closeable {
         long start = System.nanoTime();
         try {
             Files.deleteIfExists(tmp);
-            builders.builder(capacity(g)).name(name + "-" + g).createPersistedTo(tmp.toFile()).close();
+            builder(g).createPersistedTo(tmp.toFile()).close();
             Files.move(tmp, file(g), StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             deleteIfExists(tmp);
@@ -438,8 +439,7 @@ public final class GrowingMap<K, V> implements Closeable {
         CompletableFuture<Path> made = prepared;
         prepared = null;
         try {
-            Path file = made.join();
-            return MapFiles.openClosedCleanly(builders.builder(capacity(g)).name(name + "-" + g), file);
+            return MapFiles.open(builder(g), made.join(), true); // closed by this process: no recovery needed
         } catch (CompletionException | UncheckedIOException e) {
             LOG.warn("{}: the file made ahead for generation {} cannot be used; making it now", dir, g, e);
             deleteIfExists(file(g));
@@ -461,7 +461,11 @@ public final class GrowingMap<K, V> implements Closeable {
     }
 
     private ChronicleMap<K, V> open(int g) {
-        return MapFiles.open(builders.builder(capacity(g)).name(name + "-" + g), file(g), clean);
+        return MapFiles.open(builder(g), file(g), clean);
+    }
+
+    private ChronicleMapBuilder<K, V> builder(int g) {
+        return builders.builder(capacity(g)).name(name + "-" + g);
     }
 
     private Path file(int g) {

@@ -64,15 +64,6 @@ public final class MapFiles {
         }
     }
 
-    /** Opens a map file this process created and closed: no recovery (it scans the whole file) is needed. */
-    static <K, V> ChronicleMap<K, V> openClosedCleanly(ChronicleMapBuilder<K, V> builder, Path file) {
-        try {
-            return builder.createPersistedTo(file.toFile());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open " + file, e);
-        }
-    }
-
     /**
      * Recovery repairs counters a kill left stale (expected after any kill) and drops entries it
      * finds torn, a checksum wrong or a size impossible, which loses data: those are warnings.
