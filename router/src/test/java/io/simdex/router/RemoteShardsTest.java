@@ -14,6 +14,7 @@ import io.simdex.fingerprint.Hamming;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.proto.v1.ShardProbeManyRequest;
 import io.simdex.proto.v1.ShardProbeManyResponse;
+import io.simdex.proto.v1.ShardProbeStreamRequest;
 import io.simdex.proto.v1.ShardProbePart;
 import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.router.index.IndexRouter;
@@ -95,7 +96,8 @@ class RemoteShardsTest {
         }
         if (version == Version.UNBATCHED) {
             ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(service.getServiceDescriptor().getName());
-            service.getMethods().stream().filter(m -> !m.getMethodDescriptor().getBareMethodName().endsWith("Many")).forEach(b::addMethod);
+            service.getMethods().stream().filter(m -> !m.getMethodDescriptor().getBareMethodName().endsWith("Many")
+                    && !m.getMethodDescriptor().getBareMethodName().endsWith("Stream")).forEach(b::addMethod);
             service = b.build();
         }
         String name = InProcessServerBuilder.generateName();
@@ -103,12 +105,37 @@ class RemoteShardsTest {
             @Override
             public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, A> call, io.grpc.Metadata headers,
                     io.grpc.ServerCallHandler<Q, A> next) {
+                if (call.getMethodDescriptor().getBareMethodName().equals("ProbeStream")) {
+                    return probeStream(call, headers, next);
+                }
                 calls.computeIfAbsent(call.getMethodDescriptor().getBareMethodName(), m -> new LongAdder()).increment();
                 if (down.contains(i)) {
                     call.close(Status.UNAVAILABLE.withDescription("node " + i + " is down"), new io.grpc.Metadata());
                     return new io.grpc.ServerCall.Listener<>() { };
                 }
                 return next.startCall(call, headers);
+            }
+
+            /** Counts each request of a probe stream as the ProbeMany it stands for; a node that goes down ends its streams. */
+            private <Q, A> io.grpc.ServerCall.Listener<Q> probeStream(io.grpc.ServerCall<Q, A> call, io.grpc.Metadata headers,
+                    io.grpc.ServerCallHandler<Q, A> next) {
+                return new io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(call, headers)) {
+                    private boolean closed;
+
+                    @Override
+                    public void onMessage(Q message) {
+                        if (closed) {
+                            return;
+                        }
+                        calls.computeIfAbsent("ProbeMany", m -> new LongAdder()).increment();
+                        if (down.contains(i)) {
+                            closed = true;
+                            call.close(Status.UNAVAILABLE.withDescription("node " + i + " is down"), new io.grpc.Metadata());
+                            return;
+                        }
+                        super.onMessage(message);
+                    }
+                };
             }
         })).build().start());
         ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
@@ -130,6 +157,8 @@ class RemoteShardsTest {
                 public void onMessage(Q message) {
                     if (message instanceof ShardProbeManyRequest r) {
                         message = (Q) r.toBuilder().clearFlat().build();
+                    } else if (message instanceof ShardProbeStreamRequest r) {
+                        message = (Q) r.toBuilder().setProbes(r.getProbes().toBuilder().clearFlat()).build();
                     } else if (message instanceof ShardResolveRequest r) {
                         message = (Q) r.toBuilder().clearFlat().build();
                     }

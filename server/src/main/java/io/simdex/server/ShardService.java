@@ -36,6 +36,8 @@ import io.simdex.proto.v1.ShardProbeManyRequest;
 import io.simdex.proto.v1.ShardProbeManyResponse;
 import io.simdex.proto.v1.ShardProbePart;
 import io.simdex.proto.v1.ShardProbeRequest;
+import io.simdex.proto.v1.ShardProbeStreamAnswer;
+import io.simdex.proto.v1.ShardProbeStreamRequest;
 import io.simdex.proto.v1.ShardProbeResponse;
 import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.proto.v1.ShardResolveResponse;
@@ -117,32 +119,40 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void probeMany(ShardProbeManyRequest req, StreamObserver<ShardProbeManyResponse> out) {
-        answer(out, () -> {
-            requireReadable();
-            String c = collection(req.getCollection());
-            for (ShardProbePart part : req.getPartsList()) {
-                table(part.getTable());
-                maxDistance(part.getMaxDistance());
-            }
-            ProbeIds ids = ProbeIds.of(req.getResolvePartitions());
-            long[] gens = toArray(req.getGenerationsList());
-            ShardProbeManyResponse.Builder b = ShardProbeManyResponse.newBuilder();
-            for (ShardProbePart part : req.getPartsList()) {
-                ShardNode.Found[] found = node.probe(c, gens, part.getTable(), toArray(part.getFingerprintsList()), part.getMaxDistance());
-                if (req.getFlat()) {
-                    FlatAnswers.addMatches(found, b);
-                } else {
-                    b.addParts(probeResponse(found));
-                }
-                if (ids != null) {
-                    ids.add(found);
-                }
+        answer(out, () -> probeMany(req));
+    }
+
+    @Override
+    public StreamObserver<ShardProbeStreamRequest> probeStream(StreamObserver<ShardProbeStreamAnswer> out) {
+        return new ProbeStreamAnswers(this::probeMany, state, out);
+    }
+
+    /** ProbeMany's answer, or a status exception. */
+    private ShardProbeManyResponse probeMany(ShardProbeManyRequest req) {
+        requireReadable();
+        String c = collection(req.getCollection());
+        for (ShardProbePart part : req.getPartsList()) {
+            table(part.getTable());
+            maxDistance(part.getMaxDistance());
+        }
+        ProbeIds ids = ProbeIds.of(req.getResolvePartitions());
+        long[] gens = toArray(req.getGenerationsList());
+        ShardProbeManyResponse.Builder b = ShardProbeManyResponse.newBuilder();
+        for (ShardProbePart part : req.getPartsList()) {
+            ShardNode.Found[] found = node.probe(c, gens, part.getTable(), toArray(part.getFingerprintsList()), part.getMaxDistance());
+            if (req.getFlat()) {
+                FlatAnswers.addMatches(found, b);
+            } else {
+                b.addParts(probeResponse(found));
             }
             if (ids != null) {
-                ids.resolve(node, c, req.getIdLimit(), req.getFlat(), b);
+                ids.add(found);
             }
-            return b.build();
-        });
+        }
+        if (ids != null) {
+            ids.resolve(node, c, req.getIdLimit(), req.getFlat(), b);
+        }
+        return b.build();
     }
 
     @Override

@@ -21,6 +21,7 @@ import io.simdex.proto.v1.ShardLockRequest;
 import io.simdex.proto.v1.ShardPrepareRequest;
 import io.simdex.proto.v1.ShardPreviousResponse;
 import io.simdex.proto.v1.ShardProbeManyRequest;
+import io.simdex.proto.v1.ShardProbeManyResponse;
 import io.simdex.proto.v1.ShardProbePart;
 import io.simdex.proto.v1.ShardProbeRequest;
 import io.simdex.proto.v1.ShardProbeResponse;
@@ -54,19 +55,23 @@ public final class RemoteShardClient implements ShardClient {
     private final AtomicBoolean batches;
     /** Whether the node takes BucketAddStream; shared likewise. */
     private final AtomicBoolean streams;
+    /** Where ProbeMany goes while the node takes ProbeStream; shared likewise. */
+    private final ProbeStreams probeStreams;
     /** The partition map epoch this view stamps its calls with, if {@link #fenced}. */
     private final long epoch;
     private final boolean fenced;
 
     public RemoteShardClient(ManagedChannel channel) {
-        this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true, new AtomicBoolean(true), new AtomicBoolean(true), 0, false);
+        this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true, new AtomicBoolean(true), new AtomicBoolean(true), new ProbeStreams(channel),
+                0, false);
     }
 
     private RemoteShardClient(ManagedChannel channel, ShardGrpc.ShardFutureStub stub, long readTimeoutMillis, long writeTimeoutMillis,
-            boolean ownsChannel, AtomicBoolean batches, AtomicBoolean streams, long epoch, boolean fenced) {
+            boolean ownsChannel, AtomicBoolean batches, AtomicBoolean streams, ProbeStreams probeStreams, long epoch, boolean fenced) {
         this.channel = channel;
         this.batches = batches;
         this.streams = streams;
+        this.probeStreams = probeStreams;
         this.epoch = epoch;
         this.fenced = fenced;
         this.stub = stub;
@@ -84,7 +89,7 @@ public final class RemoteShardClient implements ShardClient {
      */
     public RemoteShardClient atEpoch(long epoch, long readTimeoutMillis, long writeTimeoutMillis) {
         return new RemoteShardClient(channel, ShardGrpc.newFutureStub(channel).withInterceptors(ShardEpochs.stamp(epoch)),
-                readTimeoutMillis, writeTimeoutMillis, false, batches, streams, epoch, true);
+                readTimeoutMillis, writeTimeoutMillis, false, batches, streams, probeStreams, epoch, true);
     }
 
     public ManagedChannel channel() {
@@ -126,7 +131,7 @@ public final class RemoteShardClient implements ShardClient {
         if (!batches.get()) {
             return ShardClient.super.probeMany(c, gens, tables, fps, maxDistances);
         }
-        return orSingly(adapt(watched(readStub().probeMany(probeManyRequest(c, gens, tables, fps, maxDistances).build())), r -> FlatAnswers.parts(r, fps)),
+        return orSingly(probeMany(probeManyRequest(c, gens, tables, fps, maxDistances).build()).thenApply(r -> FlatAnswers.parts(r, fps)),
                 () -> ShardClient.super.probeMany(c, gens, tables, fps, maxDistances));
     }
 
@@ -138,9 +143,37 @@ public final class RemoteShardClient implements ShardClient {
         }
         ShardProbeManyRequest request = probeManyRequest(c, gens, tables, fps, maxDistances)
                 .setResolvePartitions(ByteString.copyFrom(resolvePartitions)).setIdLimit(limit).build();
-        return orSingly(adapt(watched(readStub().probeMany(request)), r -> new Probed(FlatAnswers.parts(r, fps),
+        return orSingly(probeMany(request).thenApply(r -> new Probed(FlatAnswers.parts(r, fps),
                         new Found(unboxed(r.getResolved().getFingerprintsList()), unboxed(r.getResolved().getGenerationsList())), FlatAnswers.resolvedIds(r))),
                 () -> ShardClient.super.probeResolving(c, gens, tables, fps, maxDistances, resolvePartitions, limit));
+    }
+
+    /**
+     * ProbeMany as the next request on one of the node's probe streams. Where the stream fails
+     * the request UNAVAILABLE (the stream broke; the node may be back, or gRPC's retries reach it)
+     * or UNIMPLEMENTED (a node of an older version: every later request goes unary too), the
+     * request goes as the unary call instead, so it fails or succeeds as that would: a read
+     * changes nothing, so asking twice is safe.
+     */
+    private CompletableFuture<ShardProbeManyResponse> probeMany(ShardProbeManyRequest request) {
+        if (!probeStreams.supported()) {
+            return adapt(watched(readStub().probeMany(request)), Function.identity());
+        }
+        Context context = Context.current();
+        return probeStreams.send(request, epoch, fenced, readTimeoutMillis).handle((answer, failure) -> {
+            if (failure == null) {
+                return CompletableFuture.completedFuture(answer);
+            }
+            io.grpc.Status.Code code = io.grpc.Status.fromThrowable(failure).getCode();
+            if (code == io.grpc.Status.Code.UNIMPLEMENTED) {
+                probeStreams.unsupported();
+            } else if (code == io.grpc.Status.Code.UNAVAILABLE) {
+                channel.resetConnectBackoff();
+            } else {
+                return CompletableFuture.<ShardProbeManyResponse>failedFuture(failure);
+            }
+            return inContext(context, () -> adapt(watched(readStub().probeMany(request)), Function.<ShardProbeManyResponse>identity()));
+        }).thenCompose(Function.identity());
     }
 
     private static ShardProbeManyRequest.Builder probeManyRequest(String c, long[] gens, int[] tables, long[][] fps, int[] maxDistances) {
@@ -387,6 +420,7 @@ public final class RemoteShardClient implements ShardClient {
         if (!ownsChannel) {
             return;
         }
+        probeStreams.close();
         channel.shutdown();
         try {
             channel.awaitTermination(5, TimeUnit.SECONDS);

@@ -13,6 +13,7 @@ import io.simdex.proto.v1.SimdexGrpc;
 
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
@@ -50,11 +51,13 @@ public final class InlineCalls implements ServerInterceptor {
     /**
      * The simdex.v1.Shard reads of a query a shard node may handle in place, when small. A cluster
      * query is one or two rounds of these per node; on the handler pool each costs the node two
-     * hand-offs (to a handler, back to the transport to answer), in place none. Lock and write
-     * calls wait (for other routers' unlocks, for new files) and stay on the pool.
+     * hand-offs (to a handler, back to the transport to answer), in place none. ProbeStream's
+     * requests are decided one by one. Lock and write calls wait (for other routers' unlocks,
+     * for new files) and stay on the pool.
      */
     public static final Map<String, Predicate<Object>> SHARD_READS = Map.of(
             ShardGrpc.getProbeManyMethod().getFullMethodName(), InlineCalls::smallShardRead,
+            ShardGrpc.getProbeStreamMethod().getFullMethodName(), InlineCalls::smallShardRead,
             ShardGrpc.getResolveIdsMethod().getFullMethodName(), InlineCalls::smallShardRead,
             ShardGrpc.getProbeMethod().getFullMethodName(), InlineCalls::smallShardRead);
 
@@ -66,8 +69,9 @@ public final class InlineCalls implements ServerInterceptor {
     private final Map<String, Predicate<Object>> inline;
 
     /**
-     * @param inline for each unary method that may run in place, which of its requests do (the
-     *               others, and every other method, run on {@code pool})
+     * @param inline for each method that may run in place, which of its requests do (the others,
+     *               and every other method, run on {@code pool}); for a method whose client
+     *               streams, each message is decided on its own, see {@link Dispatch}
      */
     public InlineCalls(Executor pool, Map<String, Predicate<Object>> inline) {
         this.pool = pool;
@@ -88,9 +92,8 @@ public final class InlineCalls implements ServerInterceptor {
 
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
-        Predicate<Object> inPlace = call.getMethodDescriptor().getType().clientSendsOneMessage()
-                ? inline.get(call.getMethodDescriptor().getFullMethodName()) : null;
-        Dispatch<Q, R> d = new Dispatch<>(call, pool, inPlace);
+        Predicate<Object> inPlace = inline.get(call.getMethodDescriptor().getFullMethodName());
+        Dispatch<Q, R> d = new Dispatch<>(call, pool, inPlace, inPlace != null && !call.getMethodDescriptor().getType().clientSendsOneMessage());
         if (inPlace != null) {
             d.delegate = next.startCall(call, headers);
         } else {
@@ -105,20 +108,29 @@ public final class InlineCalls implements ServerInterceptor {
      * hands each, in order, to a sequential executor over the pool. gRPC calls a listener from
      * one thread at a time, so the fields need no lock; tasks of the sequential executor see
      * each other's writes.
+     *
+     * <p>A call whose client streams ({@code perMessage}) comes back in place: a message runs in
+     * place when it may and nothing of the call is queued on the pool, so a long-lived stream of
+     * small requests pays no hand-offs for one big request among them, and its callbacks still run
+     * in order, one at a time.
      */
     private static final class Dispatch<Q, R> extends ServerCall.Listener<Q> {
         private final ServerCall<Q, R> call;
         private final Executor pool;
         /** Which requests may run in place; null: none. */
         private final Predicate<Object> inPlace;
+        private final boolean perMessage;
+        /** Callbacks queued on the pool and not finished. */
+        private final AtomicInteger queued = new AtomicInteger();
         /** Null while the call runs in place. */
         private Executor sequential;
         private ServerCall.Listener<Q> delegate;
 
-        Dispatch(ServerCall<Q, R> call, Executor pool, Predicate<Object> inPlace) {
+        Dispatch(ServerCall<Q, R> call, Executor pool, Predicate<Object> inPlace, boolean perMessage) {
             this.call = call;
             this.pool = pool;
             this.inPlace = inPlace;
+            this.perMessage = perMessage;
         }
 
         void moveToPool() {
@@ -128,6 +140,7 @@ public final class InlineCalls implements ServerInterceptor {
         /** Queues {@code callback} behind the call's earlier ones on the pool, in the call's context. */
         void later(Runnable callback) {
             Runnable inContext = Context.current().wrap(callback);
+            queued.incrementAndGet();
             sequential.execute(() -> {
                 try {
                     inContext.run();
@@ -136,6 +149,8 @@ public final class InlineCalls implements ServerInterceptor {
                     if (e instanceof Error error) {
                         throw error;
                     }
+                } finally {
+                    queued.decrementAndGet();
                 }
             });
         }
@@ -149,9 +164,9 @@ public final class InlineCalls implements ServerInterceptor {
             }
         }
 
-        /** Runs {@code callback} in place while the call is not on the pool, else queues it there. */
+        /** Runs {@code callback} in place while the call is not on the pool (or, per message, has nothing queued there), else queues it there. */
         private void run(Runnable callback) {
-            if (sequential == null) {
+            if (sequential == null || perMessage && queued.get() == 0) {
                 callback.run();
             } else {
                 later(callback);
@@ -160,10 +175,14 @@ public final class InlineCalls implements ServerInterceptor {
 
         @Override
         public void onMessage(Q message) {
-            if (sequential == null && !inPlace.test(message)) {
+            if (inPlace != null && (sequential == null || perMessage) && inPlace.test(message)) {
+                run(() -> delegate.onMessage(message));
+                return;
+            }
+            if (sequential == null) {
                 moveToPool();
             }
-            run(() -> delegate.onMessage(message));
+            later(() -> delegate.onMessage(message));
         }
 
         @Override

@@ -20,6 +20,8 @@ import io.simdex.proto.v1.ShardLockResponse;
 import io.simdex.proto.v1.ShardProbeManyRequest;
 import io.simdex.proto.v1.ShardProbeManyResponse;
 import io.simdex.proto.v1.ShardProbePart;
+import io.simdex.proto.v1.ShardProbeStreamAnswer;
+import io.simdex.proto.v1.ShardProbeStreamRequest;
 import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.proto.v1.ShardResolveResponse;
 import io.simdex.proto.v1.SimdexGrpc;
@@ -34,6 +36,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -209,6 +212,83 @@ class InlineCallsTest {
         assertTrue(threads.get(1).startsWith(POOL), "over the size limit: " + threads);
         assertTrue(!threads.get(2).startsWith(POOL), "ids of a few matches, in place: " + threads);
         assertTrue(threads.get(3).startsWith(POOL), "a lock call, which may wait: " + threads);
+    }
+
+    @Test
+    void probeStream_eachRequestDecidedOnItsOwn_smallInPlaceBigOnThePool_answersInOrder() throws Exception {
+        ShardGrpc.ShardImplBase shard = new ShardGrpc.ShardImplBase() {
+            @Override
+            public StreamObserver<ShardProbeStreamRequest> probeStream(StreamObserver<ShardProbeStreamAnswer> out) {
+                return new StreamObserver<>() {
+                    @Override
+                    public void onNext(ShardProbeStreamRequest r) {
+                        threads.add(Thread.currentThread().getName());
+                        out.onNext(ShardProbeStreamAnswer.newBuilder().setSequence(r.getSequence()).build());
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        out.onCompleted();
+                    }
+                };
+            }
+        };
+        server = PublicServer.start("127.0.0.1", 0, shard.bindService(), ShardGrpc.SERVICE_NAME, List.of(), 2, InlineCalls.SHARD_READS, null);
+        channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+        int fits = (InlineCalls.INLINE_SHARD_BYTES - 64) / Long.BYTES;
+        int big = fits + 64;
+        // Pipelined, then one at a time: the small requests after the last big ones are sent once it is answered.
+        int[] pipelined = {fits, big, fits, big, big, fits};
+        int[] oneByOne = {fits, fits, fits};
+        java.util.concurrent.LinkedBlockingQueue<Long> answered = new java.util.concurrent.LinkedBlockingQueue<>();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        StreamObserver<ShardProbeStreamRequest> in = ShardGrpc.newStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+                .probeStream(new StreamObserver<>() {
+                    @Override
+                    public void onNext(ShardProbeStreamAnswer a) {
+                        answered.add(a.getSequence());
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        done.completeExceptionally(t);
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        done.complete(null);
+                    }
+                });
+        List<Long> order = new java.util.ArrayList<>();
+        long sequence = 0;
+        for (int size : pipelined) {
+            in.onNext(ShardProbeStreamRequest.newBuilder().setSequence(++sequence).setProbes(probeMany(size)).build());
+        }
+        for (int i = 0; i < pipelined.length; i++) {
+            order.add(answered.poll(30, TimeUnit.SECONDS));
+        }
+        for (int size : oneByOne) {
+            in.onNext(ShardProbeStreamRequest.newBuilder().setSequence(++sequence).setProbes(probeMany(size)).build());
+            order.add(answered.poll(30, TimeUnit.SECONDS));
+        }
+        in.onCompleted();
+        done.get(30, TimeUnit.SECONDS);
+
+        assertEquals(LongStream.rangeClosed(1, sequence).boxed().toList(), order, "answered in order");
+        assertEquals((int) sequence, threads.size(), threads.toString());
+        assertTrue(!threads.get(0).startsWith(POOL), "the first request, small, in place: " + threads);
+        for (int i = 0; i < pipelined.length; i++) {
+            if (pipelined[i] == big) {
+                assertTrue(threads.get(i).startsWith(POOL), "request " + (i + 1) + " over the size limit: " + threads);
+            }
+        }
+        // Each of these may find the task before it still finishing on the pool, and queue there too; not all three.
+        assertTrue(threads.subList(pipelined.length, threads.size()).stream().anyMatch(t -> !t.startsWith(POOL)),
+                "small requests after big ones come back in place: " + threads);
     }
 
     private static ShardProbeManyRequest probeMany(int fingerprints) {

@@ -1,0 +1,259 @@
+package io.simdex.router;
+
+import io.grpc.ForwardingServerCallListener;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.simdex.router.shard.Found;
+import io.simdex.router.shard.RemoteShardClient;
+import io.simdex.router.shard.ShardChannels;
+import io.simdex.router.shard.ShardEpochs;
+import io.simdex.server.NodeState;
+import io.simdex.server.ShardNode;
+import io.simdex.server.ShardService;
+import io.simdex.server.store.StoreSizing;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * ProbeMany over a node's probe streams (ProbeStream), on a real socket: the answers of a
+ * brute-force scan from a few long-lived calls whatever the concurrency; a failing request fails
+ * alone; the fence checks each request; a hung node fails its requests after the read timeout
+ * and the next request gets a new stream; a node without ProbeStream is asked unary.
+ */
+class ProbeStreamsTest {
+    private static final int STORED = 20_000;
+    private static final int TABLES = 4;
+
+    @TempDir
+    Path dir;
+
+    private final List<ShardNode> nodes = new ArrayList<>();
+    private final List<Server> servers = new ArrayList<>();
+    private final List<RemoteShardClient> clients = new ArrayList<>();
+    /** Calls the node started, and ProbeStream requests it was handed (as "request"), by bare method name. */
+    private final ConcurrentHashMap<String, LongAdder> calls = new ConcurrentHashMap<>();
+    /** The node takes its ProbeStream requests only once this opens. */
+    private volatile CountDownLatch gate = new CountDownLatch(0);
+    private final long[] stored = new SplittableRandom(7).longs(STORED).toArray();
+
+    @AfterEach
+    void close() {
+        gate.countDown();
+        clients.forEach(RemoteShardClient::close);
+        servers.forEach(Server::shutdownNow);
+        nodes.forEach(ShardNode::close);
+    }
+
+    /** A node on a real port with the stored fingerprints in its four tables, and a client of it. */
+    private RemoteShardClient node(NodeState state, boolean withProbeStream) throws IOException {
+        ShardNode node = new ShardNode(dir.resolve("n" + nodes.size()), c -> StoreSizing.forShare(50_000, 1, 8));
+        nodes.add(node);
+        ServerServiceDefinition service = ShardService.withFence(node, state);
+        if (!withProbeStream) {
+            ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(service.getServiceDescriptor().getName());
+            service.getMethods().stream().filter(m -> !m.getMethodDescriptor().getBareMethodName().equals("ProbeStream")).forEach(b::addMethod);
+            service = b.build();
+        }
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .addService(ServerInterceptors.intercept(service, new Watch())).build().start();
+        servers.add(server);
+        RemoteShardClient client = new RemoteShardClient(ShardChannels.forReplica("127.0.0.1:" + server.getPort()));
+        clients.add(client);
+        for (int t = 0; t < TABLES; t++) {
+            client.bucketAdd("c", 0, t, stored, true).join();
+        }
+        return client;
+    }
+
+    /** Counts calls and stream requests; holds stream requests at the gate. */
+    private final class Watch implements ServerInterceptor {
+        @Override
+        public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
+            String method = call.getMethodDescriptor().getBareMethodName();
+            count(method);
+            ServerCall.Listener<Q> listener = next.startCall(call, headers);
+            if (!method.equals("ProbeStream")) {
+                return listener;
+            }
+            return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
+                @Override
+                public void onMessage(Q message) {
+                    count("request");
+                    try {
+                        gate.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    super.onMessage(message);
+                }
+            };
+        }
+    }
+
+    private void count(String name) {
+        calls.computeIfAbsent(name, m -> new LongAdder()).increment();
+    }
+
+    private long calls(String name) {
+        LongAdder n = calls.get(name);
+        return n == null ? 0 : n.sum();
+    }
+
+    @Test
+    void concurrentQueries_answeredOnAFewStreams_asABruteForceScan() throws Exception {
+        RemoteShardClient node = node(NodeState.standalone(), true);
+        SplittableRandom rnd = new SplittableRandom(8);
+        long[][] batches = new long[400][];
+        for (int b = 0; b < batches.length; b++) {
+            batches[b] = planted(rnd, 1 + rnd.nextInt(60));
+        }
+        long before = calls("ProbeStream");
+        ExecutorService callers = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (long[] probes : batches) {
+                done.add(callers.submit(() -> assertBruteForce(probes, probe(node, probes, 3).join(), 3)));
+            }
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+        assertEquals(batches.length, calls("request"), "one stream request per query");
+        assertTrue(calls("ProbeStream") - before <= 4, "a few streams for " + batches.length + " queries: " + calls);
+        assertEquals(0, calls("ProbeMany"), "no unary call: " + calls);
+    }
+
+    @Test
+    void badRequest_failsAloneWithItsStatus_theStreamGoesOn() throws Exception {
+        RemoteShardClient node = node(NodeState.standalone(), true);
+        long[] probes = planted(new SplittableRandom(9), 20);
+
+        CompletionException e = assertThrows(CompletionException.class,
+                () -> node.probeMany("c", new long[]{0}, new int[]{0, 9}, new long[][]{probes, probes}, new int[]{3, 3}).join());
+        Status status = Status.fromThrowable(e.getCause());
+        assertEquals(Status.Code.INVALID_ARGUMENT, status.getCode(), status.toString());
+        assertTrue(status.getDescription().contains("table"), status.getDescription());
+        for (int i = 0; i < 5; i++) {
+            assertBruteForce(probes, probe(node, probes, 3).join(), 3);
+        }
+        assertEquals(1, calls("ProbeStream"), "the failed request did not end its stream: " + calls);
+        assertEquals(6, calls("request"));
+    }
+
+    @Test
+    void staleEpoch_refusedPerRequest_asTheFenceWordsIt() throws Exception {
+        NodeState state = new NodeState("n0", 5, true);
+        RemoteShardClient node = node(state, true);
+        long[] probes = planted(new SplittableRandom(10), 10);
+
+        CompletionException e = assertThrows(CompletionException.class, () -> probe(node.atEpoch(4, 5_000, 5_000), probes, 3).join());
+        Status status = Status.fromThrowable(e.getCause());
+        assertTrue(ShardEpochs.isStale(status), status.toString());
+        assertBruteForce(probes, probe(node.atEpoch(5, 5_000, 5_000), probes, 3).join(), 3);
+        assertEquals(0, calls("ProbeMany"), "both went on streams: " + calls);
+    }
+
+    @Test
+    void hungNode_failsDeadlineExceededAfterTheReadTimeout_thenANewStreamAnswers() throws Exception {
+        RemoteShardClient node = node(NodeState.standalone(), true).atEpoch(0, 300, 5_000);
+        long[] probes = planted(new SplittableRandom(11), 10);
+        assertBruteForce(probes, probe(node, probes, 3).join(), 3);
+        long streams = calls("ProbeStream");
+
+        gate = new CountDownLatch(1);
+        long start = System.nanoTime();
+        CompletionException e = assertThrows(CompletionException.class, () -> probe(node, probes, 3).join());
+        long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertEquals(Status.Code.DEADLINE_EXCEEDED, Status.fromThrowable(e.getCause()).getCode(), e.toString());
+        assertTrue(waitedMillis >= 300, "failed after " + waitedMillis + " ms, before the read timeout");
+        gate.countDown();
+
+        assertBruteForce(probes, probe(node, probes, 3).join(), 3);
+        assertTrue(calls("ProbeStream") > streams, "a new stream after the hung one: " + calls);
+    }
+
+    @Test
+    void nodeWithoutProbeStream_askedUnary_sameAnswers() throws Exception {
+        RemoteShardClient node = node(NodeState.standalone(), false);
+        long[] probes = planted(new SplittableRandom(12), 30);
+
+        for (int i = 0; i < 3; i++) {
+            assertBruteForce(probes, probe(node, probes, 3).join(), 3);
+        }
+        assertEquals(3, calls("ProbeMany"), "unary once the node answered UNIMPLEMENTED: " + calls);
+        assertNull(calls.get("request"));
+    }
+
+    /** The four tables probed at once, as a query does. */
+    private static CompletableFuture<Found[][]> probe(RemoteShardClient node, long[] probes, int maxDistance) {
+        return node.probeMany("c", new long[]{0}, new int[]{0, 1, 2, 3}, new long[][]{probes, probes, probes, probes},
+                new int[]{maxDistance, maxDistance, maxDistance, maxDistance});
+    }
+
+    /** Probes 0 to 5 bits from stored fingerprints, and a few random ones. */
+    private long[] planted(SplittableRandom rnd, int n) {
+        long[] out = new long[n];
+        for (int i = 0; i < n; i++) {
+            long p = i % 7 == 6 ? rnd.nextLong() : stored[rnd.nextInt(STORED)];
+            long flipped = 0;
+            while (Long.bitCount(flipped) < i % 6) { // distances 0..5, the edges 3 and 4 among them
+                flipped |= 1L << rnd.nextInt(64);
+            }
+            out[i] = p ^ flipped;
+        }
+        return out;
+    }
+
+    /** The union of a probe's four tables' matches is every stored fingerprint within the distance. */
+    private void assertBruteForce(long[] probes, Found[][] found, int maxDistance) {
+        assertEquals(TABLES, found.length);
+        for (int i = 0; i < probes.length; i++) {
+            TreeSet<Long> expected = new TreeSet<>();
+            for (long s : stored) {
+                if (Long.bitCount(s ^ probes[i]) <= maxDistance) {
+                    expected.add(s);
+                }
+            }
+            TreeSet<Long> actual = new TreeSet<>();
+            for (Found[] table : found) {
+                for (long fp : table[i].fingerprints()) {
+                    actual.add(fp);
+                }
+            }
+            assertEquals(expected, actual, "probe " + Long.toHexString(probes[i]));
+        }
+    }
+}
