@@ -65,6 +65,8 @@ class ProbeStreamsTest {
     private final ConcurrentHashMap<String, LongAdder> calls = new ConcurrentHashMap<>();
     /** The node takes its ProbeStream requests only once this opens. */
     private volatile CountDownLatch gate = new CountDownLatch(0);
+    /** What the node reported of its streamed requests: method and code. */
+    private final List<String> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final long[] stored = new SplittableRandom(7).longs(STORED).toArray();
 
     @AfterEach
@@ -79,7 +81,8 @@ class ProbeStreamsTest {
     private RemoteShardClient node(NodeState state, boolean withProbeStream) throws IOException {
         ShardNode node = new ShardNode(dir.resolve("n" + nodes.size()), c -> StoreSizing.forShare(50_000, 1, 8));
         nodes.add(node);
-        ServerServiceDefinition service = ShardService.withFence(node, state);
+        ServerServiceDefinition service = ShardService.withFence(node, state,
+                (method, code, nanos) -> reported.add(method.substring(method.lastIndexOf('/') + 1) + " " + code));
         if (!withProbeStream) {
             ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(service.getServiceDescriptor().getName());
             service.getMethods().stream().filter(m -> !m.getMethodDescriptor().getBareMethodName().equals("ProbeStream")).forEach(b::addMethod);
@@ -171,6 +174,8 @@ class ProbeStreamsTest {
         }
         assertEquals(1, calls("ProbeStream"), "the failed request did not end its stream: " + calls);
         assertEquals(6, calls("request"));
+        assertEquals(List.of("ProbeMany INVALID_ARGUMENT", "ProbeMany OK", "ProbeMany OK", "ProbeMany OK", "ProbeMany OK", "ProbeMany OK"),
+                reported, "each request reported as the ProbeMany it stands for");
     }
 
     @Test

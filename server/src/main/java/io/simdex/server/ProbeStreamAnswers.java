@@ -2,6 +2,7 @@ package io.simdex.server;
 
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.proto.v1.ShardProbeManyRequest;
 import io.simdex.proto.v1.ShardProbeManyResponse;
 import io.simdex.proto.v1.ShardProbeStreamAnswer;
@@ -33,21 +34,27 @@ import java.util.function.Function;
 final class ProbeStreamAnswers implements StreamObserver<ShardProbeStreamRequest> {
     private static final Logger LOG = LoggerFactory.getLogger(ProbeStreamAnswers.class);
 
+    private static final String PROBE_MANY = ShardGrpc.getProbeManyMethod().getFullMethodName();
+
     private final Function<ShardProbeManyRequest, ShardProbeManyResponse> probeMany;
     private final NodeState state;
+    private final StreamedRequests streamed;
     private final StreamObserver<ShardProbeStreamAnswer> out;
 
-    /** {@code probeMany} checks and answers one request, or throws a status exception. */
-    ProbeStreamAnswers(Function<ShardProbeManyRequest, ShardProbeManyResponse> probeMany, NodeState state,
+    /** {@code probeMany} checks and answers one request, or throws a status exception; {@code streamed} hears of each. */
+    ProbeStreamAnswers(Function<ShardProbeManyRequest, ShardProbeManyResponse> probeMany, NodeState state, StreamedRequests streamed,
             StreamObserver<ShardProbeStreamAnswer> out) {
         this.probeMany = probeMany;
         this.state = state;
+        this.streamed = streamed;
         this.out = out;
     }
 
     @Override
     public void onNext(ShardProbeStreamRequest request) {
+        long start = System.nanoTime();
         ShardProbeStreamAnswer.Builder answer = ShardProbeStreamAnswer.newBuilder().setSequence(request.getSequence());
+        Status.Code code = Status.Code.OK;
         try {
             answer.setAnswer(answer(request));
         } catch (RuntimeException | Error e) {
@@ -57,11 +64,13 @@ final class ProbeStreamAnswers implements StreamObserver<ShardProbeStreamRequest
                 LOG.error("{}{}: ProbeStream request {} failed", CallGuard.INTERNAL_PREFIX, id, request.getSequence(), e);
                 status = Status.INTERNAL.withDescription(CallGuard.INTERNAL_PREFIX + id);
             }
-            answer.setStatusCode(status.getCode().value());
+            code = status.getCode();
+            answer.setStatusCode(code.value());
             if (status.getDescription() != null) {
                 answer.setStatusDescription(status.getDescription());
             }
         }
+        streamed.answered(PROBE_MANY, code, System.nanoTime() - start);
         out.onNext(answer.build());
     }
 

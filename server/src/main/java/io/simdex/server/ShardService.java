@@ -72,20 +72,28 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     private final ShardNode node;
     private final NodeState state;
+    private final StreamedRequests streamed;
 
     /** A service for a node outside any cluster: always readable, epoch 0. */
     public ShardService(ShardNode node) {
-        this(node, NodeState.standalone());
+        this(node, NodeState.standalone(), StreamedRequests.NONE);
     }
 
-    public ShardService(ShardNode node, NodeState state) {
+    /** @param streamed told of each request answered inside a ProbeStream, as the ProbeMany it stands for */
+    public ShardService(ShardNode node, NodeState state, StreamedRequests streamed) {
         this.node = node;
         this.state = state;
+        this.streamed = streamed;
     }
 
     /** The service behind an {@link EpochFence} on {@code state}: what a cluster node registers, beside ShardControlService's. */
     public static ServerServiceDefinition withFence(ShardNode node, NodeState state) {
-        return EpochFence.around(new ShardService(node, state), state);
+        return withFence(node, state, StreamedRequests.NONE);
+    }
+
+    /** As {@link #withFence(ShardNode, NodeState)}, telling {@code streamed} of each request answered inside a ProbeStream. */
+    public static ServerServiceDefinition withFence(ShardNode node, NodeState state, StreamedRequests streamed) {
+        return EpochFence.around(new ShardService(node, state, streamed), state);
     }
 
     @Override
@@ -124,7 +132,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public StreamObserver<ShardProbeStreamRequest> probeStream(StreamObserver<ShardProbeStreamAnswer> out) {
-        return new ProbeStreamAnswers(this::probeMany, state, out);
+        return new ProbeStreamAnswers(this::probeMany, state, streamed, out);
     }
 
     /** ProbeMany's answer, or a status exception. */

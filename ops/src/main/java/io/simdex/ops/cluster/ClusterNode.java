@@ -22,6 +22,7 @@ import io.simdex.server.PartitionPuller;
 import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
+import io.simdex.server.StreamedRequests;
 import io.simdex.server.grpc.ServerBounds;
 import io.simdex.server.store.StoreSizing;
 import io.simdex.server.tls.PeerCredentials;
@@ -117,7 +118,8 @@ public final class ClusterNode implements AutoCloseable {
         Server server = builder
                 .directExecutor()
                 .intercept(new InlineCalls(handlers, InlineCalls.SHARD_READS))
-                .addService(ServerBounds.lenient(ShardService.withFence(node, state)))
+                .addService(ServerBounds.lenient(ShardService.withFence(node, state,
+                        metrics == null ? StreamedRequests.NONE : metrics.grpcCalls()::record)))
                 .addService(ServerBounds.lenient(ShardControlService.withFence(node, state, peers)))
                 .addService(health.getHealthService())
                 .build().start();

@@ -1,0 +1,17 @@
+package io.simdex.server;
+
+import io.grpc.Status;
+
+/**
+ * Where a node reports each request it answered inside a long-lived stream, as the unary call it
+ * stands for: a ProbeStream request is a ProbeMany, so call metrics count and time it under
+ * ProbeMany's name, and a query's node calls read the same whether they went unary or streamed.
+ */
+@FunctionalInterface
+public interface StreamedRequests {
+    StreamedRequests NONE = (method, code, nanos) -> {
+    };
+
+    /** One request of {@code fullMethodName} answered with {@code code}, {@code nanos} after it arrived. */
+    void answered(String fullMethodName, Status.Code code, long nanos);
+}
