@@ -14,7 +14,7 @@ import io.simdex.fingerprint.Hamming;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.proto.v1.ShardProbeManyRequest;
 import io.simdex.proto.v1.ShardProbeManyResponse;
-import io.simdex.proto.v1.ShardProbeStreamRequest;
+import io.simdex.proto.v1.ShardReadRequest;
 import io.simdex.proto.v1.ShardProbePart;
 import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.router.index.IndexRouter;
@@ -105,8 +105,8 @@ class RemoteShardsTest {
             @Override
             public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, A> call, io.grpc.Metadata headers,
                     io.grpc.ServerCallHandler<Q, A> next) {
-                if (call.getMethodDescriptor().getBareMethodName().equals("ProbeStream")) {
-                    return probeStream(call, headers, next);
+                if (call.getMethodDescriptor().getBareMethodName().equals("ReadStream")) {
+                    return readStream(call, headers, next);
                 }
                 calls.computeIfAbsent(call.getMethodDescriptor().getBareMethodName(), m -> new LongAdder()).increment();
                 if (down.contains(i)) {
@@ -116,8 +116,8 @@ class RemoteShardsTest {
                 return next.startCall(call, headers);
             }
 
-            /** Counts each request of a probe stream as the ProbeMany it stands for; a node that goes down ends its streams. */
-            private <Q, A> io.grpc.ServerCall.Listener<Q> probeStream(io.grpc.ServerCall<Q, A> call, io.grpc.Metadata headers,
+            /** Counts each request of a read stream as the call it stands for; a node that goes down ends its streams. */
+            private <Q, A> io.grpc.ServerCall.Listener<Q> readStream(io.grpc.ServerCall<Q, A> call, io.grpc.Metadata headers,
                     io.grpc.ServerCallHandler<Q, A> next) {
                 return new io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(call, headers)) {
                     private boolean closed;
@@ -127,7 +127,8 @@ class RemoteShardsTest {
                         if (closed) {
                             return;
                         }
-                        calls.computeIfAbsent("ProbeMany", m -> new LongAdder()).increment();
+                        String read = ((ShardReadRequest) message).hasResolveIds() ? "ResolveIds" : "ProbeMany";
+                        calls.computeIfAbsent(read, m -> new LongAdder()).increment();
                         if (down.contains(i)) {
                             closed = true;
                             call.close(Status.UNAVAILABLE.withDescription("node " + i + " is down"), new io.grpc.Metadata());
@@ -157,8 +158,10 @@ class RemoteShardsTest {
                 public void onMessage(Q message) {
                     if (message instanceof ShardProbeManyRequest r) {
                         message = (Q) r.toBuilder().clearFlat().build();
-                    } else if (message instanceof ShardProbeStreamRequest r) {
-                        message = (Q) r.toBuilder().setProbes(r.getProbes().toBuilder().clearFlat()).build();
+                    } else if (message instanceof ShardReadRequest r && r.hasProbeMany()) {
+                        message = (Q) r.toBuilder().setProbeMany(r.getProbeMany().toBuilder().clearFlat()).build();
+                    } else if (message instanceof ShardReadRequest r && r.hasResolveIds()) {
+                        message = (Q) r.toBuilder().setResolveIds(r.getResolveIds().toBuilder().clearFlat()).build();
                     } else if (message instanceof ShardResolveRequest r) {
                         message = (Q) r.toBuilder().clearFlat().build();
                     }

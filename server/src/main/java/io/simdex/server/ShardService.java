@@ -36,9 +36,9 @@ import io.simdex.proto.v1.ShardProbeManyRequest;
 import io.simdex.proto.v1.ShardProbeManyResponse;
 import io.simdex.proto.v1.ShardProbePart;
 import io.simdex.proto.v1.ShardProbeRequest;
-import io.simdex.proto.v1.ShardProbeStreamAnswer;
-import io.simdex.proto.v1.ShardProbeStreamRequest;
 import io.simdex.proto.v1.ShardProbeResponse;
+import io.simdex.proto.v1.ShardReadAnswer;
+import io.simdex.proto.v1.ShardReadRequest;
 import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.proto.v1.ShardResolveResponse;
 import io.simdex.proto.v1.ShardStatsRequest;
@@ -79,7 +79,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         this(node, NodeState.standalone(), StreamedRequests.NONE);
     }
 
-    /** @param streamed told of each request answered inside a ProbeStream, as the ProbeMany it stands for */
+    /** @param streamed told of each request answered inside a ReadStream, as the unary call it stands for */
     public ShardService(ShardNode node, NodeState state, StreamedRequests streamed) {
         this.node = node;
         this.state = state;
@@ -91,7 +91,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         return withFence(node, state, StreamedRequests.NONE);
     }
 
-    /** As {@link #withFence(ShardNode, NodeState)}, telling {@code streamed} of each request answered inside a ProbeStream. */
+    /** As {@link #withFence(ShardNode, NodeState)}, telling {@code streamed} of each request answered inside a ReadStream. */
     public static ServerServiceDefinition withFence(ShardNode node, NodeState state, StreamedRequests streamed) {
         return EpochFence.around(new ShardService(node, state, streamed), state);
     }
@@ -131,8 +131,8 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     }
 
     @Override
-    public StreamObserver<ShardProbeStreamRequest> probeStream(StreamObserver<ShardProbeStreamAnswer> out) {
-        return new ProbeStreamAnswers(this::probeMany, state, streamed, out);
+    public StreamObserver<ShardReadRequest> readStream(StreamObserver<ShardReadAnswer> out) {
+        return new ReadStreamAnswers(this::probeMany, this::resolveIds, state, streamed, out);
     }
 
     /** ProbeMany's answer, or a status exception. */
@@ -221,23 +221,26 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void resolveIds(ShardResolveRequest req, StreamObserver<ShardResolveResponse> out) {
-        answer(out, () -> {
-            requireReadable();
-            ShardResolveResponse.Builder b = ShardResolveResponse.newBuilder();
-            if (req.getGenerationsCount() != req.getFingerprintsCount()) {
-                throw invalid(req.getFingerprintsCount() + " fingerprints but " + req.getGenerationsCount() + " generations");
+        answer(out, () -> resolveIds(req));
+    }
+
+    /** ResolveIds' answer, or a status exception. */
+    private ShardResolveResponse resolveIds(ShardResolveRequest req) {
+        requireReadable();
+        ShardResolveResponse.Builder b = ShardResolveResponse.newBuilder();
+        if (req.getGenerationsCount() != req.getFingerprintsCount()) {
+            throw invalid(req.getFingerprintsCount() + " fingerprints but " + req.getGenerationsCount() + " generations");
+        }
+        DocMaps.IdList[] found = node.resolveIds(collection(req.getCollection()), toArray(req.getGenerationsList()),
+                toArray(req.getFingerprintsList()), req.getLimit());
+        if (req.getFlat()) {
+            FlatAnswers.addIds(found, b::addIdCounts, b::addIdValues, b::addTotals);
+        } else {
+            for (DocMaps.IdList ids : found) {
+                b.addIds(IdList.newBuilder().addAllIds(Arrays.asList(ids.ids())).setTotal(ids.total()));
             }
-            DocMaps.IdList[] found = node.resolveIds(collection(req.getCollection()), toArray(req.getGenerationsList()),
-                    toArray(req.getFingerprintsList()), req.getLimit());
-            if (req.getFlat()) {
-                FlatAnswers.addIds(found, b::addIdCounts, b::addIdValues, b::addTotals);
-            } else {
-                for (DocMaps.IdList ids : found) {
-                    b.addIds(IdList.newBuilder().addAllIds(Arrays.asList(ids.ids())).setTotal(ids.total()));
-                }
-            }
-            return b.build();
-        });
+        }
+        return b.build();
     }
 
     @Override

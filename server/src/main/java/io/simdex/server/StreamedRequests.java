@@ -4,8 +4,9 @@ import io.grpc.Status;
 
 /**
  * Where a node reports each request it answered inside a long-lived stream, as the unary call it
- * stands for: a ProbeStream request is a ProbeMany, so call metrics count and time it under
- * ProbeMany's name, and a query's node calls read the same whether they went unary or streamed.
+ * stands for: a ReadStream request is a ProbeMany or a ResolveIds, so call metrics count and time
+ * it under that method's name, and a query's node calls read the same whether they went unary or
+ * streamed.
  */
 @FunctionalInterface
 public interface StreamedRequests {

@@ -25,6 +25,8 @@ import io.simdex.proto.v1.ShardProbeManyResponse;
 import io.simdex.proto.v1.ShardProbePart;
 import io.simdex.proto.v1.ShardProbeRequest;
 import io.simdex.proto.v1.ShardProbeResponse;
+import io.simdex.proto.v1.ShardReadAnswer;
+import io.simdex.proto.v1.ShardReadRequest;
 import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.proto.v1.ShardStatsRequest;
 import io.simdex.proto.v1.ShardSweepUrlsRequest;
@@ -55,23 +57,23 @@ public final class RemoteShardClient implements ShardClient {
     private final AtomicBoolean batches;
     /** Whether the node takes BucketAddStream; shared likewise. */
     private final AtomicBoolean streams;
-    /** Where ProbeMany goes while the node takes ProbeStream; shared likewise. */
-    private final ProbeStreams probeStreams;
+    /** Where ProbeMany and ResolveIds go while the node takes ReadStream; shared likewise. */
+    private final ReadStreams readStreams;
     /** The partition map epoch this view stamps its calls with, if {@link #fenced}. */
     private final long epoch;
     private final boolean fenced;
 
     public RemoteShardClient(ManagedChannel channel) {
-        this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true, new AtomicBoolean(true), new AtomicBoolean(true), new ProbeStreams(channel),
+        this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true, new AtomicBoolean(true), new AtomicBoolean(true), new ReadStreams(channel),
                 0, false);
     }
 
     private RemoteShardClient(ManagedChannel channel, ShardGrpc.ShardFutureStub stub, long readTimeoutMillis, long writeTimeoutMillis,
-            boolean ownsChannel, AtomicBoolean batches, AtomicBoolean streams, ProbeStreams probeStreams, long epoch, boolean fenced) {
+            boolean ownsChannel, AtomicBoolean batches, AtomicBoolean streams, ReadStreams readStreams, long epoch, boolean fenced) {
         this.channel = channel;
         this.batches = batches;
         this.streams = streams;
-        this.probeStreams = probeStreams;
+        this.readStreams = readStreams;
         this.epoch = epoch;
         this.fenced = fenced;
         this.stub = stub;
@@ -89,7 +91,7 @@ public final class RemoteShardClient implements ShardClient {
      */
     public RemoteShardClient atEpoch(long epoch, long readTimeoutMillis, long writeTimeoutMillis) {
         return new RemoteShardClient(channel, ShardGrpc.newFutureStub(channel).withInterceptors(ShardEpochs.stamp(epoch)),
-                readTimeoutMillis, writeTimeoutMillis, false, batches, streams, probeStreams, epoch, true);
+                readTimeoutMillis, writeTimeoutMillis, false, batches, streams, readStreams, epoch, true);
     }
 
     public ManagedChannel channel() {
@@ -148,31 +150,36 @@ public final class RemoteShardClient implements ShardClient {
                 () -> ShardClient.super.probeResolving(c, gens, tables, fps, maxDistances, resolvePartitions, limit));
     }
 
-    /**
-     * ProbeMany as the next request on one of the node's probe streams. Where the stream fails
-     * the request UNAVAILABLE (the stream broke; the node may be back, or gRPC's retries reach it)
-     * or UNIMPLEMENTED (a node of an older version: every later request goes unary too), the
-     * request goes as the unary call instead, so it fails or succeeds as that would: a read
-     * changes nothing, so asking twice is safe.
-     */
     private CompletableFuture<ShardProbeManyResponse> probeMany(ShardProbeManyRequest request) {
-        if (!probeStreams.supported()) {
-            return adapt(watched(readStub().probeMany(request)), Function.identity());
+        return read(ShardReadRequest.newBuilder().setProbeMany(request), ShardReadAnswer::getProbeMany,
+                () -> adapt(watched(readStub().probeMany(request)), Function.identity()));
+    }
+
+    /**
+     * A read as the next request on one of the node's read streams. Where the stream fails the
+     * request UNAVAILABLE (the stream broke; the node may be back, or gRPC's retries reach it) or
+     * UNIMPLEMENTED (a node of an older version: every later read goes unary too), the read goes
+     * as its unary call instead, so it fails or succeeds as that would: a read changes nothing,
+     * so asking twice is safe.
+     */
+    private <T> CompletableFuture<T> read(ShardReadRequest.Builder read, Function<ShardReadAnswer, T> answer, Supplier<CompletableFuture<T>> unary) {
+        if (!readStreams.supported()) {
+            return unary.get();
         }
         Context context = Context.current();
-        return probeStreams.send(request, epoch, fenced, readTimeoutMillis).handle((answer, failure) -> {
+        return readStreams.send(read.setEpoch(epoch).setFenced(fenced), readTimeoutMillis).handle((a, failure) -> {
             if (failure == null) {
-                return CompletableFuture.completedFuture(answer);
+                return CompletableFuture.completedFuture(answer.apply(a));
             }
             io.grpc.Status.Code code = io.grpc.Status.fromThrowable(failure).getCode();
             if (code == io.grpc.Status.Code.UNIMPLEMENTED) {
-                probeStreams.unsupported();
+                readStreams.unsupported();
             } else if (code == io.grpc.Status.Code.UNAVAILABLE) {
                 channel.resetConnectBackoff();
             } else {
-                return CompletableFuture.<ShardProbeManyResponse>failedFuture(failure);
+                return CompletableFuture.<T>failedFuture(failure);
             }
-            return inContext(context, () -> adapt(watched(readStub().probeMany(request)), Function.<ShardProbeManyResponse>identity()));
+            return inContext(context, unary);
         }).thenCompose(Function.identity());
     }
 
@@ -308,7 +315,9 @@ public final class RemoteShardClient implements ShardClient {
         ShardResolveRequest.Builder b = ShardResolveRequest.newBuilder().setCollection(c).setLimit(limit).setFlat(true);
         addAll(fps, b::addFingerprints);
         addAll(gens, b::addGenerations);
-        return adapt(watched(readStub().resolveIds(b.build())), r -> FlatAnswers.ids(r, fps.length));
+        ShardResolveRequest request = b.build();
+        return read(ShardReadRequest.newBuilder().setResolveIds(request), a -> FlatAnswers.ids(a.getResolveIds(), fps.length),
+                () -> adapt(watched(readStub().resolveIds(request)), r -> FlatAnswers.ids(r, fps.length)));
     }
 
     static Ids[] ids(List<IdList> lists) {
@@ -420,7 +429,7 @@ public final class RemoteShardClient implements ShardClient {
         if (!ownsChannel) {
             return;
         }
-        probeStreams.close();
+        readStreams.close();
         channel.shutdown();
         try {
             channel.awaitTermination(5, TimeUnit.SECONDS);

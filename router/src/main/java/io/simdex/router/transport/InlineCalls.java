@@ -51,13 +51,13 @@ public final class InlineCalls implements ServerInterceptor {
     /**
      * The simdex.v1.Shard reads of a query a shard node may handle in place, when small. A cluster
      * query is one or two rounds of these per node; on the handler pool each costs the node two
-     * hand-offs (to a handler, back to the transport to answer), in place none. ProbeStream's
+     * hand-offs (to a handler, back to the transport to answer), in place none. ReadStream's
      * requests are decided one by one. Lock and write calls wait (for other routers' unlocks,
      * for new files) and stay on the pool.
      */
     public static final Map<String, Predicate<Object>> SHARD_READS = Map.of(
             ShardGrpc.getProbeManyMethod().getFullMethodName(), InlineCalls::smallShardRead,
-            ShardGrpc.getProbeStreamMethod().getFullMethodName(), InlineCalls::smallShardRead,
+            ShardGrpc.getReadStreamMethod().getFullMethodName(), InlineCalls::smallShardRead,
             ShardGrpc.getResolveIdsMethod().getFullMethodName(), InlineCalls::smallShardRead,
             ShardGrpc.getProbeMethod().getFullMethodName(), InlineCalls::smallShardRead);
 

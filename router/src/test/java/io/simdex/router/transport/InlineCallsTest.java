@@ -20,8 +20,8 @@ import io.simdex.proto.v1.ShardLockResponse;
 import io.simdex.proto.v1.ShardProbeManyRequest;
 import io.simdex.proto.v1.ShardProbeManyResponse;
 import io.simdex.proto.v1.ShardProbePart;
-import io.simdex.proto.v1.ShardProbeStreamAnswer;
-import io.simdex.proto.v1.ShardProbeStreamRequest;
+import io.simdex.proto.v1.ShardReadAnswer;
+import io.simdex.proto.v1.ShardReadRequest;
 import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.proto.v1.ShardResolveResponse;
 import io.simdex.proto.v1.SimdexGrpc;
@@ -215,15 +215,15 @@ class InlineCallsTest {
     }
 
     @Test
-    void probeStream_eachRequestDecidedOnItsOwn_smallInPlaceBigOnThePool_answersInOrder() throws Exception {
+    void readStream_eachRequestDecidedOnItsOwn_smallInPlaceBigOnThePool_answersInOrder() throws Exception {
         ShardGrpc.ShardImplBase shard = new ShardGrpc.ShardImplBase() {
             @Override
-            public StreamObserver<ShardProbeStreamRequest> probeStream(StreamObserver<ShardProbeStreamAnswer> out) {
+            public StreamObserver<ShardReadRequest> readStream(StreamObserver<ShardReadAnswer> out) {
                 return new StreamObserver<>() {
                     @Override
-                    public void onNext(ShardProbeStreamRequest r) {
+                    public void onNext(ShardReadRequest r) {
                         threads.add(Thread.currentThread().getName());
-                        out.onNext(ShardProbeStreamAnswer.newBuilder().setSequence(r.getSequence()).build());
+                        out.onNext(ShardReadAnswer.newBuilder().setSequence(r.getSequence()).build());
                     }
 
                     @Override
@@ -246,10 +246,10 @@ class InlineCallsTest {
         int[] oneByOne = {fits, fits, fits};
         java.util.concurrent.LinkedBlockingQueue<Long> answered = new java.util.concurrent.LinkedBlockingQueue<>();
         CompletableFuture<Void> done = new CompletableFuture<>();
-        StreamObserver<ShardProbeStreamRequest> in = ShardGrpc.newStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
-                .probeStream(new StreamObserver<>() {
+        StreamObserver<ShardReadRequest> in = ShardGrpc.newStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+                .readStream(new StreamObserver<>() {
                     @Override
-                    public void onNext(ShardProbeStreamAnswer a) {
+                    public void onNext(ShardReadAnswer a) {
                         answered.add(a.getSequence());
                     }
 
@@ -266,13 +266,13 @@ class InlineCallsTest {
         List<Long> order = new java.util.ArrayList<>();
         long sequence = 0;
         for (int size : pipelined) {
-            in.onNext(ShardProbeStreamRequest.newBuilder().setSequence(++sequence).setProbes(probeMany(size)).build());
+            in.onNext(ShardReadRequest.newBuilder().setSequence(++sequence).setProbeMany(probeMany(size)).build());
         }
         for (int i = 0; i < pipelined.length; i++) {
             order.add(answered.poll(30, TimeUnit.SECONDS));
         }
         for (int size : oneByOne) {
-            in.onNext(ShardProbeStreamRequest.newBuilder().setSequence(++sequence).setProbes(probeMany(size)).build());
+            in.onNext(ShardReadRequest.newBuilder().setSequence(++sequence).setProbeMany(probeMany(size)).build());
             order.add(answered.poll(30, TimeUnit.SECONDS));
         }
         in.onCompleted();

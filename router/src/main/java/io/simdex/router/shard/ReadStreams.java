@@ -1,8 +1,8 @@
 package io.simdex.router.shard;
 
 import io.grpc.ManagedChannel;
-import io.simdex.proto.v1.ShardProbeManyRequest;
-import io.simdex.proto.v1.ShardProbeManyResponse;
+import io.simdex.proto.v1.ShardReadAnswer;
+import io.simdex.proto.v1.ShardReadRequest;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -11,39 +11,40 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A router's ProbeStream calls to one node, shared by every epoch's view of it: a query's
- * ProbeMany to the node goes as the next request on the least busy of {@link #STREAMS} streams
- * ({@link ProbeStream}) instead of as a call of its own.
+ * A router's ReadStream calls to one node, shared by every epoch's view of it: a query's reads
+ * of the node (ProbeMany, ResolveIds) go as the next request on one of up to {@link #STREAMS}
+ * streams ({@link ReadStream}) instead of as calls of their own.
  *
  * <p>Why: a unary call costs both sides its set-up (headers, a new HTTP/2 stream, its flow-control
  * windows) whatever it carries. A profile of a one-node cluster answering queries of 100 probes
  * put 23% of the router's CPU in header and stream set-up and 7% in flow control, and 13% of the
  * node's in headers; on a stream a request is one message. The node answers a stream's requests
- * one after another, so several streams let a big request be answered beside small ones.
+ * one after another, so several streams let a big request be answered beside small ones; a new
+ * one is opened only when every open one has a request waiting.
  *
  * <p>A stream that failed is replaced at the next request. {@link #supported} turns false for
- * good once the node answers UNIMPLEMENTED (a node of an older version): its requests go unary.
+ * good once the node answers UNIMPLEMENTED (a node of an older version): its reads go unary.
  */
-final class ProbeStreams implements AutoCloseable {
+final class ReadStreams implements AutoCloseable {
     /** Streams per node. */
     static final int STREAMS = 4;
     /** How often unanswered requests are checked against the read timeout. */
     private static final long SWEEP_MILLIS = 100;
     private static final ScheduledExecutorService SWEEPER = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "simdex-probe-stream-sweep");
+        Thread t = new Thread(r, "simdex-read-stream-sweep");
         t.setDaemon(true);
         return t;
     });
 
     private final ManagedChannel channel;
     /** Guarded by this; a slot is null until first used. */
-    private final ProbeStream[] streams = new ProbeStream[STREAMS];
+    private final ReadStream[] streams = new ReadStream[STREAMS];
     private volatile boolean supported = true;
     /** Guarded by this. */
     private ScheduledFuture<?> sweep;
     private boolean closed;
 
-    ProbeStreams(ManagedChannel channel) {
+    ReadStreams(ManagedChannel channel) {
         this.channel = channel;
     }
 
@@ -51,20 +52,20 @@ final class ProbeStreams implements AutoCloseable {
         return supported;
     }
 
-    /** The node has no ProbeStream: every later request goes unary. */
+    /** The node has no ReadStream: every later request goes unary. */
     void unsupported() {
         supported = false;
     }
 
-    /** Sends {@code probes} on an idle stream, else on a new one while there are fewer than {@link #STREAMS}, else on the least busy. */
-    CompletableFuture<ShardProbeManyResponse> send(ShardProbeManyRequest probes, long epoch, boolean fenced, long readTimeoutMillis) {
-        return pick().send(probes, epoch, fenced, readTimeoutMillis);
+    /** Sends {@code read} on an idle stream, else on a new one while there are fewer than {@link #STREAMS}, else on the least busy. */
+    CompletableFuture<ShardReadAnswer> send(ShardReadRequest.Builder read, long readTimeoutMillis) {
+        return pick().send(read, readTimeoutMillis);
     }
 
-    private synchronized ProbeStream pick() {
+    private synchronized ReadStream pick() {
         if (closed) {
             // The channel is closing too: a stream opened on it fails its requests at once.
-            return new ProbeStream(channel);
+            return new ReadStream(channel);
         }
         if (sweep == null) {
             sweep = SWEEPER.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
@@ -72,7 +73,7 @@ final class ProbeStreams implements AutoCloseable {
         int best = -1;
         int free = -1;
         for (int i = 0; i < STREAMS; i++) {
-            ProbeStream s = streams[i];
+            ReadStream s = streams[i];
             if (s == null || !s.usable()) {
                 free = free < 0 ? i : free;
             } else if (best < 0 || s.load() < streams[best].load()) {
@@ -83,17 +84,17 @@ final class ProbeStreams implements AutoCloseable {
             return streams[best];
         }
         // Every stream has requests waiting (or none works): another one, while there are fewer than STREAMS.
-        streams[free] = new ProbeStream(channel);
+        streams[free] = new ReadStream(channel);
         return streams[free];
     }
 
     private void sweep() {
-        ProbeStream[] now;
+        ReadStream[] now;
         synchronized (this) {
             now = streams.clone();
         }
         long t = System.nanoTime();
-        for (ProbeStream s : now) {
+        for (ReadStream s : now) {
             if (s != null) {
                 s.sweep(t);
             }
@@ -103,7 +104,7 @@ final class ProbeStreams implements AutoCloseable {
     /** Cancels every stream, so the channel can shut down without waiting for them. */
     @Override
     public void close() {
-        ProbeStream[] open;
+        ReadStream[] open;
         synchronized (this) {
             closed = true;
             if (sweep != null) {
@@ -111,7 +112,7 @@ final class ProbeStreams implements AutoCloseable {
             }
             open = streams.clone();
         }
-        for (ProbeStream s : open) {
+        for (ReadStream s : open) {
             if (s != null) {
                 s.close();
             }

@@ -6,10 +6,8 @@ import io.grpc.Status;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.simdex.proto.v1.ShardGrpc;
-import io.simdex.proto.v1.ShardProbeManyRequest;
-import io.simdex.proto.v1.ShardProbeManyResponse;
-import io.simdex.proto.v1.ShardProbeStreamAnswer;
-import io.simdex.proto.v1.ShardProbeStreamRequest;
+import io.simdex.proto.v1.ShardReadAnswer;
+import io.simdex.proto.v1.ShardReadRequest;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,9 +16,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One ProbeStream call to one node: requests go out in order and come back answered in order,
- * each completing its future with the node's ProbeMany answer, or failing it with the status the
- * node answered instead.
+ * One ReadStream call to one node: requests go out in order and come back answered in order,
+ * each completing its future with the node's answer, or failing it with the status the node
+ * answered instead.
  *
  * <h2>Time</h2>
  * A request unanswered past the router's read timeout, counted from when it was sent, means the
@@ -34,11 +32,11 @@ import java.util.concurrent.TimeUnit;
  * are written whether or not the call is ready; what gRPC buffers is bounded by the queries the
  * router has in flight, each of which sends one request per node.
  */
-final class ProbeStream implements ClientResponseObserver<ShardProbeStreamRequest, ShardProbeStreamAnswer> {
+final class ReadStream implements ClientResponseObserver<ShardReadRequest, ShardReadAnswer> {
     private final String node;
     /** Sent and not answered, oldest first. Guarded by this, as is everything mutable here. */
     private final ArrayDeque<Pending> unanswered = new ArrayDeque<>();
-    private ClientCallStreamObserver<ShardProbeStreamRequest> requests;
+    private ClientCallStreamObserver<ShardReadRequest> requests;
     private long nextSequence = 1;
     /** Set once the call failed or was given up: nothing more is sent on it. */
     private Status failure;
@@ -46,21 +44,21 @@ final class ProbeStream implements ClientResponseObserver<ShardProbeStreamReques
     private volatile int load;
 
     /** @param deadline System.nanoTime() past which the node is taken as hung; Long.MAX_VALUE: never */
-    private record Pending(long sequence, CompletableFuture<ShardProbeManyResponse> answer, long deadline) {
+    private record Pending(long sequence, CompletableFuture<ShardReadAnswer> answer, long deadline) {
     }
 
-    ProbeStream(ManagedChannel channel) {
+    ReadStream(ManagedChannel channel) {
         this.node = channel.authority();
         Context previous = Context.ROOT.attach();
         try {
-            ShardGrpc.newStub(channel).probeStream(this);
+            ShardGrpc.newStub(channel).readStream(this);
         } finally {
             Context.ROOT.detach(previous);
         }
     }
 
     @Override
-    public void beforeStart(ClientCallStreamObserver<ShardProbeStreamRequest> requests) {
+    public void beforeStart(ClientCallStreamObserver<ShardReadRequest> requests) {
         this.requests = requests;
     }
 
@@ -73,13 +71,14 @@ final class ProbeStream implements ClientResponseObserver<ShardProbeStreamReques
     }
 
     /**
-     * Sends {@code probes} as the next request: the future completes with the node's answer, or
-     * fails with the status the node answered, or with the stream's failure.
+     * Sends {@code read} (all but its sequence set) as the next request: the future completes
+     * with the node's answer, or fails with the status the node answered, or with the stream's
+     * failure.
      *
      * @param readTimeoutMillis the router's bound on a read (0: none), see {@link #sweep}
      */
-    CompletableFuture<ShardProbeManyResponse> send(ShardProbeManyRequest probes, long epoch, boolean fenced, long readTimeoutMillis) {
-        CompletableFuture<ShardProbeManyResponse> answer = new CompletableFuture<>();
+    CompletableFuture<ShardReadAnswer> send(ShardReadRequest.Builder read, long readTimeoutMillis) {
+        CompletableFuture<ShardReadAnswer> answer = new CompletableFuture<>();
         long deadline = readTimeoutMillis > 0 ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readTimeoutMillis) : Long.MAX_VALUE;
         synchronized (this) {
             if (failure != null) {
@@ -89,8 +88,7 @@ final class ProbeStream implements ClientResponseObserver<ShardProbeStreamReques
             Pending pending = new Pending(nextSequence++, answer, deadline);
             unanswered.add(pending);
             load = unanswered.size();
-            requests.onNext(ShardProbeStreamRequest.newBuilder().setSequence(pending.sequence()).setEpoch(epoch).setFenced(fenced)
-                    .setProbes(probes).build());
+            requests.onNext(read.setSequence(pending.sequence()).build());
         }
         return answer;
     }
@@ -102,12 +100,12 @@ final class ProbeStream implements ClientResponseObserver<ShardProbeStreamReques
             oldest = unanswered.peek();
         }
         if (oldest != null && oldest.deadline() != Long.MAX_VALUE && now - oldest.deadline() > 0) {
-            fail(Status.DEADLINE_EXCEEDED.withDescription("node " + node + " did not answer a probe within the read timeout"), oldest);
+            fail(Status.DEADLINE_EXCEEDED.withDescription("node " + node + " did not answer a read within the read timeout"), oldest);
         }
     }
 
     @Override
-    public void onNext(ShardProbeStreamAnswer a) {
+    public void onNext(ShardReadAnswer a) {
         Pending done;
         synchronized (this) {
             done = unanswered.peek();
@@ -119,11 +117,11 @@ final class ProbeStream implements ClientResponseObserver<ShardProbeStreamReques
             }
         }
         if (done == null) {
-            fail(Status.INTERNAL.withDescription("node " + node + " answered probe " + a.getSequence() + " out of order"), null);
+            fail(Status.INTERNAL.withDescription("node " + node + " answered read " + a.getSequence() + " out of order"), null);
             return;
         }
         if (a.getStatusCode() == Status.Code.OK.value()) {
-            done.answer().complete(a.getAnswer());
+            done.answer().complete(a);
         } else {
             Status status = Status.fromCodeValue(a.getStatusCode());
             done.answer().completeExceptionally((a.getStatusDescription().isEmpty() ? status : status.withDescription(a.getStatusDescription()))
@@ -138,7 +136,7 @@ final class ProbeStream implements ClientResponseObserver<ShardProbeStreamReques
 
     @Override
     public void onCompleted() {
-        fail(Status.UNAVAILABLE.withDescription("node " + node + " ended the probe stream"), null);
+        fail(Status.UNAVAILABLE.withDescription("node " + node + " ended the read stream"), null);
     }
 
     /**
@@ -164,6 +162,6 @@ final class ProbeStream implements ClientResponseObserver<ShardProbeStreamReques
 
     /** Ends the call: what is unanswered fails CANCELLED. */
     void close() {
-        fail(Status.CANCELLED.withDescription("probe stream to node " + node + " closed"), null);
+        fail(Status.CANCELLED.withDescription("read stream to node " + node + " closed"), null);
     }
 }

@@ -12,6 +12,7 @@ import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.simdex.router.shard.Found;
+import io.simdex.router.shard.Ids;
 import io.simdex.router.shard.RemoteShardClient;
 import io.simdex.router.shard.ShardChannels;
 import io.simdex.router.shard.ShardEpochs;
@@ -46,12 +47,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * ProbeMany over a node's probe streams (ProbeStream), on a real socket: the answers of a
- * brute-force scan from a few long-lived calls whatever the concurrency; a failing request fails
- * alone; the fence checks each request; a hung node fails its requests after the read timeout
- * and the next request gets a new stream; a node without ProbeStream is asked unary.
+ * A query's reads (ProbeMany, ResolveIds) over a node's read streams (ReadStream), on a real
+ * socket: the answers of a brute-force scan from a few long-lived calls whatever the
+ * concurrency; a failing request fails alone; the fence checks each request; a hung node fails
+ * its requests after the read timeout and the next request gets a new stream; a node without
+ * ReadStream is asked unary.
  */
-class ProbeStreamsTest {
+class ReadStreamsTest {
     private static final int STORED = 20_000;
     private static final int TABLES = 4;
 
@@ -61,9 +63,9 @@ class ProbeStreamsTest {
     private final List<ShardNode> nodes = new ArrayList<>();
     private final List<Server> servers = new ArrayList<>();
     private final List<RemoteShardClient> clients = new ArrayList<>();
-    /** Calls the node started, and ProbeStream requests it was handed (as "request"), by bare method name. */
+    /** Calls the node started, and ReadStream requests it was handed (as "request"), by bare method name. */
     private final ConcurrentHashMap<String, LongAdder> calls = new ConcurrentHashMap<>();
-    /** The node takes its ProbeStream requests only once this opens. */
+    /** The node takes its ReadStream requests only once this opens. */
     private volatile CountDownLatch gate = new CountDownLatch(0);
     /** What the node reported of its streamed requests: method and code. */
     private final List<String> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -78,14 +80,14 @@ class ProbeStreamsTest {
     }
 
     /** A node on a real port with the stored fingerprints in its four tables, and a client of it. */
-    private RemoteShardClient node(NodeState state, boolean withProbeStream) throws IOException {
+    private RemoteShardClient node(NodeState state, boolean withReadStream) throws IOException {
         ShardNode node = new ShardNode(dir.resolve("n" + nodes.size()), c -> StoreSizing.forShare(50_000, 1, 8));
         nodes.add(node);
         ServerServiceDefinition service = ShardService.withFence(node, state,
                 (method, code, nanos) -> reported.add(method.substring(method.lastIndexOf('/') + 1) + " " + code));
-        if (!withProbeStream) {
+        if (!withReadStream) {
             ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(service.getServiceDescriptor().getName());
-            service.getMethods().stream().filter(m -> !m.getMethodDescriptor().getBareMethodName().equals("ProbeStream")).forEach(b::addMethod);
+            service.getMethods().stream().filter(m -> !m.getMethodDescriptor().getBareMethodName().equals("ReadStream")).forEach(b::addMethod);
             service = b.build();
         }
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
@@ -96,6 +98,13 @@ class ProbeStreamsTest {
         for (int t = 0; t < TABLES; t++) {
             client.bucketAdd("c", 0, t, stored, true).join();
         }
+        String[] ids = new String[STORED];
+        for (int i = 0; i < STORED; i++) {
+            ids[i] = "d" + i;
+        }
+        client.attachIds("c", 0, stored, ids).join();
+        client.attachIds("c", 0, java.util.Arrays.copyOf(stored, 50), java.util.Arrays.stream(ids, 0, 50).map(id -> id + "-copy").toArray(String[]::new))
+                .join();
         return client;
     }
 
@@ -106,7 +115,7 @@ class ProbeStreamsTest {
             String method = call.getMethodDescriptor().getBareMethodName();
             count(method);
             ServerCall.Listener<Q> listener = next.startCall(call, headers);
-            if (!method.equals("ProbeStream")) {
+            if (!method.equals("ReadStream")) {
                 return listener;
             }
             return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
@@ -141,7 +150,7 @@ class ProbeStreamsTest {
         for (int b = 0; b < batches.length; b++) {
             batches[b] = planted(rnd, 1 + rnd.nextInt(60));
         }
-        long before = calls("ProbeStream");
+        long before = calls("ReadStream");
         ExecutorService callers = Executors.newFixedThreadPool(8);
         try {
             List<Future<?>> done = new ArrayList<>();
@@ -155,8 +164,37 @@ class ProbeStreamsTest {
             callers.shutdownNow();
         }
         assertEquals(batches.length, calls("request"), "one stream request per query");
-        assertTrue(calls("ProbeStream") - before <= 4, "a few streams for " + batches.length + " queries: " + calls);
+        assertTrue(calls("ReadStream") - before <= 4, "a few streams for " + batches.length + " queries: " + calls);
         assertEquals(0, calls("ProbeMany"), "no unary call: " + calls);
+    }
+
+    @Test
+    void resolveIds_overTheStream_everyIdAndTotal_limitedAsAsked() throws Exception {
+        RemoteShardClient node = node(NodeState.standalone(), true);
+        long[] fps = {stored[0], stored[1], stored[49], stored[50], stored[STORED - 1], 42};
+
+        Ids[] all = node.resolveIds("c", new long[]{0, 0, 0, 0, 0, 0}, fps, 0).join();
+        Ids[] one = node.resolveIds("c", new long[]{0, 0, 0, 0, 0, 0}, fps, 1).join();
+
+        assertEquals(List.of("d0", "d0-copy"), sorted(all[0].ids()));
+        assertEquals(List.of("d1", "d1-copy"), sorted(all[1].ids()));
+        assertEquals(List.of("d49", "d49-copy"), sorted(all[2].ids()));
+        assertEquals(List.of("d50"), sorted(all[3].ids()));
+        assertEquals(List.of("d" + (STORED - 1)), sorted(all[4].ids()));
+        assertEquals(List.of(), sorted(all[5].ids()), "a fingerprint never stored");
+        long[] totals = {2, 2, 2, 1, 1, 0};
+        for (int i = 0; i < fps.length; i++) {
+            assertEquals(totals[i], all[i].total(), "total of " + i);
+            assertEquals(totals[i], one[i].total(), "total of " + i + " at limit 1");
+            assertEquals(Math.min(1, totals[i]), one[i].ids().length, "ids of " + i + " at limit 1");
+        }
+        assertEquals(2, calls("request"));
+        assertEquals(0, calls("ResolveIds"), "no unary call: " + calls);
+        assertEquals(List.of("ResolveIds OK", "ResolveIds OK"), reported);
+    }
+
+    private static List<String> sorted(String[] ids) {
+        return java.util.Arrays.stream(ids).sorted().toList();
     }
 
     @Test
@@ -172,7 +210,7 @@ class ProbeStreamsTest {
         for (int i = 0; i < 5; i++) {
             assertBruteForce(probes, probe(node, probes, 3).join(), 3);
         }
-        assertEquals(1, calls("ProbeStream"), "the failed request did not end its stream: " + calls);
+        assertEquals(1, calls("ReadStream"), "the failed request did not end its stream: " + calls);
         assertEquals(6, calls("request"));
         assertEquals(List.of("ProbeMany INVALID_ARGUMENT", "ProbeMany OK", "ProbeMany OK", "ProbeMany OK", "ProbeMany OK", "ProbeMany OK"),
                 reported, "each request reported as the ProbeMany it stands for");
@@ -196,7 +234,7 @@ class ProbeStreamsTest {
         RemoteShardClient node = node(NodeState.standalone(), true).atEpoch(0, 300, 5_000);
         long[] probes = planted(new SplittableRandom(11), 10);
         assertBruteForce(probes, probe(node, probes, 3).join(), 3);
-        long streams = calls("ProbeStream");
+        long streams = calls("ReadStream");
 
         gate = new CountDownLatch(1);
         long start = System.nanoTime();
@@ -207,11 +245,11 @@ class ProbeStreamsTest {
         gate.countDown();
 
         assertBruteForce(probes, probe(node, probes, 3).join(), 3);
-        assertTrue(calls("ProbeStream") > streams, "a new stream after the hung one: " + calls);
+        assertTrue(calls("ReadStream") > streams, "a new stream after the hung one: " + calls);
     }
 
     @Test
-    void nodeWithoutProbeStream_askedUnary_sameAnswers() throws Exception {
+    void nodeWithoutReadStream_askedUnary_sameAnswers() throws Exception {
         RemoteShardClient node = node(NodeState.standalone(), false);
         long[] probes = planted(new SplittableRandom(12), 30);
 
