@@ -230,6 +230,23 @@ class ReadStreamsTest {
     }
 
     @Test
+    void nodeCatchingUp_answersUnavailable_notAskedAgainUnary() throws Exception {
+        NodeState state = new NodeState("n0", 0, true);
+        RemoteShardClient node = node(state, true);
+        long[] probes = planted(new SplittableRandom(13), 10);
+        state.readable(false);
+
+        CompletionException e = assertThrows(CompletionException.class, () -> probe(node, probes, 3).join());
+        Status status = Status.fromThrowable(e.getCause());
+        assertEquals(Status.Code.UNAVAILABLE, status.getCode(), status.toString());
+        assertTrue(status.getDescription().contains("catching up"), status.getDescription());
+        assertEquals(0, calls("ProbeMany"), "the node's own answer is the read's: " + calls);
+        state.readable(true);
+        assertBruteForce(probes, probe(node, probes, 3).join(), 3);
+        assertEquals(1, calls("ReadStream"), calls.toString());
+    }
+
+    @Test
     void hungNode_failsDeadlineExceededAfterTheReadTimeout_thenANewStreamAnswers() throws Exception {
         RemoteShardClient node = node(NodeState.standalone(), true).atEpoch(0, 300, 5_000);
         long[] probes = planted(new SplittableRandom(11), 10);

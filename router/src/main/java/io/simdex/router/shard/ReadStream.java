@@ -3,6 +3,7 @@ package io.simdex.router.shard;
 import io.grpc.Context;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.simdex.proto.v1.ShardGrpc;
@@ -42,6 +43,13 @@ final class ReadStream implements ClientResponseObserver<ShardReadRequest, Shard
     private Status failure;
     /** Requests in {@link #unanswered}, read without the lock to pick the least busy stream. */
     private volatile int load;
+
+    /** A request the node answered with a failure, as its unary call would have failed: not the stream's failure, so not to be asked again unary. */
+    static final class Answered extends StatusRuntimeException {
+        Answered(Status status) {
+            super(status);
+        }
+    }
 
     /** @param deadline System.nanoTime() past which the node is taken as hung; Long.MAX_VALUE: never */
     private record Pending(long sequence, CompletableFuture<ShardReadAnswer> answer, long deadline) {
@@ -124,8 +132,7 @@ final class ReadStream implements ClientResponseObserver<ShardReadRequest, Shard
             done.answer().complete(a);
         } else {
             Status status = Status.fromCodeValue(a.getStatusCode());
-            done.answer().completeExceptionally((a.getStatusDescription().isEmpty() ? status : status.withDescription(a.getStatusDescription()))
-                    .asRuntimeException());
+            done.answer().completeExceptionally(new Answered(a.getStatusDescription().isEmpty() ? status : status.withDescription(a.getStatusDescription())));
         }
     }
 

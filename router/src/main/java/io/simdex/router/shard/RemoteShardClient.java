@@ -160,7 +160,8 @@ public final class RemoteShardClient implements ShardClient {
      * request UNAVAILABLE (the stream broke; the node may be back, or gRPC's retries reach it) or
      * UNIMPLEMENTED (a node of an older version: every later read goes unary too), the read goes
      * as its unary call instead, so it fails or succeeds as that would: a read changes nothing,
-     * so asking twice is safe.
+     * so asking twice is safe. A failure the node answered (UNAVAILABLE while it catches up,
+     * INVALID_ARGUMENT, a stale epoch) is the read's, as from the unary call.
      */
     private <T> CompletableFuture<T> read(ShardReadRequest.Builder read, Function<ShardReadAnswer, T> answer, Supplier<CompletableFuture<T>> unary) {
         if (!readStreams.supported()) {
@@ -172,6 +173,9 @@ public final class RemoteShardClient implements ShardClient {
                 return CompletableFuture.completedFuture(answer.apply(a));
             }
             io.grpc.Status.Code code = io.grpc.Status.fromThrowable(failure).getCode();
+            if (Fanout.cause(failure) instanceof ReadStream.Answered) {
+                return CompletableFuture.<T>failedFuture(failure);
+            }
             if (code == io.grpc.Status.Code.UNIMPLEMENTED) {
                 readStreams.unsupported();
             } else if (code == io.grpc.Status.Code.UNAVAILABLE) {
