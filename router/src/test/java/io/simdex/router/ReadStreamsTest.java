@@ -10,6 +10,9 @@ import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.proto.v1.ShardReadRequest;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.simdex.router.shard.Found;
 import io.simdex.router.shard.Ids;
@@ -122,6 +125,9 @@ class ReadStreamsTest {
                 @Override
                 public void onMessage(Q message) {
                     count("request");
+                    if (message instanceof ShardReadRequest r && r.getProbeMany().getSharedFingerprints()) {
+                        count("shared");
+                    }
                     try {
                         gate.await();
                     } catch (InterruptedException e) {
@@ -164,6 +170,7 @@ class ReadStreamsTest {
             callers.shutdownNow();
         }
         assertEquals(batches.length, calls("request"), "one stream request per query");
+        assertEquals(batches.length, calls("shared"), "the four tables' fingerprints sent once");
         assertTrue(calls("ReadStream") - before <= 4, "a few streams for " + batches.length + " queries: " + calls);
         assertEquals(0, calls("ProbeMany"), "no unary call: " + calls);
     }
@@ -195,6 +202,40 @@ class ReadStreamsTest {
 
     private static List<String> sorted(String[] ids) {
         return java.util.Arrays.stream(ids).sorted().toList();
+    }
+
+    @Test
+    void partsProbingDifferentFingerprints_eachSentItsOwn_asABruteForceScan() throws Exception {
+        RemoteShardClient node = node(NodeState.standalone(), true);
+        long[] probes = planted(new SplittableRandom(14), 40);
+        long[] firstHalf = java.util.Arrays.copyOf(probes, 20);
+
+        Found[][] found = node.probeMany("c", new long[]{0}, new int[]{0, 1, 2, 3}, new long[][]{probes, probes, probes, firstHalf},
+                new int[]{3, 3, 3, 3}).join();
+
+        assertEquals(0, calls("shared"));
+        // Probes of the first half were probed in every table: all within 3. The second half miss table 3's matches.
+        Found[][] firstHalfFound = new Found[4][];
+        for (int t = 0; t < 4; t++) {
+            firstHalfFound[t] = java.util.Arrays.copyOf(found[t], 20);
+        }
+        assertBruteForce(firstHalf, firstHalfFound, 3);
+        assertEquals(20, found[3].length);
+    }
+
+    @Test
+    void sharedFingerprintsWithALaterPartsOwn_invalidArgument() throws Exception {
+        node(NodeState.standalone(), true);
+        ManagedChannel channel = clients.get(0).channel();
+        io.simdex.proto.v1.ShardProbeManyRequest bad = io.simdex.proto.v1.ShardProbeManyRequest.newBuilder().setCollection("c")
+                .addGenerations(0).setSharedFingerprints(true)
+                .addParts(io.simdex.proto.v1.ShardProbePart.newBuilder().setTable(0).setMaxDistance(3).addFingerprints(stored[0]))
+                .addParts(io.simdex.proto.v1.ShardProbePart.newBuilder().setTable(1).setMaxDistance(3).addFingerprints(stored[1])).build();
+
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> ShardGrpc.newBlockingStub(channel).probeMany(bad));
+
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+        assertTrue(e.getStatus().getDescription().contains("part 1 has fingerprints of its own"), e.getStatus().getDescription());
     }
 
     @Test

@@ -139,15 +139,21 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     private ShardProbeManyResponse probeMany(ShardProbeManyRequest req) {
         requireReadable();
         String c = collection(req.getCollection());
-        for (ShardProbePart part : req.getPartsList()) {
+        for (int i = 0; i < req.getPartsCount(); i++) {
+            ShardProbePart part = req.getParts(i);
             table(part.getTable());
             maxDistance(part.getMaxDistance());
+            if (req.getSharedFingerprints() && i > 0 && part.getFingerprintsCount() > 0) {
+                throw invalid("shared_fingerprints is set, but part " + i + " has fingerprints of its own");
+            }
         }
         ProbeIds ids = ProbeIds.of(req.getResolvePartitions());
         long[] gens = toArray(req.getGenerationsList());
         ShardProbeManyResponse.Builder b = ShardProbeManyResponse.newBuilder();
+        long[] shared = req.getSharedFingerprints() && req.getPartsCount() > 0 ? toArray(req.getParts(0).getFingerprintsList()) : null;
         for (ShardProbePart part : req.getPartsList()) {
-            ShardNode.Found[] found = node.probe(c, gens, part.getTable(), toArray(part.getFingerprintsList()), part.getMaxDistance());
+            long[] fps = shared != null ? shared : toArray(part.getFingerprintsList());
+            ShardNode.Found[] found = node.probe(c, gens, part.getTable(), fps, part.getMaxDistance());
             if (req.getFlat()) {
                 FlatAnswers.addMatches(found, b);
             } else {

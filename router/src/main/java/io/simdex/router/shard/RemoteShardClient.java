@@ -133,7 +133,8 @@ public final class RemoteShardClient implements ShardClient {
         if (!batches.get()) {
             return ShardClient.super.probeMany(c, gens, tables, fps, maxDistances);
         }
-        return orSingly(probeMany(probeManyRequest(c, gens, tables, fps, maxDistances).build()).thenApply(r -> FlatAnswers.parts(r, fps)),
+        return orSingly(probeMany(shared -> probeManyRequest(c, gens, tables, fps, maxDistances, shared), sameInEveryPart(fps))
+                        .thenApply(r -> FlatAnswers.parts(r, fps)),
                 () -> ShardClient.super.probeMany(c, gens, tables, fps, maxDistances));
     }
 
@@ -143,16 +144,37 @@ public final class RemoteShardClient implements ShardClient {
         if (!batches.get()) {
             return ShardClient.super.probeResolving(c, gens, tables, fps, maxDistances, resolvePartitions, limit);
         }
-        ShardProbeManyRequest request = probeManyRequest(c, gens, tables, fps, maxDistances)
-                .setResolvePartitions(ByteString.copyFrom(resolvePartitions)).setIdLimit(limit).build();
-        return orSingly(probeMany(request).thenApply(r -> new Probed(FlatAnswers.parts(r, fps),
+        ByteString partitions = ByteString.copyFrom(resolvePartitions);
+        return orSingly(probeMany(shared -> probeManyRequest(c, gens, tables, fps, maxDistances, shared)
+                        .setResolvePartitions(partitions).setIdLimit(limit), sameInEveryPart(fps)).thenApply(r -> new Probed(FlatAnswers.parts(r, fps),
                         new Found(unboxed(r.getResolved().getFingerprintsList()), unboxed(r.getResolved().getGenerationsList())), FlatAnswers.resolvedIds(r))),
                 () -> ShardClient.super.probeResolving(c, gens, tables, fps, maxDistances, resolvePartitions, limit));
     }
 
-    private CompletableFuture<ShardProbeManyResponse> probeMany(ShardProbeManyRequest request) {
-        return read(ShardReadRequest.newBuilder().setProbeMany(request), ShardReadAnswer::getProbeMany,
-                () -> adapt(watched(readStub().probeMany(request)), Function.identity()));
+    /**
+     * ProbeMany on a read stream, its fingerprints sent once if {@code shared} (every part probes
+     * the same ones); as the unary call with every part's own, which any node version reads.
+     *
+     * @param request the request, with the parts' fingerprints only in the first if given true
+     */
+    private CompletableFuture<ShardProbeManyResponse> probeMany(Function<Boolean, ShardProbeManyRequest.Builder> request,
+            boolean shared) {
+        Supplier<CompletableFuture<ShardProbeManyResponse>> unary = () -> adapt(watched(readStub().probeMany(request.apply(false).build())),
+                Function.identity());
+        if (!readStreams.supported()) {
+            return unary.get();
+        }
+        return read(ShardReadRequest.newBuilder().setProbeMany(request.apply(shared)), ShardReadAnswer::getProbeMany, unary);
+    }
+
+    /** Whether every part probes the same fingerprints, as a query's four tables at distance up to 3 on one node do. */
+    private static boolean sameInEveryPart(long[][] fps) {
+        for (int i = 1; i < fps.length; i++) {
+            if (fps[i] != fps[0] && !Arrays.equals(fps[i], fps[0])) {
+                return false;
+            }
+        }
+        return fps.length > 1;
     }
 
     /**
@@ -187,12 +209,16 @@ public final class RemoteShardClient implements ShardClient {
         }).thenCompose(Function.identity());
     }
 
-    private static ShardProbeManyRequest.Builder probeManyRequest(String c, long[] gens, int[] tables, long[][] fps, int[] maxDistances) {
-        ShardProbeManyRequest.Builder b = ShardProbeManyRequest.newBuilder().setCollection(c).setFlat(true);
+    /** The ProbeMany request; with {@code shared}, the fingerprints only in the first part (all parts probe them). */
+    private static ShardProbeManyRequest.Builder probeManyRequest(String c, long[] gens, int[] tables, long[][] fps, int[] maxDistances,
+            boolean shared) {
+        ShardProbeManyRequest.Builder b = ShardProbeManyRequest.newBuilder().setCollection(c).setFlat(true).setSharedFingerprints(shared);
         addAll(gens, b::addGenerations);
         for (int i = 0; i < tables.length; i++) {
             ShardProbePart.Builder part = b.addPartsBuilder().setTable(tables[i]).setMaxDistance(maxDistances[i]);
-            addAll(fps[i], part::addFingerprints);
+            if (i == 0 || !shared) {
+                addAll(fps[i], part::addFingerprints);
+            }
         }
         return b;
     }
