@@ -51,7 +51,7 @@ final class ReadStream implements ClientResponseObserver<ShardReadRequest, Shard
         }
     }
 
-    /** @param deadline System.nanoTime() past which the node is taken as hung; Long.MAX_VALUE: never */
+    /** @param deadline System.nanoTime() past which the node is taken as hung */
     private record Pending(long sequence, CompletableFuture<ShardReadAnswer> answer, long deadline) {
     }
 
@@ -83,11 +83,11 @@ final class ReadStream implements ClientResponseObserver<ShardReadRequest, Shard
      * with the node's answer, or fails with the status the node answered, or with the stream's
      * failure.
      *
-     * @param readTimeoutMillis the router's bound on a read (0: none), see {@link #sweep}
+     * @param readTimeoutMillis the router's bound on a read, see {@link #sweep}
      */
     CompletableFuture<ShardReadAnswer> send(ShardReadRequest.Builder read, long readTimeoutMillis) {
         CompletableFuture<ShardReadAnswer> answer = new CompletableFuture<>();
-        long deadline = readTimeoutMillis > 0 ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readTimeoutMillis) : Long.MAX_VALUE;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readTimeoutMillis);
         synchronized (this) {
             if (failure != null) {
                 answer.completeExceptionally(failure.asRuntimeException());
@@ -107,7 +107,7 @@ final class ReadStream implements ClientResponseObserver<ShardReadRequest, Shard
         synchronized (this) {
             oldest = unanswered.peek();
         }
-        if (oldest != null && oldest.deadline() != Long.MAX_VALUE && now - oldest.deadline() > 0) {
+        if (oldest != null && now - oldest.deadline() > 0) {
             fail(Status.DEADLINE_EXCEEDED.withDescription("node " + node + " did not answer a read within the read timeout"), oldest);
         }
     }

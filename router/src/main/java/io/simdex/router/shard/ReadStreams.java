@@ -28,6 +28,12 @@ import java.util.concurrent.TimeUnit;
 final class ReadStreams implements AutoCloseable {
     /** Streams per node. */
     static final int STREAMS = 4;
+    /**
+     * The read timeout of a router that sets none (a standalone router): a unary call would end
+     * at its client's deadline, but a stream's requests stay queued behind a node that stopped
+     * answering, so a stream whose oldest request waits this long is failed as hung.
+     */
+    static final long HUNG_MILLIS = 60_000;
     /** How often unanswered requests are checked against the read timeout. */
     private static final long SWEEP_MILLIS = 100;
     private static final ScheduledExecutorService SWEEPER = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -59,7 +65,7 @@ final class ReadStreams implements AutoCloseable {
 
     /** Sends {@code read} on an idle stream, else on a new one while there are fewer than {@link #STREAMS}, else on the least busy. */
     CompletableFuture<ShardReadAnswer> send(ShardReadRequest.Builder read, long readTimeoutMillis) {
-        return pick().send(read, readTimeoutMillis);
+        return pick().send(read, readTimeoutMillis > 0 ? readTimeoutMillis : HUNG_MILLIS);
     }
 
     private synchronized ReadStream pick() {
