@@ -10,10 +10,7 @@ import io.simdex.proto.v1.ShardReadRequest;
 import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.proto.v1.ShardResolveResponse;
 import io.simdex.server.grpc.CallGuard;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
 import static io.simdex.server.Calls.invalid;
@@ -38,7 +35,6 @@ import static io.simdex.server.Calls.invalid;
  * ends.
  */
 final class ReadStreamAnswers implements StreamObserver<ShardReadRequest> {
-    private static final Logger LOG = LoggerFactory.getLogger(ReadStreamAnswers.class);
     private static final String PROBE_MANY = ShardGrpc.getProbeManyMethod().getFullMethodName();
     private static final String RESOLVE_IDS = ShardGrpc.getResolveIdsMethod().getFullMethodName();
 
@@ -69,9 +65,7 @@ final class ReadStreamAnswers implements StreamObserver<ShardReadRequest> {
         } catch (RuntimeException | Error e) {
             Status status = Status.fromThrowable(e);
             if (status.getCode() == Status.Code.UNKNOWN || status.getCode() == Status.Code.INTERNAL) {
-                String id = Long.toHexString(ThreadLocalRandom.current().nextLong());
-                LOG.error("{}{}: ReadStream request {} failed", CallGuard.INTERNAL_PREFIX, id, request.getSequence(), e);
-                status = Status.INTERNAL.withDescription(CallGuard.INTERNAL_PREFIX + id);
+                status = CallGuard.internal("ReadStream request " + request.getSequence() + " failed", e);
             }
             code = status.getCode();
             answer.clearAnswer().setStatusCode(code.value());

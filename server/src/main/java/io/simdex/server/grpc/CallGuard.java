@@ -107,9 +107,7 @@ public final class CallGuard implements ServerInterceptor {
             closed = true;
             Status.Code code = status.getCode();
             if (code == Status.Code.INTERNAL || code == Status.Code.UNKNOWN) {
-                String id = requestId();
-                LOG.error("{}{}: {} closed with {}", INTERNAL_PREFIX, id, getMethodDescriptor().getFullMethodName(), status, status.getCause());
-                status = Status.INTERNAL.withDescription(INTERNAL_PREFIX + id);
+                status = internal(getMethodDescriptor().getFullMethodName() + " closed with " + status, status.getCause());
             }
             super.close(status, trailers);
         }
@@ -208,7 +206,14 @@ public final class CallGuard implements ServerInterceptor {
         }
     }
 
-    private static String requestId() {
-        return Long.toHexString(ThreadLocalRandom.current().nextLong());
+    /**
+     * Logs {@code what} and its {@code cause}'s stack under a new request id, and returns the
+     * INTERNAL status that names the id to the caller: a failure that is not the caller's, for a
+     * call or for a request inside a stream.
+     */
+    public static Status internal(String what, Throwable cause) {
+        String id = Long.toHexString(ThreadLocalRandom.current().nextLong());
+        LOG.error("{}{}: {}", INTERNAL_PREFIX, id, what, cause);
+        return Status.INTERNAL.withDescription(INTERNAL_PREFIX + id);
     }
 }
