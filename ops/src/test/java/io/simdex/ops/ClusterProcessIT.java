@@ -77,7 +77,7 @@ class ClusterProcessIT {
 
     /**
      * The router counts its 4 Inserts; the shards' document gauges add up to every document, and
-     * each shard counts the shard calls it served (the router binds ids on every shard).
+     * each shard counts the shard calls it served (the router writes ids on every shard).
      */
     private static void assertMetrics(SimdexProcess router, List<SimdexProcess> shards, int documents) {
         String r = Metrics.scrape(Metrics.port(router));
@@ -86,8 +86,8 @@ class ClusterProcessIT {
         for (SimdexProcess shard : shards) {
             String s = Metrics.scrape(Metrics.port(shard));
             stored += Metrics.value(s, "simdex_documents{collection=\"default\"}");
-            double binds = Metrics.value(s, "grpc_server_call_duration_seconds_count{grpc_method=\"simdex.v1.Shard/BindIds\",grpc_status=\"OK\"}");
-            assertTrue(binds >= 1, "BindIds calls counted on a shard: " + binds);
+            double binds = Metrics.value(s, "grpc_server_call_duration_seconds_count{grpc_method=\"simdex.v1.Shard/WriteIds\",grpc_status=\"OK\"}");
+            assertTrue(binds >= 1, "WriteIds calls counted on a shard: " + binds);
         }
         assertEquals(documents, stored);
     }

@@ -20,6 +20,7 @@ import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.Window;
 import io.simdex.router.shard.Found;
+import io.simdex.router.shard.IdWrites;
 import io.simdex.router.shard.Ids;
 import io.simdex.router.shard.NodeReads;
 import io.simdex.router.shard.Placement;
@@ -45,6 +46,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -79,7 +81,7 @@ class RemoteShardsTest {
         CURRENT,
         /** Answers ProbeMany and ResolveIds in the nested form whatever the request's flat says. */
         NESTED,
-        /** Has neither ProbeMany nor BucketAddMany (nor the flat form). */
+        /** Has neither ProbeMany, BucketAddMany nor WriteIds (nor the flat form). */
         UNBATCHED
     }
 
@@ -96,8 +98,7 @@ class RemoteShardsTest {
         }
         if (version == Version.UNBATCHED) {
             ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(service.getServiceDescriptor().getName());
-            service.getMethods().stream().filter(m -> !m.getMethodDescriptor().getBareMethodName().endsWith("Many")
-                    && !m.getMethodDescriptor().getBareMethodName().endsWith("Stream")).forEach(b::addMethod);
+            service.getMethods().stream().filter(m -> older(m.getMethodDescriptor().getBareMethodName())).forEach(b::addMethod);
             service = b.build();
         }
         String name = InProcessServerBuilder.generateName();
@@ -143,6 +144,11 @@ class RemoteShardsTest {
         RemoteShardClient client = new RemoteShardClient(channel);
         clients.add(client);
         return client;
+    }
+
+    /** Whether an UNBATCHED node has the method. */
+    private static boolean older(String method) {
+        return !method.endsWith("Many") && !method.endsWith("Stream") && !method.equals("WriteIds");
     }
 
     /** A node of a version before the flat answers: it never sees the request's flat. */
@@ -400,10 +406,13 @@ class RemoteShardsTest {
             long[] fps = fingerprints(rnd, 3_000);
             String[] ids = ids(fps.length);
             insertInBatches(index, ids, fps, 1_000);
-            // Each node serves two of the three replica sets: one call per node and phase, not two.
-            for (String phase : List.of("BindIds", "AttachIds", "BucketAddMany")) {
+            // Each node serves two of the three replica sets: one call per node and phase, not two;
+            // binds and attaches are one phase.
+            for (String phase : List.of("WriteIds", "BucketAddMany")) {
                 assertEquals(3 * NODES, calls.get(phase).sum(), phase + " calls for 3 batches over " + NODES + " nodes");
             }
+            assertEquals(null, calls.get("BindIds"));
+            assertEquals(null, calls.get("AttachIds"));
             // Ids bound again elsewhere: each replica set's slice of the merged bind says where each id was.
             SplittableRandom moved = new SplittableRandom(13);
             for (int i = 0; i < fps.length; i += 2) {
@@ -512,6 +521,33 @@ class RemoteShardsTest {
         Found[][] found = shard.probeMany("c", new long[]{0}, new int[]{0, 1}, new long[][]{{42}, {42}}, new int[]{0, 0}).join();
         assertEquals(1, found[0][0].fingerprints().length);
         assertEquals(0, found[1][0].fingerprints().length);
+    }
+
+    @Test
+    void writeIds_nodeWithoutIt_sentAsBindAndAttach() throws IOException {
+        RemoteShardClient shard = node(0, Version.UNBATCHED);
+        String[] ids = {"a", "b"};
+        long[] fps = {1, 1};
+        IdWrites first = shard.writeIds("c", 0, ids, fps, ids, fps);
+        assertArrayEquals(new boolean[]{false, false}, first.bound().join().present());
+        assertArrayEquals(new boolean[]{true, false}, first.attached().join());
+        IdWrites second = shard.writeIds("c", 0, new String[]{"a"}, new long[]{2}, new String[]{"c"}, new long[]{1});
+        assertArrayEquals(new long[]{1}, second.bound().join().previous());
+        assertArrayEquals(new boolean[]{false}, second.attached().join());
+        assertEquals(2, calls.get("BindIds").sum());
+        assertEquals(2, calls.get("AttachIds").sum());
+    }
+
+    @Test
+    void writeIds_badIdInOnePart_bothPartsFail_andNothingIsWritten() throws IOException {
+        RemoteShardClient shard = node(0);
+        IdWrites w = shard.writeIds("c", 0, new String[]{"a"}, new long[]{1}, new String[]{"bad\n"}, new long[]{2});
+        for (CompletableFuture<?> part : List.of(w.bound(), w.attached())) {
+            CompletionException e = assertThrows(CompletionException.class, part::join);
+            assertEquals(Status.Code.INVALID_ARGUMENT, ((StatusRuntimeException) e.getCause()).getStatus().getCode());
+        }
+        assertEquals(0, shard.resolveIds("c", new long[]{0, 0}, new long[]{1, 2}, 0).join()[0].total());
+        assertArrayEquals(new boolean[]{false}, shard.bindIds("c", 0, new String[]{"a"}, new long[]{3}).join().present(), "a was not bound");
     }
 
     @Test

@@ -47,6 +47,8 @@ import io.simdex.proto.v1.ShardSweepUrlsRequest;
 import io.simdex.proto.v1.ShardTextsRequest;
 import io.simdex.proto.v1.ShardTextsResponse;
 import io.simdex.proto.v1.ShardUnlockRequest;
+import io.simdex.proto.v1.ShardWriteIdsRequest;
+import io.simdex.proto.v1.ShardWriteIdsResponse;
 import io.simdex.proto.v1.ShardUrlsRequest;
 import io.simdex.server.grpc.ServerBounds;
 import io.simdex.server.store.DocMaps;
@@ -218,6 +220,42 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     @Override
     public void attachIds(ShardIdsRequest req, StreamObserver<ShardFlagsResponse> out) {
         write(out, () -> flags(node.attachIds(collection(req.getCollection()), req.getGeneration(), toArray(req.getFingerprintsList()), ids(req, true))));
+    }
+
+    /** BindIds then AttachIds, both parts checked before either changes anything. */
+    @Override
+    public void writeIds(ShardWriteIdsRequest req, StreamObserver<ShardWriteIdsResponse> out) {
+        write(out, () -> {
+            String c = collection(req.getCollection());
+            String[] bindIds = paired("bind", req.getBindIdsList(), req.getBindFingerprintsCount());
+            long[] bindFps = toArray(req.getBindFingerprintsList());
+            String[] attachIds = bindIds;
+            long[] attachFps = bindFps;
+            if (req.getAttachAsBind()) {
+                if (req.getAttachIdsCount() > 0 || req.getAttachFingerprintsCount() > 0) {
+                    throw invalid("attach_as_bind with " + req.getAttachIdsCount() + " attach ids and "
+                            + req.getAttachFingerprintsCount() + " attach fingerprints; both must be empty");
+                }
+            } else {
+                attachIds = paired("attach", req.getAttachIdsList(), req.getAttachFingerprintsCount());
+                attachFps = toArray(req.getAttachFingerprintsList());
+            }
+            ShardPreviousResponse bound = previous(node.bindIds(c, req.getGeneration(), bindIds, bindFps));
+            boolean[] attached = node.attachIds(c, req.getGeneration(), attachFps, attachIds);
+            ShardWriteIdsResponse.Builder b = ShardWriteIdsResponse.newBuilder().setBound(bound);
+            for (boolean f : attached) {
+                b.addAttached(f);
+            }
+            return b.build();
+        });
+    }
+
+    /** A part's ids, checked, and as many as its fingerprints. */
+    private static String[] paired(String part, List<String> ids, int fingerprints) {
+        if (ids.size() != fingerprints) {
+            throw invalid(part + "_ids: " + ids.size() + " ids but " + fingerprints + " fingerprints");
+        }
+        return checkedIds(part + "_ids", ids);
     }
 
     @Override
@@ -437,9 +475,14 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     /** The ids of a write, each checked against {@link Ids} before anything changes. */
     private static String[] checkedIds(List<String> ids) {
+        return checkedIds("ids", ids);
+    }
+
+    /** As {@link #checkedIds(List)}, naming the field {@code field}. */
+    private static String[] checkedIds(String field, List<String> ids) {
         String[] out = ids.toArray(new String[0]);
         for (int i = 0; i < out.length; i++) {
-            String problem = Ids.problem("ids[" + i + "]", out[i]);
+            String problem = Ids.problem(field + "[" + i + "]", out[i]);
             if (problem != null) {
                 throw invalid(problem);
             }

@@ -5,6 +5,8 @@ import io.grpc.StatusRuntimeException;
 import io.simdex.proto.v1.ShardIdsRequest;
 import io.simdex.proto.v1.ShardStatsRequest;
 import io.simdex.proto.v1.ShardTextsRequest;
+import io.simdex.proto.v1.ShardWriteIdsRequest;
+import io.simdex.proto.v1.ShardWriteIdsResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +37,42 @@ class NodePortIdsTest {
                         .addTexts("one").addTexts("two").build()));
             }
             assertEquals(0, documents(shard), "the good id of each refused request was not bound either");
+        }
+    }
+
+    @Test
+    void writeIds_aBadPart_invalidArgumentNamingIt_neitherPartWritten() throws Exception {
+        try (TestShard shard = new TestShard(tmp.resolve("node"), NodeState.standalone())) {
+            ShardWriteIdsRequest good = ShardWriteIdsRequest.newBuilder().setCollection("c")
+                    .addBindIds("a").addBindFingerprints(1).addAttachIds("b").addAttachFingerprints(2).build();
+            refused("bind_ids[0]", () -> shard.stub().writeIds(good.toBuilder().setBindIds(0, "").build()));
+            refused("attach_ids[0]", () -> shard.stub().writeIds(good.toBuilder().setAttachIds(0, "line\n").build()));
+            refused("bind_ids: 1 ids but 2 fingerprints", () -> shard.stub().writeIds(good.toBuilder().addBindFingerprints(3).build()));
+            refused("attach_ids: 2 ids but 1 fingerprints", () -> shard.stub().writeIds(good.toBuilder().addAttachIds("c").build()));
+            refused("attach_as_bind with 1 attach ids", () -> shard.stub().writeIds(good.toBuilder().setAttachAsBind(true).build()));
+            assertEquals(0, documents(shard), "no id bound");
+            assertEquals(0, shard.node.resolveIds("c", new long[]{0, 0}, new long[]{1, 2}, 0)[1].total(), "no id attached");
+        }
+    }
+
+    @Test
+    void writeIds_bindsThenAttaches_eachPartAnsweredAsItsOwnCall() throws Exception {
+        try (TestShard shard = new TestShard(tmp.resolve("node"), NodeState.standalone())) {
+            // The attach part given as the bind part: each pair once.
+            ShardWriteIdsResponse first = shard.stub().writeIds(ShardWriteIdsRequest.newBuilder().setCollection("c").setGeneration(0)
+                    .addBindIds("a").addBindFingerprints(1).addBindIds("b").addBindFingerprints(1).setAttachAsBind(true).build());
+            assertEquals(List.of(false, false), first.getBound().getPresentList());
+            assertEquals(List.of(true, false), first.getAttachedList(), "fingerprint 1 had no ids before a, and had a before b");
+            // Parts of their own: a moves to fingerprint 2 (its bind says where it was), c joins fingerprint 1.
+            ShardWriteIdsResponse second = shard.stub().writeIds(ShardWriteIdsRequest.newBuilder().setCollection("c").setGeneration(0)
+                    .addBindIds("a").addBindFingerprints(2).addAttachIds("a").addAttachFingerprints(2).addAttachIds("c").addAttachFingerprints(1)
+                    .build());
+            assertEquals(List.of(true), second.getBound().getPresentList());
+            assertEquals(List.of(1L), second.getBound().getPreviousList());
+            assertEquals(List.of(true, false), second.getAttachedList());
+            assertEquals(List.of("a", "b", "c"), List.of(shard.node.resolveIds("c", new long[]{0}, new long[]{1}, 0)[0].ids()).stream().sorted().toList(),
+                    "detaching a from 1 is the router's next step, not WriteIds'");
+            assertEquals(List.of("a"), List.of(shard.node.resolveIds("c", new long[]{0}, new long[]{2}, 0)[0].ids()));
         }
     }
 

@@ -32,6 +32,7 @@ import io.simdex.proto.v1.ShardStatsRequest;
 import io.simdex.proto.v1.ShardSweepUrlsRequest;
 import io.simdex.proto.v1.ShardTextsRequest;
 import io.simdex.proto.v1.ShardUnlockRequest;
+import io.simdex.proto.v1.ShardWriteIdsRequest;
 import io.simdex.proto.v1.ShardUrlsRequest;
 
 import java.util.Arrays;
@@ -57,6 +58,8 @@ public final class RemoteShardClient implements ShardClient {
     private final AtomicBoolean batches;
     /** Whether the node takes BucketAddStream; shared likewise. */
     private final AtomicBoolean streams;
+    /** Whether the node takes WriteIds; shared likewise. */
+    private final AtomicBoolean idWrites;
     /** Where ProbeMany and ResolveIds go while the node takes ReadStream; shared likewise. */
     private final ReadStreams readStreams;
     /** The partition map epoch this view stamps its calls with, if {@link #fenced}. */
@@ -64,15 +67,17 @@ public final class RemoteShardClient implements ShardClient {
     private final boolean fenced;
 
     public RemoteShardClient(ManagedChannel channel) {
-        this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true, new AtomicBoolean(true), new AtomicBoolean(true), new ReadStreams(channel),
-                0, false);
+        this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true, new AtomicBoolean(true), new AtomicBoolean(true), new AtomicBoolean(true),
+                new ReadStreams(channel), 0, false);
     }
 
     private RemoteShardClient(ManagedChannel channel, ShardGrpc.ShardFutureStub stub, long readTimeoutMillis, long writeTimeoutMillis,
-            boolean ownsChannel, AtomicBoolean batches, AtomicBoolean streams, ReadStreams readStreams, long epoch, boolean fenced) {
+            boolean ownsChannel, AtomicBoolean batches, AtomicBoolean streams, AtomicBoolean idWrites, ReadStreams readStreams, long epoch,
+            boolean fenced) {
         this.channel = channel;
         this.batches = batches;
         this.streams = streams;
+        this.idWrites = idWrites;
         this.readStreams = readStreams;
         this.epoch = epoch;
         this.fenced = fenced;
@@ -91,7 +96,7 @@ public final class RemoteShardClient implements ShardClient {
      */
     public RemoteShardClient atEpoch(long epoch, long readTimeoutMillis, long writeTimeoutMillis) {
         return new RemoteShardClient(channel, ShardGrpc.newFutureStub(channel).withInterceptors(ShardEpochs.stamp(epoch)),
-                readTimeoutMillis, writeTimeoutMillis, false, batches, streams, readStreams, epoch, true);
+                readTimeoutMillis, writeTimeoutMillis, false, batches, streams, idWrites, readStreams, epoch, true);
     }
 
     public ManagedChannel channel() {
@@ -333,6 +338,38 @@ public final class RemoteShardClient implements ShardClient {
             return batch.attachIds(this, c, gen, fps, ids);
         }
         return adapt(watched(stub().attachIds(idsRequest(c, gen, ids, fps))), r -> flags(r.getFlagsList()));
+    }
+
+    /**
+     * One WriteIds call, each part answered from it. A node of an older version answers
+     * UNIMPLEMENTED: then this write, and every later one to the node, goes as BindIds and
+     * AttachIds (a rolling upgrade).
+     */
+    @Override
+    public IdWrites writeIds(String c, long gen, String[] bindIds, long[] bindFps, String[] attachIds, long[] attachFps) {
+        if (!idWrites.get()) {
+            return ShardClient.super.writeIds(c, gen, bindIds, bindFps, attachIds, attachFps);
+        }
+        boolean asBind = attachIds == bindIds && attachFps == bindFps;
+        ShardWriteIdsRequest.Builder b = ShardWriteIdsRequest.newBuilder().setCollection(c).setGeneration(gen).setAttachAsBind(asBind)
+                .addAllBindIds(Arrays.asList(bindIds));
+        addAll(bindFps, b::addBindFingerprints);
+        if (!asBind) {
+            b.addAllAttachIds(Arrays.asList(attachIds));
+            addAll(attachFps, b::addAttachFingerprints);
+        }
+        Context context = Context.current();
+        CompletableFuture<IdWrites> answered = adapt(watched(stub().writeIds(b.build())), r -> r).handle((r, failure) -> {
+            if (failure == null) {
+                return new IdWrites(CompletableFuture.completedFuture(previous(r.getBound())), CompletableFuture.completedFuture(flags(r.getAttachedList())));
+            }
+            if (io.grpc.Status.fromThrowable(failure).getCode() == io.grpc.Status.Code.UNIMPLEMENTED) {
+                idWrites.set(false);
+                return inContext(context, () -> ShardClient.super.writeIds(c, gen, bindIds, bindFps, attachIds, attachFps));
+            }
+            return new IdWrites(CompletableFuture.failedFuture(failure), CompletableFuture.failedFuture(failure));
+        });
+        return new IdWrites(answered.thenCompose(IdWrites::bound), answered.thenCompose(IdWrites::attached));
     }
 
     @Override

@@ -66,6 +66,16 @@ public interface ShardClient extends AutoCloseable {
 
     CompletableFuture<boolean[]> detachIds(String collection, long generation, long[] fps, String[] ids);
 
+    /**
+     * {@link #bindIds} and {@link #attachIds} of one request, each answered as its own call
+     * would be. A remote shard makes them one round trip (sending the pairs once when
+     * {@code attachIds} and {@code attachFps} are the bind arrays themselves); by default they are
+     * the two calls, each failing on its own.
+     */
+    default IdWrites writeIds(String collection, long generation, String[] bindIds, long[] bindFps, String[] attachIds, long[] attachFps) {
+        return new IdWrites(bindIds(collection, generation, bindIds, bindFps), attachIds(collection, generation, attachFps, attachIds));
+    }
+
     /** Up to {@code limit} ids (0: all) of fps[i] in generations[i], with how many it has there. */
     CompletableFuture<Ids[]> resolveIds(String collection, long[] generations, long[] fps, int limit);
 

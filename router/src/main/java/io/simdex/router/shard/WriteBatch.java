@@ -25,6 +25,10 @@ import java.util.function.Supplier;
  * replica behind exactly as before. Within one set's share the order of its parts is kept
  * (fresh bucket adds before checked ones).
  *
+ * <p>A node's binds and attaches of one store go together as one {@link ShardClient#writeIds}
+ * call, each kind answered from it as from its own call: an insert's ids phase is one call per
+ * node.
+ *
  * <p>Counts ({@code bucketAddMany}, {@code putTexts}) are not kept per part: the node's total
  * goes to the first caller and 0 to the others, so a sum over the phase is right.
  *
@@ -52,12 +56,20 @@ public final class WriteBatch implements AutoCloseable {
         return CURRENT.get();
     }
 
-    /** Sends the recorded calls, one per node and kind. Always sends, even when the phase failed half way: every caller waits for an answer. */
+    /** Sends the recorded calls, one per node and kind (binds with attaches). Always sends, even when the phase failed half way: every caller waits for an answer. */
     @Override
+    @SuppressWarnings("unchecked")
     public void close() {
         CURRENT.remove(); // the merged calls go straight to the nodes
         try {
-            merges.values().forEach(Merge::send);
+            for (Map.Entry<Key, Merge<?>> e : merges.entrySet()) {
+                Key k = e.getKey();
+                if (k.kind == Kind.BIND && merges.get(k.as(Kind.ATTACH)) instanceof IdMerge<?> attach) {
+                    sendIds(k, (IdMerge<Previous>) e.getValue(), (IdMerge<boolean[]>) attach);
+                } else if (k.kind != Kind.ATTACH || !merges.containsKey(k.as(Kind.BIND))) {
+                    e.getValue().send();
+                }
+            }
         } finally {
             if (outer != null) {
                 CURRENT.set(outer);
@@ -69,6 +81,29 @@ public final class WriteBatch implements AutoCloseable {
 
     /** Which calls merge: one node's (identity) of one kind on one store. */
     private record Key(ShardClient node, Kind kind, String collection, long generation) {
+        Key as(Kind other) {
+            return new Key(node, other, collection, generation);
+        }
+    }
+
+    /** One node's binds and attaches on one store as one call; the pairs go once when both kinds hold the same ones (the node owns both keys of each). */
+    private static void sendIds(Key k, IdMerge<Previous> bind, IdMerge<boolean[]> attach) {
+        String[] bindIds = bind.allIds();
+        long[] bindFps = bind.allFps();
+        String[] attachIds = attach.allIds();
+        long[] attachFps = attach.allFps();
+        if (Arrays.equals(bindIds, attachIds) && Arrays.equals(bindFps, attachFps)) {
+            attachIds = bindIds;
+            attachFps = bindFps;
+        }
+        IdWrites written;
+        try {
+            written = k.node().writeIds(k.collection(), k.generation(), bindIds, bindFps, attachIds, attachFps);
+        } catch (RuntimeException e) {
+            written = new IdWrites(CompletableFuture.failedFuture(e), CompletableFuture.failedFuture(e));
+        }
+        bind.deliver(written.bound());
+        attach.deliver(written.attached());
     }
 
     @SuppressWarnings("unchecked")
@@ -114,6 +149,11 @@ public final class WriteBatch implements AutoCloseable {
             } catch (RuntimeException e) {
                 merged = CompletableFuture.failedFuture(e);
             }
+            deliver(merged);
+        }
+
+        /** Answers each caller its share of the merged call's answer, or its failure. */
+        final void deliver(CompletableFuture<T> merged) {
             merged.whenComplete((answer, failure) -> {
                 for (int k = 0; k < callers.size(); k++) {
                     if (failure != null) {
@@ -151,17 +191,22 @@ public final class WriteBatch implements AutoCloseable {
 
         @Override
         CompletableFuture<T> call() {
-            if (ids.size() == 1) {
-                return send.apply(ids.get(0), fps.get(0));
+            return send.apply(allIds(), allFps());
+        }
+
+        String[] allIds() {
+            return ids.size() == 1 ? ids.get(0) : concat(ids);
+        }
+
+        long[] allFps() {
+            if (fps.size() == 1) {
+                return fps.get(0);
             }
-            int n = offsets.get(offsets.size() - 1);
-            String[] allIds = new String[n];
-            long[] allFps = new long[n];
-            for (int k = 0; k < ids.size(); k++) {
-                System.arraycopy(ids.get(k), 0, allIds, offsets.get(k), ids.get(k).length);
-                System.arraycopy(fps.get(k), 0, allFps, offsets.get(k), fps.get(k).length);
+            long[] all = new long[offsets.get(offsets.size() - 1)];
+            for (int k = 0; k < fps.size(); k++) {
+                System.arraycopy(fps.get(k), 0, all, offsets.get(k), fps.get(k).length);
             }
-            return send.apply(allIds, allFps);
+            return all;
         }
 
         @Override
