@@ -12,13 +12,17 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 
@@ -31,6 +35,11 @@ import java.util.function.BiFunction;
  * so a lookup costs one probe per generation at worst: log2(final size / initial size).
  * Writers of a key hold its stripe lock, so two writers cannot place one key in two
  * generations while a new generation is being added.
+ *
+ * <p>An older generation takes no new keys, only updates and removals of its own, so once a
+ * generation is older a {@link KeyFilter} of its keys is built on a background thread, and a
+ * key the filter rules out is not looked up there. Without it every new key cost one lookup per
+ * older generation before its insert: 27-44% of a bulk load's CPU at 5M-11M documents.
  *
  * <p>The next generation's file is made ahead of need, on a background thread, once the newest
  * holds {@link #PREPARE_AT} of its entries. Creating a Chronicle Map file sizes it and zeroes
@@ -50,6 +59,8 @@ public final class GrowingMap<K, V> implements Closeable {
      * entries takes seconds to fill even at bulk-load rates, its successor's file well under one.
      */
     static final double PREPARE_AT = 0.95;
+    /** Generations that get a key filter: the first 64 (a map doubling from 1,000 entries holds 10^21 keys by then). */
+    private static final int FILTERED = 64;
     private static final String PREPARING = ".preparing";
     private static final Logger LOG = LoggerFactory.getLogger(GrowingMap.class);
     /**
@@ -81,7 +92,11 @@ public final class GrowingMap<K, V> implements Closeable {
      * need, or null; guarded by {@code generations}, under which both change.
      */
     private CompletableFuture<Path> prepared;
-    private boolean closed;
+    private volatile boolean closed;
+    /** Generation g's key filter once built (never for the newest), up to {@link #FILTERED} generations. */
+    private final AtomicReferenceArray<KeyFilter> filters = new AtomicReferenceArray<>(FILTERED);
+    /** Filters being built; guarded by {@code generations}. */
+    private final List<CompletableFuture<Void>> building = new ArrayList<>();
 
     /**
      * Entries of each generation: {@code first} for generation 0, {@code second * 2^(G-1)} for
@@ -151,6 +166,11 @@ public final class GrowingMap<K, V> implements Closeable {
             generations.add(open(g));
         }
         deleteIfExists(preparing(generations.size())); // a preparation the last run did not finish
+        synchronized (generations) {
+            for (int g = 0; g < generations.size() - 1; g++) {
+                filter(g);
+            }
+        }
         if (generations.isEmpty() && !onFirstWrite) {
             generations.add(open(0));
         }
@@ -158,7 +178,12 @@ public final class GrowingMap<K, V> implements Closeable {
     }
 
     public V get(K key) {
-        for (int g = generations.size() - 1; g >= 0; g--) {
+        int n = generations.size();
+        int hash = n > 1 ? hash(key) : 0;
+        for (int g = n - 1; g >= 0; g--) {
+            if (g < n - 1 && ruledOut(g, hash)) {
+                continue;
+            }
             V v = generations.get(g).get(key);
             if (v != null) {
                 return v;
@@ -332,12 +357,21 @@ public final class GrowingMap<K, V> implements Closeable {
                 LOG.warn("{}: making the next generation ahead failed", dir, e.getCause());
             }
         }
+        List<CompletableFuture<Void>> builds;
+        synchronized (generations) {
+            builds = List.copyOf(building);
+        }
+        builds.forEach(b -> b.exceptionally(t -> null).join()); // each stops at its next check of closed
         generations.forEach(ChronicleMap::close);
     }
 
     /** Of the first {@code n} generations, the one before the last that holds {@code key}, or null. */
     private ChronicleMap<K, V> olderHolder(K key, int n) {
+        int hash = n > 1 ? hash(key) : 0;
         for (int g = n - 2; g >= 0; g--) {
+            if (ruledOut(g, hash)) {
+                continue;
+            }
             ChronicleMap<K, V> m = generations.get(g);
             if (m.containsKey(key)) {
                 return m;
@@ -389,6 +423,9 @@ public final class GrowingMap<K, V> implements Closeable {
                 boolean ahead = prepared != null;
                 generations.add(ahead ? openPrepared(g) : open(g));
                 newestEntries.set(0);
+                if (g > 0) {
+                    filter(g - 1);
+                }
                 if (g > 0) { // growth; a first generation is every new collection's first write
                     LOG.info("{}: generation {} of {} entries added in {} ms{}", dir, file(g).getFileName(), capacity(g),
                             (System.nanoTime() - start) / 1_000_000, ahead ? " (its file made ahead)" : "");
@@ -484,9 +521,71 @@ public final class GrowingMap<K, V> implements Closeable {
         }
     }
 
-    /** Stripes by content, arrays included (their hashCode is identity, useless for locking). */
     private ReentrantLock stripe(K key) {
-        int h = key instanceof byte[] bytes ? java.util.Arrays.hashCode(bytes) : key.hashCode();
-        return stripes[(h * 0x9E3779B9 >>> 22) & (STRIPES - 1)];
+        return stripes[(hash(key) * 0x9E3779B9 >>> 22) & (STRIPES - 1)];
+    }
+
+    /** A key's hash by content, arrays included (their hashCode is identity): for stripes and filters. */
+    private static int hash(Object key) {
+        return key instanceof byte[] bytes ? java.util.Arrays.hashCode(bytes) : key.hashCode();
+    }
+
+    /** Whether generation g's filter, if built, says it does not hold a key of this hash. */
+    private boolean ruledOut(int g, int hash) {
+        KeyFilter f = g < FILTERED ? filters.get(g) : null;
+        return f != null && !f.mightContain(hash);
+    }
+
+    /**
+     * Builds older generation g's key filter in the background. It first takes and releases every
+     * stripe: a writer that saw g as the newest holds its key's stripe while it may still add
+     * that key to g, and every later writer sees a newer generation. The caller holds {@code generations}.
+     */
+    private void filter(int g) {
+        if (g >= FILTERED || closed) {
+            return;
+        }
+        ChronicleMap<K, V> m = generations.get(g);
+        CompletableFuture<Void> b = CompletableFuture.runAsync(() -> {
+            for (ReentrantLock stripe : stripes) {
+                stripe.lock();
+                stripe.unlock();
+            }
+            long start = System.nanoTime();
+            KeyFilter f = new KeyFilter(m.longSize());
+            long[] seen = {0};
+            m.forEachEntry(e -> {
+                if ((++seen[0] & 0xfff) == 0 && closed) {
+                    throw new CancellationException("closed");
+                }
+                f.add(hash(e.key().get()));
+            });
+            filters.set(g, f);
+            LOG.debug("{}: key filter of {} ({} keys, {} KB) built in {} ms", dir, file(g).getFileName(), seen[0], f.bytes() / 1024,
+                    (System.nanoTime() - start) / 1_000_000);
+        }, PREPARER);
+        building.add(b);
+        b.whenComplete((v, t) -> {
+            synchronized (generations) {
+                building.remove(b);
+            }
+            if (t != null && !closed) {
+                LOG.warn("{}: building the key filter of {} failed; it is looked up for every key", dir, file(g).getFileName(), t);
+            }
+        });
+    }
+
+    /** Waits until every older generation's key filter is built (tests). */
+    void awaitFilters() {
+        List<CompletableFuture<Void>> builds;
+        synchronized (generations) {
+            builds = List.copyOf(building);
+        }
+        builds.forEach(CompletableFuture::join);
+    }
+
+    /** Whether older generation g has a key filter (tests). */
+    boolean filtered(int g) {
+        return filters.get(g) != null;
     }
 }

@@ -119,6 +119,83 @@ class GrowingMapTest {
         }
     }
 
+    @Test
+    void olderGenerations_getKeyFilters_andEveryKeyIsStillFoundUpdatedAndRemovedWhereItLives() throws Exception {
+        int n = 10_000; // generations of 1,000, 2,000, 4,000 and 8,000
+        try (GrowingMap<Long, Long> m = open()) {
+            for (long k = 0; k < n; k++) {
+                m.put(k, k);
+            }
+            m.awaitFilters();
+            int generations = m.generationCount();
+            assertEquals(4, generations);
+            for (int g = 0; g < generations - 1; g++) {
+                assertTrue(m.filtered(g), "generation " + g + " is older: filtered");
+            }
+            assertFalse(m.filtered(generations - 1), "the newest takes new keys: no filter");
+            for (long k = 0; k < n; k++) {
+                assertEquals(k, m.put(k, -k), "key " + k + " updated where it lives");
+            }
+            assertEquals(n, m.size());
+            for (long k = 0; k < n; k += 2) {
+                assertEquals(-k, m.remove(k));
+            }
+            for (long k = 0; k < n; k++) {
+                assertEquals(k % 2 == 0 ? null : -k, m.get(k), "key " + k);
+                assertEquals(k % 2 == 0 ? null : -k + 1, m.compute(k, (key, v) -> v == null ? null : v + 1));
+            }
+            assertEquals(n / 2, m.size());
+            for (long k = n; k < n + 500; k++) {
+                assertEquals(null, m.get(k));
+                m.put(k, k);
+            }
+            assertEquals(n / 2 + 500, m.size());
+        }
+        try (GrowingMap<Long, Long> m = open()) {
+            m.awaitFilters();
+            for (int g = 0; g < m.generationCount() - 1; g++) {
+                assertTrue(m.filtered(g), "reopened: generation " + g + " filtered");
+            }
+            for (long k = 1; k < n; k += 2) {
+                assertEquals(-k + 1, m.put(k, k), "key " + k);
+            }
+            assertEquals(n / 2 + 500, m.size());
+        }
+    }
+
+    @Test
+    void concurrentWriters_updatingKeysOfOlderGenerations_whileTheirFiltersAreBuilt_keepEveryKeyOnce() throws Exception {
+        int writers = 4;
+        int perWriter = 8000; // 32,000 keys: five generations, each filtered while the writers go on
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try (GrowingMap<Long, Long> m = open()) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                long base = w * (long) perWriter;
+                long seed = w;
+                done.add(pool.submit(() -> {
+                    java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+                    for (long k = base; k < base + perWriter; k++) {
+                        m.put(k, k);
+                        long earlier = base + rnd.nextLong(k - base + 1); // often in an older generation by now
+                        m.put(earlier, earlier);
+                    }
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+            m.awaitFilters();
+            assertEquals(writers * (long) perWriter, m.size());
+            for (long k = 0; k < writers * (long) perWriter; k++) {
+                assertEquals(k, m.put(k, k + 1), "key " + k);
+            }
+            assertEquals(writers * (long) perWriter, m.size(), "every update found its key: no second copy in the newest generation");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** Waits (up to 30 s) for the background thread to give the file its name. */
     private static void awaitFile(Path file) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
