@@ -14,37 +14,38 @@ package io.simdex.server.store;
  * need no lock and allocate nothing.
  */
 final class KeyFilter {
-    /** Memory per key: 1.5 bytes of heap per key of an older generation. */
+    /** Memory: 1.5 bytes of heap per key of an older generation. */
     static final int BITS_PER_KEY = 12;
     private static final int BITS = 6;
 
     private final long[] words;
-    private final int mask;
 
     /** A filter for up to {@code keys} keys (more only raise its false positives). */
     KeyFilter(long keys) {
-        long wanted = Math.max(1, keys) * BITS_PER_KEY / 64;
-        int size = (int) Math.min(1 << 28, Long.highestOneBit(Math.max(1, wanted - 1)) << 1);
-        words = new long[size];
-        mask = size - 1;
+        words = new long[(int) Math.min(1 << 28, (Math.max(1, keys) * BITS_PER_KEY + 63) / 64)];
     }
 
     void add(int hash) {
         long h = mix(hash);
-        words[(int) (h >>> 36) & mask] |= bits(h);
+        words[word(h)] |= bits(h);
     }
 
     boolean mightContain(int hash) {
         long h = mix(hash);
         long b = bits(h);
-        return (words[(int) (h >>> 36) & mask] & b) == b;
+        return (words[word(h)] & b) == b;
+    }
+
+    /** The key's word, from the high 28 bits of the mixed hash scaled to the length (no power of two needed). */
+    private int word(long h) {
+        return (int) (((h >>> 36) * words.length) >>> 28);
     }
 
     long bytes() {
         return 8L * words.length;
     }
 
-    /** The key's bits within its word, from the low 36 bits of the mixed hash (the word index takes the high 28). */
+    /** The key's bits within its word, from the low 36 bits of the mixed hash. */
     private static long bits(long h) {
         long b = 0;
         for (int i = 0; i < BITS; i++) {
