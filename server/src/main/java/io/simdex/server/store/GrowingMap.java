@@ -423,10 +423,8 @@ public final class GrowingMap<K, V> implements Closeable {
                 boolean ahead = prepared != null;
                 generations.add(ahead ? openPrepared(g) : open(g));
                 newestEntries.set(0);
-                if (g > 0) {
-                    filter(g - 1);
-                }
                 if (g > 0) { // growth; a first generation is every new collection's first write
+                    filter(g - 1);
                     LOG.info("{}: generation {} of {} entries added in {} ms{}", dir, file(g).getFileName(), capacity(g),
                             (System.nanoTime() - start) / 1_000_000, ahead ? " (its file made ahead)" : "");
                 }
