@@ -357,11 +357,7 @@ public final class GrowingMap<K, V> implements Closeable {
                 LOG.warn("{}: making the next generation ahead failed", dir, e.getCause());
             }
         }
-        List<CompletableFuture<Void>> builds;
-        synchronized (generations) {
-            builds = List.copyOf(building);
-        }
-        builds.forEach(b -> b.exceptionally(t -> null).join()); // each stops at its next check of closed
+        builds().forEach(b -> b.exceptionally(t -> null).join()); // each stops at its next check of closed
         generations.forEach(ChronicleMap::close);
     }
 
@@ -575,11 +571,13 @@ public final class GrowingMap<K, V> implements Closeable {
 
     /** Waits until every older generation's key filter is built (tests). */
     void awaitFilters() {
-        List<CompletableFuture<Void>> builds;
+        builds().forEach(CompletableFuture::join);
+    }
+
+    private List<CompletableFuture<Void>> builds() {
         synchronized (generations) {
-            builds = List.copyOf(building);
+            return List.copyOf(building);
         }
-        builds.forEach(CompletableFuture::join);
     }
 
     /** Whether older generation g has a key filter (tests). */
