@@ -31,11 +31,11 @@ record RequestDocs(String[] ids, long[] fps, byte[][] contentKeys, boolean[] kno
         int texts = 0;
         for (int i = 0; i < n; i++) {
             Document d = documents.get(i);
-            ids[i] = Validation.id("documents[" + i + "].id", d.getId());
+            ids[i] = Validation.id("documents", i, ".id", d.getId());
             switch (d.getContentCase()) {
                 case FINGERPRINT -> fps[i] = d.getFingerprint();
                 case TEXT -> {
-                    normalised[i] = ContentHash.normalise(Validation.text("documents[" + i + "].text", d.getText()));
+                    normalised[i] = ContentHash.normalise(Validation.text("documents", i, ".text", d.getText()));
                     keys[i] = ContentIndex.key(ContentHash.of(normalised[i]));
                     texts++;
                 }

@@ -312,7 +312,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             int n = Validation.batch("ids", req.getIdsCount());
             String[] ids = new String[n];
             for (int i = 0; i < n; i++) {
-                ids[i] = Validation.id("ids[" + i + "]", req.getIds(i));
+                ids[i] = Validation.id("ids", i, "", req.getIds(i));
             }
             int distinct = (int) java.util.Arrays.stream(ids).distinct().count();
             int deleted = index().delete(c.name(), ids);

@@ -83,12 +83,23 @@ public final class Validation {
         return k;
     }
 
-    static String id(String field, String id) {
-        String problem = Ids.problem(field, id);
-        if (problem != null) {
-            throw invalid(problem);
+    /**
+     * Element {@code index} of a list of ids, checked ({@link Ids}); a bad one names the field
+     * {@code list[index]member}. The name is built only then, not for each of a batch's thousands.
+     */
+    static String id(String list, int index, String member, String id) {
+        if (Ids.problem("", id) != null) {
+            throw invalid(Ids.problem(list + "[" + index + "]" + member, id));
         }
         return id;
+    }
+
+    /** As {@link #text(String, String)} for element {@code index} of a list, named as in {@link #id(String, int, String, String)}. */
+    static String text(String list, int index, String member, String text) {
+        if (text.isBlank()) {
+            throw invalid(list + "[" + index + "]" + member + " is blank");
+        }
+        return text;
     }
 
     static String text(String field, String text) {

@@ -16,9 +16,7 @@ import io.simdex.server.store.FingerprintSketch;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.stream.IntStream;
@@ -183,7 +181,7 @@ public final class IndexRouter implements AutoCloseable {
      * (a bulk load) the bucket appends are held there and applied a window at a time.
      */
     public void insert(String c, Window w, String[] ids, long[] fps, String[] stored, BulkAppends held) {
-        int[] last = lastOccurrences(ids);
+        int[] last = BatchKeys.lastOccurrences(ids);
         String[] idz = pick(ids, last);
         long[] fpz = pick(fps, last);
         String[] textz = stored == null ? null : pick(stored, last);
@@ -219,9 +217,9 @@ public final class IndexRouter implements AutoCloseable {
         // completes the insert: a fingerprint that had no ids is new and is appended without a
         // scan; one that had ids (a retry, or another id's) is added checked.
         // A fingerprint given twice in one batch is new once: the first copy decides.
-        java.util.Set<Long> seen = new java.util.HashSet<>();
+        BatchKeys.Fingerprints seen = new BatchKeys.Fingerprints(fpz.length);
         long[] added = IntStream.range(0, fpz.length).filter(i -> fresh[i] && seen.add(fpz[i])).mapToLong(i -> fpz[i]).toArray();
-        long[] checked = distinct(IntStream.range(0, fpz.length).filter(i -> !fresh[i]).mapToLong(i -> fpz[i])
+        long[] checked = BatchKeys.distinct(IntStream.range(0, fpz.length).filter(i -> !fresh[i]).mapToLong(i -> fpz[i])
                 .filter(fp -> !seen.contains(fp)).toArray());
         if (held != null) {
             held.hold(this, c, g, added, checked, idz.length);
@@ -480,7 +478,7 @@ public final class IndexRouter implements AutoCloseable {
         }
         f.await();
         for (long g : Arrays.stream(gens).distinct().toArray()) {
-            long[] gone = distinct(IntStream.range(0, fps.length).filter(i -> empty[i] && gens[i] == g).mapToLong(i -> fps[i]).toArray());
+            long[] gone = BatchKeys.distinct(IntStream.range(0, fps.length).filter(i -> empty[i] && gens[i] == g).mapToLong(i -> fps[i]).toArray());
             if (gone.length > 0) {
                 removeFromBuckets(c, g, gone);
             }
@@ -497,24 +495,46 @@ public final class IndexRouter implements AutoCloseable {
      * wrapped in a CompletionException).
      */
     CompletableFuture<Void> addGrouped(String c, long g, long[] fresh, int nFresh, boolean freshUnscanned, long[] checked, int nChecked) {
-        int parts = (nFresh > 0 ? 1 : 0) + (nChecked > 0 ? 1 : 0);
-        if (parts == 0) {
-            return CompletableFuture.completedFuture(null);
+        // One call per node: each part is a table's fingerprints of one kind, split by the
+        // owners of its block runs.
+        long[][][] byShard = new long[shards.length][][];
+        int[] tables = new int[2 * BlockTables.TABLES];
+        boolean[] unscanned = new boolean[tables.length];
+        int parts = 0;
+        for (int kind = 0; kind < 2; kind++) {
+            long[] fps = kind == 0 ? fresh : checked;
+            int n = kind == 0 ? nFresh : nChecked;
+            for (int t = 0; n > 0 && t < BlockTables.TABLES; t++, parts++) {
+                int table = t;
+                long[][] split = Fanout.splitRuns(BlockTables.groupByBlock(fps, n, t), fp -> BlockTables.block(fp, table),
+                        block -> placement.ownerOfBucket(table, block), shards.length);
+                for (int s = 0; s < shards.length; s++) {
+                    if (byShard[s] == null) {
+                        byShard[s] = new long[tables.length][];
+                    }
+                    byShard[s][parts] = split[s];
+                }
+                tables[parts] = t;
+                unscanned[parts] = kind == 0 && freshUnscanned;
+            }
         }
-        long[][] fps = new long[parts * BlockTables.TABLES][];
-        int[] tables = new int[fps.length];
-        boolean[] unscanned = new boolean[fps.length];
-        int p = 0;
-        for (int t = 0; nFresh > 0 && t < BlockTables.TABLES; t++, p++) {
-            fps[p] = BlockTables.groupByBlock(fresh, nFresh, t);
-            tables[p] = t;
-            unscanned[p] = freshUnscanned;
+        Fanout f = Fanout.start();
+        try (WriteBatch batch = WriteBatch.open()) {
+            for (int s = 0; s < shards.length && parts > 0; s++) {
+                int[] mine = new int[parts];
+                int k = 0;
+                for (int p = 0; p < parts; p++) {
+                    if (byShard[s][p].length > 0) {
+                        mine[k++] = p;
+                    }
+                }
+                if (k > 0) {
+                    mine = Arrays.copyOf(mine, k);
+                    f.add(shards[s].bucketAddMany(c, g, pick(tables, mine), pick(byShard[s], mine), pick(unscanned, mine)));
+                }
+            }
         }
-        for (int t = 0; nChecked > 0 && t < BlockTables.TABLES; t++, p++) {
-            fps[p] = BlockTables.groupByBlock(checked, nChecked, t);
-            tables[p] = t;
-        }
-        return sendBucketAdds(c, g, tables, fps, unscanned);
+        return f.done();
     }
 
     /** Adds each fingerprint of {@code lists[j]} to its four buckets of generation g, {@code newFingerprints[j]} as in ShardClient#bucketAdd. */
@@ -579,20 +599,4 @@ public final class IndexRouter implements AutoCloseable {
         }
     }
 
-    private static long[] distinct(long[] values) {
-        return Arrays.stream(values).distinct().toArray();
-    }
-
-    /** Indexes of the last occurrence of each distinct id, in order of those occurrences. */
-    private static int[] lastOccurrences(String[] ids) {
-        Map<String, Integer> last = new LinkedHashMap<>();
-        for (int i = 0; i < ids.length; i++) {
-            last.remove(ids[i]);
-            last.put(ids[i], i);
-        }
-        if (last.size() == ids.length) {
-            return IntStream.range(0, ids.length).toArray();
-        }
-        return last.values().stream().mapToInt(Integer::intValue).toArray();
-    }
 }

@@ -10,6 +10,7 @@ import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntUnaryOperator;
+import java.util.function.LongToIntFunction;
 
 /**
  * Splits a batch by owning shard and waits for the shards' answers: the one place that turns
@@ -59,6 +60,58 @@ public final class Fanout {
         return groups;
     }
 
+    /**
+     * {@code values}, whose equal keys stand together (each key one run), split by owner:
+     * {@code result[shard]} holds the runs that shard owns, in order (an empty array for none).
+     * The owner is asked once per run, not per value, and runs move by array copies; when one
+     * shard owns every run it gets {@code values} itself. Read the arrays, never write them.
+     */
+    public static long[][] splitRuns(long[] values, LongToIntFunction key, IntUnaryOperator ownerOfKey, int shards) {
+        int n = values.length;
+        long[][] out = new long[shards][];
+        Arrays.fill(out, NO_VALUES);
+        if (n == 0) {
+            return out;
+        }
+        int[] counts = new int[shards];
+        for (int i = 0; i < n; ) {
+            int k = key.applyAsInt(values[i]);
+            int end = runEnd(values, i, k, key);
+            counts[ownerOfKey.applyAsInt(k)] += end - i;
+            i = end;
+        }
+        for (int s = 0; s < shards; s++) {
+            if (counts[s] == n) {
+                out[s] = values;
+                return out;
+            }
+            if (counts[s] > 0) {
+                out[s] = new long[counts[s]];
+                counts[s] = 0;
+            }
+        }
+        for (int i = 0; i < n; ) {
+            int k = key.applyAsInt(values[i]);
+            int end = runEnd(values, i, k, key);
+            int s = ownerOfKey.applyAsInt(k);
+            System.arraycopy(values, i, out[s], counts[s], end - i);
+            counts[s] += end - i;
+            i = end;
+        }
+        return out;
+    }
+
+    private static final long[] NO_VALUES = {};
+
+    /** The end of the run of {@code key} that starts at {@code from}. */
+    private static int runEnd(long[] values, int from, int key, LongToIntFunction keyOf) {
+        int end = from + 1;
+        while (end < values.length && keyOf.applyAsInt(values[end]) == key) {
+            end++;
+        }
+        return end;
+    }
+
     public static long[] pick(long[] values, int[] indexes) {
         long[] out = new long[indexes.length];
         for (int i = 0; i < indexes.length; i++) {
@@ -77,6 +130,14 @@ public final class Fanout {
 
     public static byte[][] pick(byte[][] values, int[] indexes) {
         byte[][] out = new byte[indexes.length][];
+        for (int i = 0; i < indexes.length; i++) {
+            out[i] = values[indexes[i]];
+        }
+        return out;
+    }
+
+    public static long[][] pick(long[][] values, int[] indexes) {
+        long[][] out = new long[indexes.length][];
         for (int i = 0; i < indexes.length; i++) {
             out[i] = values[indexes[i]];
         }
