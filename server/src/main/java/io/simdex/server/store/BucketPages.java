@@ -90,7 +90,12 @@ final class BucketPages implements Closeable {
         int pageBytes = PageLayout.pageBytes(geometry.pageCapacity());
         // put and remove return the previous page (not null, as they could for a plain map):
         // GrowingMap counts a generation's entries by them.
-        base = new GrowingMap<>(dir, "buckets", geometry.sizes(geometry.pagesPerMap()),
+        // At most pagesPerMap base pages (pagesPerGeneration of each owned bucket): the map's
+        // second generation holds them all, and needs no third made ahead (made at 95% of the
+        // second, it took as much disk again as the tables of a store at its expected size). A
+        // shard that comes to own more buckets than it was sized for, after a rebalance, gets
+        // the third when the second is full, made then.
+        base = new GrowingMap<>(dir, "buckets", geometry.sizes(geometry.pagesPerMap()).atMost(geometry.pagesPerMap()),
                 n -> ChronicleMap.of(Long.class, byte[].class).entries(n).constantValueSizeBySample(new byte[pageBytes])
                         .checksumEntries(geometry.entryChecksums()), clean);
         overflow = GrowingMap.onFirstWrite(dir, "overflow", geometry.sizes(Math.max(1024, geometry.pagesPerMap() / 16)),

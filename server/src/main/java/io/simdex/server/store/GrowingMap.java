@@ -106,12 +106,25 @@ public final class GrowingMap<K, V> implements Closeable {
      * one that grows past the first pays one extra lookup per older generation, as before.
      * The sizes must stay those the files were created with: a generation judged larger than
      * it is would be filled past its entries.
+     *
+     * <p>{@code keys} bounds the keys the map can ever hold, where its owner knows one (a bucket
+     * table's base pages: one key per page of an owned bucket): a generation that alone holds
+     * that many needs no successor, so none is made ahead for it.
      */
-    public record Sizes(long first, long second) {
+    public record Sizes(long first, long second, long keys) {
         public Sizes {
-            if (first < 1 || second < 1) {
-                throw new IllegalArgumentException("generation sizes " + first + ", " + second);
+            if (first < 1 || second < 1 || keys < 1) {
+                throw new IllegalArgumentException("generation sizes " + first + ", " + second + ", at most " + keys + " keys");
             }
+        }
+
+        public Sizes(long first, long second) {
+            this(first, second, Long.MAX_VALUE);
+        }
+
+        /** These sizes for a map that never holds more than {@code keys} keys. */
+        public Sizes atMost(long keys) {
+            return new Sizes(first, second, keys);
         }
 
         /** Generation G of {@code first * 2^G} entries. */
@@ -432,10 +445,11 @@ public final class GrowingMap<K, V> implements Closeable {
     /**
      * After a new key made the newest of {@code n} generations hold {@code entries}: starts
      * making the next generation's file when that crosses {@link #PREPARE_AT} of its entries
-     * (each count is returned to one writer, so one of them starts it).
+     * (each count is returned to one writer, so one of them starts it), unless that generation
+     * can hold every key the map ever will ({@link Sizes#keys}).
      */
     private void added(int n, long entries) {
-        if (n < 1 || entries != (long) (capacity(n - 1) * PREPARE_AT)) {
+        if (n < 1 || entries != (long) (capacity(n - 1) * PREPARE_AT) || capacity(n - 1) >= sizes.keys()) {
             return;
         }
         synchronized (generations) {
@@ -577,6 +591,13 @@ public final class GrowingMap<K, V> implements Closeable {
     private List<CompletableFuture<Void>> builds() {
         synchronized (generations) {
             return List.copyOf(building);
+        }
+    }
+
+    /** Whether the next generation's file is being made or waits, made, for its first key (tests). */
+    boolean nextMadeAhead() {
+        synchronized (generations) {
+            return prepared != null;
         }
     }
 

@@ -51,6 +51,41 @@ class GrowingMapTest {
     }
 
     @Test
+    void aGenerationThatHoldsEveryKeyTheMapCanHave_getsNoSuccessorMadeAhead_yetOneIsAddedIfKeysExceedTheBound() throws Exception {
+        // 1,000 keys at most: the second generation (1,000 entries) holds them all; it reaches
+        // PREPARE_AT of its entries once keys of the first have been removed and put again.
+        for (boolean bounded : new boolean[] {false, true}) {
+            Path d = dir.resolve(bounded ? "bounded" : "unbounded");
+            Files.createDirectories(d);
+            GrowingMap.Sizes sizes = new GrowingMap.Sizes(100, 1000);
+            try (GrowingMap<Long, Long> m = new GrowingMap<>(d, "m", bounded ? sizes.atMost(1000) : sizes,
+                    n -> ChronicleMap.of(Long.class, Long.class).entries(n), true)) {
+                for (long k = 0; k < 1000; k++) {
+                    m.put(k, k);
+                }
+                for (long k = 0; k < 50; k++) {
+                    assertEquals(k, m.remove(k));
+                }
+                for (long k = 1000; k < 1050; k++) {
+                    m.put(k, k);
+                }
+                assertEquals(1000, m.size());
+                assertEquals(!bounded, m.nextMadeAhead(), bounded ? "made ahead within the bound" : "the unbounded map makes it");
+                if (bounded) {
+                    for (long k = 1050; k < 1200; k++) { // past the bound: a third generation all the same
+                        m.put(k, k);
+                    }
+                    assertEquals(3, m.generationCount());
+                    assertEquals(1150, m.size());
+                    for (long k = 50; k < 1200; k++) {
+                        assertEquals(k, m.get(k), "key " + k);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void reopened_withAFileMadeAheadButUnused_addsItEmpty_andKeepsEveryKeyInOneGeneration() throws Exception {
         int n = (int) (FIRST * GrowingMap.PREPARE_AT) + 10;
         try (GrowingMap<Long, Long> m = open()) {
