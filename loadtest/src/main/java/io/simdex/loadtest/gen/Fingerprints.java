@@ -33,6 +33,19 @@ public final class Fingerprints {
         return "d" + i;
     }
 
+    /**
+     * As {@link #storedId(long)}, its number zero-padded so that the id takes {@code bytes} bytes
+     * (ids of a fixed size, as in a store sized for them); 0, or a number too long for it, gives
+     * {@link #storedId(long)}.
+     */
+    public static String storedId(long i, int bytes) {
+        String number = Long.toString(i);
+        if (number.length() + 1 >= bytes) {
+            return "d" + number;
+        }
+        return "d" + "0".repeat(bytes - 1 - number.length()) + number;
+    }
+
     /** A probe planted at exactly {@code distance} bits from a stored fingerprint. */
     public record Planted(long fingerprint, long sourceIndex, int distance) {
     }

@@ -2,6 +2,7 @@ package io.simdex.loadtest.run;
 
 import com.google.common.util.concurrent.ListenableFuture;
 import io.grpc.ManagedChannel;
+import io.simdex.core.Ids;
 import io.simdex.loadtest.Json;
 import io.simdex.loadtest.gen.Fingerprints;
 import io.simdex.proto.v1.BulkLoadRequest;
@@ -59,6 +60,10 @@ public final class LoadCommand implements Callable<Integer> {
     @Option(names = "--collection", defaultValue = "", description = "Collection; empty means default.")
     String collection;
 
+    @Option(names = "--id-bytes", defaultValue = "0",
+            description = "Ids of this many bytes: d and the document's number, zero-padded (default: d and the number, 2-9 bytes up to 100M).")
+    int idBytes;
+
     @Option(names = "--json", description = "Also write the JSON report here.")
     Path json;
 
@@ -70,8 +75,8 @@ public final class LoadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (count < 1 || batch < 1 || batch > MAX_BATCH || concurrency < 1) {
-            throw new IllegalArgumentException("need --count >= 1, --batch 1.." + MAX_BATCH + ", --concurrency >= 1");
+        if (count < 1 || batch < 1 || batch > MAX_BATCH || concurrency < 1 || idBytes < 0 || idBytes > Ids.MAX_BYTES) {
+            throw new IllegalArgumentException("need --count >= 1, --batch 1.." + MAX_BATCH + ", --concurrency >= 1, --id-bytes 0.." + Ids.MAX_BYTES);
         }
         long batches = (count + batch - 1) / batch;
         Map<String, Object> report = new LinkedHashMap<>();
@@ -136,7 +141,7 @@ public final class LoadCommand implements Callable<Integer> {
         long to = Math.min(first + count, from + batch);
         Document[] docs = new Document[(int) (to - from)];
         for (long i = from; i < to; i++) {
-            docs[(int) (i - from)] = Document.newBuilder().setId(Fingerprints.storedId(i)).setFingerprint(Fingerprints.stored(seed, i)).build();
+            docs[(int) (i - from)] = Document.newBuilder().setId(Fingerprints.storedId(i, idBytes)).setFingerprint(Fingerprints.stored(seed, i)).build();
         }
         if (sent != null) {
             sent.stepBy(docs.length);

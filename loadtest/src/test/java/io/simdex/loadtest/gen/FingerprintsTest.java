@@ -24,6 +24,16 @@ class FingerprintsTest {
     Path dir;
 
     @Test
+    void storedIdOfAGivenSize_isZeroPadded_distinctPerNumber_andPlainWhenItCannotBePadded() {
+        assertEquals("d000000000000042", Fingerprints.storedId(42, 16));
+        assertEquals(16, Fingerprints.storedId(49_999_999, 16).length());
+        assertNotEquals(Fingerprints.storedId(7, 16), Fingerprints.storedId(70, 16));
+        assertEquals("d42", Fingerprints.storedId(42, 0));
+        assertEquals("d123456", Fingerprints.storedId(123_456, 5), "too long to pad: as storedId(i)");
+        assertEquals(Fingerprints.storedId(9), Fingerprints.storedId(9, 2));
+    }
+
+    @Test
     void planted_isAtItsStatedDistanceFromItsSource_cyclingZeroToFive() {
         SplittableRandom random = new SplittableRandom(1);
         for (long n = 0; n < 6_000; n++) {
