@@ -161,30 +161,6 @@ class DocMapsTest {
     }
 
     @Test
-    void laterGenerations_sizedForTheIdsSeen_shortIdsTakeSmallerFiles() throws Exception {
-        long shortFile = secondIdsFile(dir.resolve("short"), i -> "d" + i);
-        long longFile = secondIdsFile(dir.resolve("long"), i -> "document-" + (100_000_000_000_000L + i));
-        // 2-5 byte ids against 24-byte ones, in maps whose first generation was sized for 24
-        assertTrue(shortFile < 0.75 * longFile, "second generation " + shortFile + " bytes for short ids, " + longFile + " for long ones");
-    }
-
-    /** Binds and attaches 3,000 ids, so that a second generation of 4,000 is made; its file's size. */
-    private static long secondIdsFile(Path store, java.util.function.IntFunction<String> id) throws Exception {
-        java.nio.file.Files.createDirectories(store);
-        try (DocMaps docs = new DocMaps(store, new GrowingMap.Sizes(1024, 4000), new IdSizes(24), true)) {
-            for (int i = 0; i < 3000; i++) {
-                assertEquals(OptionalLong.empty(), docs.bind(id.apply(i), i));
-                assertTrue(docs.attach(i, id.apply(i)));
-            }
-            for (int i = 0; i < 3000; i++) {
-                assertEquals(OptionalLong.of(i), docs.fingerprintOf(id.apply(i)));
-                assertArrayEquals(new String[]{id.apply(i)}, docs.ids(i));
-            }
-        }
-        return java.nio.file.Files.size(store.resolve("ids-1.cm"));
-    }
-
-    @Test
     void bindUnbind_returnsPrevious() {
         try (DocMaps docs = new DocMaps(dir, 1000, 8, true)) {
             assertEquals(OptionalLong.empty(), docs.bind("x", 1L));
