@@ -98,8 +98,8 @@ final class BatchKeys {
         return Integer.highestOneBit(Math.max(n, 1) * 2 - 1) << 1;
     }
 
-    /** Fibonacci hashing: the high bits of the product, so keys that differ only high still spread. */
+    /** Fibonacci hashing: the product's high bits rotated low, so keys that differ only high still spread. */
     private static int spread(int h) {
-        return (h * 0x9E3779B9) >>> 16 | (h * 0x9E3779B9) << 16;
+        return Integer.rotateLeft(h * 0x9E3779B9, 16);
     }
 }

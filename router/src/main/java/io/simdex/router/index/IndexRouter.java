@@ -497,7 +497,7 @@ public final class IndexRouter implements AutoCloseable {
     CompletableFuture<Void> addGrouped(String c, long g, long[] fresh, int nFresh, boolean freshUnscanned, long[] checked, int nChecked) {
         // One call per node: each part is a table's fingerprints of one kind, split by the
         // owners of its block runs.
-        long[][][] byShard = new long[shards.length][][];
+        long[][][] byShard = new long[shards.length][2 * BlockTables.TABLES][];
         int[] tables = new int[2 * BlockTables.TABLES];
         boolean[] unscanned = new boolean[tables.length];
         int parts = 0;
@@ -509,9 +509,6 @@ public final class IndexRouter implements AutoCloseable {
                 long[][] split = Fanout.splitRuns(BlockTables.groupByBlock(fps, n, t), fp -> BlockTables.block(fp, table),
                         block -> placement.ownerOfBucket(table, block), shards.length);
                 for (int s = 0; s < shards.length; s++) {
-                    if (byShard[s] == null) {
-                        byShard[s] = new long[tables.length][];
-                    }
                     byShard[s][parts] = split[s];
                 }
                 tables[parts] = t;
@@ -520,7 +517,7 @@ public final class IndexRouter implements AutoCloseable {
         }
         Fanout f = Fanout.start();
         try (WriteBatch batch = WriteBatch.open()) {
-            for (int s = 0; s < shards.length && parts > 0; s++) {
+            for (int s = 0; s < shards.length; s++) {
                 int[] mine = new int[parts];
                 int k = 0;
                 for (int p = 0; p < parts; p++) {
