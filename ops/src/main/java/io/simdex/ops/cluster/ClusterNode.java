@@ -16,6 +16,7 @@ import io.simdex.router.cluster.PartitionMapStore;
 import io.simdex.router.metrics.ClusterMetrics;
 import io.simdex.router.metrics.MetricsEndpoint;
 import io.simdex.router.metrics.StoreMetrics;
+import io.simdex.router.transport.HandlerThreads;
 import io.simdex.router.transport.InlineCalls;
 import io.simdex.server.NodeState;
 import io.simdex.server.PartitionPuller;
@@ -306,8 +307,10 @@ public final class ClusterNode implements AutoCloseable {
         missed.close();
         health.enterTerminalState();
         server.shutdown();
-        server.awaitTermination(10, TimeUnit.SECONDS);
-        handlers.shutdown();
+        if (!server.awaitTermination(10, TimeUnit.SECONDS)) {
+            server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+        HandlerThreads.stop(handlers);
         store.close();
         member.close();
         node.close();

@@ -1,9 +1,12 @@
 package io.simdex.router.transport;
 
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
 
 /**
  * The threads a public server runs its handlers on. gRPC's default is an unbounded cached pool:
@@ -23,6 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class HandlerThreads {
     /** Thread count meaning gRPC's unbounded default pool. */
     public static final int UNBOUNDED = 0;
+    /** How long a stopping server waits for its handlers after its calls ended. */
+    public static final Duration DRAIN = Duration.ofSeconds(30);
+    private static final Logger LOG = Logger.getLogger(HandlerThreads.class.getName());
 
     private HandlerThreads() {
     }
@@ -52,5 +58,24 @@ public final class HandlerThreads {
             return t;
         };
         return Executors.newFixedThreadPool(threads, factory);
+    }
+
+    /**
+     * Stops {@code pool} after its server stopped, waiting up to {@link #DRAIN} for what is still
+     * queued: a cancelled call ends there (a BulkLoad applies the batches it holds), and the
+     * server's awaitTermination does not wait for it. A server closes its stores only after this,
+     * so no handler writes to a closed map. Returns whether the pool finished in time.
+     */
+    public static boolean stop(ExecutorService pool) {
+        pool.shutdown();
+        try {
+            if (pool.awaitTermination(DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+                return true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.warning("handler threads still busy " + DRAIN.toSeconds() + " s after the server stopped: closing the stores under them");
+        return false;
     }
 }

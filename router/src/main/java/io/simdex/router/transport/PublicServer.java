@@ -126,7 +126,10 @@ public final class PublicServer implements AutoCloseable {
         server.awaitTermination();
     }
 
-    /** Reports NOT_SERVING, stops taking calls, and waits up to 10 s for calls in flight. */
+    /**
+     * Reports NOT_SERVING, stops taking calls, waits up to 10 s for calls in flight (then
+     * cancels them), and waits for the handlers to finish what the calls left queued.
+     */
     @Override
     public void close() {
         health.enterTerminalState();
@@ -140,7 +143,7 @@ public final class PublicServer implements AutoCloseable {
             server.shutdownNow();
         }
         if (handlers != null) {
-            handlers.shutdown();
+            HandlerThreads.stop(handlers);
         }
     }
 }

@@ -466,7 +466,8 @@ public final class GrowingMap<K, V> implements Closeable {
         long start = System.nanoTime();
         try {
             Files.deleteIfExists(tmp);
-            builder(g).createPersistedTo(tmp.toFile()).close();
+            // Out of Chronicle Map's exit hook, which refuses new maps once the JVM is exiting (MapFiles#leaveExitHook).
+            builder(g).skipCloseOnExitHook(true).createPersistedTo(tmp.toFile()).close();
             Files.move(tmp, file(g), StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             deleteIfExists(tmp);
@@ -485,7 +486,9 @@ public final class GrowingMap<K, V> implements Closeable {
         prepared = null;
         try {
             return MapFiles.open(builder(g), made.join(), true); // closed by this process: no recovery needed
-        } catch (CompletionException | UncheckedIOException e) {
+        } catch (CompletionException | UncheckedIOException | IllegalStateException e) {
+            // IllegalStateException: Chronicle Map registers a map opened from an existing file in
+            // its exit hook whatever the builder says, and refuses that while the JVM is exiting.
             LOG.warn("{}: the file made ahead for generation {} cannot be used; making it now", dir, g, e);
             deleteIfExists(file(g));
             return open(g);

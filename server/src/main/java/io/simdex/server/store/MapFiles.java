@@ -1,6 +1,7 @@
 package io.simdex.server.store;
 
 import net.openhft.chronicle.hash.ChronicleHashCorruption;
+import net.openhft.chronicle.hash.impl.VanillaChronicleHash;
 import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.chronicle.map.ChronicleMapBuilder;
 import org.slf4j.Logger;
@@ -8,6 +9,8 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -54,13 +57,53 @@ public final class MapFiles {
     }
 
     static <K, V> ChronicleMap<K, V> open(ChronicleMapBuilder<K, V> builder, Path file, boolean clean) {
+        builder.skipCloseOnExitHook(true);
+        ChronicleMap<K, V> map;
         try {
             if (Files.exists(file) && !clean) {
-                return builder.recoverPersistedTo(file.toFile(), true, c -> logCorruption(file, c));
+                map = builder.recoverPersistedTo(file.toFile(), true, c -> logCorruption(file, c));
+            } else {
+                map = builder.createPersistedTo(file.toFile());
             }
-            return builder.createPersistedTo(file.toFile());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open " + file, e);
+        }
+        leaveExitHook(map);
+        return map;
+    }
+
+    /**
+     * Chronicle Map's hook, {@code ChronicleHashCloseOnExitHook.remove}: see {@link #leaveExitHook}.
+     */
+    private static final Method EXIT_HOOK_REMOVE;
+
+    static {
+        try {
+            EXIT_HOOK_REMOVE = Class.forName("net.openhft.chronicle.hash.impl.ChronicleHashCloseOnExitHook")
+                    .getDeclaredMethod("remove", VanillaChronicleHash.class);
+            EXIT_HOOK_REMOVE.setAccessible(true);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * Takes {@code map} out of the JVM shutdown hook by which Chronicle Map closes every map it
+     * opened. That hook runs beside the server's own: on SIGTERM it unmapped bucket pages that
+     * handler threads were still writing in place (the JVM died of SIGSEGV), and closed id maps
+     * under a BulkLoad, whose bound ids then lost their bucket entries. The server closes its
+     * stores itself, after its calls and handlers have finished (CollectionStore#close), so no
+     * map needs the hook. The builder's {@code skipCloseOnExitHook} covers only a file it
+     * creates: a map opened from an existing file is registered regardless (Chronicle Map
+     * issue #213, open in 3.25), hence the hook's own remove, which the skipped ones pass too.
+     */
+    static void leaveExitHook(ChronicleMap<?, ?> map) {
+        try {
+            EXIT_HOOK_REMOVE.invoke(null, map);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException("cannot take " + map.file() + " out of Chronicle Map's exit hook", e.getCause());
         }
     }
 
