@@ -16,7 +16,8 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 /**
- * Opens persisted Chronicle Map files, recovering them when the last run did not close them.
+ * Opens persisted Chronicle Map files, recovering them when the last run did not close them,
+ * and leaves their closing to the store that opened them ({@link #leaveExitHook}).
  *
  * <p>Chronicle Map keeps segment locks and counters inside the file; a process killed with
  * SIGKILL can leave a lock held or a counter stale. {@code recoverPersistedTo} repairs that, but
@@ -26,6 +27,18 @@ public final class MapFiles {
     /** Written when a store closed cleanly; its absence at open means "recover". */
     static final String CLEAN_MARKER = ".clean";
     private static final Logger LOG = LoggerFactory.getLogger(MapFiles.class);
+    /** {@code ChronicleHashCloseOnExitHook.remove}, package-private in Chronicle Map: see {@link #leaveExitHook}. */
+    private static final Method EXIT_HOOK_REMOVE;
+
+    static {
+        try {
+            EXIT_HOOK_REMOVE = Class.forName("net.openhft.chronicle.hash.impl.ChronicleHashCloseOnExitHook")
+                    .getDeclaredMethod("remove", VanillaChronicleHash.class);
+            EXIT_HOOK_REMOVE.setAccessible(true);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private MapFiles() {
     }
@@ -68,23 +81,13 @@ public final class MapFiles {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open " + file, e);
         }
-        leaveExitHook(map);
-        return map;
-    }
-
-    /**
-     * Chronicle Map's hook, {@code ChronicleHashCloseOnExitHook.remove}: see {@link #leaveExitHook}.
-     */
-    private static final Method EXIT_HOOK_REMOVE;
-
-    static {
         try {
-            EXIT_HOOK_REMOVE = Class.forName("net.openhft.chronicle.hash.impl.ChronicleHashCloseOnExitHook")
-                    .getDeclaredMethod("remove", VanillaChronicleHash.class);
-            EXIT_HOOK_REMOVE.setAccessible(true);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
+            leaveExitHook(map);
+        } catch (RuntimeException e) {
+            map.close();
+            throw e;
         }
+        return map;
     }
 
     /**
