@@ -4,6 +4,7 @@ import com.google.protobuf.UInt32Value;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.Hamming;
 import io.simdex.proto.v1.BulkLoadRequest;
@@ -16,7 +17,6 @@ import io.simdex.proto.v1.QueryResponse;
 import io.simdex.proto.v1.QueryResult;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
-import io.grpc.stub.StreamObserver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
