@@ -19,6 +19,9 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import java.util.stream.Collectors;
 
 /**
@@ -33,11 +36,64 @@ import java.util.stream.Collectors;
 public final class AtomixMember implements AutoCloseable {
     public static final String ROLE = "role";
     public static final String ADDRESS = "address";
+    private static final Logger LOG = Logger.getLogger(AtomixMember.class.getName());
 
     private final Atomix atomix;
 
-    /** Blocks until joined; a Raft member also waits until the Raft groups have a leader (needs a quorum of them). */
+    /** The first start attempt's limit; each further attempt has twice the one before. */
+    static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    static final int START_ATTEMPTS = 3;
+
+    /**
+     * Blocks until joined; a Raft member also waits until the Raft groups have a leader (needs a
+     * quorum of them) and it has applied the leader's log up to its commit index. See
+     * {@link #AtomixMember(ClusterConfig, String, Path, ClusterMembershipEventListener, Duration, int)}.
+     */
     public AtomixMember(ClusterConfig config, String role, Path raftDir, ClusterMembershipEventListener listener) throws Exception {
+        this(config, role, raftDir, listener, START_TIMEOUT, START_ATTEMPTS);
+    }
+
+    /**
+     * Starts the member, giving each attempt {@code firstTimeout}, then twice as long as the one
+     * before. An attempt that has not started by then is stopped and a new Atomix instance,
+     * on the same ports and Raft storage, starts in its place. A Raft member of Atomix 3.1.12
+     * restarted after SIGKILL can find its partition's leader and never finish its start (seen
+     * in ReplicatedClusterIT; Atomix #343 and Zeebe #3912 report such stalls, which a new start
+     * clears), so waiting longer does not help, while a start that waits for a quorum of Raft
+     * members still gets the time the attempts add up to.
+     *
+     * @throws TimeoutException when no attempt started
+     */
+    AtomixMember(ClusterConfig config, String role, Path raftDir, ClusterMembershipEventListener listener, Duration firstTimeout,
+            int attempts) throws Exception {
+        Duration timeout = firstTimeout;
+        Atomix started;
+        for (int attempt = 1; ; attempt++) {
+            Atomix candidate = build(config, role, raftDir);
+            candidate.getMembershipService().addListener(e -> refreshLive(candidate));
+            if (listener != null) {
+                candidate.getMembershipService().addListener(listener); // before start: no event missed
+            }
+            try {
+                candidate.start().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                started = candidate;
+                break;
+            } catch (TimeoutException stalled) {
+                stopQuietly(candidate);
+                if (attempt == attempts) {
+                    throw new TimeoutException("Atomix did not start in " + attempts + " attempts, the last of " + timeout.toSeconds()
+                            + " s: is a quorum of the Raft members " + config.raft() + " up and reachable?");
+                }
+                LOG.warning("Atomix did not start within " + timeout.toSeconds() + " s (attempt " + attempt + " of " + attempts
+                        + "): stopping it and starting again");
+                timeout = timeout.multipliedBy(2);
+            }
+        }
+        atomix = started;
+        refreshLive(atomix);
+    }
+
+    private static Atomix build(ClusterConfig config, String role, Path raftDir) throws Exception {
         AtomixBuilder b = Atomix.builder(ClasspathScanningRegistry.builder().addWhitelistPackage("io.atomix").build())
                 .withClusterId("simdex").withMemberId(config.id())
                 .withHost(config.host()).withPort(config.atomixPort())
@@ -63,19 +119,25 @@ public final class AtomixMember implements AutoCloseable {
             b.withManagementGroup(raftGroup("system", config.raft(), raftDir))
                     .withPartitionGroups(raftGroup("raft", config.raft(), raftDir));
         }
-        atomix = b.build();
-        atomix.getMembershipService().addListener(e -> refreshLive());
-        if (listener != null) {
-            atomix.getMembershipService().addListener(listener); // before start: no event missed
+        return b.build();
+    }
+
+    /** Stops an instance whose start stalled, so the next can bind its ports and open its Raft storage. */
+    private static void stopQuietly(Atomix stalled) {
+        try {
+            stalled.stop().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "stopping the stalled Atomix instance failed", e);
         }
-        atomix.start().get(120, TimeUnit.SECONDS);
-        refreshLive();
     }
 
     private volatile Set<String> live = Set.of();
 
-    private void refreshLive() {
-        live = Set.copyOf(members().stream().filter(m -> m.isActive() && m.isReachable()).map(m -> m.id().id()).toList());
+    private void refreshLive(Atomix instance) {
+        if (atomix != null && instance != atomix) {
+            return; // an event of a stopped attempt
+        }
+        live = Set.copyOf(instance.getMembershipService().getMembers().stream().filter(m -> m.isActive() && m.isReachable()).map(m -> m.id().id()).toList());
     }
 
     private static ManagedPartitionGroup raftGroup(String name, Set<String> members, Path dir) {
