@@ -38,11 +38,16 @@ final class ChunkApplier {
         }
         String coll = c.getCollection();
         long g = c.getGeneration();
-        for (int i = 0; i < c.getBucketTablesCount(); i++) {
+        // An export sends each bucket's entries together: each run of one bucket is added at once.
+        for (int i = 0, n = c.getBucketTablesCount(); i < n; ) {
             int table = c.getBucketTables(i);
-            long fp = c.getBucketFingerprints(i);
-            write(Partitions.ofBucket(table, BlockTables.block(fp, table)), new PullTombstones.BucketEntry(coll, g, table, fp), coll, g,
-                    s -> s.buckets().add(table, fp, true));
+            int block = BlockTables.block(c.getBucketFingerprints(i), table);
+            int end = i + 1;
+            while (end < n && c.getBucketTables(end) == table && BlockTables.block(c.getBucketFingerprints(end), table) == block) {
+                end++;
+            }
+            addBucketRun(c, i, end, table, block);
+            i = end;
         }
         for (int i = 0; i < c.getIdsCount(); i++) {
             String id = c.getIds(i);
@@ -68,10 +73,31 @@ final class ChunkApplier {
         return records;
     }
 
+    /** Adds the chunk's bucket entries {@code from..to}, all of bucket (table, block), that no tombstone covers and the bucket lacks. */
+    private void addBucketRun(ExportChunk c, int from, int to, int table, int block) {
+        String coll = c.getCollection();
+        long g = c.getGeneration();
+        try (ActivePulls.Stripe s = node.pulls().lock(Partitions.ofBucket(table, block))) {
+            if (tombstones.isExpired(coll, g)) {
+                return;
+            }
+            long[] fps = new long[to - from];
+            int n = 0;
+            boolean none = tombstones.isEmpty(); // read under the lock that every tombstone of this partition is added under
+            for (int i = from; i < to; i++) {
+                long fp = c.getBucketFingerprints(i);
+                if (none || !tombstones.contains(new PullTombstones.BucketEntry(coll, g, table, fp))) {
+                    fps[n++] = fp;
+                }
+            }
+            node.collection(coll).writable(g).buckets().addAbsent(table, fps, 0, n);
+        }
+    }
+
     /** Writes one record of {@code partition} into the generation, unless a tombstone covers it. */
     private void write(int partition, Object key, String collection, long generation, Consumer<CollectionStore> write) {
         try (ActivePulls.Stripe s = node.pulls().lock(partition)) {
-            if (!tombstones.isExpired(collection, generation) && (key == null || !tombstones.contains(key))) {
+            if (!tombstones.isExpired(collection, generation) && (key == null || tombstones.isEmpty() || !tombstones.contains(key))) {
                 // Looked up under the lock: an expiry (which takes every lock) may have closed it.
                 write.accept(node.collection(collection).writable(generation));
             }

@@ -28,6 +28,8 @@ final class PullTombstones {
     private final Set<Object> keys = ConcurrentHashMap.newKeySet();
     /** Collection -> the oldest generation this node kept when it expired older ones. */
     private final ConcurrentHashMap<String, Long> expiredBefore = new ConcurrentHashMap<>();
+    /** Whether any expiry happened during the pull: checked for every copied record, so it spares a map lookup each. */
+    private volatile boolean anyExpired;
 
     PullTombstones(PartitionSet partitions) {
         this.partitions = partitions;
@@ -49,12 +51,21 @@ final class PullTombstones {
         return keys.contains(key);
     }
 
+    /** Whether nothing was deleted or rebound here during the pull (the usual case): then no copied record needs a key made to check. */
+    boolean isEmpty() {
+        return keys.isEmpty();
+    }
+
     void expired(String collection, long minGeneration) {
         expiredBefore.merge(collection, minGeneration, Math::max);
+        anyExpired = true;
     }
 
     /** Whether this node expired {@code generation} of {@code collection} during the pull. */
     boolean isExpired(String collection, long generation) {
+        if (!anyExpired) {
+            return false;
+        }
         Long min = expiredBefore.get(collection);
         return min != null && generation < min;
     }

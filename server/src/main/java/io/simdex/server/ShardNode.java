@@ -253,7 +253,12 @@ public final class ShardNode implements Closeable {
     /** Binds an id copied from another node (the caller holds its partition's lock). */
     void bindCopied(String collection, long generation, String id, long fp) {
         CollectionGenerations c = collection(collection);
-        bind(c, c.writable(generation).docs(), generation, id, fp, new Previous(1), 0);
+        DocMaps target = c.writable(generation).docs();
+        OptionalLong held = target.fingerprintOf(id);
+        if (held.isPresent() && held.getAsLong() == fp) {
+            return; // bound so already, as most of a restarted node's copies are: a read, not a write
+        }
+        bind(c, target, generation, id, fp, new Previous(1), 0);
     }
 
     private static void bind(CollectionGenerations c, DocMaps target, long generation, String id, long fp, Previous out, int i) {

@@ -43,6 +43,8 @@ class PullTombstonesTest {
     private static final long FP_OLD = 0x5555_0000_0000_0005L;
     private static final long FP_NEW = 0x6666_0000_0000_0006L;
     private static final long FP_LOCAL = 0x7777_0000_0000_0007L;
+    /** In FP_DEL's bucket of table 0 (block 0x0002): one run of the copy with a deleted entry. */
+    private static final long FP_BESIDE_DEL = 0x8888_0000_0000_0002L;
     private static final byte[] URL_DROPPED_JOB = hash(1);
     private static final byte[] URL_KEPT_JOB = hash(2);
 
@@ -92,6 +94,7 @@ class PullTombstonesTest {
         assertEquals(0, probe(FP_DEL_LATER), "removed before its copy arrived");
         assertEquals(1, probe(FP_KEEP));
         assertEquals(1, probe(FP_KEEP_LATER), "records nobody deleted are copied");
+        assertEquals(1, probe(FP_BESIDE_DEL), "a record copied in one run with a deleted one");
         assertEquals(1, probe(FP_LOCAL), "a local write stays");
         assertEquals(OptionalLong.empty(), binding(1, "id-del"));
         assertEquals(OptionalLong.empty(), binding(1, "id-del-later"));
@@ -136,8 +139,8 @@ class PullTombstonesTest {
     /** What the source still held after the deletes: its export read those keys earlier. */
     private static ExportChunk laterChunk() {
         return ExportChunk.newBuilder().setCollection(C).setGeneration(1)
-                .addBucketTables(0).addBucketFingerprints(FP_DEL).addBucketTables(0).addBucketFingerprints(FP_DEL_LATER)
-                .addBucketTables(0).addBucketFingerprints(FP_KEEP_LATER)
+                .addBucketTables(0).addBucketFingerprints(FP_DEL).addBucketTables(0).addBucketFingerprints(FP_BESIDE_DEL)
+                .addBucketTables(0).addBucketFingerprints(FP_DEL_LATER).addBucketTables(0).addBucketFingerprints(FP_KEEP_LATER)
                 .addIds("id-del").addIdFingerprints(FP_DEL).addIds("id-del-later").addIdFingerprints(FP_DEL_LATER)
                 .addIds("id-rebound").addIdFingerprints(FP_OLD).addIds("id-keep-later").addIdFingerprints(FP_KEEP_LATER)
                 .addAttachFingerprints(FP_DEL).addAttachIds("id-del").addAttachFingerprints(FP_DEL_LATER).addAttachIds("id-del-later")

@@ -36,8 +36,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
@@ -269,16 +271,67 @@ public final class ClusterNode implements AutoCloseable {
             }
             uncovered += covered ? 0 : 1;
         }
-        PartitionPuller puller = new PartitionPuller(node, peers);
-        for (Map.Entry<Integer, List<Integer>> e : byPeer.entrySet()) {
-            PlacedNode peer = map.nodes().get(e.getKey());
-            int[] partitions = e.getValue().stream().mapToInt(Integer::intValue).toArray();
-            long started = System.nanoTime();
-            long records = puller.pull(peer.getAddress(), partitions, n -> { });
-            LOG.info(String.format("%s pulled %d partitions from %s: %d records in %.1f s", config.id(), partitions.length,
-                    peer.getId(), records, (System.nanoTime() - started) / 1e9));
-        }
+        pullInParallel(map, byPeer);
         return uncovered;
+    }
+
+    /**
+     * Pulls the peers' shares at the same time, as many at once as this host has cores: a
+     * receiver spends about a core per pull applying what it gets, and a restarted node of R=2
+     * over N nodes copies from N - 1 peers. Returns once every pull has ended; throws the first failure. Interrupted (the node
+     * closing), it cancels the pulls and waits for their threads, so no copy writes to a store
+     * being closed.
+     */
+    private void pullInParallel(PartitionMap map, Map<Integer, List<Integer>> byPeer) {
+        PartitionPuller puller = new PartitionPuller(node, peers);
+        AtomicInteger threads = new AtomicInteger();
+        int parallel = Math.max(1, Math.min(byPeer.size(), Runtime.getRuntime().availableProcessors()));
+        ExecutorService pool = Executors.newFixedThreadPool(parallel, r -> {
+            Thread t = new Thread(r, "catch-up-pull-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<?>> pulls = new ArrayList<>();
+            for (Map.Entry<Integer, List<Integer>> e : byPeer.entrySet()) {
+                PlacedNode peer = map.nodes().get(e.getKey());
+                int[] partitions = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+                pulls.add(pool.submit(() -> {
+                    long started = System.nanoTime();
+                    long records = puller.pull(peer.getAddress(), partitions, n -> { });
+                    LOG.info(String.format("%s pulled %d partitions from %s: %d records in %.1f s", config.id(), partitions.length,
+                            peer.getId(), records, (System.nanoTime() - started) / 1e9));
+                }));
+            }
+            RuntimeException failed = null;
+            for (Future<?> pull : pulls) {
+                try {
+                    pull.get();
+                } catch (ExecutionException e) {
+                    RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+                    if (failed == null) {
+                        failed = cause;
+                    } else {
+                        failed.addSuppressed(cause);
+                    }
+                }
+            }
+            if (failed != null) {
+                throw failed;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("catch-up interrupted", e);
+        } finally {
+            pool.shutdownNow(); // interrupts pulls still running: their calls are cancelled
+            try {
+                if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
+                    LOG.warning(config.id() + ": catch-up pulls still running 30 s after they were cancelled");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     public int port() {
@@ -311,6 +364,7 @@ public final class ClusterNode implements AutoCloseable {
             server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         }
         HandlerThreads.stop(handlers);
+        catchUp.join(TimeUnit.SECONDS.toMillis(40)); // a pull it cancelled ends within 30 s: none writes once the stores close
         store.close();
         member.close();
         node.close();

@@ -9,6 +9,7 @@ import net.openhft.chronicle.map.MapEntry;
 
 import java.io.Closeable;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.StampedLock;
 
@@ -170,6 +171,68 @@ public final class BucketTable implements Closeable {
         } finally {
             lock.unlockWrite(stamp);
         }
+    }
+
+    /**
+     * Adds those of {@code fps[from..to)}, all of one bucket of {@code table}, that the bucket
+     * does not hold yet (each once); returns how many it added. Under one stripe lock the
+     * bucket's residues are read once and sorted, so a run of r checked against a bucket of b
+     * costs (b + r) log b rather than r x b, as r single checked adds would: a copy from a peer
+     * (ChunkApplier) sends whole buckets, nearly all of which a node that restarted already holds.
+     * Reorders {@code fps[from..to)}.
+     */
+    public int addAbsent(int table, long[] fps, int from, int to) {
+        if (from >= to) {
+            return 0;
+        }
+        int block = BlockTables.block(fps[from], table);
+        for (int i = from + 1; i < to; i++) {
+            if (BlockTables.block(fps[i], table) != block) {
+                throw new IllegalArgumentException("fingerprints " + from + ".." + (to - 1) + " span more than one bucket of table " + table);
+            }
+        }
+        StampedLock lock = stripe(table, block);
+        long stamp = lock.writeLock();
+        try {
+            checkOpen();
+            long[] held = residues(table, block);
+            Arrays.sort(held);
+            // Absent ones to the front, in order, each once: a residue fixes the fingerprint
+            // within its bucket, so sorting by fingerprint puts copies side by side.
+            Arrays.sort(fps, from, to);
+            int n = from;
+            for (int i = from; i < to; i++) {
+                if ((i == from || fps[i] != fps[i - 1]) && Arrays.binarySearch(held, BlockTables.residue(fps[i], table)) < 0) {
+                    fps[n++] = fps[i];
+                }
+            }
+            for (int i = from; i < n; ) {
+                i += appendRun(table, block, fps, i, n);
+            }
+            entries.addAndGet(n - from);
+            return n - from;
+        } finally {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    /** The residues bucket (table, block) holds, in page order; the caller holds its stripe lock. */
+    private long[] residues(int table, int block) {
+        int chain = pages.chainLength(table, block);
+        int count = 0;
+        for (int p = 0; p < chain; p++) {
+            long address = pages.address(table, block, p);
+            count += address == 0 ? 0 : PageLayout.countAt(address);
+        }
+        long[] out = new long[count];
+        int k = 0;
+        for (int p = 0; p < chain; p++) {
+            long address = pages.address(table, block, p);
+            for (int i = 0, c = address == 0 ? 0 : PageLayout.countAt(address); i < c && k < count; i++) {
+                out[k++] = PageLayout.residueAt(address, i);
+            }
+        }
+        return k == count ? out : Arrays.copyOf(out, k);
     }
 
     /**

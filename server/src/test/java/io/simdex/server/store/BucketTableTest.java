@@ -164,6 +164,67 @@ class BucketTableTest {
         }
     }
 
+    /**
+     * Runs of one bucket that repeat entries it holds and entries of their own, added across
+     * chains of base and overflow pages: the bucket ends as the set union, each entry once, and
+     * every entry stays findable after a clean reopen and through recovery.
+     */
+    @ParameterizedTest
+    @MethodSource("geometries")
+    void addAbsent_runsOverlappingTheBucketAndThemselves_leaveTheUnionOnce(TableGeometry geometry) {
+        SplittableRandom random = new SplittableRandom(23);
+        int[] blocks = {0x5A5A, 0x0001, 0xFFFF};
+        List<TreeSet<Long>> expected = new ArrayList<>();
+        try (BucketTable table = new BucketTable(dir, geometry, true)) {
+            for (int b = 0; b < blocks.length; b++) {
+                TreeSet<Long> bucket = new TreeSet<>();
+                expected.add(bucket);
+                List<Long> pool = new ArrayList<>();
+                for (int i = 0; i < 60; i++) {
+                    pool.add((random.nextLong() & ~0xFFFFL) | blocks[b]); // table 0's block is the low 16 bits
+                }
+                for (int round = 0; round < 8; round++) {
+                    long[] run = new long[1 + random.nextInt(25)];
+                    for (int i = 0; i < run.length; i++) {
+                        run[i] = pool.get(random.nextInt(Math.min(pool.size(), 10 + 7 * round)));
+                    }
+                    TreeSet<Long> before = new TreeSet<>(bucket);
+                    Arrays.stream(run).forEach(bucket::add);
+                    // Padding outside from..to must be left alone.
+                    long[] padded = new long[run.length + 2];
+                    System.arraycopy(run, 0, padded, 1, run.length);
+                    padded[0] = 7;
+                    padded[padded.length - 1] = 9;
+                    assertEquals(bucket.size() - before.size(), table.addAbsent(0, padded, 1, 1 + run.length), "round " + round);
+                    assertEquals(7, padded[0]);
+                    assertEquals(9, padded[padded.length - 1]);
+                    TreeSet<Long> read = new TreeSet<>();
+                    long[] held = table.fingerprints(0, blocks[b]);
+                    Arrays.stream(held).forEach(read::add);
+                    assertEquals(bucket, read, "block " + Integer.toHexString(blocks[b]) + " round " + round);
+                    assertEquals(bucket.size(), held.length, "each entry once");
+                }
+            }
+            assertEquals(expected.stream().mapToLong(TreeSet::size).sum(), table.entries());
+            assertEquals(0, table.addAbsent(0, new long[]{expected.get(0).first()}, 0, 1), "held already");
+            assertEquals(0, table.addAbsent(0, new long[0], 0, 0));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> table.addAbsent(0, new long[]{0x10001L, 0x20002L}, 0, 2));
+            assertTrue(e.getMessage().contains("more than one bucket"), e.getMessage());
+        }
+        for (boolean clean : new boolean[]{true, false}) {
+            try (BucketTable table = new BucketTable(dir, geometry, clean)) {
+                for (TreeSet<Long> bucket : expected) {
+                    for (long fp : bucket) {
+                        MatchBuffer out = new MatchBuffer();
+                        table.probe(0, fp, 0, out);
+                        assertArrayEquals(new long[]{fp}, out.toArray(), "clean=" + clean + " " + Long.toHexString(fp));
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void add_sameFingerprintTwice_storedOnce() {
         try (BucketTable table = new BucketTable(dir, TINY, true)) {
