@@ -154,12 +154,7 @@ public final class BucketTable implements Closeable {
         if (from >= to) {
             return;
         }
-        int block = BlockTables.block(fps[from], table);
-        for (int i = from + 1; i < to; i++) {
-            if (BlockTables.block(fps[i], table) != block) {
-                throw new IllegalArgumentException("fingerprints " + from + ".." + (to - 1) + " span more than one bucket of table " + table);
-            }
-        }
+        int block = blockOfRun(table, fps, from, to);
         StampedLock lock = stripe(table, block);
         long stamp = lock.writeLock();
         try {
@@ -185,12 +180,7 @@ public final class BucketTable implements Closeable {
         if (from >= to) {
             return 0;
         }
-        int block = BlockTables.block(fps[from], table);
-        for (int i = from + 1; i < to; i++) {
-            if (BlockTables.block(fps[i], table) != block) {
-                throw new IllegalArgumentException("fingerprints " + from + ".." + (to - 1) + " span more than one bucket of table " + table);
-            }
-        }
+        int block = blockOfRun(table, fps, from, to);
         StampedLock lock = stripe(table, block);
         long stamp = lock.writeLock();
         try {
@@ -214,6 +204,17 @@ public final class BucketTable implements Closeable {
         } finally {
             lock.unlockWrite(stamp);
         }
+    }
+
+    /** The block of {@code fps[from..to)} in {@code table}, a non-empty run; IllegalArgumentException if they span two. */
+    private static int blockOfRun(int table, long[] fps, int from, int to) {
+        int block = BlockTables.block(fps[from], table);
+        for (int i = from + 1; i < to; i++) {
+            if (BlockTables.block(fps[i], table) != block) {
+                throw new IllegalArgumentException("fingerprints " + from + ".." + (to - 1) + " span more than one bucket of table " + table);
+            }
+        }
+        return block;
     }
 
     /** The residues bucket (table, block) holds, in page order; the caller holds its stripe lock. */
