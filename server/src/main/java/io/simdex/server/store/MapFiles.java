@@ -49,9 +49,9 @@ public final class MapFiles {
     /**
      * Creates and deletes a small persisted map in {@code dir} once per process, so that a
      * server pays Chronicle Map's start-up cost when it starts, not within its first write's
-     * deadline. A JVM's first persisted map compiles Chronicle's native value classes with javac
-     * in process: 10-27 s per JVM on this busy 2-core machine, longer than a router's 15 s write
-     * deadline, so a fresh cluster's first write timed out.
+     * deadline (class loading and Chronicle's set-up; a fresh cluster's first write timed out
+     * when this also compiled the map header's implementation with javac, which the jar now
+     * ships compiled: {@code net.openhft.chronicle.hash.VanillaGlobalMutableState$$Native}).
      */
     public static void loadChronicle(Path dir) {
         if (!LOADED.compareAndSet(false, true)) {
