@@ -278,9 +278,9 @@ public final class ClusterNode implements AutoCloseable {
     /**
      * Pulls the peers' shares at the same time, as many at once as this host has cores: a
      * receiver spends about a core per pull applying what it gets, and a restarted node of R=2
-     * over N nodes copies from N - 1 peers. Returns once every pull has ended; throws the first failure. Interrupted (the node
-     * closing), it cancels the pulls and waits for their threads, so no copy writes to a store
-     * being closed.
+     * over N nodes copies from N - 1 peers. Returns once every pull has ended; throws the first
+     * failure. Interrupted (the node closing), it cancels the pulls and waits for their threads,
+     * so no copy writes to a store being closed.
      */
     private void pullInParallel(PartitionMap map, Map<Integer, List<Integer>> byPeer) {
         PartitionPuller puller = new PartitionPuller(node, peers);

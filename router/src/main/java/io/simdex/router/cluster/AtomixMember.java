@@ -137,7 +137,8 @@ public final class AtomixMember implements AutoCloseable {
         if (atomix != null && instance != atomix) {
             return; // an event of a stopped attempt
         }
-        live = Set.copyOf(instance.getMembershipService().getMembers().stream().filter(m -> m.isActive() && m.isReachable()).map(m -> m.id().id()).toList());
+        live = Set.copyOf(instance.getMembershipService().getMembers().stream().filter(m -> m.isActive() && m.isReachable())
+                .map(m -> m.id().id()).toList());
     }
 
     private static ManagedPartitionGroup raftGroup(String name, Set<String> members, Path dir) {

@@ -217,7 +217,7 @@ public final class BucketTable implements Closeable {
         return block;
     }
 
-    /** The residues bucket (table, block) holds, in page order; the caller holds its stripe lock. */
+    /** The residues bucket (table, block) holds, in page order; the caller holds its stripe lock, so the chain holds still. */
     private long[] residues(int table, int block) {
         int chain = pages.chainLength(table, block);
         int count = 0;
@@ -229,11 +229,11 @@ public final class BucketTable implements Closeable {
         int k = 0;
         for (int p = 0; p < chain; p++) {
             long address = pages.address(table, block, p);
-            for (int i = 0, c = address == 0 ? 0 : PageLayout.countAt(address); i < c && k < count; i++) {
+            for (int i = 0, c = address == 0 ? 0 : PageLayout.countAt(address); i < c; i++) {
                 out[k++] = PageLayout.residueAt(address, i);
             }
         }
-        return k == count ? out : Arrays.copyOf(out, k);
+        return out;
     }
 
     /**
@@ -430,14 +430,11 @@ public final class BucketTable implements Closeable {
         long stamp = lock.readLock();
         try {
             checkOpen();
-            MatchBuffer out = new MatchBuffer();
-            for (int p = 0, n = pages.chainLength(table, block); p < n; p++) {
-                long address = pages.address(table, block, p);
-                for (int i = 0, count = address == 0 ? 0 : PageLayout.countAt(address); i < count; i++) {
-                    out.add(BlockTables.fingerprint(table, block, PageLayout.residueAt(address, i)));
-                }
+            long[] out = residues(table, block);
+            for (int i = 0; i < out.length; i++) {
+                out[i] = BlockTables.fingerprint(table, block, out[i]);
             }
-            return out.toArray();
+            return out;
         } finally {
             lock.unlockRead(stamp);
         }
