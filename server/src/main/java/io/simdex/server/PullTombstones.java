@@ -28,8 +28,6 @@ final class PullTombstones {
     private final Set<Object> keys = ConcurrentHashMap.newKeySet();
     /** Collection -> the oldest generation this node kept when it expired older ones. */
     private final ConcurrentHashMap<String, Long> expiredBefore = new ConcurrentHashMap<>();
-    /** Whether any expiry happened during the pull: checked for every copied record, so it spares a map lookup each. */
-    private volatile boolean anyExpired;
 
     PullTombstones(PartitionSet partitions) {
         this.partitions = partitions;
@@ -58,13 +56,12 @@ final class PullTombstones {
 
     void expired(String collection, long minGeneration) {
         expiredBefore.merge(collection, minGeneration, Math::max);
-        anyExpired = true;
     }
 
     /** Whether this node expired {@code generation} of {@code collection} during the pull. */
     boolean isExpired(String collection, long generation) {
-        if (!anyExpired) {
-            return false;
+        if (expiredBefore.isEmpty()) {
+            return false; // checked for every copied record: no expiry, no key hashed
         }
         Long min = expiredBefore.get(collection);
         return min != null && generation < min;

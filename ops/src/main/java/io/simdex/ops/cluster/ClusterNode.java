@@ -284,13 +284,7 @@ public final class ClusterNode implements AutoCloseable {
      */
     private void pullInParallel(PartitionMap map, Map<Integer, List<Integer>> byPeer) {
         PartitionPuller puller = new PartitionPuller(node, peers);
-        AtomicInteger threads = new AtomicInteger();
-        int parallel = Math.max(1, Math.min(byPeer.size(), Runtime.getRuntime().availableProcessors()));
-        ExecutorService pool = Executors.newFixedThreadPool(parallel, r -> {
-            Thread t = new Thread(r, "catch-up-pull-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService pool = HandlerThreads.pool(Math.max(1, Math.min(byPeer.size(), HandlerThreads.perCore())), "catch-up-pull");
         try {
             List<Future<?>> pulls = new ArrayList<>();
             for (Map.Entry<Integer, List<Integer>> e : byPeer.entrySet()) {

@@ -43,8 +43,8 @@ public final class HandlerThreads {
         return threads == null ? perCore() : threads;
     }
 
-    /** A fixed pool of {@code threads} daemon threads, or null for {@link #UNBOUNDED}. */
-    static ExecutorService pool(int threads, String name) {
+    /** A fixed pool of {@code threads} daemon threads named {@code name}-1, -2, ..., or null for {@link #UNBOUNDED}. */
+    public static ExecutorService pool(int threads, String name) {
         if (threads < 0) {
             throw new IllegalArgumentException("handler threads must be >= 0 (0: unbounded), not " + threads);
         }
