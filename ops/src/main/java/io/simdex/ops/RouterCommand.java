@@ -15,6 +15,7 @@ import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.RemoteShardClient;
 import io.simdex.router.shard.ShardChannels;
 import io.simdex.router.shard.ShardClient;
+import io.simdex.router.transport.InlineCalls;
 import io.simdex.router.transport.PublicServer;
 import io.simdex.server.tls.PeerCredentials;
 import picocli.CommandLine.Command;
@@ -96,9 +97,10 @@ final class RouterCommand implements Callable<Integer> {
         IndexRouter index = new IndexRouter(clients, Placement.roundRobin(clients.size()));
         // Several routers may serve the same shards: the shards' clocks decide generations, as in a cluster.
         ClusterClock clock = ClusterClock.start(() -> channels, Clock.systemUTC(), ClusterConfig.DEFAULT_CLOCK_SKEW_MILLIS);
-        SimdexService service = new SimdexService(index, new Catalog(s.data()), clock);
+        Catalog catalog = new Catalog(s.data());
+        SimdexService service = new SimdexService(index, catalog, clock);
         PublicServer server = PublicServer.start(s.host(), s.port(), service.bindService(), SimdexGrpc.SERVICE_NAME, List.of(),
-                s.handlerThreads(), Map.of(), service.handlingTimes(), security);
+                s.handlerThreads(), InlineCalls.routerReads(catalog::cached), service.handlingTimes(), security);
         RetentionSweeper sweeper = RetentionSweeper.start(service, Set.of());
         MetricsEndpoint endpoint = MetricsOption.start(s.host(), s.metricsPort());
         if (endpoint != null) {

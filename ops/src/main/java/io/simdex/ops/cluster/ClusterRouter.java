@@ -14,12 +14,12 @@ import io.simdex.router.cluster.PartitionMapStore;
 import io.simdex.router.cluster.SharedCatalog;
 import io.simdex.router.metrics.ClusterMetrics;
 import io.simdex.router.metrics.MetricsEndpoint;
+import io.simdex.router.transport.InlineCalls;
 import io.simdex.router.transport.PublicServer;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -54,7 +54,8 @@ public final class ClusterRouter implements AutoCloseable {
         Set<String> raft = config.raft().isEmpty()
                 ? config.seeds().stream().map(ClusterConfig.Seed::id).collect(Collectors.toSet()) : config.raft();
         ClusterClock clock = ClusterClock.start(view::nodeChannels, ownClock(), config.clockSkewMillis());
-        SimdexService service = new SimdexService(view, new Catalog(config.data(), new SharedCatalog(member.atomix())), clock);
+        Catalog catalog = new Catalog(config.data(), new SharedCatalog(member.atomix()));
+        SimdexService service = new SimdexService(view, catalog, clock);
         MetricsEndpoint metrics = null;
         if (config.metricsPort() != ClusterConfig.NO_METRICS) {
             metrics = MetricsEndpoint.start(config.host(), config.metricsPort());
@@ -63,7 +64,7 @@ public final class ClusterRouter implements AutoCloseable {
             ClusterMetrics.bindClock(metrics, clock);
         }
         PublicServer server = PublicServer.start(config.host(), config.port(), service.bindService(), SimdexGrpc.SERVICE_NAME,
-                List.of(new AdminService(member, store, view, raft).bindService()), config.handlerThreads(), Map.of(),
+                List.of(new AdminService(member, store, view, raft).bindService()), config.handlerThreads(), InlineCalls.routerReads(catalog::cached),
                 service.handlingTimes(), config.security().publicPort());
         return new ClusterRouter(member, view, server, RetentionSweeper.start(service, Set.of()), metrics, clock);
     }

@@ -65,6 +65,14 @@ public final class Catalog {
         create(DEFAULT, CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()));
     }
 
+    /**
+     * Whether {@link #get} answers the collection a request names ({@code ""}: the default) from
+     * this router's own cache, without asking the cluster.
+     */
+    public boolean cached(String requestName) {
+        return collections.containsKey(requestName.isEmpty() ? DEFAULT : requestName);
+    }
+
     public Optional<CollectionInfo> get(String name) {
         CollectionInfo local = collections.get(name);
         if (local != null || shared == null) {

@@ -21,7 +21,8 @@ import java.util.logging.Logger;
  * wait on remote shards, and a shard node's lock calls wait for other routers' unlock calls, so
  * both keep the unbounded pool unless told otherwise: a full fixed pool there would stall.
  * The servers that only compute also handle their small fingerprint queries on the transport
- * thread, with no hand-off at all ({@link InlineCalls}).
+ * thread, with no hand-off at all, and routers their fingerprint queries, whose handlers only
+ * route ({@link InlineCalls}).
  */
 public final class HandlerThreads {
     /** Thread count meaning gRPC's unbounded default pool. */
@@ -58,6 +59,20 @@ public final class HandlerThreads {
             return t;
         };
         return Executors.newFixedThreadPool(threads, factory);
+    }
+
+    /**
+     * An unbounded pool of daemon threads named {@code name}-1, -2, ..., idle ones ending after a
+     * minute: gRPC's default pool, named, for a server that also handles calls in place
+     * ({@link InlineCalls} needs a pool to move the others to) and whose handlers may wait.
+     */
+    public static ExecutorService unbounded(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**

@@ -28,14 +28,20 @@ import java.util.function.Predicate;
  * 145 us to 47 us, the client's p99 from 1.3-1.8 ms to 0.6-1.3 ms, and the closed-loop rate at 8
  * callers rose 10-17%. But a transport thread serves every connection assigned to it, so
  * only work that is short and never waits may run there ({@link #SIMDEX_READS}): a Query of up to
- * {@link #INLINE_BYTES} (about 20 probes) given as fingerprints, and HandlingTimes. Every other
+ * {@link #INLINE_PROBES} probes given as fingerprints, and HandlingTimes. Every other
  * call goes to the pool: bigger queries, queries with texts (HanLP loads its dictionaries on
  * first use, for seconds), and every write, since a first write to a collection creates its
  * files (seconds of page zeroing at 50M).
  */
 public final class InlineCalls implements ServerInterceptor {
-    /** Largest Query handled on the transport thread: about 20 probes, some 0.1-0.2 ms of work at 10M stored. */
-    static final int INLINE_BYTES = 256;
+    /** Largest Query handled on the transport thread: some 0.1-0.2 ms of work at 10M stored. */
+    static final int INLINE_PROBES = 20;
+
+    /**
+     * Largest Query a cluster router handles on its transport thread. It only routes the probes
+     * (some 0.2 us each) and writes them to the nodes' streams; the nodes do the probing.
+     */
+    static final int ROUTER_INLINE_PROBES = 1000;
 
     /**
      * Largest shard read handled on a node's transport thread: some 500 fingerprints to probe or
@@ -61,6 +67,36 @@ public final class InlineCalls implements ServerInterceptor {
             ShardGrpc.getResolveIdsMethod().getFullMethodName(), InlineCalls::smallShardRead,
             ShardGrpc.getProbeMethod().getFullMethodName(), InlineCalls::smallShardRead);
 
+    /**
+     * The calls a cluster router may handle in place: a Query of up to {@link #ROUTER_INLINE_PROBES}
+     * probes given as fingerprints, of a collection {@code cached} says the router
+     * knows without asking the cluster's catalog. Its handler only routes the probes to the
+     * nodes' read streams and returns; the nodes' answers complete it on the threads that read
+     * them. In place, a query pays no hand-off to a handler thread and back.
+     */
+    public static Map<String, Predicate<Object>> routerReads(Predicate<String> cached) {
+        return Map.of(SimdexGrpc.getQueryMethod().getFullMethodName(),
+                request -> request instanceof QueryRequest q && ofFingerprints(q, ROUTER_INLINE_PROBES) && cached.test(q.getCollection()),
+                SimdexGrpc.getHandlingTimesMethod().getFullMethodName(), request -> true);
+    }
+
+    /**
+     * Whether {@code q} has at most {@code maxProbes} probes, none of them a text. Counted, not
+     * measured: a parsed request's serialized size is computed probe by probe, and took a tenth of
+     * a router's CPU under 100-probe queries.
+     */
+    private static boolean ofFingerprints(QueryRequest q, int maxProbes) {
+        if (q.getProbesCount() > maxProbes) {
+            return false;
+        }
+        for (int i = 0; i < q.getProbesCount(); i++) {
+            if (q.getProbes(i).hasText()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static boolean smallShardRead(Object request) {
         return request instanceof com.google.protobuf.MessageLite m && m.getSerializedSize() <= INLINE_SHARD_BYTES;
     }
@@ -79,15 +115,7 @@ public final class InlineCalls implements ServerInterceptor {
     }
 
     private static boolean smallQueryOfFingerprints(Object request) {
-        if (!(request instanceof QueryRequest q) || q.getSerializedSize() > INLINE_BYTES) {
-            return false;
-        }
-        for (int i = 0; i < q.getProbesCount(); i++) {
-            if (q.getProbes(i).hasText()) {
-                return false;
-            }
-        }
-        return true;
+        return request instanceof QueryRequest q && ofFingerprints(q, INLINE_PROBES);
     }
 
     @Override

@@ -64,9 +64,9 @@ public final class PublicServer implements AutoCloseable {
 
     /**
      * As above, handling the requests {@code inline} accepts on the transport thread that read
-     * them, every other call on the {@code threads} handler threads ({@link InlineCalls}). Only
-     * for servers whose handlers compute and never wait; with {@code threads} 0 (gRPC's unbounded
-     * pool) nothing runs in place.
+     * them, every other call on the {@code threads} handler threads ({@link InlineCalls}; with
+     * {@code threads} 0, an unbounded pool). Only requests whose handling computes and never waits
+     * may be accepted.
      */
     public static PublicServer start(String host, int port, ServerServiceDefinition service, String serviceName,
             List<ServerServiceDefinition> more, int threads, Map<String, Predicate<Object>> inline, HandlingTimes times) {
@@ -89,7 +89,8 @@ public final class PublicServer implements AutoCloseable {
             more.forEach(times::register);
             builder.addStreamTracerFactory(times).intercept(HandlingTimes.HANDLER_START);
         }
-        ExecutorService handlers = HandlerThreads.pool(threads, "simdex-handler");
+        ExecutorService handlers = threads == HandlerThreads.UNBOUNDED && !inline.isEmpty()
+                ? HandlerThreads.unbounded("simdex-handler") : HandlerThreads.pool(threads, "simdex-handler");
         if (handlers != null && !inline.isEmpty()) {
             // Added last, so it runs first: a call moved to the pool meets HANDLER_START there.
             builder.directExecutor().intercept(new InlineCalls(handlers, inline));

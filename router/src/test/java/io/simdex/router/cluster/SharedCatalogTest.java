@@ -63,6 +63,23 @@ class SharedCatalogTest {
     }
 
     @Test
+    void cached_isWhatARouterAnswersWithoutTheSharedCatalog() {
+        InMemory shared = new InMemory();
+        Catalog one = new Catalog(dir.resolve("r1"), shared);
+        Catalog two = new Catalog(dir.resolve("r2"), shared);
+        assertTrue(two.cached(""), "a request that names no collection means the default, always there");
+        assertTrue(two.cached("default"));
+
+        one.create("news", CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()));
+        assertTrue(one.cached("news"));
+        assertFalse(two.cached("news"), "made through another router: the shared catalog must be asked");
+        assertTrue(two.get("news").isPresent());
+        assertTrue(two.cached("news"), "cached once asked");
+        assertTrue(two.remove("news"));
+        assertFalse(two.cached("news"));
+    }
+
+    @Test
     void aCollectionMadeThroughOneRouter_isFoundThroughAnother_withTheFirstSettings() {
         InMemory shared = new InMemory();
         Catalog one = new Catalog(dir.resolve("r1"), shared);

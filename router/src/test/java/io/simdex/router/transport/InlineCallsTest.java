@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -50,6 +51,12 @@ class InlineCallsTest {
     private final List<String> threads = new CopyOnWriteArrayList<>();
     private final List<Boolean> deadlines = new CopyOnWriteArrayList<>();
     private final List<String> streamed = new CopyOnWriteArrayList<>();
+    /** What an insert does before it answers: nothing, or waits as a write may. */
+    private volatile Blocking blockInserts = () -> { };
+
+    private interface Blocking {
+        void run() throws InterruptedException;
+    }
     private final SimdexGrpc.SimdexImplBase recording = new SimdexGrpc.SimdexImplBase() {
         @Override
         public void query(QueryRequest req, StreamObserver<QueryResponse> out) {
@@ -64,6 +71,11 @@ class InlineCallsTest {
         @Override
         public void insert(InsertRequest req, StreamObserver<InsertResponse> out) {
             note();
+            try {
+                blockInserts.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             out.onNext(InsertResponse.getDefaultInstance());
             out.onCompleted();
         }
@@ -109,16 +121,54 @@ class InlineCallsTest {
         SimdexGrpc.SimdexBlockingStub stub = start(InlineCalls.SIMDEX_READS);
 
         stub.query(query(1, false));
-        stub.query(query(100, false));
+        stub.query(query(InlineCalls.INLINE_PROBES, false));
+        stub.query(query(InlineCalls.INLINE_PROBES + 1, false));
         stub.query(query(1, true));
         stub.insert(InsertRequest.newBuilder().addDocuments(Document.newBuilder().setId("a").setFingerprint(1)).build());
 
-        assertEquals(4, threads.size(), threads.toString());
+        assertEquals(5, threads.size(), threads.toString());
         assertTrue(!threads.get(0).startsWith(POOL), "one probe, in place: " + threads);
-        assertTrue(threads.get(1).startsWith(POOL), "100 probes, over the size limit: " + threads);
-        assertTrue(threads.get(2).startsWith(POOL), "a text to fingerprint: " + threads);
-        assertTrue(threads.get(3).startsWith(POOL), "a write: " + threads);
-        assertEquals(List.of(true, true, true, true), deadlines, "every handler runs in its call's context");
+        assertTrue(!threads.get(1).startsWith(POOL), "as many probes as the limit, in place: " + threads);
+        assertTrue(threads.get(2).startsWith(POOL), "one probe over the limit: " + threads);
+        assertTrue(threads.get(3).startsWith(POOL), "a text to fingerprint: " + threads);
+        assertTrue(threads.get(4).startsWith(POOL), "a write: " + threads);
+        assertEquals(List.of(true, true, true, true, true), deadlines, "every handler runs in its call's context");
+    }
+
+    @Test
+    void routerReads_queriesOfKnownCollectionsInPlace_restOnAnUnboundedPool() throws Exception {
+        server = PublicServer.start("127.0.0.1", 0, recording.bindService(), SimdexGrpc.SERVICE_NAME, List.of(), HandlerThreads.UNBOUNDED,
+                InlineCalls.routerReads(name -> name.equals("known")), null);
+        channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+        SimdexGrpc.SimdexBlockingStub stub = SimdexGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+
+        stub.query(query(InlineCalls.ROUTER_INLINE_PROBES, false).toBuilder().setCollection("known").build());
+        stub.query(query(InlineCalls.ROUTER_INLINE_PROBES + 1, false).toBuilder().setCollection("known").build());
+        stub.query(query(1, false).toBuilder().setCollection("unknown").build());
+        stub.query(query(1, true).toBuilder().setCollection("known").build());
+        // Calls that wait (writes, a collection the cluster's catalog must be asked for) each get a
+        // thread: two of them waiting at once must not hold up a third.
+        CountDownLatch waiting = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        blockInserts = () -> {
+            waiting.countDown();
+            release.await(30, TimeUnit.SECONDS);
+        };
+        SimdexGrpc.SimdexFutureStub async = SimdexGrpc.newFutureStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+        InsertRequest insert = InsertRequest.newBuilder().addDocuments(Document.newBuilder().setId("a").setFingerprint(1)).build();
+        var first = async.insert(insert);
+        var second = async.insert(insert);
+        assertTrue(waiting.await(30, TimeUnit.SECONDS), "both inserts run at once on the unbounded pool");
+        release.countDown();
+        first.get(30, TimeUnit.SECONDS);
+        second.get(30, TimeUnit.SECONDS);
+
+        assertEquals(6, threads.size(), threads.toString());
+        assertTrue(!threads.get(0).startsWith(POOL), "a query of a known collection, in place: " + threads);
+        assertTrue(threads.get(1).startsWith(POOL), "one probe over the limit: " + threads);
+        assertTrue(threads.get(2).startsWith(POOL), "a collection not cached: " + threads);
+        assertTrue(threads.get(3).startsWith(POOL), "a text to fingerprint: " + threads);
+        assertTrue(threads.subList(4, 6).stream().allMatch(t -> t.startsWith(POOL)), "writes: " + threads);
     }
 
     @Test
