@@ -66,6 +66,29 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
         return new Mode("simdex --sketch (" + m.name().substring("simdex + sketch (".length()), m.bytesPerDoc(), m.rule());
     }
 
+    /**
+     * {@link BitMinHash} fingerprints as the only candidate source: candidates within
+     * {@code radius}, kept when the letters 3-gram sketch estimates at least {@code minJaccard}.
+     */
+    static Mode bitMinHash(int radius, double minJaccard) {
+        return new Mode(String.format(java.util.Locale.ROOT, "b-bit MinHash fingerprint (Han characters, letters 2-grams, k <= %d, J >= %.2f)",
+                radius, minJaccard), "8 + 38", (s, p) -> s.bitMinHash[p] <= radius && s.estimate[1][p] >= minJaccard);
+    }
+
+    /**
+     * Texts of at most {@code maxLetters} letters and digits by {@link BitMinHash} within 7, longer
+     * ones by simdex's SimHash within 6, both verified by the letters 3-gram sketch at 0.4. A
+     * collection would store one fingerprint a document, by its length, and probe with both
+     * when a text is within 2.5x of the boundary (no pair whose lengths differ more reaches
+     * J >= 0.4): a pair is found when either rule finds it and their lengths allow the probe.
+     */
+    static Mode byLength(int maxLetters) {
+        return new Mode(String.format(java.util.Locale.ROOT,
+                "simdex + sketch, b-bit MinHash fingerprint up to %d letters (k <= 7), SimHash above (k <= 6), J >= 0.40", maxLetters),
+                "8 + 38", (s, p) -> s.estimate[1][p] >= 0.4
+                        && (s.shorterLetters[p] <= maxLetters && s.bitMinHash[p] <= 7 || s.longerLetters[p] > maxLetters && s.simdex[p] <= 6));
+    }
+
     static Mode lsh(int shingle, int bands, int rows) {
         return new Mode(String.format(java.util.Locale.ROOT, "MinHash LSH (letters %d-grams, %d bands x %d rows)",
                 PairScores.LSH_SHINGLES[shingle], bands, rows), (MinHashLsh.PERMUTATIONS * 4) + " + " + bands + " band keys",

@@ -36,6 +36,11 @@ final class PairScores {
     static final int[] LSH_SHINGLES = {3, 5};
     /** Distances under each {@link FeatureCandidates#all()} pipeline, by candidate then pair. */
     final int[][] features;
+    /** Hamming distance of the two texts' {@link BitMinHash} fingerprints. */
+    final int[] bitMinHash;
+    /** Letters and digits of the shorter text of the pair, and of the longer. */
+    final int[] shorterLetters;
+    final int[] longerLetters;
 
     PairScores(Corpus corpus) {
         this.corpus = corpus;
@@ -47,6 +52,7 @@ final class PairScores {
         List<FeatureCandidates.Candidate> candidates = FeatureCandidates.all();
         long[][] candidateFps = candidates.stream().map(c -> fingerprints(c.fingerprinter(), texts)).toArray(long[][]::new);
         long[] basicFp = texts.parallelStream().mapToLong(BasicSimHash::of).toArray();
+        long[] bitFp = IntStream.range(0, letters.length).parallel().mapToLong(i -> BitMinHash.of(letters[i])).toArray();
         long[][] sets = IntStream.range(0, texts.size()).parallel().mapToObj(i -> ShingleSets.of(letters[i], 3)).toArray(long[][]::new);
         MinHashSketch[][] sketches = new MinHashSketch[SHAPES.size()][];
         for (int s = 0; s < SHAPES.size(); s++) {
@@ -66,6 +72,9 @@ final class PairScores {
         estimate = new double[SHAPES.size()][n];
         shortJaccard = new double[n];
         features = new int[candidates.size()][n];
+        bitMinHash = new int[n];
+        shorterLetters = new int[n];
+        longerLetters = new int[n];
         IntStream.range(0, n).parallel().forEach(p -> {
             Corpus.Pair pair = corpus.pairs.get(p);
             int a = pair.a();
@@ -75,6 +84,9 @@ final class PairScores {
                 features[c][p] = distance(candidateFps[c], a, b);
             }
             basic[p] = Long.bitCount(basicFp[a] ^ basicFp[b]);
+            bitMinHash[p] = Long.bitCount(bitFp[a] ^ bitFp[b]);
+            shorterLetters[p] = Math.min(letters[a].length(), letters[b].length());
+            longerLetters[p] = Math.max(letters[a].length(), letters[b].length());
             exact[p] = ShingleSets.jaccard(sets[a], sets[b]);
             for (int s = 0; s < SHAPES.size(); s++) {
                 estimate[s][p] = sketches[s][a].estimate(sketches[s][b]);
