@@ -38,7 +38,7 @@ public final class InlineCalls implements ServerInterceptor {
     static final int INLINE_PROBES = 20;
 
     /**
-     * Largest Query a cluster router handles on its transport thread. It only routes the probes
+     * Largest Query a router handles on its transport thread. It only routes the probes
      * (some 0.2 us each) and writes them to the nodes' streams; the nodes do the probing.
      */
     static final int ROUTER_INLINE_PROBES = 1000;
@@ -68,7 +68,7 @@ public final class InlineCalls implements ServerInterceptor {
             ShardGrpc.getProbeMethod().getFullMethodName(), InlineCalls::smallShardRead);
 
     /**
-     * The calls a cluster router may handle in place: a Query of up to {@link #ROUTER_INLINE_PROBES}
+     * The calls a router may handle in place: a Query of up to {@link #ROUTER_INLINE_PROBES}
      * probes given as fingerprints, of a collection {@code cached} says the router
      * knows without asking the cluster's catalog. Its handler only routes the probes to the
      * nodes' read streams and returns; the nodes' answers complete it on the threads that read
@@ -82,8 +82,7 @@ public final class InlineCalls implements ServerInterceptor {
 
     /**
      * Whether {@code q} has at most {@code maxProbes} probes, none of them a text. Counted, not
-     * measured: a parsed request's serialized size is computed probe by probe, and took a tenth of
-     * a router's CPU under 100-probe queries.
+     * measured: a parsed request's serialized size is computed probe by probe.
      */
     private static boolean ofFingerprints(QueryRequest q, int maxProbes) {
         if (q.getProbesCount() > maxProbes) {
