@@ -52,13 +52,7 @@ public final class HandlerThreads {
         if (threads == UNBOUNDED) {
             return null;
         }
-        AtomicInteger n = new AtomicInteger();
-        ThreadFactory factory = r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
-        return Executors.newFixedThreadPool(threads, factory);
+        return Executors.newFixedThreadPool(threads, daemons(name));
     }
 
     /**
@@ -67,12 +61,17 @@ public final class HandlerThreads {
      * ({@link InlineCalls} needs a pool to move the others to) and whose handlers may wait.
      */
     public static ExecutorService unbounded(String name) {
+        return Executors.newCachedThreadPool(daemons(name));
+    }
+
+    /** Daemon threads named {@code name}-1, -2, ... */
+    private static ThreadFactory daemons(String name) {
         AtomicInteger n = new AtomicInteger();
-        return Executors.newCachedThreadPool(r -> {
+        return r -> {
             Thread t = new Thread(r, name + "-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
-        });
+        };
     }
 
     /**
