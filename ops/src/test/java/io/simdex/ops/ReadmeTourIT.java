@@ -102,7 +102,7 @@ class ReadmeTourIT {
         expect("ops/bin/simdex query --fingerprint 0123456789abcdee -k 3",
                 printsExactly("probe 1 fingerprint 0123456789abcdee: 1 match(es)\n  d=1  0123456789abcdef  f1\n"));
         expect("ops/bin/simdex query --text \"" + a1Edited + "\"", printsMatching(
-                "probe 1 text \"" + Pattern.quote(a1Edited) + "\" fingerprint [0-9a-f]{16}: 1 match\\(es\\)\n  d=3  [0-9a-f]{16}  a1  jaccard=[01]\\.[0-9]{2}\n"));
+                "probe 1 text \"" + Pattern.quote(a1Edited) + "\" fingerprint [0-9a-f]{16}: 1 match\\(es\\)\n  d=1  [0-9a-f]{16}  a1  jaccard=[01]\\.[0-9]{2}\n"));
         expect("ops/bin/simdex dedup --id f2 --fingerprint 0123456789abcd0f -k 3",
                 printsExactly("duplicate f2 0123456789abcd0f of 1 stored document(s):\n  d=3  0123456789abcdef  f1\n"));
         expect("ops/bin/simdex load docs.jsonl", printsMatching("loaded 2 documents in [0-9.]+ s \\([0-9.]+ docs/s\\)\n"));

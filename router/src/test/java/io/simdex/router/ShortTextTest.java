@@ -8,6 +8,7 @@ import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DedupResult;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.HanTokens;
+import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.ShortTextSettings;
 import io.simdex.proto.v1.StopWords;
 import io.simdex.proto.v1.SketchSettings;
@@ -109,8 +110,9 @@ class ShortTextTest {
                 "Breaking: magnitude 6.1 quake hits Tokyo, no tsunami warning",             // 7 bits
                 "Breaking: magnitude 6.1 earthquake hits Tokyo area, no tsunami warning",   // 7 bits
                 "Breaking: magnitude 6.1 earthquake strikes Tokyo, no tsunami warning"};    // 8 bits
-        // The bit counts above are those of HanLP words with stop words dropped; each collection names that pipeline.
-        CollectionSettings words = CollectionSettings.newBuilder().setHanTokens(HanTokens.HANLP_WORDS).setStopWords(StopWords.DROP_STOP_WORDS).build();
+        // The bit counts above are those of SimHash over HanLP words with stop words dropped; each collection names that pipeline.
+        CollectionSettings words = CollectionSettings.newBuilder().setHanTokens(HanTokens.HANLP_WORDS).setStopWords(StopWords.DROP_STOP_WORDS)
+                .setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(false)).build();
         try (TestServer s = new TestServer(dir, java.time.Clock.systemUTC())) {
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("posts").setSettings(words.toBuilder()
                     .setShortText(ShortTextSettings.newBuilder().setEnabled(true))).build());

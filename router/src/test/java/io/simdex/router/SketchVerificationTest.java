@@ -4,17 +4,12 @@ import io.simdex.core.text.MinHashSketch;
 import io.simdex.core.text.Sketcher;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.Hamming;
-import io.simdex.router.index.FanoutOnly;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.IndexRouter.TextChecks;
 import io.simdex.router.index.SketchRule;
 import io.simdex.router.index.Window;
-import io.simdex.router.shard.LocalShardClient;
-import io.simdex.router.shard.Placement;
-import io.simdex.router.shard.ShardClient;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.FingerprintSketch;
-import io.simdex.server.store.StoreSizing;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +36,7 @@ class SketchVerificationTest {
     Path dir;
 
     private final SplittableRandom rnd = new SplittableRandom(20240607);
-    private final String[] vocabulary = rnd.ints(400, 3, 9).mapToObj(this::word).toArray(String[]::new);
+    private final WordTexts words = new WordTexts(rnd);
 
     @Test
     void query_matchesBruteForce_keepsIdenticalWithinThreeAndNearCopiesToSeven() {
@@ -62,11 +57,11 @@ class SketchVerificationTest {
         List<String> texts = new ArrayList<>();
         for (int c = 0; c < clusters; c++) {
             long base = rnd.nextLong();
-            String shared = text(30 + rnd.nextInt(30));
+            String shared = words.text(30 + rnd.nextInt(30));
             for (int m = 0; m < 8; m++) {
                 ids.add("c" + c + "m" + m);
                 fps.add(BitFlips.flip(base, rnd.nextInt(7), rnd));
-                texts.add(m == 7 ? null : m % 2 == 0 ? edit(shared, 1 + rnd.nextInt(3)) : text(30 + rnd.nextInt(30)));
+                texts.add(m == 7 ? null : m % 2 == 0 ? words.edit(shared, 1 + rnd.nextInt(3)) : words.text(30 + rnd.nextInt(30)));
             }
         }
         try (IndexRouter index = router(fanout)) {
@@ -88,8 +83,8 @@ class SketchVerificationTest {
                 probes[q] = BitFlips.flip(fpz[j], q % 9, rnd); // distances 0..8 from the planted document
                 probeTexts[q] = switch (q % 3) {
                     case 0 -> textz[j];
-                    case 1 -> edit(textz[j], 2);
-                    default -> text(40);
+                    case 1 -> words.edit(textz[j], 2);
+                    default -> words.text(40);
                 };
             }
             TextChecks probeChecks = checks(probeTexts);
@@ -135,11 +130,11 @@ class SketchVerificationTest {
     @Test
     void dedup_nearCopyBeyondThreeRejected_unrelatedTextWithinThreeKept_fingerprintsAsBefore() {
         long x = 0x0123_4567_89ab_cdefL;
-        String original = text(40);
+        String original = words.text(40);
         try (IndexRouter index = router()) {
             assertTrue(index.dedup("c", Window.FOREVER, new String[]{"a", "f"}, new long[]{x, ~x}, K, 0,
                     checks(new String[]{original, null})).stream().allMatch(IndexRouter.Decision::inserted));
-            String[] texts = {edit(original, 2), text(40), null, edit(original, 1)};
+            String[] texts = {words.edit(original, 2), words.text(40), null, words.edit(original, 1)};
             long[] fps = {BitFlips.flip(x, 6, rnd), BitFlips.flip(x, 2, rnd), BitFlips.flip(~x, 3, rnd), BitFlips.flip(x, 9, rnd)};
             List<IndexRouter.Decision> d = index.dedup("c", Window.FOREVER, new String[]{"near", "other", "fp", "far"}, fps, K, 0,
                     checks(texts));
@@ -162,7 +157,7 @@ class SketchVerificationTest {
     @Test
     void query_sketchesKeptByIdBeforeFingerprints_verifiedAtSixBits_onBothPaths() {
         long x = 0x0fed_cba9_8765_4321L;
-        String original = text(40);
+        String original = words.text(40);
         MinHashSketch[] sketches = checks(new String[]{original}).sketches();
         for (boolean fanout : new boolean[]{false, true}) {
             try (IndexRouter index = router(fanout)) {
@@ -171,7 +166,7 @@ class SketchVerificationTest {
                 for (ShardNode node : nodes) {
                     node.putTexts("old" + fanout, 0, new String[]{"a"}, new String[]{checks(new String[]{original}).stored()[0]});
                 }
-                String[] probes = {edit(original, 1), text(40)};
+                String[] probes = {words.edit(original, 1), words.text(40)};
                 List<IndexRouter.Nearest> got = index.query("old" + fanout, Window.FOREVER, new long[]{x ^ 0x3F, x ^ 0x1}, K, 0,
                         checks(probes));
                 MinHashSketch near = checks(probes).sketches()[0];
@@ -185,7 +180,7 @@ class SketchVerificationTest {
     @Test
     void query_hotFingerprint_oneKeptSketchJudgesAllItsIds_countsThemAll_andHonoursTheLimit() {
         long x = 0x1357_9bdf_2468_ace0L;
-        String original = text(50);
+        String original = words.text(50);
         int copies = 40;
         String[] ids = new String[copies];
         long[] fps = new long[copies];
@@ -200,13 +195,13 @@ class SketchVerificationTest {
                 String c = "hot" + fanout;
                 index.insert(c, Window.FOREVER, ids, fps, checks(texts).stored());
                 List<IndexRouter.Nearest> got = index.query(c, Window.FOREVER, new long[]{x ^ 0x7F, x ^ 0x7, x}, K, 0,
-                        checks(new String[]{edit(original, 1), text(50), null}));
+                        checks(new String[]{words.edit(original, 1), words.text(50), null}));
                 assertEquals(copies, got.get(0).hits().size(), "near copy 7 bits away: every id of the fingerprint");
                 assertEquals(copies, got.get(0).total());
                 assertEquals(0, got.get(1).hits().size(), "another text 3 bits away: none");
                 assertEquals(copies, got.get(2).hits().size(), "no text: by distance");
                 List<IndexRouter.Nearest> limited = index.query(c, Window.FOREVER, new long[]{x ^ 0x7F}, K, 5,
-                        checks(new String[]{edit(original, 1)}));
+                        checks(new String[]{words.edit(original, 1)}));
                 assertEquals(5, limited.get(0).hits().size());
             }
         }
@@ -223,16 +218,8 @@ class SketchVerificationTest {
         return router(false);
     }
 
-    /** Over three shards; {@code fanout}: through the fan-out, as remote shards are queried. */
     private IndexRouter router(boolean fanout) {
-        List<ShardClient> shards = new ArrayList<>();
-        nodes.clear();
-        for (int i = 0; i < 3; i++) {
-            ShardNode node = new ShardNode(dir.resolve((fanout ? "f" : "s") + i), c -> StoreSizing.forShare(50_000, 3, 8));
-            nodes.add(node);
-            shards.add(fanout ? new FanoutOnly(node) : new LocalShardClient(node));
-        }
-        return new IndexRouter(shards, Placement.roundRobin(3));
+        return ThreeShards.router(dir, fanout, nodes);
     }
 
     private static TextChecks checks(String[] texts) {
@@ -241,30 +228,5 @@ class SketchVerificationTest {
             sketches[i] = texts[i] == null ? null : RULE.sketch(texts[i]);
         }
         return new TextChecks(null, new String[texts.length], RULE, sketches);
-    }
-
-    private String text(int words) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < words; i++) {
-            b.append(i == 0 ? "" : " ").append(vocabulary[rnd.nextInt(vocabulary.length)]);
-        }
-        return b.toString();
-    }
-
-    /** {@code text} with {@code words} of its words replaced. */
-    private String edit(String text, int words) {
-        String[] w = text.split(" ");
-        for (int i = 0; i < words; i++) {
-            w[rnd.nextInt(w.length)] = vocabulary[rnd.nextInt(vocabulary.length)];
-        }
-        return String.join(" ", w);
-    }
-
-    private String word(int letters) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < letters; i++) {
-            b.append((char) ('a' + rnd.nextInt(26)));
-        }
-        return b.toString();
     }
 }

@@ -85,6 +85,12 @@ final class Json {
             t.addProperty("minJaccard", s.getSketch().getMinJaccard());
             o.add("sketch", t);
         }
+        if (s.hasShortFingerprint() && s.getShortFingerprint().getEnabled()) {
+            JsonObject t = new JsonObject();
+            t.addProperty("maxLetters", s.getShortFingerprint().getMaxLetters());
+            t.addProperty("candidateDistance", s.getShortFingerprint().getCandidateDistance());
+            o.add("shortFingerprint", t);
+        }
         o.addProperty("retentionSeconds", s.getRetentionSeconds());
         o.addProperty("generationSeconds", s.getGenerationSeconds());
         return o;

@@ -4,6 +4,7 @@ import com.google.protobuf.UInt32Value;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.HanTokens;
 import io.simdex.proto.v1.StopWords;
+import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.ShortTextSettings;
 import io.simdex.proto.v1.SketchSettings;
 import io.simdex.proto.v1.Tokenization;
@@ -76,6 +77,18 @@ final class SettingsOptions {
     @Option(names = "--sketch-distance", paramLabel = "K", description = "Candidate distance for sketch verification, 0..7 (server default 6).")
     Integer sketchDistance;
 
+    @Option(names = "--short-fingerprint", negatable = true, description = "Fingerprint short texts by 1-bit MinHash instead of "
+            + "SimHash; needs sketches (server default: on where sketches are).")
+    Boolean shortFingerprint;
+
+    @Option(names = "--short-fingerprint-letters", paramLabel = "N",
+            description = "Texts of up to N letters and digits are short, 1..100000 (server default 300).")
+    Integer shortFingerprintLetters;
+
+    @Option(names = "--short-fingerprint-distance", paramLabel = "K",
+            description = "Candidate distance of a short text's MinHash fingerprint, 0..7 (server default 7).")
+    Integer shortFingerprintDistance;
+
     CollectionSettings toProto() throws BadInputException {
         CollectionSettings.Builder b = CollectionSettings.newBuilder().setKeepStopWords(keepStopWords);
         if (dropStopWords) {
@@ -139,7 +152,27 @@ final class SettingsOptions {
             throw new BadInputException("--short-text-* options need --short-text");
         }
         sketch(b);
+        shortFingerprint(b);
         return b.build();
+    }
+
+    private void shortFingerprint(CollectionSettings.Builder b) throws BadInputException {
+        boolean tuned = shortFingerprintLetters != null || shortFingerprintDistance != null;
+        if (Boolean.FALSE.equals(shortFingerprint)) {
+            if (tuned) {
+                throw new BadInputException("--short-fingerprint-* options contradict --no-short-fingerprint");
+            }
+            b.setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(false));
+        } else if (Boolean.TRUE.equals(shortFingerprint) || tuned) {
+            ShortFingerprintSettings.Builder t = ShortFingerprintSettings.newBuilder().setEnabled(true);
+            if (shortFingerprintLetters != null) {
+                t.setMaxLetters(shortFingerprintLetters);
+            }
+            if (shortFingerprintDistance != null) {
+                t.setCandidateDistance(shortFingerprintDistance);
+            }
+            b.setShortFingerprint(t);
+        }
     }
 
     private void sketch(CollectionSettings.Builder b) throws BadInputException {
@@ -183,6 +216,10 @@ final class SettingsOptions {
         if (s.hasSketch() && s.getSketch().getEnabled()) {
             b.append(" sketch(k<=").append(s.getSketch().getCandidateDistance()).append(", jaccard>=")
                     .append(s.getSketch().getMinJaccard()).append(')');
+        }
+        if (s.hasShortFingerprint() && s.getShortFingerprint().getEnabled()) {
+            b.append(" short-fingerprint(<=").append(s.getShortFingerprint().getMaxLetters()).append(" letters, k<=")
+                    .append(s.getShortFingerprint().getCandidateDistance()).append(')');
         }
         b.append(s.getRetentionSeconds() == 0 ? " retention=forever"
                 : " retention=" + Duration.ofSeconds(s.getRetentionSeconds()) + "/" + Duration.ofSeconds(s.getGenerationSeconds()));

@@ -11,6 +11,7 @@ import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.SketchSettings;
 import io.simdex.router.EmbeddedSimdex;
 import picocli.CommandLine.Command;
@@ -42,7 +43,6 @@ import java.util.concurrent.Callable;
         description = "CPU time per text of Dedup with sketch verification off and on, in the calling thread.")
 public final class DedupCpuCommand implements Callable<Integer> {
     private static final int BATCH = 100;
-    private static final int WORDS = 300;
     private static final int POOL = 4_000;
 
     @Option(names = "--stored", description = "Texts stored in each collection first (default: ${DEFAULT-VALUE}).")
@@ -51,7 +51,11 @@ public final class DedupCpuCommand implements Callable<Integer> {
     @Option(names = "--rounds", description = "Batches of " + BATCH + " per mode; the first third warms up (default: ${DEFAULT-VALUE}).")
     int rounds = 30;
 
-    @Option(names = "--modes", split = ",", description = "off, on (the server's default candidate distance, 6) or on-kN (to N) (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--words", description = "Words per text: 300 is long, 20 short (default: ${DEFAULT-VALUE}).")
+    int words = 300;
+
+    @Option(names = "--modes", split = ",", description = "off, on (the server's default candidate distance, 6) or on-kN (to N); "
+            + "a mode ending in -simhash turns the short-text fingerprint off (default: ${DEFAULT-VALUE}).")
     List<String> modes = List.of("off", "on");
 
     @Option(names = "--corpus", description = "wide or small, as DedupTextBenchmark's (default: ${DEFAULT-VALUE}).")
@@ -80,11 +84,13 @@ public final class DedupCpuCommand implements Callable<Integer> {
         TextCorpus texts = corpus.equals("small") ? new TextCorpus(42) : TextCorpus.wide(42);
         String[] loaded = new String[stored];
         for (int i = 0; i < stored; i++) {
-            loaded[i] = texts.document(language(i), WORDS);
+            loaded[i] = texts.document(language(i), words);
         }
         for (String mode : modes) {
             stub.createCollection(CreateCollectionRequest.newBuilder().setName(mode).setSettings(CollectionSettings.newBuilder()
-                    .setSketch(SketchSettings.newBuilder().setEnabled(!mode.equals("off")).setCandidateDistance(candidateDistance(mode)))).build());
+                    .setSketch(SketchSettings.newBuilder().setEnabled(!mode.equals("off")).setCandidateDistance(candidateDistance(mode)))
+                    .setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(!mode.equals("off") && !mode.endsWith(SIMHASH))))
+                    .build());
             for (int from = 0; from < stored; from += BATCH) {
                 DedupRequest.Builder r = DedupRequest.newBuilder().setCollection(mode);
                 for (int i = from; i < Math.min(stored, from + BATCH); i++) {
@@ -95,7 +101,7 @@ public final class DedupCpuCommand implements Callable<Integer> {
         }
         String[] pool = new String[POOL];
         for (int i = 0; i < POOL; i++) {
-            pool[i] = i % 2 == 0 ? texts.nearDuplicate(loaded[i % stored], language(i % stored), 1 + i % 20) : texts.document(language(i), WORDS);
+            pool[i] = i % 2 == 0 ? texts.nearDuplicate(loaded[i % stored], language(i % stored), 1 + i % 20) : texts.document(language(i), words);
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         Map<String, List<Double>> micros = new LinkedHashMap<>();
@@ -118,7 +124,7 @@ public final class DedupCpuCommand implements Callable<Integer> {
     }
 
     private void report(Map<String, List<Double>> micros) {
-        System.out.printf("dedup-cpu: %d %s texts stored per collection, %d batches of %d measured per mode%n", stored, corpus,
+        System.out.printf("dedup-cpu: %d %s texts of %d words stored per collection, %d batches of %d measured per mode%n", stored, corpus, words,
                 rounds - rounds / 3, BATCH);
         double off = Double.NaN;
         for (Map.Entry<String, List<Double>> e : micros.entrySet()) {
@@ -133,8 +139,12 @@ public final class DedupCpuCommand implements Callable<Integer> {
 
     /** The candidate distance of an {@code on-kN} mode: N; of {@code on}, 0 (the server's default, 6). */
     static int candidateDistance(String mode) {
-        return mode.startsWith("on-k") ? Integer.parseInt(mode.substring("on-k".length())) : 0;
+        String m = mode.endsWith(SIMHASH) ? mode.substring(0, mode.length() - SIMHASH.length()) : mode;
+        return m.startsWith("on-k") ? Integer.parseInt(m.substring("on-k".length())) : 0;
     }
+
+    /** Ends a mode whose collection gives short texts their SimHash too. */
+    private static final String SIMHASH = "-simhash";
 
     private static TextCorpus.Language language(int i) {
         return i % 2 == 0 ? TextCorpus.Language.ENGLISH : TextCorpus.Language.CHINESE;

@@ -1,5 +1,8 @@
 package io.simdex.loadtest.quality;
 
+import io.simdex.core.text.BitMinHash;
+import io.simdex.core.text.ShortTextFingerprint;
+
 /**
  * One way of deciding that two texts are near-duplicates, over a corpus's {@link PairScores}.
  *
@@ -76,17 +79,23 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
     }
 
     /**
-     * Texts of at most {@code maxLetters} letters and digits by {@link BitMinHash} within 7, longer
-     * ones by simdex's SimHash within 6, both verified by the letters 3-gram sketch at 0.4. A
-     * collection would store one fingerprint a document, by its length, and probe with both
-     * when a text is within 2.5x of the boundary (no pair whose lengths differ more reaches
-     * J >= 0.4): a pair is found when either rule finds it and their lengths allow the probe.
+     * What a collection with a {@link ShortTextFingerprint} does: texts of at most
+     * {@code maxLetters} letters and digits are stored with their {@link BitMinHash}
+     * fingerprint, longer ones with simdex's SimHash, and a text near the boundary probes with
+     * both; candidates of a probe of the stored text's kind, within {@code minHashRadius} or
+     * {@code simHashRadius}, are kept when the letters 3-gram sketch estimates at least
+     * {@code minJaccard}. The pair's first text is the stored one.
      */
-    static Mode byLength(int maxLetters) {
+    static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard) {
+        ShortTextFingerprint rule = new ShortTextFingerprint(maxLetters, minJaccard);
         return new Mode(String.format(java.util.Locale.ROOT,
-                "simdex + sketch, b-bit MinHash fingerprint up to %d letters (k <= 7), SimHash above (k <= 6), J >= 0.40", maxLetters),
-                "8 + 38", (s, p) -> s.estimate[1][p] >= 0.4
-                        && (s.shorterLetters[p] <= maxLetters && s.bitMinHash[p] <= 7 || s.longerLetters[p] > maxLetters && s.simdex[p] <= 6));
+                "simdex + sketch, b-bit MinHash fingerprint up to %d letters (k <= %d), SimHash above (k <= %d), J >= %.2f",
+                maxLetters, minHashRadius, simHashRadius, minJaccard), "8 + 38", (s, p) -> {
+                    boolean storedShort = rule.isShort(s.storedLetters[p]);
+                    boolean probesKind = rule.isShort(s.probeLetters[p]) == storedShort || rule.probesBoth(s.probeLetters[p]);
+                    int distance = storedShort ? s.bitMinHash[p] : s.simdex[p];
+                    return probesKind && distance <= (storedShort ? minHashRadius : simHashRadius) && s.estimate[1][p] >= minJaccard;
+                });
     }
 
     static Mode lsh(int shingle, int bands, int rows) {

@@ -1,5 +1,6 @@
 package io.simdex.loadtest.quality;
 
+import io.simdex.core.text.BitMinHash;
 import io.simdex.core.text.MinHashSketch;
 import io.simdex.core.text.ShingleJaccard;
 import io.simdex.core.text.Sketcher;
@@ -38,9 +39,9 @@ final class PairScores {
     final int[][] features;
     /** Hamming distance of the two texts' {@link BitMinHash} fingerprints. */
     final int[] bitMinHash;
-    /** Letters and digits of the shorter text of the pair, and of the longer. */
-    final int[] shorterLetters;
-    final int[] longerLetters;
+    /** Letters and digits of the pair's first text (stored first), and of its second (probing it). */
+    final int[] storedLetters;
+    final int[] probeLetters;
 
     PairScores(Corpus corpus) {
         this.corpus = corpus;
@@ -52,7 +53,7 @@ final class PairScores {
         List<FeatureCandidates.Candidate> candidates = FeatureCandidates.all();
         long[][] candidateFps = candidates.stream().map(c -> fingerprints(c.fingerprinter(), texts)).toArray(long[][]::new);
         long[] basicFp = texts.parallelStream().mapToLong(BasicSimHash::of).toArray();
-        long[] bitFp = IntStream.range(0, letters.length).parallel().mapToLong(i -> BitMinHash.of(letters[i])).toArray();
+        long[] bitFp = IntStream.range(0, letters.length).parallel().mapToLong(i -> BitMinHash.of(normal[i])).toArray();
         long[][] sets = IntStream.range(0, texts.size()).parallel().mapToObj(i -> ShingleSets.of(letters[i], 3)).toArray(long[][]::new);
         MinHashSketch[][] sketches = new MinHashSketch[SHAPES.size()][];
         for (int s = 0; s < SHAPES.size(); s++) {
@@ -73,8 +74,8 @@ final class PairScores {
         shortJaccard = new double[n];
         features = new int[candidates.size()][n];
         bitMinHash = new int[n];
-        shorterLetters = new int[n];
-        longerLetters = new int[n];
+        storedLetters = new int[n];
+        probeLetters = new int[n];
         IntStream.range(0, n).parallel().forEach(p -> {
             Corpus.Pair pair = corpus.pairs.get(p);
             int a = pair.a();
@@ -85,8 +86,8 @@ final class PairScores {
             }
             basic[p] = Long.bitCount(basicFp[a] ^ basicFp[b]);
             bitMinHash[p] = Long.bitCount(bitFp[a] ^ bitFp[b]);
-            shorterLetters[p] = Math.min(letters[a].length(), letters[b].length());
-            longerLetters[p] = Math.max(letters[a].length(), letters[b].length());
+            storedLetters[p] = BitMinHash.letters(normal[a]);
+            probeLetters[p] = BitMinHash.letters(normal[b]);
             exact[p] = ShingleSets.jaccard(sets[a], sets[b]);
             for (int s = 0; s < SHAPES.size(); s++) {
                 estimate[s][p] = sketches[s][a].estimate(sketches[s][b]);

@@ -49,7 +49,7 @@ record RequestDocs(String[] ids, long[] fps, byte[][] contentKeys, boolean[] kno
             for (int i = 0; i < textIndexes.length; i++) {
                 int at = textIndexes[i];
                 known[at] = found[i];
-                fps[at] = found[i] ? recorded[i] : c.fingerprint("documents[" + at + "].text", documents.get(at).getText());
+                fps[at] = found[i] ? recorded[i] : c.fingerprint("documents[" + at + "].text", documents.get(at).getText(), normalised[at]);
             }
         }
         return new RequestDocs(ids, fps, keys, known, normalised);

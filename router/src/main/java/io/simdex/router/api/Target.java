@@ -1,43 +1,106 @@
 package io.simdex.router.api;
 
+import io.simdex.core.text.BitMinHash;
 import io.simdex.core.text.MinHashSketch;
 import io.simdex.core.text.TextFingerprinter;
+import io.simdex.fingerprint.crawl.ContentHash;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.router.index.IndexRouter;
+import io.simdex.router.index.ShortFingerprintRule;
 import io.simdex.router.index.ShortTextRule;
 import io.simdex.router.index.SketchRule;
 import io.simdex.router.index.Window;
 
-/** One collection as a request sees it: its settings, live generations, fingerprinter and short-text rule. */
-record Target(String name, CollectionSettings settings, Window window, TextFingerprinter text, ShortTextRule shortText) {
+import java.util.Arrays;
+
+/**
+ * One collection as a request sees it: its settings, live generations, fingerprinter, short-text
+ * rule and short-text fingerprint (null: every text gets its SimHash).
+ */
+record Target(String name, CollectionSettings settings, Window window, TextFingerprinter text, ShortTextRule shortText,
+              ShortFingerprintRule shortFingerprint) {
     /**
      * What the request's texts (normalised; null for fingerprints) are verified by: short texts
-     * and sketches, as the collection's settings say; null when it verifies neither.
+     * and sketches, as the collection's settings say; null when it verifies neither. No second
+     * probes: what an Insert stores.
      */
     IndexRouter.TextChecks textChecks(String[] normalised) {
+        return textChecks(normalised, null);
+    }
+
+    /**
+     * As {@link #textChecks(String[])}, for probing with the items' fingerprints {@code fps}:
+     * each text's candidates are judged by the sketch rule of its fingerprint's kind, and a text
+     * near the short-text boundary probes with its other fingerprint too.
+     */
+    IndexRouter.TextChecks probeChecks(String[] normalised, long[] fps) {
+        return textChecks(normalised, fps);
+    }
+
+    private IndexRouter.TextChecks textChecks(String[] normalised, long[] fps) {
         SketchRule sketchRule = CollectionSettingsRules.sketchRule(settings);
         if (shortText == null && sketchRule == null) {
             return null;
         }
-        String[] shortOnes = new String[normalised.length];
-        MinHashSketch[] sketches = new MinHashSketch[normalised.length];
-        for (int i = 0; i < normalised.length; i++) {
+        int n = normalised.length;
+        String[] shortOnes = new String[n];
+        MinHashSketch[] sketches = new MinHashSketch[n];
+        SketchRule[] rules = new SketchRule[n];
+        int[] secondItems = new int[n];
+        long[] secondFps = new long[n];
+        SketchRule[] secondRules = new SketchRule[n];
+        int seconds = 0;
+        for (int i = 0; i < n; i++) {
             if (normalised[i] == null) {
                 continue;
             }
             shortOnes[i] = shortText != null && shortText.applies(normalised[i]) ? normalised[i] : null;
-            sketches[i] = sketchRule != null ? sketchRule.sketch(normalised[i]) : null;
+            if (sketchRule == null) {
+                continue;
+            }
+            sketches[i] = sketchRule.sketch(normalised[i]);
+            rules[i] = sketchRule;
+            if (shortFingerprint == null || fps == null) {
+                continue;
+            }
+            int letters = BitMinHash.letters(normalised[i]);
+            boolean isShort = shortFingerprint.lengths().isShort(letters);
+            rules[i] = isShort ? shortFingerprint.probeRule() : sketchRule;
+            if (shortFingerprint.lengths().probesBoth(letters)) {
+                // The text's other fingerprint; SimHash cuts the same features from the normalised text as from the text.
+                secondItems[seconds] = i;
+                secondFps[seconds] = isShort ? text.fingerprint(normalised[i]) : BitMinHash.of(normalised[i]);
+                secondRules[seconds] = isShort ? sketchRule : shortFingerprint.probeRule();
+                seconds++;
+            }
         }
-        return new IndexRouter.TextChecks(shortText, shortOnes, sketchRule, sketches);
+        IndexRouter.SecondProbes second = seconds == 0 ? IndexRouter.SecondProbes.NONE : new IndexRouter.SecondProbes(
+                Arrays.copyOf(secondItems, seconds), Arrays.copyOf(secondFps, seconds), Arrays.copyOf(secondRules, seconds));
+        return new IndexRouter.TextChecks(shortText, shortOnes, rules, sketches, second);
     }
 
-    /** The fingerprint of a request's text, validated; INVALID_ARGUMENT names {@code field}. */
+    /**
+     * The fingerprint a text is stored and probed with, validated; INVALID_ARGUMENT names
+     * {@code field}. Its SimHash, or its MinHash fingerprint if the collection gives short
+     * texts one and it is short; SimHash validates either way (a text without a word is refused).
+     */
     long fingerprint(String field, String text) {
+        return fingerprint(field, text, null);
+    }
+
+    /** As {@link #fingerprint(String, String)}, given the text's normal form ({@link ContentHash#normalise}) if known, else null. */
+    long fingerprint(String field, String text, String normalised) {
         Validation.text(field, text);
+        long simHash;
         try {
-            return this.text.fingerprint(text);
+            simHash = this.text.fingerprint(text);
         } catch (IllegalArgumentException e) {
             throw Validation.invalid(field + ": " + e.getMessage());
         }
+        if (shortFingerprint == null) {
+            return simHash;
+        }
+        String normal = normalised != null ? normalised : ContentHash.normalise(text);
+        return shortFingerprint.isShort(normal) ? BitMinHash.of(normal) : simHash;
     }
 }

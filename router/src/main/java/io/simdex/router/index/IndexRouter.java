@@ -16,7 +16,9 @@ import io.simdex.server.store.FingerprintSketch;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.stream.IntStream;
@@ -102,13 +104,29 @@ public final class IndexRouter implements AutoCloseable {
 
     /**
      * What a request's texts are verified by: the collection's short-text rule and each item's
-     * normalised text where it is short (else null), and its sketch rule and each text item's
-     * sketch (else null). A rule that is off is null, and so are its items.
+     * normalised text where it is short (else null), and each text item's sketch and the sketch
+     * rule its candidates are judged by (else null). A rule that is off is null, and so are its
+     * items. {@code second} holds the second probes of texts that probe with two fingerprints
+     * ({@link ShortFingerprintRule}).
      */
-    public record TextChecks(ShortTextRule shortRule, String[] texts, SketchRule sketchRule, MinHashSketch[] sketches) {
+    public record TextChecks(ShortTextRule shortRule, String[] texts, SketchRule[] sketchRules, MinHashSketch[] sketches,
+                             SecondProbes second) {
         /** Short-text verification only. */
         public TextChecks(ShortTextRule shortRule, String[] texts) {
             this(shortRule, texts, null, new MinHashSketch[texts.length]);
+        }
+
+        /** One sketch rule for every item with a sketch, no second probes. */
+        public TextChecks(ShortTextRule shortRule, String[] texts, SketchRule sketchRule, MinHashSketch[] sketches) {
+            this(shortRule, texts, rules(sketchRule, sketches), sketches, SecondProbes.NONE);
+        }
+
+        private static SketchRule[] rules(SketchRule rule, MinHashSketch[] sketches) {
+            SketchRule[] out = new SketchRule[sketches.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = sketches[i] != null ? rule : null;
+            }
+            return out;
         }
 
         boolean any() {
@@ -123,12 +141,20 @@ public final class IndexRouter implements AutoCloseable {
             return sketches[i];
         }
 
+        /** The rule item i's candidates are judged by, null if it has no sketch. */
+        SketchRule sketchRule(int i) {
+            return sketchRules[i];
+        }
+
         /** The distance candidates are needed from: the widest of the rules in use, at least k. */
         int reach(int k) {
             int r = k;
             for (int i = 0; i < texts.length; i++) {
                 r = Math.max(r, texts[i] != null ? shortRule.candidateDistance() : 0);
-                r = Math.max(r, sketches[i] != null ? sketchRule.candidateDistance() : 0);
+                r = Math.max(r, sketchRules[i] != null ? sketchRules[i].candidateDistance() : 0);
+            }
+            for (SketchRule rule : second.rules()) {
+                r = Math.max(r, rule.candidateDistance());
             }
             return r;
         }
@@ -141,6 +167,71 @@ public final class IndexRouter implements AutoCloseable {
             }
             return out;
         }
+
+        /** {@code probes} followed by the second probes. */
+        long[] withSecondProbes(long[] probes) {
+            long[] out = Arrays.copyOf(probes, probes.length + second.items().length);
+            System.arraycopy(second.fps(), 0, out, probes.length, second.items().length);
+            return out;
+        }
+
+        /** These checks with each second probe an item of its own after the request's (as {@link #withSecondProbes}), and none left. */
+        TextChecks withSecondItems() {
+            int n = texts.length;
+            int[] items = second.items();
+            String[] t = Arrays.copyOf(texts, n + items.length);
+            SketchRule[] r = Arrays.copyOf(sketchRules, n + items.length);
+            MinHashSketch[] s = Arrays.copyOf(sketches, n + items.length);
+            for (int j = 0; j < items.length; j++) {
+                t[n + j] = texts[items[j]];
+                r[n + j] = second.rules()[j];
+                s[n + j] = sketches[items[j]];
+            }
+            return new TextChecks(shortRule, t, r, s, SecondProbes.NONE);
+        }
+
+        /**
+         * The answers of {@link #withSecondItems} folded back to one per request item: an item's
+         * matches and its second probe's, an id once (at its nearer distance), nearest first, at
+         * most {@code limit} (0: all); the totals add up, less the ids both found.
+         */
+        List<Nearest> foldSecondAnswers(List<Nearest> answers, int limit) {
+            List<Nearest> out = new ArrayList<>(answers.subList(0, texts.length));
+            for (int j = 0; j < second.items().length; j++) {
+                Nearest extra = answers.get(texts.length + j);
+                if (extra.hits().isEmpty()) {
+                    continue;
+                }
+                int i = second.items()[j];
+                Map<String, Hit> byId = new HashMap<>();
+                for (Hit h : out.get(i).hits()) {
+                    byId.put(h.id(), h);
+                }
+                long both = 0;
+                for (Hit h : extra.hits()) {
+                    Hit was = byId.putIfAbsent(h.id(), h);
+                    if (was != null) {
+                        both++;
+                        if (Hit.NEAREST_FIRST.compare(h, was) < 0) {
+                            byId.put(h.id(), h);
+                        }
+                    }
+                }
+                List<Hit> hits = new ArrayList<>(byId.values());
+                hits.sort(Hit.NEAREST_FIRST);
+                out.set(i, new Nearest(limit > 0 && hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits,
+                        out.get(i).total() + extra.total() - both));
+            }
+            return out;
+        }
+    }
+
+    /**
+     * Second probes of a request's text items: item {@code items[j]} also probes with
+     * {@code fps[j]}, whose candidates {@code rules[j]} judges by the item's sketch.
+     */
+    public record SecondProbes(int[] items, long[] fps, SketchRule[] rules) {
+        public static final SecondProbes NONE = new SecondProbes(new int[0], new long[0], new SketchRule[0]);
     }
 
     /**
@@ -262,6 +353,10 @@ public final class IndexRouter implements AutoCloseable {
      * maxDistance.
      */
     public List<Nearest> query(String c, Window w, long[] probes, int maxDistance, int limit, TextChecks checks) {
+        if (checks != null && checks.second().items().length > 0) {
+            List<Nearest> all = query(c, w, checks.withSecondProbes(probes), maxDistance, limit, checks.withSecondItems());
+            return checks.foldSecondAnswers(all, limit);
+        }
         boolean verify = checks != null && checks.any();
         int k = verify ? checks.reach(maxDistance) : maxDistance;
         // Each matched fingerprint needs at most `limit` ids: the nearest `limit` of a probe are among them.
@@ -322,7 +417,9 @@ public final class IndexRouter implements AutoCloseable {
     public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance, int limit, TextChecks checks) {
         boolean verify = checks != null && checks.any();
         int reach = verify ? checks.reach(maxDistance) : maxDistance;
-        try (DedupLocks locks = DedupLocks.acquire(shards, placement, c, fps, reach)) {
+        // A text that probes with two fingerprints locks the buckets of both.
+        long[] probes = verify ? checks.withSecondProbes(fps) : fps;
+        try (DedupLocks locks = DedupLocks.acquire(shards, placement, c, probes, reach)) {
             List<Decision> decisions = decide(c, w, ids, fps, maxDistance, limit, verify ? checks : null, locks.stamp() + 1);
             locks.checkLease();
             int[] kept = IntStream.range(0, ids.length).filter(i -> decisions.get(i).inserted()).toArray();
@@ -434,11 +531,14 @@ public final class IndexRouter implements AutoCloseable {
                 int d = Hamming.distance(fps[i], fps[j]);
                 // Against an earlier document of this request, as against the store: by what it stores.
                 double sim = st == null ? (d <= maxDistance ? TextVerification.UNVERIFIED : -1)
-                        : TextVerification.similarity(st, i, st.verifies(i) ? stored[j] : null, d, maxDistance);
+                        : TextVerification.similarity(st, i, st.sketchRule(i), st.verifies(i) ? stored[j] : null, d, maxDistance);
                 if (sim >= 0) {
                     dups.add(sim > 1 ? new Hit(ids[j], fps[j], d) : new Hit(ids[j], fps[j], d, sim));
                     total++;
                 }
+            }
+            if (st != null) {
+                total += secondProbeDuplicates(st, i, ids, fps, stored, kept, reach, maxDistance, dups);
             }
             if (dups.isEmpty()) {
                 kept.add(i, fps[i]);
@@ -450,6 +550,31 @@ public final class IndexRouter implements AutoCloseable {
             }
         }
         return decisions;
+    }
+
+    /**
+     * Adds to {@code dups} the documents kept earlier in this request that item i's second
+     * probes find and its first did not; returns how many.
+     */
+    private static int secondProbeDuplicates(TextChecks st, int i, String[] ids, long[] fps, String[] stored, BatchTables kept,
+                                             int reach, int maxDistance, List<Hit> dups) {
+        SecondProbes second = st.second();
+        int added = 0;
+        for (int s = 0; s < second.items().length; s++) {
+            if (second.items()[s] != i) {
+                continue;
+            }
+            long probe = second.fps()[s];
+            for (int j : kept.within(probe, reach, fps)) {
+                int d = Hamming.distance(probe, fps[j]);
+                double sim = TextVerification.similarity(st, i, second.rules()[s], st.verifies(i) ? stored[j] : null, d, maxDistance);
+                if (sim >= 0 && dups.stream().noneMatch(h -> h.id().equals(ids[j]))) {
+                    dups.add(sim > 1 ? new Hit(ids[j], fps[j], d) : new Hit(ids[j], fps[j], d, sim));
+                    added++;
+                }
+            }
+        }
+        return added;
     }
 
     /** Whether {@code id} is stored with {@code fp} itself (a retried request that stored it). */

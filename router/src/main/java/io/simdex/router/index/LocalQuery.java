@@ -84,7 +84,7 @@ final class LocalQuery {
             }
             MinHashSketch sketch = checks == null ? null : checks.sketch(i);
             byte[] packed = sketch != null && sketch.bins() == FingerprintSketch.BINS ? FingerprintSketch.pack(sketch) : null;
-            out.add(m.fps().size() == 0 ? Candidates.NONE : hits(c, gens, probe, m, limit, batch, packed, packed == null ? null : checks.sketchRule()));
+            out.add(m.fps().size() == 0 ? Candidates.NONE : hits(c, gens, probe, m, limit, batch, packed, packed == null ? null : checks.sketchRule(i)));
         }
         return out;
     }

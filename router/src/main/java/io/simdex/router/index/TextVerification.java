@@ -80,11 +80,11 @@ final class TextVerification {
                 if (h.similarity() >= 0) {
                     sim = h.similarity();
                 } else if (slots[n] < 0) {
-                    SketchRule rule = checks.sketchRule();
+                    SketchRule rule = checks.sketchRule(i);
                     double est = rule.estimateKeptByFingerprint(checks.sketch(i), byFingerprint[fpSlots[n]]);
                     sim = rule.keeps(h.distance(), est) ? est : -1;
                 } else {
-                    sim = similarity(checks, i, stored[slots[n]], h.distance(), k);
+                    sim = similarity(checks, i, checks.sketchRule(i), stored[slots[n]], h.distance(), k);
                 }
                 n++;
                 if (sim >= 0) {
@@ -123,10 +123,11 @@ final class TextVerification {
 
     /**
      * Whether item i's candidate at {@code distance}, with {@code stored} kept for it (null:
-     * nothing), is a duplicate: its verified similarity if so, {@link #UNVERIFIED} if kept by
-     * distance alone, -1 if not.
+     * nothing), is a duplicate by {@code rule} (the item's sketch rule, or that of its second
+     * probe; null when it has no sketch): its verified similarity if so, {@link #UNVERIFIED} if
+     * kept by distance alone, -1 if not.
      */
-    static double similarity(TextChecks checks, int i, String stored, int distance, int k) {
+    static double similarity(TextChecks checks, int i, SketchRule rule, String stored, int distance, int k) {
         if (stored == null) {
             return distance <= k ? UNVERIFIED : -1;
         }
@@ -138,8 +139,8 @@ final class TextVerification {
         }
         MinHashSketch sketch = checks.sketch(i);
         if (sketch != null) {
-            double est = checks.sketchRule().estimate(sketch, stored);
-            return checks.sketchRule().keeps(distance, est) ? est : -1;
+            double est = rule.estimate(sketch, stored);
+            return rule.keeps(distance, est) ? est : -1;
         }
         return distance <= k ? UNVERIFIED : -1;
     }

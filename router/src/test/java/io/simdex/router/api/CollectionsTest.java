@@ -166,7 +166,8 @@ class CollectionsTest {
         try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("grams").setSettings(
                     CollectionSettings.newBuilder().setTokenization(Tokenization.CHAR_NGRAMS).setMaxDistance(UInt32Value.of(0))).build());
-            String text = "The city council voted on Tuesday to restore the wetlands along the river.";
+            // Longer than 300 letters: SimHash, which the tokenization shapes (shorter texts get a MinHash fingerprint).
+            String text = "The city council voted on Tuesday to restore the wetlands along the river. ".repeat(6);
             long words = s.stub().fingerprint(FingerprintRequest.newBuilder().addTexts(text).build()).getFingerprints(0);
             long grams = s.stub().fingerprint(FingerprintRequest.newBuilder().setCollection("grams").addTexts(text).build()).getFingerprints(0);
             assertNotEquals(words, grams, "each collection fingerprints with its own tokenization");

@@ -2,8 +2,10 @@ package io.simdex.router.api;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.simdex.core.text.BitMinHash;
 import io.simdex.core.text.TextFingerprinter;
 import io.simdex.core.text.TextSettings;
+import io.simdex.fingerprint.crawl.ContentHash;
 import io.simdex.proto.v1.CollectionInfo;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.CreateCollectionRequest;
@@ -30,6 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class FeatureDefaultsTest {
     /** English with stop words and Chinese whose HanLP words differ from its characters. */
     private static final String TEXT = "The city council approved the new flood wall on Tuesday. 市政府决定在河流两岸修建新的防洪堤坝。";
+    /** Over 300 letters: fingerprinted by SimHash in a new collection too. */
+    private static final String LONG_TEXT = (TEXT + " ").repeat(6);
     /** A catalog entry as routers wrote it before han_tokens and stop_words: complete settings without them. */
     private static final String OLD_ENTRY = "{\"name\": \"old\", \"settings\": {\"maxDistance\": 3, \"tokenization\": \"WORDS\","
             + " \"weighting\": \"TF\", \"ngramSize\": 3, \"sketch\": {}}}";
@@ -80,22 +84,23 @@ class FeatureDefaultsTest {
         Path catalog = dir.resolve("router").resolve("collections.json");
         Files.writeString(catalog, Files.readString(catalog).replaceFirst("\\[", "[" + Matcher.quoteReplacement(OLD_ENTRY) + ","));
         try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
-            long old = fingerprint(s, "old");
-            long fresh = fingerprint(s, "new");
-            assertEquals(TextFingerprinter.defaults().fingerprint(TEXT), old);
-            assertEquals(TextFingerprinter.of(TextSettings.recommended()).fingerprint(TEXT), fresh);
-            assertNotEquals(old, fresh, "the text tells the two pipelines apart");
+            long old = fingerprint(s, "old", TEXT);
+            long fresh = fingerprint(s, "new", LONG_TEXT);
+            assertEquals(TextFingerprinter.defaults().fingerprint(TEXT), old, "stored without short_fingerprint: SimHash for every text");
+            assertEquals(TextFingerprinter.of(TextSettings.recommended()).fingerprint(LONG_TEXT), fresh);
+            assertEquals(BitMinHash.of(ContentHash.normalise(TEXT)), fingerprint(s, "new", TEXT), "a new collection's short texts: MinHash");
+            assertNotEquals(TextFingerprinter.defaults().fingerprint(LONG_TEXT), fresh, "the text tells the two pipelines apart");
 
             CollectionInfo again = s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("old").build()).getCollection();
             assertEquals(HanTokens.HAN_TOKENS_UNSPECIFIED, again.getSettings().getHanTokens(), "the stored settings, unchanged");
             assertEquals(Status.Code.ALREADY_EXISTS, assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(
                     CreateCollectionRequest.newBuilder().setName("old").setSettings(CollectionSettings.newBuilder()
                             .setHanTokens(HanTokens.HAN_CHARACTERS)).build())).getStatus().getCode());
-            assertEquals(old, fingerprint(s, "old"));
+            assertEquals(old, fingerprint(s, "old", TEXT));
         }
     }
 
-    private static long fingerprint(TestServer s, String collection) {
-        return s.stub().fingerprint(FingerprintRequest.newBuilder().setCollection(collection).addTexts(TEXT).build()).getFingerprints(0);
+    private static long fingerprint(TestServer s, String collection, String text) {
+        return s.stub().fingerprint(FingerprintRequest.newBuilder().setCollection(collection).addTexts(text).build()).getFingerprints(0);
     }
 }

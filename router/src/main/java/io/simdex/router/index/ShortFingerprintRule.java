@@ -1,0 +1,16 @@
+package io.simdex.router.index;
+
+import io.simdex.core.text.BitMinHash;
+import io.simdex.core.text.ShortTextFingerprint;
+
+/**
+ * How a collection fingerprints short texts: by {@link BitMinHash} up to the boundary of
+ * {@code lengths}, by SimHash above it, and the sketch rule that verifies the candidates of a
+ * MinHash probe (the collection's threshold, its own candidate distance).
+ */
+public record ShortFingerprintRule(ShortTextFingerprint lengths, SketchRule probeRule) {
+    /** Whether a normalised text is stored with its MinHash fingerprint. */
+    public boolean isShort(String normalised) {
+        return lengths.isShort(BitMinHash.letters(normalised));
+    }
+}

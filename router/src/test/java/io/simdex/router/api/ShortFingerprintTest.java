@@ -1,0 +1,178 @@
+package io.simdex.router.api;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.simdex.core.text.BitMinHash;
+import io.simdex.core.text.TextFingerprinter;
+import io.simdex.core.text.TextSettings;
+import io.simdex.fingerprint.crawl.ContentHash;
+import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.CreateCollectionRequest;
+import io.simdex.proto.v1.DedupRequest;
+import io.simdex.proto.v1.DedupResult;
+import io.simdex.proto.v1.Document;
+import io.simdex.proto.v1.FingerprintRequest;
+import io.simdex.proto.v1.InsertRequest;
+import io.simdex.proto.v1.ListCollectionsRequest;
+import io.simdex.proto.v1.Probe;
+import io.simdex.proto.v1.QueryRequest;
+import io.simdex.proto.v1.QueryResult;
+import io.simdex.proto.v1.ShortFingerprintSettings;
+import io.simdex.proto.v1.SketchSettings;
+import io.simdex.router.TestServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Short texts fingerprinted by 1-bit MinHash in a collection's defaults, over gRPC. */
+class ShortFingerprintTest {
+    private static final String COUNCIL = "The city council voted on Tuesday to restore the wetlands north of the harbour, "
+            + "ending three years of hearings, lawsuits and petitions";
+    private static final String POST = "今天下午三点地铁二号线因设备故障暂停运营，预计一小时后恢复";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void newCollections_fingerprintShortTextsByMinHash_longOnesBySimHash_andFillInTheDefaults() throws Exception {
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            CollectionSettings defaults = s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollections(0).getSettings();
+            assertEquals(ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(300).setCandidateDistance(7).build(),
+                    defaults.getShortFingerprint());
+            String longText = (COUNCIL + " ").repeat(3);
+            assertTrue(BitMinHash.letters(ContentHash.normalise(longText)) > 300);
+            List<Long> fps = s.stub().fingerprint(FingerprintRequest.newBuilder().addTexts(COUNCIL).addTexts(POST).addTexts(longText).build())
+                    .getFingerprintsList();
+            assertEquals(List.of(BitMinHash.of(ContentHash.normalise(COUNCIL)), BitMinHash.of(ContentHash.normalise(POST)),
+                    TextFingerprinter.of(TextSettings.recommended()).fingerprint(longText)), fps);
+
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("simhash").setSettings(CollectionSettings.newBuilder()
+                    .setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(false))).build());
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("plain").setSettings(CollectionSettings.newBuilder()
+                    .setSketch(SketchSettings.newBuilder().setEnabled(false))).build());
+            long simHash = TextFingerprinter.of(TextSettings.recommended()).fingerprint(COUNCIL);
+            for (String c : List.of("simhash", "plain")) {
+                assertEquals(simHash, s.stub().fingerprint(FingerprintRequest.newBuilder().setCollection(c).addTexts(COUNCIL).build())
+                        .getFingerprints(0), c);
+            }
+            CollectionSettings plain = s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsList().stream()
+                    .filter(i -> i.getName().equals("plain")).findFirst().orElseThrow().getSettings();
+            assertFalse(plain.getShortFingerprint().getEnabled(), "without sketches: off");
+        }
+    }
+
+    @Test
+    void badShortFingerprintSettings_invalidArgument_andNothingCreated() throws Exception {
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            ShortFingerprintSettings.Builder on = ShortFingerprintSettings.newBuilder().setEnabled(true);
+            assertInvalid(s, CollectionSettings.newBuilder().setShortFingerprint(on).setSketch(SketchSettings.newBuilder().setEnabled(false)),
+                    "settings.short_fingerprint needs settings.sketch");
+            assertInvalid(s, CollectionSettings.newBuilder().setShortFingerprint(on.clone().setMaxLetters(100_001)),
+                    "settings.short_fingerprint.max_letters 100001 outside 1..100000");
+            assertInvalid(s, CollectionSettings.newBuilder().setShortFingerprint(on.clone().setCandidateDistance(8)),
+                    "settings.short_fingerprint.candidate_distance 8 outside 0..7");
+            assertEquals(1, s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsCount(), "only the default");
+        }
+    }
+
+    @Test
+    void settingsStoredWithoutTheField_keepSimHashForEveryText() {
+        CollectionSettings stored = CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()).toBuilder()
+                .clearShortFingerprint().build();
+        assertNull(CollectionSettingsRules.shortFingerprintRule(stored));
+        assertTrue(CollectionSettingsRules.sameSettings(stored, CollectionSettings.getDefaultInstance()),
+                "a create without settings finds the collection stored before the field existed");
+    }
+
+    /** The README's one-word edit of a 20-word text, and a two-character edit of a Chinese post, by Query and by Dedup. */
+    @Test
+    void lightEditsOfShortTexts_foundInTheDefaultCollection() throws Exception {
+        String councilEdit = COUNCIL.replace("Tuesday", "Wednesday");
+        String postEdit = POST.replace("三点", "四点");
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            s.stub().insert(InsertRequest.newBuilder().addDocuments(Document.newBuilder().setId("council").setText(COUNCIL))
+                    .addDocuments(Document.newBuilder().setId("post").setText(POST)).build());
+            List<QueryResult> found = query(s, "default", councilEdit, postEdit);
+            assertEquals("council", found.get(0).getMatches(0).getId());
+            assertEquals("post", found.get(1).getMatches(0).getId());
+            assertTrue(found.get(1).getMatches(0).getDistance() <= 7);
+            DedupResult again = s.stub().dedup(DedupRequest.newBuilder().addDocuments(Document.newBuilder().setId("p2").setText(postEdit))
+                    .build()).getResults(0);
+            assertFalse(again.getInserted());
+            assertEquals("post", again.getDuplicates(0).getId());
+        }
+    }
+
+    /**
+     * A text just over the boundary is stored with its SimHash, one just under with its MinHash
+     * fingerprint; each probes with both, so a near copy on the other side is found, by Query
+     * and by Dedup, in the store and within one request.
+     */
+    @Test
+    void nearCopiesAcrossTheBoundary_foundByTheSecondProbe() throws Exception {
+        String under = letters(290, 1);
+        String over = under + " and then some more words here";
+        assertTrue(BitMinHash.letters(ContentHash.normalise(under)) <= 300 && BitMinHash.letters(ContentHash.normalise(over)) > 300);
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            s.stub().insert(InsertRequest.newBuilder().addDocuments(Document.newBuilder().setId("under").setText(under)).build());
+            QueryResult r = query(s, "default", over).get(0);
+            assertEquals("under", r.getMatches(0).getId(), "the longer text's MinHash probe finds the shorter one");
+            assertEquals(1, r.getTotalMatches());
+
+            List<DedupResult> stored = s.stub().dedup(DedupRequest.newBuilder()
+                    .addDocuments(Document.newBuilder().setId("x-over").setText("x " + over))
+                    .addDocuments(Document.newBuilder().setId("x-under").setText("x " + under)).build()).getResultsList();
+            assertEquals("under", stored.get(0).getDuplicates(0).getId(), "by its second probe");
+            assertEquals("under", stored.get(1).getDuplicates(0).getId());
+
+            // Within one request: the shorter text is kept first, its longer copy finds it by its second probe.
+            String under2 = letters(290, 2);
+            List<DedupResult> batch = s.stub().dedup(DedupRequest.newBuilder()
+                    .addDocuments(Document.newBuilder().setId("y-under").setText(under2))
+                    .addDocuments(Document.newBuilder().setId("y-over").setText(under2 + " and then some more words here")).build())
+                    .getResultsList();
+            assertTrue(batch.get(0).getInserted());
+            assertFalse(batch.get(1).getInserted());
+            assertEquals("y-under", batch.get(1).getDuplicates(0).getId());
+        }
+    }
+
+    /** About {@code n} letters of words made up from {@code seed}: texts of different seeds share few letter pairs. */
+    private static String letters(int n, int seed) {
+        java.util.Random rnd = new java.util.Random(seed);
+        StringBuilder b = new StringBuilder();
+        for (int count = 0; count < n - 8; ) {
+            int length = 4 + rnd.nextInt(5);
+            b.append(b.length() == 0 ? "" : " ");
+            for (int i = 0; i < length; i++) {
+                b.append((char) ('a' + rnd.nextInt(26)));
+            }
+            count += length;
+        }
+        return b.toString();
+    }
+
+    private static List<QueryResult> query(TestServer s, String collection, String... texts) {
+        QueryRequest.Builder q = QueryRequest.newBuilder().setCollection(collection);
+        for (String t : texts) {
+            q.addProbes(Probe.newBuilder().setText(t));
+        }
+        return s.stub().query(q.build()).getResultsList();
+    }
+
+    private static void assertInvalid(TestServer s, CollectionSettings.Builder settings, String message) {
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(
+                CreateCollectionRequest.newBuilder().setName("bad").setSettings(settings).build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+        assertTrue(e.getStatus().getDescription().contains(message), e.getStatus().getDescription());
+    }
+}
