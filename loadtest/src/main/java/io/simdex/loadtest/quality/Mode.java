@@ -87,7 +87,7 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
      * {@code minJaccard}. The pair's first text is the stored one.
      */
     static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard) {
-        ShortTextFingerprint rule = new ShortTextFingerprint(maxLetters, minJaccard);
+        ShortTextFingerprint rule = new ShortTextFingerprint(maxLetters);
         return new Mode(String.format(java.util.Locale.ROOT,
                 "simdex + sketch, b-bit MinHash fingerprint up to %d letters (k <= %d), SimHash above (k <= %d), J >= %.2f",
                 maxLetters, minHashRadius, simHashRadius, minJaccard), "8 + 38", (s, p) -> {

@@ -275,7 +275,7 @@ public final class CollectionSettingsRules {
             return null;
         }
         ShortFingerprintSettings t = s.getShortFingerprint();
-        return new ShortFingerprintRule(new ShortTextFingerprint(t.getMaxLetters(), sketch.minJaccard()),
+        return new ShortFingerprintRule(new ShortTextFingerprint(t.getMaxLetters()),
                 new SketchRule(t.getCandidateDistance(), sketch.minJaccard(), sketch.sketcher()));
     }
 
