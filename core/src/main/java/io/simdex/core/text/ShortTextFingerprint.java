@@ -34,6 +34,11 @@ public record ShortTextFingerprint(int maxLetters) {
 
     /** Whether a text of {@code letters} letters and digits probes with both fingerprints. */
     public boolean probesBoth(int letters) {
-        return letters * PROBE_BAND > maxLetters && letters < maxLetters * PROBE_BAND;
+        return probesBoth(letters, PROBE_BAND);
+    }
+
+    /** As {@link #probesBoth(int)} with another band (the quality evaluation compares them); 1: never. */
+    public boolean probesBoth(int letters, double band) {
+        return letters * band > maxLetters && letters < maxLetters * band;
     }
 }

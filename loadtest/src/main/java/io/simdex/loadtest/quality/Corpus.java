@@ -35,15 +35,19 @@ final class Corpus {
     }
 
     final Language language;
+    /** Long: edits are a share of the words; short: a few words. */
     final boolean longText;
+    /** The length class the report names: long, short, or boundary (long-text edits). */
+    final String lengthClass;
     final int documents;
     final List<String> texts = new ArrayList<>();
     final List<Pair> pairs = new ArrayList<>();
     int excludedNegatives;
 
-    private Corpus(Language language, boolean longText, int documents) {
+    private Corpus(Language language, boolean longText, String lengthClass, int documents) {
         this.language = language;
         this.longText = longText;
+        this.lengthClass = lengthClass;
         this.documents = documents;
     }
 
@@ -62,7 +66,11 @@ final class Corpus {
     }
 
     static Corpus build(List<Doc> docs, Language language, boolean longText, long seed) {
-        Corpus c = new Corpus(language, longText, docs.size());
+        return build(docs, language, longText, longText ? "long" : "short", seed);
+    }
+
+    static Corpus build(List<Doc> docs, Language language, boolean longText, String lengthClass, long seed) {
+        Corpus c = new Corpus(language, longText, lengthClass, docs.size());
         docs.forEach(d -> c.texts.add(d.text()));
         for (int i = 0; i < docs.size(); i++) {
             c.addPositives(i, docs.get(i), seed);

@@ -84,15 +84,17 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
      * fingerprint, longer ones with simdex's SimHash, and a text near the boundary probes with
      * both; candidates of a probe of the stored text's kind, within {@code minHashRadius} or
      * {@code simHashRadius}, are kept when the letters 3-gram sketch estimates at least
-     * {@code minJaccard}. The pair's first text is the stored one.
+     * {@code minJaccard}. The pair's first text is the stored one; {@code band} is the factor
+     * around the boundary where a text probes with both (1: never).
      */
-    static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard) {
+    static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard, double band) {
         ShortTextFingerprint rule = new ShortTextFingerprint(maxLetters);
         return new Mode(String.format(java.util.Locale.ROOT,
-                "simdex + sketch, b-bit MinHash fingerprint up to %d letters (k <= %d), SimHash above (k <= %d), J >= %.2f",
-                maxLetters, minHashRadius, simHashRadius, minJaccard), "8 + 38", (s, p) -> {
+                "simdex + sketch, b-bit MinHash fingerprint up to %d letters (k <= %d), SimHash above (k <= %d), J >= %.2f, both probed within %sx",
+                maxLetters, minHashRadius, simHashRadius, minJaccard, band == (int) band ? String.valueOf((int) band) : String.valueOf(band)),
+                "8 + 38", (s, p) -> {
                     boolean storedShort = rule.isShort(s.storedLetters[p]);
-                    boolean probesKind = rule.isShort(s.probeLetters[p]) == storedShort || rule.probesBoth(s.probeLetters[p]);
+                    boolean probesKind = rule.isShort(s.probeLetters[p]) == storedShort || rule.probesBoth(s.probeLetters[p], band);
                     int distance = storedShort ? s.bitMinHash[p] : s.simdex[p];
                     return probesKind && distance <= (storedShort ? minHashRadius : simHashRadius) && s.estimate[1][p] >= minJaccard;
                 });

@@ -1,5 +1,6 @@
 package io.simdex.loadtest.quality;
 
+import io.simdex.core.text.ShortTextFingerprint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -54,7 +55,9 @@ public final class QualityMain implements Callable<Integer> {
                 Corpus.build(sources.englishLong(longDocs), Language.ENGLISH, true, seed),
                 Corpus.build(sources.englishShort(shortDocs), Language.ENGLISH, false, seed),
                 Corpus.build(sources.chineseLong(longDocs), Language.CHINESE, true, seed),
-                Corpus.build(sources.chineseShort(shortDocs), Language.CHINESE, false, seed));
+                Corpus.build(sources.chineseShort(shortDocs), Language.CHINESE, false, seed),
+                Corpus.build(sources.englishBoundary(longDocs), Language.ENGLISH, true, "boundary", seed),
+                Corpus.build(sources.chineseBoundary(longDocs), Language.CHINESE, true, "boundary", seed));
         System.err.printf("quality: corpus built in %.1f s%n", (System.nanoTime() - start) / 1e9);
         List<PairScores> scores = corpora.stream().map(PairScores::new).toList();
         System.err.printf("quality: pairs scored at %.1f s%n", (System.nanoTime() - start) / 1e9);
@@ -66,7 +69,8 @@ public final class QualityMain implements Callable<Integer> {
         List<Mode> modes = new ArrayList<>(List.of(Mode.basicSimHash(), Mode.simdexDefaultBefore(), Mode.simdexDefault(),
                 Mode.builtInIdf(), Mode.simdexShortText(), Mode.shipped(),
                 Mode.sketch(1, 6, 0.4, false), Mode.sketch(1, 5, 0.4, false), Mode.sketch(1, 4, 0.4, false),
-                Mode.bitMinHash(7, 0.4), Mode.bitMinHash(6, 0.4), Mode.byLength(300, 7, 6, 0.4)));
+                Mode.bitMinHash(7, 0.4), Mode.bitMinHash(6, 0.4), Mode.byLength(300, 7, 6, 0.4, ShortTextFingerprint.PROBE_BAND),
+                Mode.byLength(300, 7, 6, 0.4, 2.5), Mode.byLength(300, 7, 6, 0.4, 1)));
         tunings.subList(0, tunings.size() - 1).forEach(t -> modes.add(t.get(0).mode()));
         String command = "loadtest/quality/run-eval.sh --seed " + seed + " --long " + longDocs + " --short " + shortDocs;
         String report = Report.markdown(scores, modes, tunings, features, command, sources.describe());

@@ -179,7 +179,7 @@ final class Report {
     }
 
     private static String length(PairScores s) {
-        return s.corpus.longText ? "long" : "short";
+        return s.corpus.lengthClass;
     }
 
     private static String joined(double[] values) {

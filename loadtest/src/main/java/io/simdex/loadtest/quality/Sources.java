@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -38,6 +39,11 @@ final class Sources {
     private static final int SHORT_MIN_WORDS = 8;
     private static final int SHORT_MAX_WORDS = 40;
     private static final int SENTENCES_PER_PAGE = 3;
+    private static final int BOUNDARY_MIN_PAGE_WORDS = 120;
+    private static final int BOUNDARY_MIN_WORDS = 35;
+    private static final int BOUNDARY_MAX_WORDS = 80;
+    private static final int BOUNDARY_MIN_HAN = 200;
+    private static final int BOUNDARY_MAX_HAN = 450;
     private static final int ZH_LONG_MIN_HAN = 300;
     private static final int ZH_LONG_MAX_CHARS = 3000;
     private static final int ZH_SHORT_MIN_HAN = 10;
@@ -89,6 +95,46 @@ final class Sources {
         return take(all.stream(), count, d -> {
             int han = Language.hanCount(d.text());
             return han >= ZH_SHORT_MIN_HAN && han <= ZH_SHORT_MAX_HAN ? List.of(d) : List.of();
+        });
+    }
+
+    /**
+     * English texts near the short-text fingerprint's boundary of 300 letters: a run of 35 to 80
+     * words (about 190 to 440 letters) from a random place of a man page of at least 120 words.
+     */
+    List<Doc> englishBoundary(int count) {
+        return take(englishPages(), count, page -> {
+            String[] words = page.text().trim().split("\\s+");
+            if (words.length < BOUNDARY_MIN_PAGE_WORDS) {
+                return List.of();
+            }
+            Random r = new Random(seed ^ page.id().hashCode());
+            int n = BOUNDARY_MIN_WORDS + r.nextInt(BOUNDARY_MAX_WORDS - BOUNDARY_MIN_WORDS + 1);
+            int from = r.nextInt(words.length - n + 1);
+            return List.of(new Doc(page.id() + "#b", String.join(" ", Arrays.asList(words).subList(from, from + n)), page.group()));
+        });
+    }
+
+    /**
+     * Chinese texts near the boundary: a run of 200 to 450 Han characters (with what lies between
+     * them) from a random place of a Chinese man page that has more.
+     */
+    List<Doc> chineseBoundary(int count) {
+        List<Path> files = shuffled(manFiles(manRoot.resolve("zh_CN"), null));
+        return take(files.stream().map(this::manPage), count, page -> {
+            if (page == null || Language.hanCount(page.text()) < BOUNDARY_MAX_HAN + BOUNDARY_MIN_HAN) {
+                return List.of();
+            }
+            Random r = new Random(seed ^ page.id().hashCode());
+            int han = BOUNDARY_MIN_HAN + r.nextInt(BOUNDARY_MAX_HAN - BOUNDARY_MIN_HAN + 1);
+            String text = page.text();
+            int from = r.nextInt(text.length() / 2);
+            int end = from;
+            for (int seen = 0; end < text.length() && seen < han; end++) {
+                seen += Character.UnicodeScript.of(text.charAt(end)) == Character.UnicodeScript.HAN ? 1 : 0;
+            }
+            String cut = text.substring(from, end);
+            return Language.hanCount(cut) == han ? List.of(new Doc(page.id() + "#b", cut, page.group())) : List.of();
         });
     }
 
