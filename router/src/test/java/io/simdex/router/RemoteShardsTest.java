@@ -561,13 +561,13 @@ class RemoteShardsTest {
     }
 
     @Test
-    void probeMany_maxDistanceAboveSeven_invalidArgument() throws IOException {
+    void probeMany_maxDistanceAboveTwelve_invalidArgument() throws IOException {
         RemoteShardClient shard = node(0);
         CompletionException e = assertThrows(CompletionException.class,
-                () -> shard.probeMany("c", new long[]{0}, new int[]{0, 1}, new long[][]{{42}, {42}}, new int[]{3, 8}).join());
+                () -> shard.probeMany("c", new long[]{0}, new int[]{0, 1}, new long[][]{{42}, {42}}, new int[]{3, 13}).join());
         Status status = ((StatusRuntimeException) e.getCause()).getStatus();
         assertEquals(Status.Code.INVALID_ARGUMENT, status.getCode());
-        assertEquals("max_distance 8 above 7", status.getDescription());
+        assertEquals("max_distance 13 above 12", status.getDescription());
     }
 
     private static TreeSet<String> bruteForce(long[] fps, String[] ids, long probe, int k) {

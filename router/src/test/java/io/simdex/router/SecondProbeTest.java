@@ -3,6 +3,7 @@ package io.simdex.router;
 import io.simdex.core.text.MinHashSketch;
 import io.simdex.core.text.Sketcher;
 import io.simdex.fingerprint.BitFlips;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.Hamming;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.IndexRouter.SecondProbes;
@@ -38,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SecondProbeTest {
     /** The rule of SimHash probes (the collection's sketch) and of MinHash probes (the short-text fingerprint's). */
     private static final SketchRule SIMHASH = new SketchRule(6, 0.4, Sketcher.DEFAULT);
-    private static final SketchRule MINHASH = new SketchRule(7, 0.4, Sketcher.DEFAULT);
+    private static final SketchRule MINHASH = new SketchRule(BlockTables.MAX_CANDIDATE_DISTANCE, 0.4, Sketcher.DEFAULT);
     private static final int K = 3;
 
     @TempDir
@@ -104,7 +105,7 @@ class SecondProbeTest {
                     // The second probe: near another document of the same text family, or near the first probe (both find the same ids).
                     int other = q % 3 == 1 ? j - j % size + rnd.nextInt(size) : j;
                     secondItems.add(q);
-                    secondFps.add(q % 3 == 1 ? BitFlips.flip(fps[other], (q / 3) % 9, rnd) : probes[q] ^ 1L << rnd.nextInt(64));
+                    secondFps.add(q % 3 == 1 ? BitFlips.flip(fps[other], (q / 3) % 14, rnd) : probes[q] ^ 1L << rnd.nextInt(64));
                     secondRules.add(firstIsMinHash[q] ? SIMHASH : MINHASH);
                 }
             }
@@ -115,6 +116,7 @@ class SecondProbeTest {
             List<IndexRouter.Nearest> all = index.query("c", Window.FOREVER, probes, K, 0, checks);
             List<IndexRouter.Nearest> limited = index.query("c", Window.FOREVER, probes, K, 3, checks);
             int foundBySecondOnly = 0;
+            int beyondSeven = 0;
             for (int q = 0; q < n; q++) {
                 // Brute force: an id is a match when either probe's rule accepts it; its distance is the nearer.
                 Map<String, Integer> expected = new HashMap<>();
@@ -128,7 +130,7 @@ class SecondProbeTest {
                         int d = Hamming.distance(probe, fps[m]);
                         MinHashSketch stored = kept.get(fps[m]);
                         boolean dup = stored == null ? d <= K
-                                : d <= rule.candidateDistance() && keptEstimate(checks.sketches()[q], stored) >= rule.minJaccard();
+                                : candidate(probe, fps[m], rule.candidateDistance()) && keptEstimate(checks.sketches()[q], stored) >= rule.minJaccard();
                         if (dup) {
                             foundBySecondOnly += p >= 0 && !expected.containsKey(ids[m]) ? 1 : 0;
                             expected.merge(ids[m], d, Math::min);
@@ -143,10 +145,12 @@ class SecondProbeTest {
                 assertEquals(order.stream().map(Map.Entry::getValue).toList(), got.hits().stream().map(IndexRouter.Hit::distance).toList(),
                         "distances, probe " + q);
                 assertEquals(expected.size(), got.total(), "total, probe " + q);
+                beyondSeven += (int) got.hits().stream().filter(h -> h.distance() > BlockTables.MAX_NEIGHBOUR_DISTANCE).count();
                 assertEquals(expectedIds.subList(0, Math.min(3, expectedIds.size())),
                         limited.get(q).hits().stream().map(IndexRouter.Hit::id).toList(), "limit 3, probe " + q);
             }
             assertTrue(foundBySecondOnly > n / 10, "second probes found " + foundBySecondOnly + " documents the first did not");
+            assertTrue(beyondSeven > n / 50, beyondSeven + " matches beyond 7 bits, where only the probed buckets' candidates count");
         }
     }
 
@@ -211,6 +215,22 @@ class SecondProbeTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * Whether the index gives {@code fp} as a candidate of {@code probe} within {@code k}: every
+     * fingerprint within 7, and beyond 7 those with a 16-bit block within one bit of the probe's.
+     */
+    private static boolean candidate(long probe, long fp, int k) {
+        int d = Hamming.distance(probe, fp);
+        if (d <= Math.min(k, BlockTables.MAX_NEIGHBOUR_DISTANCE)) {
+            return true;
+        }
+        boolean blockNear = false;
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            blockNear |= Integer.bitCount(BlockTables.block(probe, t) ^ BlockTables.block(fp, t)) <= 1;
+        }
+        return d <= k && blockNear;
     }
 
     /** What the router estimates against a sketch kept by fingerprint: the bins' low bits. */

@@ -122,8 +122,8 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     }
 
     private static void maxDistance(int maxDistance) {
-        if (Integer.compareUnsigned(maxDistance, BlockTables.MAX_NEIGHBOUR_DISTANCE) > 0) {
-            throw invalid("max_distance " + Integer.toUnsignedString(maxDistance) + " above " + BlockTables.MAX_NEIGHBOUR_DISTANCE);
+        if (Integer.compareUnsigned(maxDistance, BlockTables.MAX_CANDIDATE_DISTANCE) > 0) {
+            throw invalid("max_distance " + Integer.toUnsignedString(maxDistance) + " above " + BlockTables.MAX_CANDIDATE_DISTANCE);
         }
     }
 

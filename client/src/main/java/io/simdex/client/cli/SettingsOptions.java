@@ -86,7 +86,8 @@ final class SettingsOptions {
     Integer shortFingerprintLetters;
 
     @Option(names = "--short-fingerprint-distance", paramLabel = "K",
-            description = "Candidate distance of a short text's MinHash fingerprint, 0..7 (server default 7).")
+            description = "Candidate distance of a short text's MinHash fingerprint, 0..12 (server default 12; beyond 7, "
+                    + "the candidates the probed buckets hold).")
     Integer shortFingerprintDistance;
 
     CollectionSettings toProto() throws BadInputException {

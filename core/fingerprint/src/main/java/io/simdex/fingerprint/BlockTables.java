@@ -40,6 +40,15 @@ public final class BlockTables {
      * block differs in at most one bit: its bucket or a one-bit neighbour holds the fingerprint.
      */
     public static final int MAX_NEIGHBOUR_DISTANCE = 2 * TABLES - 1;
+    /**
+     * Largest candidate distance a probe of the one-bit neighbour buckets may ask for. Beyond
+     * {@link #MAX_NEIGHBOUR_DISTANCE} the answer is not every fingerprint within the distance but
+     * those the probed buckets hold (some block within one bit of the probe's): a candidate
+     * source for fingerprints verified afterwards, as a short text's MinHash fingerprint is by
+     * its sketch. The same buckets are scanned; a random 48-bit residue lies within 11 bits about
+     * once in 10,000 entries, so few candidates are added.
+     */
+    public static final int MAX_CANDIDATE_DISTANCE = 12;
     /** Distinct keys per table. */
     public static final int KEYS_PER_TABLE = 1 << BLOCK_BITS;
     /** Bits of a residue. */

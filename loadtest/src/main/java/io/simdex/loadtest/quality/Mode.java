@@ -96,7 +96,10 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
                     boolean storedShort = rule.isShort(s.storedLetters[p]);
                     boolean probesKind = rule.isShort(s.probeLetters[p]) == storedShort || rule.probesBoth(s.probeLetters[p], band);
                     int distance = storedShort ? s.bitMinHash[p] : s.simdex[p];
-                    return probesKind && distance <= (storedShort ? minHashRadius : simHashRadius) && s.estimate[1][p] >= minJaccard;
+                    // Beyond 7 a MinHash candidate is one the probed buckets hold: a block within one bit.
+                    boolean candidate = storedShort ? distance <= Math.min(7, minHashRadius)
+                            || distance <= minHashRadius && s.bitMinHashBlockNear[p] : distance <= simHashRadius;
+                    return probesKind && candidate && s.estimate[1][p] >= minJaccard;
                 });
     }
 

@@ -39,6 +39,8 @@ final class PairScores {
     final int[][] features;
     /** Hamming distance of the two texts' {@link BitMinHash} fingerprints. */
     final int[] bitMinHash;
+    /** Whether some 16-bit block of the two texts' {@link BitMinHash} fingerprints differs in at most one bit (a probed bucket holds the other). */
+    final boolean[] bitMinHashBlockNear;
     /** Letters and digits of the pair's first text (stored first), and of its second (probing it). */
     final int[] storedLetters;
     final int[] probeLetters;
@@ -74,6 +76,7 @@ final class PairScores {
         shortJaccard = new double[n];
         features = new int[candidates.size()][n];
         bitMinHash = new int[n];
+        bitMinHashBlockNear = new boolean[n];
         storedLetters = new int[n];
         probeLetters = new int[n];
         IntStream.range(0, n).parallel().forEach(p -> {
@@ -86,6 +89,7 @@ final class PairScores {
             }
             basic[p] = Long.bitCount(basicFp[a] ^ basicFp[b]);
             bitMinHash[p] = Long.bitCount(bitFp[a] ^ bitFp[b]);
+            bitMinHashBlockNear[p] = blockNear(bitFp[a] ^ bitFp[b]);
             storedLetters[p] = BitMinHash.letters(normal[a]);
             probeLetters[p] = BitMinHash.letters(normal[b]);
             exact[p] = ShingleSets.jaccard(sets[a], sets[b]);
@@ -128,4 +132,14 @@ final class PairScores {
         };
     }
 
+
+    /** Whether some 16-bit block of {@code xor} has at most one bit set. */
+    private static boolean blockNear(long xor) {
+        for (int t = 0; t < 4; t++) {
+            if (Long.bitCount((xor >>> (16 * t)) & 0xFFFF) <= 1) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

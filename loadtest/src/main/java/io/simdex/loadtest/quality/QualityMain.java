@@ -69,8 +69,10 @@ public final class QualityMain implements Callable<Integer> {
         List<Mode> modes = new ArrayList<>(List.of(Mode.basicSimHash(), Mode.simdexDefaultBefore(), Mode.simdexDefault(),
                 Mode.builtInIdf(), Mode.simdexShortText(), Mode.shipped(),
                 Mode.sketch(1, 6, 0.4, false), Mode.sketch(1, 5, 0.4, false), Mode.sketch(1, 4, 0.4, false),
-                Mode.bitMinHash(7, 0.4), Mode.bitMinHash(6, 0.4), Mode.byLength(300, 7, 6, 0.4, ShortTextFingerprint.PROBE_BAND),
-                Mode.byLength(300, 7, 6, 0.4, 2.5), Mode.byLength(300, 7, 6, 0.4, 1)));
+                Mode.bitMinHash(7, 0.4), Mode.bitMinHash(6, 0.4),
+                Mode.byLength(300, 12, 6, 0.4, ShortTextFingerprint.PROBE_BAND), Mode.byLength(300, 7, 6, 0.4, ShortTextFingerprint.PROBE_BAND),
+                Mode.byLength(300, 16, 6, 0.4, ShortTextFingerprint.PROBE_BAND), Mode.byLength(300, 12, 6, 0.4, 2.5),
+                Mode.byLength(300, 12, 6, 0.4, 1)));
         tunings.subList(0, tunings.size() - 1).forEach(t -> modes.add(t.get(0).mode()));
         String command = "loadtest/quality/run-eval.sh --seed " + seed + " --long " + longDocs + " --short " + shortDocs;
         String report = Report.markdown(scores, modes, tunings, features, command, sources.describe());

@@ -26,7 +26,8 @@ final class BatchTables {
 
     /**
      * Indexes of added documents within {@code maxDistance} of {@code fp}, in insertion order;
-     * beyond 3 the one-bit neighbour buckets are searched too (complete up to 7).
+     * beyond 3 the one-bit neighbour buckets are searched too (complete up to 7; beyond 7, those
+     * the buckets hold, as the index answers).
      */
     Set<Integer> within(long fp, int maxDistance, long[] fps) {
         Set<Integer> out = new LinkedHashSet<>();

@@ -12,8 +12,8 @@ import java.util.List;
  */
 record Candidates(List<Hit> hits, long[] atDistance) {
     static final Candidates NONE = new Candidates(List.of(), new long[0]);
-    /** Distances a probe can reach: up to the one-bit neighbour buckets' limit. */
-    static final int DISTANCES = BlockTables.MAX_NEIGHBOUR_DISTANCE + 1;
+    /** Distances a probe can reach: up to the one-bit neighbour buckets' candidate limit. */
+    static final int DISTANCES = BlockTables.MAX_CANDIDATE_DISTANCE + 1;
 
     /** How many stored ids lie within {@code k}. */
     long within(int k) {

@@ -150,13 +150,24 @@ public final class IndexRouter implements AutoCloseable {
         int reach(int k) {
             int r = k;
             for (int i = 0; i < texts.length; i++) {
-                r = Math.max(r, texts[i] != null ? shortRule.candidateDistance() : 0);
-                r = Math.max(r, sketchRules[i] != null ? sketchRules[i].candidateDistance() : 0);
+                r = Math.max(r, reach(i, k));
             }
             for (SketchRule rule : second.rules()) {
                 r = Math.max(r, rule.candidateDistance());
             }
             return r;
+        }
+
+        /** The distance item i's candidates are needed from, at least k. */
+        int reach(int i, int k) {
+            int r = Math.max(k, texts[i] != null ? shortRule.candidateDistance() : 0);
+            return Math.max(r, sketchRules[i] != null ? sketchRules[i].candidateDistance() : 0);
+        }
+
+        /** The checks of {@code items} alone (no second probes). */
+        TextChecks pick(int[] items) {
+            return new TextChecks(shortRule, Fanout.pick(texts, items), Fanout.pick(sketchRules, items), Fanout.pick(sketches, items),
+                    SecondProbes.NONE);
         }
 
         /** What the text store keeps for each item: its short text, else its sketch's stored form, else null. */
@@ -358,11 +369,33 @@ public final class IndexRouter implements AutoCloseable {
             return checks.foldSecondAnswers(all, limit);
         }
         boolean verify = checks != null && checks.any();
+        if (verify) {
+            int[] reach = IntStream.range(0, probes.length).map(i -> checks.reach(i, maxDistance)).toArray();
+            if (Arrays.stream(reach).distinct().count() > 1) {
+                return byReach(c, w, probes, maxDistance, limit, checks, reach);
+            }
+        }
         int k = verify ? checks.reach(maxDistance) : maxDistance;
         // Each matched fingerprint needs at most `limit` ids: the nearest `limit` of a probe are among them.
         List<Candidates> found = local != null ? local.candidates(c, w.live(), probes, k, limit, verify ? checks : null)
                 : fanout.candidates(c, w.live(), probes, k, limit);
         return nearest(c, w, found, maxDistance, limit, verify ? checks : null);
+    }
+
+    /**
+     * The query of items whose rules need candidates from different distances, one call per
+     * distance: a wide radius (a short text's MinHash probe) does not widen the others'.
+     */
+    private List<Nearest> byReach(String c, Window w, long[] probes, int maxDistance, int limit, TextChecks checks, int[] reach) {
+        Nearest[] out = new Nearest[probes.length];
+        for (int r : Arrays.stream(reach).distinct().toArray()) {
+            int[] items = IntStream.range(0, probes.length).filter(i -> reach[i] == r).toArray();
+            List<Nearest> part = query(c, w, pick(probes, items), maxDistance, limit, checks.pick(items));
+            for (int j = 0; j < items.length; j++) {
+                out[items[j]] = part.get(j);
+            }
+        }
+        return Arrays.asList(out);
     }
 
     /**

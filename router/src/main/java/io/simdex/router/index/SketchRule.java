@@ -6,7 +6,8 @@ import io.simdex.server.store.FingerprintSketch;
 
 /**
  * Sketch verification of a collection: a text's candidates within {@code candidateDistance}
- * (up to 7, see {@link IndexRouter}'s neighbour probes) are duplicates when their sketches'
+ * (up to 7, all of them; up to 12, those the neighbour buckets hold: see
+ * {@link io.simdex.fingerprint.BlockTables#MAX_CANDIDATE_DISTANCE}) are duplicates when their sketches'
  * estimated Jaccard similarity is at least {@code minJaccard}, at every distance: an identical
  * text estimates 1, and a candidate within max_distance whose text shares too few n-grams is a
  * SimHash collision, not a near-duplicate.

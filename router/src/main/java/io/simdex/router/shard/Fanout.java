@@ -120,8 +120,9 @@ public final class Fanout {
         return out;
     }
 
-    public static String[] pick(String[] values, int[] indexes) {
-        String[] out = new String[indexes.length];
+    /** {@code values} at {@code indexes}, in an array of the same component type. */
+    public static <T> T[] pick(T[] values, int[] indexes) {
+        T[] out = Arrays.copyOf(values, indexes.length);
         for (int i = 0; i < indexes.length; i++) {
             out[i] = values[indexes[i]];
         }

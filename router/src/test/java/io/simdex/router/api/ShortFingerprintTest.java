@@ -46,7 +46,7 @@ class ShortFingerprintTest {
     void newCollections_fingerprintShortTextsByMinHash_longOnesBySimHash_andFillInTheDefaults() throws Exception {
         try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
             CollectionSettings defaults = s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollections(0).getSettings();
-            assertEquals(ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(300).setCandidateDistance(7).build(),
+            assertEquals(ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(300).setCandidateDistance(12).build(),
                     defaults.getShortFingerprint());
             String longText = (COUNCIL + " ").repeat(3);
             assertTrue(BitMinHash.letters(ContentHash.normalise(longText)) > 300);
@@ -78,8 +78,8 @@ class ShortFingerprintTest {
                     "settings.short_fingerprint needs settings.sketch");
             assertInvalid(s, CollectionSettings.newBuilder().setShortFingerprint(on.clone().setMaxLetters(100_001)),
                     "settings.short_fingerprint.max_letters 100001 outside 1..100000");
-            assertInvalid(s, CollectionSettings.newBuilder().setShortFingerprint(on.clone().setCandidateDistance(8)),
-                    "settings.short_fingerprint.candidate_distance 8 outside 0..7");
+            assertInvalid(s, CollectionSettings.newBuilder().setShortFingerprint(on.clone().setCandidateDistance(13)),
+                    "settings.short_fingerprint.candidate_distance 13 outside 0..12");
             assertEquals(1, s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsCount(), "only the default");
         }
     }
@@ -104,7 +104,7 @@ class ShortFingerprintTest {
             List<QueryResult> found = query(s, "default", councilEdit, postEdit);
             assertEquals("council", found.get(0).getMatches(0).getId());
             assertEquals("post", found.get(1).getMatches(0).getId());
-            assertTrue(found.get(1).getMatches(0).getDistance() <= 7);
+            assertTrue(found.get(1).getMatches(0).getDistance() <= 12);
             DedupResult again = s.stub().dedup(DedupRequest.newBuilder().addDocuments(Document.newBuilder().setId("p2").setText(postEdit))
                     .build()).getResults(0);
             assertFalse(again.getInserted());
