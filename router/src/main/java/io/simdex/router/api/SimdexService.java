@@ -272,7 +272,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                     texts[i] = ContentHash.normalise(req.getProbes(i).getText());
                 }
             }
-            return index().queryAsync(c.name(), c.window(), fps, k, limit, c.probeChecks(texts, fps)).thenApply(hits -> {
+            return index().queryAsync(c.name(), c.window(), fps, k, limit, c.probeChecks(texts)).thenApply(hits -> {
                 QueryResponse.Builder b = QueryResponse.newBuilder();
                 for (int i = 0; i < n; i++) {
                     QueryResult.Builder r = b.addResultsBuilder().setFingerprint(fps[i]).setTotalMatches(hits.get(i).total());
@@ -291,7 +291,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             int limit = Validation.limit(req.getLimit());
             RequestDocs docs = RequestDocs.read(c, req.getDocumentsList(), index());
             List<IndexRouter.Decision> decisions = index().dedup(c.name(), c.window(), docs.ids(), docs.fps(), k, limit,
-                    c.probeChecks(docs.normalised(), docs.fps()));
+                    c.probeChecks(docs.normalised()));
             docs.recordContents(index().contentIndex(), c, i -> decisions.get(i).inserted());
             DedupResponse.Builder b = DedupResponse.newBuilder();
             for (int i = 0; i < docs.ids().length; i++) {

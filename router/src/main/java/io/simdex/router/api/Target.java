@@ -25,19 +25,19 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
      * probes: what an Insert stores.
      */
     IndexRouter.TextChecks textChecks(String[] normalised) {
-        return textChecks(normalised, null);
+        return textChecks(normalised, false);
     }
 
     /**
-     * As {@link #textChecks(String[])}, for probing with the items' fingerprints {@code fps}:
-     * each text's candidates are judged by the sketch rule of its fingerprint's kind, and a text
-     * near the short-text boundary probes with its other fingerprint too.
+     * As {@link #textChecks(String[])}, for probing with the texts' fingerprints: each text's
+     * candidates are judged by the sketch rule of its fingerprint's kind, and a text near the
+     * short-text boundary probes with its other fingerprint too.
      */
-    IndexRouter.TextChecks probeChecks(String[] normalised, long[] fps) {
-        return textChecks(normalised, fps);
+    IndexRouter.TextChecks probeChecks(String[] normalised) {
+        return textChecks(normalised, true);
     }
 
-    private IndexRouter.TextChecks textChecks(String[] normalised, long[] fps) {
+    private IndexRouter.TextChecks textChecks(String[] normalised, boolean probing) {
         SketchRule sketchRule = CollectionSettingsRules.sketchRule(settings);
         if (shortText == null && sketchRule == null) {
             return null;
@@ -60,7 +60,7 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
             }
             sketches[i] = sketchRule.sketch(normalised[i]);
             rules[i] = sketchRule;
-            if (shortFingerprint == null || fps == null) {
+            if (shortFingerprint == null || !probing) {
                 continue;
             }
             int letters = BitMinHash.letters(normalised[i]);
