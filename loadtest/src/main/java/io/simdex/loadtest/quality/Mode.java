@@ -88,10 +88,20 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
      * around the boundary where a text probes with both (1: never).
      */
     static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard, double band) {
+        return byLength(maxLetters, minHashRadius, simHashRadius, minJaccard, minJaccard, band);
+    }
+
+    /**
+     * As {@link #byLength(int, int, int, double, double)}, the candidates of MinHash probes kept
+     * at {@code minHashJaccard} and those of SimHash probes at {@code minJaccard}.
+     */
+    static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard, double minHashJaccard, double band) {
         ShortTextFingerprint rule = new ShortTextFingerprint(maxLetters);
+        String thresholds = minHashJaccard == minJaccard ? String.format(java.util.Locale.ROOT, "J >= %.2f", minJaccard)
+                : String.format(java.util.Locale.ROOT, "J >= %.2f (MinHash candidates %.2f)", minJaccard, minHashJaccard);
         return new Mode(String.format(java.util.Locale.ROOT,
-                "simdex + sketch, b-bit MinHash fingerprint up to %d letters (k <= %d), SimHash above (k <= %d), J >= %.2f, both probed within %sx",
-                maxLetters, minHashRadius, simHashRadius, minJaccard, band == (int) band ? String.valueOf((int) band) : String.valueOf(band)),
+                "simdex + sketch, b-bit MinHash fingerprint up to %d letters (k <= %d), SimHash above (k <= %d), %s, both probed within %sx",
+                maxLetters, minHashRadius, simHashRadius, thresholds, band == (int) band ? String.valueOf((int) band) : String.valueOf(band)),
                 "8 + 38", (s, p) -> {
                     boolean storedShort = rule.isShort(s.storedLetters[p]);
                     boolean probesKind = rule.isShort(s.probeLetters[p]) == storedShort || rule.probesBoth(s.probeLetters[p], band);
@@ -99,7 +109,7 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
                     // Beyond 7 a MinHash candidate is one the probed buckets hold: a block within one bit.
                     boolean candidate = storedShort ? distance <= Math.min(7, minHashRadius)
                             || distance <= minHashRadius && s.bitMinHashBlockNear[p] : distance <= simHashRadius;
-                    return probesKind && candidate && s.estimate[1][p] >= minJaccard;
+                    return probesKind && candidate && s.estimate[1][p] >= (storedShort ? minHashJaccard : minJaccard);
                 });
     }
 

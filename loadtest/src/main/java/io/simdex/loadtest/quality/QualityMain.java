@@ -63,7 +63,8 @@ public final class QualityMain implements Callable<Integer> {
         System.err.printf("quality: pairs scored at %.1f s%n", (System.nanoTime() - start) / 1e9);
         List<Tuning.Scored> features = Tuning.rank(scores, Tuning.featureGrid());
         List<List<Tuning.Scored>> tunings = List.of(Tuning.rank(scores, Tuning.sketchGrid()), Tuning.rank(scores, Tuning.lshGrid()),
-                Tuning.rank(scores, Tuning.exactGrid()), Tuning.rank(scores, Tuning.sketchAloneGrid()));
+                Tuning.rank(scores, Tuning.exactGrid()), Tuning.rank(scores, Tuning.shortFingerprintGrid()),
+                Tuning.rank(scores, Tuning.sketchAloneGrid()));
         System.err.printf("quality: tuned at %.1f s%n", (System.nanoTime() - start) / 1e9);
         // --sketch at narrower candidate radii too: fewer candidates, less Dedup CPU (dedup-cpu's on-k5, on-k6).
         List<Mode> modes = new ArrayList<>(List.of(Mode.basicSimHash(), Mode.simdexDefaultBefore(), Mode.simdexDefault(),

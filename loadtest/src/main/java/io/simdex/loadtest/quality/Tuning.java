@@ -1,5 +1,7 @@
 package io.simdex.loadtest.quality;
 
+import io.simdex.core.text.ShortTextFingerprint;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -82,6 +84,17 @@ final class Tuning {
         for (int shape = 0; shape < PairScores.SHAPES.size(); shape++) {
             for (int t = 15; t <= 70; t += 5) {
                 out.add(Mode.sketch(shape, ANY_DISTANCE, t / 100.0, false));
+            }
+        }
+        return out;
+    }
+
+    /** What new collections do, with the MinHash probes' radius and sketch threshold varied (SimHash probes as shipped: 6, 0.4). */
+    static List<Mode> shortFingerprintGrid() {
+        List<Mode> out = new ArrayList<>();
+        for (int radius : new int[]{7, 10, 12, 16}) {
+            for (int t = 20; t <= 60; t += 5) {
+                out.add(Mode.byLength(ShortTextFingerprint.DEFAULT_MAX_LETTERS, radius, 6, 0.4, t / 100.0, ShortTextFingerprint.PROBE_BAND));
             }
         }
         return out;
