@@ -560,18 +560,14 @@ public final class IndexRouter implements AutoCloseable {
             }
             List<Hit> dups = new ArrayList<>(found.get(i).hits());
             long total = found.get(i).total();
-            for (int j : kept.within(fps[i], reach, fps)) {
-                int d = Hamming.distance(fps[i], fps[j]);
-                // Against an earlier document of this request, as against the store: by what it stores.
-                double sim = st == null ? (d <= maxDistance ? TextVerification.UNVERIFIED : -1)
-                        : TextVerification.similarity(st, i, st.sketchRule(i), st.verifies(i) ? stored[j] : null, d, maxDistance);
-                if (sim >= 0) {
-                    dups.add(sim > 1 ? new Hit(ids[j], fps[j], d) : new Hit(ids[j], fps[j], d, sim));
-                    total++;
+            total += keptDuplicates(st, i, fps[i], st == null ? null : st.sketchRule(i), false, ids, fps, stored, kept, reach,
+                    maxDistance, dups);
+            SecondProbes second = st == null ? SecondProbes.NONE : st.second();
+            for (int s = 0; s < second.items().length; s++) {
+                if (second.items()[s] == i) {
+                    total += keptDuplicates(st, i, second.fps()[s], second.rules()[s], true, ids, fps, stored, kept, reach,
+                            maxDistance, dups);
                 }
-            }
-            if (st != null) {
-                total += secondProbeDuplicates(st, i, ids, fps, stored, kept, reach, maxDistance, dups);
             }
             if (dups.isEmpty()) {
                 kept.add(i, fps[i]);
@@ -586,25 +582,21 @@ public final class IndexRouter implements AutoCloseable {
     }
 
     /**
-     * Adds to {@code dups} the documents kept earlier in this request that item i's second
-     * probes find and its first did not; returns how many.
+     * Adds to {@code dups} the documents kept earlier in this request that item i's probe
+     * {@code probe} finds, judged by {@code rule} (null: no sketch), only those whose id is not
+     * there yet if {@code newIdsOnly} (a second probe); returns how many.
      */
-    private static int secondProbeDuplicates(TextChecks st, int i, String[] ids, long[] fps, String[] stored, BatchTables kept,
-                                             int reach, int maxDistance, List<Hit> dups) {
-        SecondProbes second = st.second();
+    private static int keptDuplicates(TextChecks st, int i, long probe, SketchRule rule, boolean newIdsOnly, String[] ids, long[] fps,
+                                      String[] stored, BatchTables kept, int reach, int maxDistance, List<Hit> dups) {
         int added = 0;
-        for (int s = 0; s < second.items().length; s++) {
-            if (second.items()[s] != i) {
-                continue;
-            }
-            long probe = second.fps()[s];
-            for (int j : kept.within(probe, reach, fps)) {
-                int d = Hamming.distance(probe, fps[j]);
-                double sim = TextVerification.similarity(st, i, second.rules()[s], st.verifies(i) ? stored[j] : null, d, maxDistance);
-                if (sim >= 0 && dups.stream().noneMatch(h -> h.id().equals(ids[j]))) {
-                    dups.add(sim > 1 ? new Hit(ids[j], fps[j], d) : new Hit(ids[j], fps[j], d, sim));
-                    added++;
-                }
+        for (int j : kept.within(probe, reach, fps)) {
+            int d = Hamming.distance(probe, fps[j]);
+            // Against an earlier document of this request, as against the store: by what it stores.
+            double sim = st == null ? (d <= maxDistance ? TextVerification.UNVERIFIED : -1)
+                    : TextVerification.similarity(st, i, rule, st.verifies(i) ? stored[j] : null, d, maxDistance);
+            if (sim >= 0 && (!newIdsOnly || dups.stream().noneMatch(h -> h.id().equals(ids[j])))) {
+                dups.add(sim > 1 ? new Hit(ids[j], fps[j], d) : new Hit(ids[j], fps[j], d, sim));
+                added++;
             }
         }
         return added;
