@@ -89,6 +89,9 @@ final class Json {
             JsonObject t = new JsonObject();
             t.addProperty("maxLetters", s.getShortFingerprint().getMaxLetters());
             t.addProperty("candidateDistance", s.getShortFingerprint().getCandidateDistance());
+            if (s.getShortFingerprint().getMinJaccard() != 0) {
+                t.addProperty("minJaccard", s.getShortFingerprint().getMinJaccard());
+            }
             o.add("shortFingerprint", t);
         }
         o.addProperty("retentionSeconds", s.getRetentionSeconds());

@@ -90,6 +90,10 @@ final class SettingsOptions {
                     + "the candidates the probed buckets hold).")
     Integer shortFingerprintDistance;
 
+    @Option(names = "--short-fingerprint-min-jaccard", paramLabel = "J",
+            description = "Least estimated Jaccard of a short text's MinHash candidate, (0, 1] (server default 0.2).")
+    Double shortFingerprintMinJaccard;
+
     CollectionSettings toProto() throws BadInputException {
         CollectionSettings.Builder b = CollectionSettings.newBuilder().setKeepStopWords(keepStopWords);
         if (dropStopWords) {
@@ -158,7 +162,7 @@ final class SettingsOptions {
     }
 
     private void shortFingerprint(CollectionSettings.Builder b) throws BadInputException {
-        boolean tuned = shortFingerprintLetters != null || shortFingerprintDistance != null;
+        boolean tuned = shortFingerprintLetters != null || shortFingerprintDistance != null || shortFingerprintMinJaccard != null;
         if (Boolean.FALSE.equals(shortFingerprint)) {
             if (tuned) {
                 throw new BadInputException("--short-fingerprint-* options contradict --no-short-fingerprint");
@@ -171,6 +175,9 @@ final class SettingsOptions {
             }
             if (shortFingerprintDistance != null) {
                 t.setCandidateDistance(shortFingerprintDistance);
+            }
+            if (shortFingerprintMinJaccard != null) {
+                t.setMinJaccard(shortFingerprintMinJaccard);
             }
             b.setShortFingerprint(t);
         }
@@ -220,7 +227,11 @@ final class SettingsOptions {
         }
         if (s.hasShortFingerprint() && s.getShortFingerprint().getEnabled()) {
             b.append(" short-fingerprint(<=").append(s.getShortFingerprint().getMaxLetters()).append(" letters, k<=")
-                    .append(s.getShortFingerprint().getCandidateDistance()).append(')');
+                    .append(s.getShortFingerprint().getCandidateDistance());
+            if (s.getShortFingerprint().getMinJaccard() != 0) {
+                b.append(", jaccard>=").append(s.getShortFingerprint().getMinJaccard());
+            }
+            b.append(')');
         }
         b.append(s.getRetentionSeconds() == 0 ? " retention=forever"
                 : " retention=" + Duration.ofSeconds(s.getRetentionSeconds()) + "/" + Duration.ofSeconds(s.getGenerationSeconds()));

@@ -2,6 +2,7 @@ package io.simdex.client.cli;
 
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.HanTokens;
+import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.StopWords;
 import io.simdex.proto.v1.SketchSettings;
 import io.simdex.proto.v1.Tokenization;
@@ -50,6 +51,27 @@ class SettingsOptionsTest {
         assertFalse(SettingsOptions.describe(s.setSketch(SketchSettings.newBuilder().setEnabled(false)).build()).contains("sketch"));
         assertTrue(SettingsOptions.describe(s.setSketch(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4)
                 .setCandidateDistance(7)).build()).contains(" sketch(k<=7, jaccard>=0.4)"));
+    }
+
+    @Test
+    void shortFingerprintFlags_unsetLeavesTheServerDefault_tunedTurnsItOn_offWithTuningRejected() throws BadInputException {
+        assertFalse(parse().hasShortFingerprint());
+        assertEquals(ShortFingerprintSettings.newBuilder().setEnabled(false).build(), parse("--no-short-fingerprint").getShortFingerprint());
+        assertEquals(ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(200).setCandidateDistance(10).setMinJaccard(0.3).build(),
+                parse("--short-fingerprint-letters", "200", "--short-fingerprint-distance", "10", "--short-fingerprint-min-jaccard", "0.3")
+                        .getShortFingerprint());
+        BadInputException e = assertThrows(BadInputException.class,
+                () -> parse("--no-short-fingerprint", "--short-fingerprint-min-jaccard", "0.3"));
+        assertTrue(e.getMessage().contains("--no-short-fingerprint"), e.getMessage());
+    }
+
+    @Test
+    void describe_shortFingerprint_showsItsThreshold_unlessStoredBeforeItHadOne() {
+        ShortFingerprintSettings.Builder t = ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(300).setCandidateDistance(12);
+        assertTrue(SettingsOptions.describe(CollectionSettings.newBuilder().setShortFingerprint(t.clone().setMinJaccard(0.2)).build())
+                .contains(" short-fingerprint(<=300 letters, k<=12, jaccard>=0.2)"));
+        assertTrue(SettingsOptions.describe(CollectionSettings.newBuilder().setShortFingerprint(t).build())
+                .contains(" short-fingerprint(<=300 letters, k<=12)"));
     }
 
     @Test

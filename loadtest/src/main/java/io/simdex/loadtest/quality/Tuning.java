@@ -89,15 +89,55 @@ final class Tuning {
         return out;
     }
 
-    /** What new collections do, with the MinHash probes' radius and sketch threshold varied (SimHash probes as shipped: 6, 0.4). */
+    /**
+     * Bins and bits of a stored sketch as the server compares it (its FingerprintSketch): two
+     * unrelated texts' bins agree by chance with probability 2^-5.
+     */
+    private static final int SKETCH_BINS = 60;
+    private static final int SKETCH_BITS = 5;
+    /**
+     * Unrelated fingerprints a MinHash probe takes as candidates from a table of 50M (core's
+     * BlockTables.MAX_CANDIDATE_DISTANCE): of those its 68 buckets hold, about one in 9,000
+     * neighbours' and one in 2,800 of its own bucket's are within 12 bits.
+     */
+    static final double RANDOM_CANDIDATES_AT_50M = 6;
+    /** Most false duplicates per probe a threshold may let through from those: one in a million documents. */
+    static final double MAX_RANDOM_FALSE_POSITIVES = 1e-6;
+
+    /**
+     * What new collections do (MinHash probes to 12, SimHash probes at 6 and 0.4) with the sketch
+     * threshold of MinHash candidates varied, from the least one whose chance agreements pass
+     * {@link #MAX_RANDOM_FALSE_POSITIVES} or fewer of the random candidates of a 50M table: this
+     * corpus is too small to see them, so lower thresholds would score higher here and fail
+     * at scale.
+     */
     static List<Mode> shortFingerprintGrid() {
         List<Mode> out = new ArrayList<>();
-        for (int radius : new int[]{7, 10, 12, 16}) {
-            for (int t = 20; t <= 60; t += 5) {
-                out.add(Mode.byLength(ShortTextFingerprint.DEFAULT_MAX_LETTERS, radius, 6, 0.4, t / 100.0, ShortTextFingerprint.PROBE_BAND));
+        for (int t = 5; t <= 60; t += 5) {
+            if (RANDOM_CANDIDATES_AT_50M * chanceAgreement(t / 100.0) <= MAX_RANDOM_FALSE_POSITIVES) {
+                out.add(Mode.byLength(ShortTextFingerprint.DEFAULT_MAX_LETTERS, 12, 6, 0.4, t / 100.0, ShortTextFingerprint.PROBE_BAND));
             }
         }
         return out;
+    }
+
+    /** The probability that two unrelated texts' sketches estimate at least {@code minJaccard}: a binomial tail. */
+    static double chanceAgreement(double minJaccard) {
+        double p = 1.0 / (1 << SKETCH_BITS);
+        int need = (int) Math.ceil(SKETCH_BINS * (minJaccard * (1 - p) + p) - 1e-9);
+        double tail = 0;
+        for (int m = need; m <= SKETCH_BINS; m++) {
+            tail += binomial(SKETCH_BINS, m) * Math.pow(p, m) * Math.pow(1 - p, SKETCH_BINS - m);
+        }
+        return tail;
+    }
+
+    private static double binomial(int n, int k) {
+        double c = 1;
+        for (int i = 1; i <= k; i++) {
+            c = c * (n - k + i) / i;
+        }
+        return c;
     }
 
     static List<Mode> featureGrid() {

@@ -61,6 +61,13 @@ public final class CollectionSettingsRules {
      */
     static final int DEFAULT_SHORT_FINGERPRINT_DISTANCE = 12;
     /**
+     * The sketch estimate a MinHash probe's candidate needs in a new collection. A candidate
+     * within 12 bits of a 1-bit MinHash fingerprint already shares most of its shingles; SimHash
+     * candidates keep {@link #DEFAULT_SKETCH_MIN_JACCARD}. Chosen on loadtest/quality's tuning half
+     * (its RESULTS.md, "MinHash candidates" rows).
+     */
+    static final double DEFAULT_SHORT_FINGERPRINT_MIN_JACCARD = 0.2;
+    /**
      * Han runs of a new collection: one token per character, which an edit cannot re-cut. On the
      * tuning half of loadtest/quality's corpus, F1 at distance 3 with stop words dropped went from
      * 0.907 to 0.938 on long Chinese texts and 0.511 to 0.559 on short ones (its RESULTS.md);
@@ -171,6 +178,10 @@ public final class CollectionSettingsRules {
         if (!requested.hasShortFingerprint() && !existing.hasShortFingerprint()) {
             wanted.clearShortFingerprint();
         }
+        if (existing.getShortFingerprint().getEnabled() && existing.getShortFingerprint().getMinJaccard() == 0
+                && requested.getShortFingerprint().getMinJaccard() == 0) {
+            wanted.getShortFingerprintBuilder().clearMinJaccard();
+        }
         return existing.equals(wanted.build());
     }
 
@@ -266,14 +277,19 @@ public final class CollectionSettingsRules {
             throw Validation.invalid("settings.short_fingerprint.candidate_distance " + Integer.toUnsignedString(t.getCandidateDistance())
                     + " outside 0.." + BlockTables.MAX_CANDIDATE_DISTANCE);
         }
+        if (!(t.getMinJaccard() >= 0 && t.getMinJaccard() <= 1)) {
+            throw Validation.invalid("settings.short_fingerprint.min_jaccard " + t.getMinJaccard() + " outside (0, 1]");
+        }
         b.setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(true)
                 .setMaxLetters(t.getMaxLetters() == 0 ? ShortTextFingerprint.DEFAULT_MAX_LETTERS : t.getMaxLetters())
-                .setCandidateDistance(t.getCandidateDistance() == 0 ? DEFAULT_SHORT_FINGERPRINT_DISTANCE : t.getCandidateDistance()));
+                .setCandidateDistance(t.getCandidateDistance() == 0 ? DEFAULT_SHORT_FINGERPRINT_DISTANCE : t.getCandidateDistance())
+                .setMinJaccard(t.getMinJaccard() == 0 ? DEFAULT_SHORT_FINGERPRINT_MIN_JACCARD : t.getMinJaccard()));
     }
 
     /**
-     * How the collection fingerprints short texts, and the sketch rule of their MinHash probes;
-     * null when it gives every text its SimHash (off, or settings stored before it existed).
+     * How the collection fingerprints short texts, and the sketch rule of their MinHash probes
+     * (the sketch's threshold where the settings were stored before they had their own); null
+     * when it gives every text its SimHash (off, or settings stored before it existed).
      */
     static ShortFingerprintRule shortFingerprintRule(CollectionSettings s) {
         SketchRule sketch = sketchRule(s);
@@ -281,8 +297,9 @@ public final class CollectionSettingsRules {
             return null;
         }
         ShortFingerprintSettings t = s.getShortFingerprint();
+        double minJaccard = t.getMinJaccard() == 0 ? sketch.minJaccard() : t.getMinJaccard();
         return new ShortFingerprintRule(new ShortTextFingerprint(t.getMaxLetters()),
-                new SketchRule(t.getCandidateDistance(), sketch.minJaccard(), sketch.sketcher()));
+                new SketchRule(t.getCandidateDistance(), minJaccard, sketch.sketcher()));
     }
 
     /** The collection's sketch rule, or null when sketches are off (or the settings predate them). */

@@ -46,7 +46,7 @@ class ShortFingerprintTest {
     void newCollections_fingerprintShortTextsByMinHash_longOnesBySimHash_andFillInTheDefaults() throws Exception {
         try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
             CollectionSettings defaults = s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollections(0).getSettings();
-            assertEquals(ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(300).setCandidateDistance(12).build(),
+            assertEquals(ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(300).setCandidateDistance(12).setMinJaccard(0.2).build(),
                     defaults.getShortFingerprint());
             String longText = (COUNCIL + " ").repeat(3);
             assertTrue(BitMinHash.letters(ContentHash.normalise(longText)) > 300);
@@ -80,6 +80,10 @@ class ShortFingerprintTest {
                     "settings.short_fingerprint.max_letters 100001 outside 1..100000");
             assertInvalid(s, CollectionSettings.newBuilder().setShortFingerprint(on.clone().setCandidateDistance(13)),
                     "settings.short_fingerprint.candidate_distance 13 outside 0..12");
+            assertInvalid(s, CollectionSettings.newBuilder().setShortFingerprint(on.clone().setMinJaccard(1.5)),
+                    "settings.short_fingerprint.min_jaccard 1.5 outside (0, 1]");
+            assertInvalid(s, CollectionSettings.newBuilder().setShortFingerprint(on.clone().setMinJaccard(-0.1)),
+                    "settings.short_fingerprint.min_jaccard -0.1 outside (0, 1]");
             assertEquals(1, s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsCount(), "only the default");
         }
     }
@@ -91,6 +95,59 @@ class ShortFingerprintTest {
         assertNull(CollectionSettingsRules.shortFingerprintRule(stored));
         assertTrue(CollectionSettingsRules.sameSettings(stored, CollectionSettings.getDefaultInstance()),
                 "a create without settings finds the collection stored before the field existed");
+    }
+
+    @Test
+    void settingsStoredWithoutTheirOwnThreshold_verifyMinHashCandidatesAtTheSketchs() {
+        CollectionSettings stored = CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()).toBuilder()
+                .setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(300).setCandidateDistance(12))
+                .build();
+        assertEquals(0.4, CollectionSettingsRules.shortFingerprintRule(stored).probeRule().minJaccard());
+        assertEquals(0.2, CollectionSettingsRules.shortFingerprintRule(CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()))
+                .probeRule().minJaccard());
+        assertTrue(CollectionSettingsRules.sameSettings(stored, CollectionSettings.getDefaultInstance()),
+                "a create without settings finds the collection stored before the field existed");
+        assertFalse(CollectionSettingsRules.sameSettings(stored, CollectionSettings.newBuilder()
+                .setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(true).setMinJaccard(0.3)).build()));
+    }
+
+    /**
+     * Heavier edits of short posts, queried in the default collection (MinHash candidates kept
+     * from an estimate of 0.2) and in one that asks 0.4: every match carries its estimate, each
+     * collection keeps exactly what its threshold allows, and the default finds some the other
+     * does not.
+     */
+    @Test
+    void minHashCandidates_keptFromTheirOwnThreshold() throws Exception {
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("strict").setSettings(CollectionSettings.newBuilder()
+                    .setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(true).setMinJaccard(0.4))).build());
+            java.util.Random rnd = new java.util.Random(7);
+            String han = "天地人和春夏秋冬山水风云日月星辰江河湖海东南西北上下左右前后高低长短";
+            int onlyDefault = 0;
+            for (int i = 0; i < 60; i++) {
+                String post = POST + i;
+                StringBuilder edit = new StringBuilder(post);
+                for (int e = 0; e < 4 + i % 4; e++) {
+                    edit.setCharAt(rnd.nextInt(POST.length()), han.charAt(rnd.nextInt(han.length())));
+                }
+                for (String c : List.of("default", "strict")) {
+                    s.stub().insert(InsertRequest.newBuilder().setCollection(c).addDocuments(Document.newBuilder().setId("p" + i).setText(post))
+                            .build());
+                }
+                List<String> found = new java.util.ArrayList<>();
+                for (String c : List.of("default", "strict")) {
+                    double floor = c.equals("default") ? 0.2 : 0.4;
+                    for (io.simdex.proto.v1.Match m : query(s, c, edit.toString()).get(0).getMatchesList()) {
+                        assertTrue(m.getSimilarity() >= floor - 1e-6 && m.getDistance() <= 12, c + ": " + m);
+                        found.add(c + "/" + m.getId());
+                    }
+                }
+                assertFalse(found.contains("strict/p" + i) && !found.contains("default/p" + i), "the lower threshold keeps more: " + found);
+                onlyDefault += found.contains("default/p" + i) && !found.contains("strict/p" + i) ? 1 : 0;
+            }
+            assertTrue(onlyDefault > 0, "some edit is kept only from 0.2");
+        }
     }
 
     /** The README's one-word edit of a 20-word text, and a two-character edit of a Chinese post, by Query and by Dedup. */
