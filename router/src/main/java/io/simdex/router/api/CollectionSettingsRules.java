@@ -33,7 +33,7 @@ public final class CollectionSettingsRules {
     /**
      * Whether a collection created without sketch settings verifies texts by sketches: yes, with
      * candidates up to {@link #DEFAULT_SKETCH_CANDIDATE_DISTANCE}. On loadtest/quality's held-out
-     * half that raises F1 from 0.944 to 0.995 (English long), 0.563 to 0.716 (English short),
+     * half that raises F1 from 0.946 to 0.994 (English long), 0.570 to 0.739 (English short),
      * 0.944 to 0.993 (Chinese long) and 0.571 to 0.699 (Chinese short), precision 1.000 (its
      * RESULTS.md, "k <= 6" rows). A sketch takes 61 bytes of its shard's store (38 packed, keyed
      * by the fingerprint), within the budget of 64; Dedup of a text took 1.5-1.7x the CPU it takes
@@ -47,8 +47,8 @@ public final class CollectionSettingsRules {
     /**
      * Whether a new collection with sketches fingerprints its short texts by 1-bit MinHash
      * ({@link ShortTextFingerprint}): yes, up to 300 letters, candidates to 12. On
-     * loadtest/quality's held-out half that raises F1 on short texts from 0.715 to 0.936
-     * (English, precision 0.999) and 0.699 to 0.857 (Chinese, precision 1.000), and leaves long
+     * loadtest/quality's held-out half that raises F1 on short texts from 0.739 to 0.945
+     * (English, precision 0.999) and 0.699 to 0.890 (Chinese, precision 1.000), and leaves long
      * texts as they were (its RESULTS.md, "b-bit MinHash fingerprint up to 300 letters" rows).
      */
     static final boolean SHORT_FINGERPRINT_BY_DEFAULT = true;
@@ -56,15 +56,18 @@ public final class CollectionSettingsRules {
      * Candidates a short text's MinHash probe takes: those the probed buckets hold within 12 bits
      * (all within 7, and beyond 7 those with a block within one bit; BlockTables.MAX_CANDIDATE_DISTANCE).
      * Unrelated texts are 32 bits apart, near-duplicates 32 (1 - J): at 12 rather than 7, short
-     * texts' F1 on loadtest/quality's held-out half went from 0.854 to 0.936 (English) and 0.808
-     * to 0.857 (Chinese), precision 0.999 and 1.000, for the same buckets probed.
+     * texts' F1 on loadtest/quality's held-out half went from 0.869 to 0.944 (English) and 0.808
+     * to 0.857 (Chinese), precision 0.999 and 1.000, verified at 0.4, for the same buckets probed.
      */
     static final int DEFAULT_SHORT_FINGERPRINT_DISTANCE = 12;
     /**
      * The sketch estimate a MinHash probe's candidate needs in a new collection. A candidate
      * within 12 bits of a 1-bit MinHash fingerprint already shares most of its shingles; SimHash
-     * candidates keep {@link #DEFAULT_SKETCH_MIN_JACCARD}. Chosen on loadtest/quality's tuning half
-     * (its RESULTS.md, "MinHash candidates" rows).
+     * candidates keep {@link #DEFAULT_SKETCH_MIN_JACCARD}. The least threshold at which chance
+     * agreements of the sketch's bins pass at most one in a million of a 50M-document table's
+     * random candidates, and the best of those on loadtest/quality's tuning half: held out, short
+     * Chinese texts' F1 went from 0.857 (at 0.4) to 0.890, the other classes within 0.001 (its
+     * RESULTS.md, "MinHash candidates" rows).
      */
     static final double DEFAULT_SHORT_FINGERPRINT_MIN_JACCARD = 0.2;
     /**
