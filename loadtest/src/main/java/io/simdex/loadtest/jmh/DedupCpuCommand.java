@@ -48,8 +48,13 @@ public final class DedupCpuCommand implements Callable<Integer> {
     @Option(names = "--stored", description = "Texts stored in each collection first (default: ${DEFAULT-VALUE}).")
     int stored = 20_000;
 
+    /**
+     * 600: the first 200 batches (20,000 texts a mode) warm up. With 10 batches of warm-up, C2
+     * had not yet compiled the cheaper mode's path: {@code off} measured 19-38 us per 20-word text
+     * where it takes 6-7 once compiled, which halved the ratios.
+     */
     @Option(names = "--rounds", description = "Batches of " + BATCH + " per mode; the first third warms up (default: ${DEFAULT-VALUE}).")
-    int rounds = 30;
+    int rounds = 600;
 
     @Option(names = "--words", description = "Words per text: 300 is long, 20 short (default: ${DEFAULT-VALUE}).")
     int words = 300;
