@@ -18,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -156,9 +157,10 @@ public final class ShardNode implements Closeable {
     public Found[] probe(String collection, long[] generations, int table, long[] fps, int maxDistance) {
         Matches m = matches.get();
         Found[] out = new Found[fps.length];
+        Stores stores = stores(collection, generations);
         for (int i = 0; i < fps.length; i++) {
             m.clear();
-            probe(collection, generations, table, fps[i], maxDistance, m);
+            probe(stores, table, fps[i], maxDistance, m);
             out[i] = m.fps().size() == 0 ? Found.NONE : new Found(m.fps().toArray(), m.generations().toArray());
         }
         return out;
@@ -179,6 +181,48 @@ public final class ShardNode implements Closeable {
                 while (out.generations().size() < out.fps().size()) {
                     out.generations().add(g);
                 }
+            }
+        }
+    }
+
+    /**
+     * A collection's bucket tables of those {@code generations} that exist, found once for the
+     * many bucket probes of a query (68 a fingerprint beyond distance 3), which otherwise looked
+     * up the collection and each generation's store per bucket. A generation created after this
+     * is not searched, as a probe that started before it would not have found it.
+     */
+    public Stores stores(String collection, long[] generations) {
+        CollectionGenerations c = collection(collection);
+        BucketTable[] tables = new BucketTable[generations.length];
+        long[] found = new long[generations.length];
+        int n = 0;
+        for (long g : generations) {
+            CollectionStore store = c.existing(g);
+            if (store != null) {
+                tables[n] = store.buckets();
+                found[n++] = g;
+            }
+        }
+        return new Stores(Arrays.copyOf(tables, n), Arrays.copyOf(found, n));
+    }
+
+    /** What {@link #stores} found: bucket tables and the generation of each. */
+    public static final class Stores {
+        private final BucketTable[] tables;
+        private final long[] generations;
+
+        private Stores(BucketTable[] tables, long[] generations) {
+            this.tables = tables;
+            this.generations = generations;
+        }
+    }
+
+    /** As {@link #probe(String, long[], int, long, int, Matches)}, in the stores found beforehand. */
+    public void probe(Stores stores, int table, long fp, int maxDistance, Matches out) {
+        for (int i = 0; i < stores.tables.length; i++) {
+            stores.tables[i].probe(table, fp, maxDistance, out.fps());
+            while (out.generations().size() < out.fps().size()) {
+                out.generations().add(stores.generations[i]);
             }
         }
     }

@@ -131,7 +131,14 @@ final class DedupLocks implements AutoCloseable {
                 }
             }
         }
-        return Arrays.stream(keys).sorted().distinct().toArray();
+        Arrays.sort(keys);
+        int distinct = 0;
+        for (int i = 0; i < keys.length; i++) {
+            if (i == 0 || keys[i] != keys[i - 1]) {
+                keys[distinct++] = keys[i];
+            }
+        }
+        return Arrays.copyOf(keys, distinct);
     }
 
     /**

@@ -72,14 +72,18 @@ final class LocalQuery {
         // The probes of a batch of texts share many candidates (to distance 7 they number in
         // the hundreds, DedupTextBenchmark): each is resolved, and its sketch read, once per call.
         Batch batch = new Batch(probes.length > 1 ? new HashMap<>() : null, checks != null ? new HashMap<>() : null);
+        ShardNode.Stores[] stores = new ShardNode.Stores[nodes.length];
         for (int i = 0; i < probes.length; i++) {
             long probe = probes[i];
             m.clear();
             for (int t = 0; t < BlockTables.TABLES; t++) {
                 for (int v = 0; v < variants; v++) {
                     long shifted = probe ^ FanoutQuery.flip(t, v);
-                    nodes[placement.ownerOfBucket(t, BlockTables.block(shifted, t))]
-                            .probe(c, gens, t, shifted, FanoutQuery.threshold(maxDistance, v), m);
+                    int owner = placement.ownerOfBucket(t, BlockTables.block(shifted, t));
+                    if (stores[owner] == null) {
+                        stores[owner] = nodes[owner].stores(c, gens);
+                    }
+                    nodes[owner].probe(stores[owner], t, shifted, FanoutQuery.threshold(maxDistance, v), m);
                 }
             }
             MinHashSketch sketch = checks == null ? null : checks.sketch(i);

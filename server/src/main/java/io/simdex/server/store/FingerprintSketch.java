@@ -71,13 +71,15 @@ public final class FingerprintSketch {
             return null;
         }
         byte[] out = new byte[BYTES];
+        long bits = 0;
         for (int i = 0; i < BINS; i++) {
             int v = stored.charAt(1 + i) - DIGIT_ZERO;
             if (v < 0 || v > VALUE_MASK) {
                 return null;
             }
-            set(out, i, v);
+            bits = append(out, i, bits, v);
         }
+        flush(out, bits);
         return out;
     }
 
@@ -87,20 +89,46 @@ public final class FingerprintSketch {
             throw new IllegalArgumentException(sketch.bins() + " bins of " + sketch.bits() + " bits, not " + BINS + " of " + BITS + " or more");
         }
         byte[] out = new byte[BYTES];
+        long bits = 0;
         for (int i = 0; i < BINS; i++) {
-            set(out, i, sketch.value(i) & VALUE_MASK);
+            bits = append(out, i, bits, sketch.value(i) & VALUE_MASK);
         }
+        flush(out, bits);
         return out;
     }
 
-    /** Writes {@code v} as bin {@code bin}'s value into {@code packed}, whose bits there are zero. */
-    private static void set(byte[] packed, int bin, int v) {
-        for (int b = 0, bit = bin * BITS; b < BITS; b++, bit++) {
-            if ((v >>> (BITS - 1 - b) & 1) != 0) {
-                packed[bit >>> 3] |= (byte) (0x80 >>> (bit & 7));
-            }
+    /**
+     * Packs a group of 8 bins (40 bits, 5 bytes) in a long and writes it out whole when bin
+     * {@code bin}, the group's last, is added: a probe packs its sketch once per text, and bit
+     * by bit that was a tenth of a short text's Dedup. Returns the group's bits so far.
+     */
+    private static long append(byte[] packed, int bin, long bits, int v) {
+        bits = bits << BITS | v;
+        if ((bin & (GROUP_BINS - 1)) == GROUP_BINS - 1) {
+            writeGroup(packed, bin / GROUP_BINS, bits, GROUP_BINS);
+            return 0;
+        }
+        return bits;
+    }
+
+    /** Writes the last, partial group ({@code BINS % 8} bins). */
+    private static void flush(byte[] packed, long bits) {
+        if (BINS % GROUP_BINS != 0) {
+            writeGroup(packed, BINS / GROUP_BINS, bits, BINS % GROUP_BINS);
         }
     }
+
+    /** Writes {@code n} bins' bits, most significant first, from the byte where group {@code group} starts. */
+    private static void writeGroup(byte[] packed, int group, long bits, int n) {
+        int width = n * BITS;
+        long aligned = bits << (Long.SIZE - width);
+        for (int i = 0, at = group * BITS; i < (width + Byte.SIZE - 1) / Byte.SIZE; i++, at++) {
+            packed[at] = (byte) (aligned >>> (Long.SIZE - Byte.SIZE * (i + 1)));
+        }
+    }
+
+    /** Bins of a group: 8 bins of 5 bits fill 5 bytes. */
+    private static final int GROUP_BINS = Byte.SIZE;
 
     /** Bits of one group: 8 bins of 5 bits in 5 bytes, the lowest bit of each bin's value set. */
     private static final long GROUP_LOW_BITS = 0x08_4210_8421L;
