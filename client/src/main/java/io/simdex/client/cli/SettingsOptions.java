@@ -68,13 +68,13 @@ final class SettingsOptions {
     Integer shortTextShingle;
 
     @Option(names = "--sketch", negatable = true, description = "Verify text candidates by stored MinHash sketches, "
-            + "candidates up to distance 6 (server default: on).")
+            + "candidates up to distance 5 (server default: on).")
     Boolean sketch;
 
     @Option(names = "--sketch-min-jaccard", paramLabel = "J", description = "Least estimated Jaccard of a duplicate, (0, 1] (server default 0.4).")
     Double sketchMinJaccard;
 
-    @Option(names = "--sketch-distance", paramLabel = "K", description = "Candidate distance for sketch verification, 0..7 (server default 6).")
+    @Option(names = "--sketch-distance", paramLabel = "K", description = "Candidate distance for sketch verification, 0..7 (server default 5).")
     Integer sketchDistance;
 
     @Option(names = "--short-fingerprint", negatable = true, description = "Fingerprint short texts by 1-bit MinHash instead of "

@@ -59,7 +59,7 @@ public final class DedupCpuCommand implements Callable<Integer> {
     @Option(names = "--words", description = "Words per text: 300 is long, 20 short (default: ${DEFAULT-VALUE}).")
     int words = 300;
 
-    @Option(names = "--modes", split = ",", description = "off, on (the server's default candidate distance, 6) or on-kN (to N); "
+    @Option(names = "--modes", split = ",", description = "off, on (the server's default candidate distance, 5) or on-kN (to N); "
             + "a mode ending in -simhash turns the short-text fingerprint off (default: ${DEFAULT-VALUE}).")
     List<String> modes = List.of("off", "on");
 
@@ -142,7 +142,7 @@ public final class DedupCpuCommand implements Callable<Integer> {
         }
     }
 
-    /** The candidate distance of an {@code on-kN} mode: N; of {@code on}, 0 (the server's default, 6). */
+    /** The candidate distance of an {@code on-kN} mode: N; of {@code on}, 0 (the server's default, 5). */
     static int candidateDistance(String mode) {
         String m = mode.endsWith(SIMHASH) ? mode.substring(0, mode.length() - SIMHASH.length()) : mode;
         return m.startsWith("on-k") ? Integer.parseInt(m.substring("on-k".length())) : 0;

@@ -105,7 +105,7 @@ final class Tuning {
     static final double MAX_RANDOM_FALSE_POSITIVES = 1e-6;
 
     /**
-     * What new collections do (MinHash probes to 12, SimHash probes at 6 and 0.4) with the sketch
+     * What new collections do (MinHash probes to 12, SimHash probes at 5 and 0.4) with the sketch
      * threshold of MinHash candidates varied, from the least one whose chance agreements pass
      * {@link #MAX_RANDOM_FALSE_POSITIVES} or fewer of the random candidates of a 50M table: this
      * corpus is too small to see them, so lower thresholds would score higher here and fail
@@ -115,7 +115,7 @@ final class Tuning {
         List<Mode> out = new ArrayList<>();
         for (int t = 5; t <= 60; t += 5) {
             if (RANDOM_CANDIDATES_AT_50M * chanceAgreement(t / 100.0) <= MAX_RANDOM_FALSE_POSITIVES) {
-                out.add(Mode.byLength(ShortTextFingerprint.DEFAULT_MAX_LETTERS, 12, 6, 0.4, t / 100.0, ShortTextFingerprint.PROBE_BAND));
+                out.add(Mode.byLength(ShortTextFingerprint.DEFAULT_MAX_LETTERS, 12, 5, 0.4, t / 100.0, ShortTextFingerprint.PROBE_BAND));
             }
         }
         return out;

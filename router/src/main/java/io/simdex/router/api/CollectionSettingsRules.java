@@ -33,16 +33,21 @@ public final class CollectionSettingsRules {
     /**
      * Whether a collection created without sketch settings verifies texts by sketches: yes, with
      * candidates up to {@link #DEFAULT_SKETCH_CANDIDATE_DISTANCE}. On loadtest/quality's held-out
-     * half that raises F1 from 0.946 to 0.994 (English long), 0.570 to 0.739 (English short),
-     * 0.944 to 0.993 (Chinese long) and 0.571 to 0.699 (Chinese short), precision 1.000 (its
-     * RESULTS.md, "k <= 6" rows). A sketch takes 61 bytes of its shard's store (38 packed, keyed
-     * by the fingerprint), within the budget of 64; Dedup of a text took 1.5-1.7x the CPU it takes
-     * without (loadtest's {@code dedup-cpu}, mode on-k6), within the budget of 2x, where
-     * distance 7 took 1.9-2.3x. The threshold was chosen on the tuning half.
+     * half, with short texts by MinHash ({@link #SHORT_FINGERPRINT_BY_DEFAULT}), long texts score
+     * F1 0.988 (English) and 0.986 (Chinese), precision 1.000, against 0.946 and 0.944 at
+     * distance 3 without sketches (its RESULTS.md). A sketch takes 61 bytes of its shard's store
+     * (38 packed, keyed by the fingerprint), within the budget of 64. The threshold was chosen on
+     * the tuning half.
      */
     static final boolean SKETCH_BY_DEFAULT = true;
-    /** Candidates a sketch judges when the settings name no distance (see {@link #SKETCH_BY_DEFAULT}). */
-    static final int DEFAULT_SKETCH_CANDIDATE_DISTANCE = 6;
+    /**
+     * Candidates a sketch judges when the settings name no distance (see {@link #SKETCH_BY_DEFAULT}):
+     * the widest radius whose Dedup stays within 2x the CPU of Dedup without sketches on
+     * 300-word texts (loadtest's {@code dedup-cpu}: 1.94x at 5, 2.28x at 6, 2.91x at 7; its
+     * figures in loadtest/quality/README.md). At 6, long texts' F1 would be 0.994 and 0.993
+     * instead of 0.988 and 0.986; collections created with 6 or 7 keep it.
+     */
+    static final int DEFAULT_SKETCH_CANDIDATE_DISTANCE = 5;
     static final double DEFAULT_SKETCH_MIN_JACCARD = 0.4;
     /**
      * Whether a new collection with sketches fingerprints its short texts by 1-bit MinHash
@@ -164,7 +169,9 @@ public final class CollectionSettingsRules {
      * Whether {@code existing} is what a create with {@code requested} (as sent, not completed)
      * asks for: its completed settings, except that a field the request leaves unset matches a
      * collection stored before the field existed, which keeps its old pipeline, and an unset
-     * sketch matches a collection stored with sketches off (created before they were the default).
+     * sketch matches a collection stored with sketches off (created before they were the default),
+     * and an unset sketch candidate distance matches the one the collection was stored with (its
+     * default has changed).
      */
     static boolean sameSettings(CollectionSettings existing, CollectionSettings requested) {
         CollectionSettings.Builder wanted = complete(requested).toBuilder();
@@ -177,6 +184,9 @@ public final class CollectionSettingsRules {
         }
         if (!requested.hasSketch() && !existing.getSketch().getEnabled()) {
             wanted.setSketch(existing.getSketch());
+        }
+        if (existing.getSketch().getEnabled() && wanted.getSketch().getEnabled() && requested.getSketch().getCandidateDistance() == 0) {
+            wanted.getSketchBuilder().setCandidateDistance(existing.getSketch().getCandidateDistance());
         }
         if (!requested.hasShortFingerprint() && !existing.hasShortFingerprint()) {
             wanted.clearShortFingerprint();

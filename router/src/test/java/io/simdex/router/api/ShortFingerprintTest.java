@@ -111,6 +111,20 @@ class ShortFingerprintTest {
                 .setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(true).setMinJaccard(0.3)).build()));
     }
 
+    @Test
+    void sketchDistanceLeftUnset_matchesTheOneACollectionWasStoredWith_anExplicitOtherDoesNot() {
+        CollectionSettings storedWithSix = CollectionSettingsRules.complete(CollectionSettings.newBuilder()
+                .setSketch(SketchSettings.newBuilder().setEnabled(true).setCandidateDistance(6)).build());
+        assertEquals(5, CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()).getSketch().getCandidateDistance());
+        assertTrue(CollectionSettingsRules.sameSettings(storedWithSix, CollectionSettings.getDefaultInstance()));
+        assertTrue(CollectionSettingsRules.sameSettings(storedWithSix, CollectionSettings.newBuilder()
+                .setSketch(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4)).build()));
+        assertFalse(CollectionSettingsRules.sameSettings(storedWithSix, CollectionSettings.newBuilder()
+                .setSketch(SketchSettings.newBuilder().setEnabled(true).setCandidateDistance(7)).build()));
+        assertFalse(CollectionSettingsRules.sameSettings(storedWithSix, CollectionSettings.newBuilder()
+                .setSketch(SketchSettings.newBuilder().setEnabled(false)).build()));
+    }
+
     /**
      * Heavier edits of short posts, queried in the default collection (MinHash candidates kept
      * from an estimate of 0.2) and in one that asks 0.4: every match carries its estimate, each
