@@ -47,7 +47,7 @@ class SketchKillIT {
             server.awaitServing(port, "simdex.v1.Simdex");
             EmbeddedProcessIT.withStub(port, stub -> {
                 stub.createCollection(CreateCollectionRequest.newBuilder().setName("s")
-                        .setSettings(CollectionSettings.newBuilder().setSketch(SketchSettings.newBuilder().setEnabled(true))).build());
+                        .setSettings(CollectionSettings.newBuilder().setSketch(SketchSettings.newBuilder().setEnabled(true).setCandidateDistance(7))).build());
                 for (int from = 0; from < N; from += BATCH) {
                     InsertRequest.Builder req = InsertRequest.newBuilder().setCollection("s");
                     for (int i = from; i < from + BATCH; i++) {
@@ -75,7 +75,8 @@ class SketchKillIT {
                     for (int i = from; i < from + BATCH; i++) {
                         Match own = match(sameResults.get(i - from), "t" + i);
                         assertEquals(1.0f, own.getSimilarity(), "t" + i + " verified by its own sketch");
-                        // An edited copy is a candidate when its fingerprints leave it within 7 bits (nearly always: one word of 60).
+                        // An edited copy is a candidate when its fingerprints leave it within 7 bits, the collection's
+                        // candidate distance (nearly always: one word of 60).
                         for (Match m : editedResults.get(i - from).getMatchesList()) {
                             assertTrue(m.getSimilarity() >= 0.4f && m.getSimilarity() <= 1, "edited t" + i + " matched " + m);
                             editedFound[0] += m.getId().equals("t" + i) ? 1 : 0;
