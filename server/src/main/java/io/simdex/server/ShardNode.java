@@ -169,20 +169,11 @@ public final class ShardNode implements Closeable {
     /**
      * Appends to {@code out} the stored fingerprints of fp's bucket in {@code table} within
      * {@code maxDistance}, searched in every existing generation of {@code generations}, with the
-     * generation each was found in: the in-process path of one probe, which allocates nothing
-     * once the buffers have grown.
+     * generation each was found in. Queries find their stores once ({@link #stores}) and probe
+     * many buckets in them.
      */
     public void probe(String collection, long[] generations, int table, long fp, int maxDistance, Matches out) {
-        CollectionGenerations c = collection(collection);
-        for (long g : generations) {
-            CollectionStore store = c.existing(g);
-            if (store != null) {
-                store.buckets().probe(table, fp, maxDistance, out.fps());
-                while (out.generations().size() < out.fps().size()) {
-                    out.generations().add(g);
-                }
-            }
-        }
+        probe(stores(collection, generations), table, fp, maxDistance, out);
     }
 
     /**
@@ -217,7 +208,10 @@ public final class ShardNode implements Closeable {
         }
     }
 
-    /** As {@link #probe(String, long[], int, long, int, Matches)}, in the stores found beforehand. */
+    /**
+     * As {@link #probe(String, long[], int, long, int, Matches)}, in the stores found beforehand:
+     * allocates nothing once the buffers have grown.
+     */
     public void probe(Stores stores, int table, long fp, int maxDistance, Matches out) {
         for (int i = 0; i < stores.tables.length; i++) {
             stores.tables[i].probe(table, fp, maxDistance, out.fps());
