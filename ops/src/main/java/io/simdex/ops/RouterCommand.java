@@ -90,7 +90,8 @@ final class RouterCommand implements Callable<Integer> {
         List<ShardClient> clients = new ArrayList<>();
         Map<String, io.grpc.Channel> channels = new java.util.LinkedHashMap<>();
         for (String address : s.shards()) {
-            RemoteShardClient shard = new RemoteShardClient(ShardChannels.forTarget(address, toShards.channel()));
+            RemoteShardClient shard = new RemoteShardClient(ShardChannels.forTarget(address, toShards.channel()),
+                    () -> ShardChannels.forTarget(address, toShards.channel()));
             clients.add(shard);
             channels.put(address, shard.channel());
         }

@@ -1,6 +1,7 @@
 package io.simdex.router;
 
 import io.grpc.ForwardingServerCallListener;
+import io.grpc.Grpc;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Server;
@@ -70,6 +71,8 @@ class ReadStreamsTest {
     private final ConcurrentHashMap<String, LongAdder> calls = new ConcurrentHashMap<>();
     /** The node takes its ReadStream requests only once this opens. */
     private volatile CountDownLatch gate = new CountDownLatch(0);
+    /** The client address (host and port: the connection) of each ReadStream call. */
+    private final List<String> streamPeers = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** What the node reported of its streamed requests: method and code. */
     private final List<String> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final long[] stored = new SplittableRandom(7).longs(STORED).toArray();
@@ -84,6 +87,12 @@ class ReadStreamsTest {
 
     /** A node on a real port with the stored fingerprints in its four tables, and a client of it. */
     private RemoteShardClient node(NodeState state, boolean withReadStream) throws IOException {
+        return node(state, withReadStream, null);
+    }
+
+    /** As {@link #node(NodeState, boolean)}; {@code readChannels} opens the streams' own connections to the node's address, or null. */
+    private RemoteShardClient node(NodeState state, boolean withReadStream, java.util.function.Function<String, ManagedChannel> readChannels)
+            throws IOException {
         ShardNode node = new ShardNode(dir.resolve("n" + nodes.size()), c -> StoreSizing.forShare(50_000, 1, 8));
         nodes.add(node);
         ServerServiceDefinition service = ShardService.withFence(node, state,
@@ -96,7 +105,9 @@ class ReadStreamsTest {
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
                 .addService(ServerInterceptors.intercept(service, new Watch())).build().start();
         servers.add(server);
-        RemoteShardClient client = new RemoteShardClient(ShardChannels.forReplica("127.0.0.1:" + server.getPort()));
+        String address = "127.0.0.1:" + server.getPort();
+        RemoteShardClient client = readChannels == null ? new RemoteShardClient(ShardChannels.forReplica(address))
+                : new RemoteShardClient(ShardChannels.forReplica(address), () -> readChannels.apply(address));
         clients.add(client);
         for (int t = 0; t < TABLES; t++) {
             client.bucketAdd("c", 0, t, stored, true).join();
@@ -117,6 +128,9 @@ class ReadStreamsTest {
         public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
             String method = call.getMethodDescriptor().getBareMethodName();
             count(method);
+            if (method.equals("ReadStream")) {
+                streamPeers.add(String.valueOf(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR)));
+            }
             ServerCall.Listener<Q> listener = next.startCall(call, headers);
             if (!method.equals("ReadStream")) {
                 return listener;
@@ -173,6 +187,39 @@ class ReadStreamsTest {
         assertEquals(batches.length, calls("shared"), "the four tables' fingerprints sent once");
         assertTrue(calls("ReadStream") - before <= 4, "a few streams for " + batches.length + " queries: " + calls);
         assertEquals(0, calls("ProbeMany"), "no unary call: " + calls);
+    }
+
+    @Test
+    void streamsWithConnectionsOfTheirOwn_eachOnAnotherConnection_closedWithTheClient_asABruteForceScan() throws Exception {
+        List<ManagedChannel> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RemoteShardClient node = node(NodeState.standalone(), true, address -> {
+            ManagedChannel c = ShardChannels.forReplica(address);
+            opened.add(c);
+            return c;
+        });
+        long[][] batches = new long[4][];
+        SplittableRandom rnd = new SplittableRandom(15);
+        for (int b = 0; b < batches.length; b++) {
+            batches[b] = planted(rnd, 30);
+        }
+
+        // Held at the node, each request finds every open stream busy: four streams.
+        gate = new CountDownLatch(1);
+        List<CompletableFuture<Found[][]>> answers = new ArrayList<>();
+        for (long[] probes : batches) {
+            answers.add(probe(node, probes, 3));
+        }
+        gate.countDown();
+        for (int b = 0; b < batches.length; b++) {
+            assertBruteForce(batches[b], answers.get(b).get(60, TimeUnit.SECONDS), 3);
+        }
+
+        assertEquals(4, calls("ReadStream"), calls.toString());
+        assertEquals(4, new TreeSet<>(streamPeers).size(), "each stream on a connection of its own: " + streamPeers);
+        assertEquals(3, opened.size(), "the first stream shares the client's channel");
+        clients.remove(node);
+        node.close();
+        assertTrue(opened.stream().allMatch(ManagedChannel::isShutdown), "the streams' connections closed with the client");
     }
 
     @Test

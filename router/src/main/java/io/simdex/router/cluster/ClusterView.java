@@ -91,7 +91,8 @@ public final class ClusterView implements IndexView, AutoCloseable {
 
     /** The shard client of a node address, not stamped with any epoch (admin calls). */
     public RemoteShardClient node(String address) {
-        return channels.computeIfAbsent(address, a -> new RemoteShardClient(ShardChannels.forReplica(a, peers.channel())));
+        return channels.computeIfAbsent(address, a -> new RemoteShardClient(ShardChannels.forReplica(a, peers.channel()),
+                () -> ShardChannels.forReplica(a, peers.channel())));
     }
 
     /** Every node of the current map, id to its shard channel (none before the first map): where the cluster's time comes from. */

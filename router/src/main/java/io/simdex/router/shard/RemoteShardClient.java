@@ -67,8 +67,17 @@ public final class RemoteShardClient implements ShardClient {
     private final boolean fenced;
 
     public RemoteShardClient(ManagedChannel channel) {
+        this(channel, null);
+    }
+
+    /**
+     * As {@link #RemoteShardClient(ManagedChannel)}, with the node's read streams spread over
+     * connections of their own that {@code readChannels} opens (to the same node, closed with this
+     * client), so the node answers them on several network threads ({@link ReadStreams}).
+     */
+    public RemoteShardClient(ManagedChannel channel, Supplier<ManagedChannel> readChannels) {
         this(channel, ShardGrpc.newFutureStub(channel), 0, 0, true, new AtomicBoolean(true), new AtomicBoolean(true), new AtomicBoolean(true),
-                new ReadStreams(channel), 0, false);
+                new ReadStreams(channel, readChannels), 0, false);
     }
 
     private RemoteShardClient(ManagedChannel channel, ShardGrpc.ShardFutureStub stub, long readTimeoutMillis, long writeTimeoutMillis,
