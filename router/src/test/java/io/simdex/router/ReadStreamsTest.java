@@ -223,6 +223,84 @@ class ReadStreamsTest {
     }
 
     @Test
+    void nodeGone_everyStreamConnectionReconnectsAtItsNextUse() throws Exception {
+        List<Resets> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RemoteShardClient node = node(NodeState.standalone(), true, address -> {
+            Resets c = new Resets(ShardChannels.forReplica(address));
+            opened.add(c);
+            return c;
+        });
+        long[] probes = planted(new SplittableRandom(16), 10);
+        gate = new CountDownLatch(1);
+        List<CompletableFuture<Found[][]>> answers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            answers.add(probe(node, probes, 3));
+        }
+        gate.countDown();
+        for (CompletableFuture<Found[][]> a : answers) {
+            assertBruteForce(probes, a.get(60, TimeUnit.SECONDS), 3);
+        }
+        assertEquals(3, opened.size());
+
+        servers.forEach(Server::shutdownNow);
+        CompletionException e = assertThrows(CompletionException.class, () -> probe(node, probes, 3).join());
+
+        assertEquals(Status.Code.UNAVAILABLE, Status.fromThrowable(e.getCause()).getCode(), e.toString());
+        assertTrue(opened.stream().allMatch(c -> c.resets.sum() > 0), "each stream's own connection left its backoff");
+    }
+
+    /** A channel that counts {@link #resetConnectBackoff} calls. */
+    private static final class Resets extends ManagedChannel {
+        final ManagedChannel channel;
+        final LongAdder resets = new LongAdder();
+
+        Resets(ManagedChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public void resetConnectBackoff() {
+            resets.increment();
+            channel.resetConnectBackoff();
+        }
+
+        @Override
+        public ManagedChannel shutdown() {
+            return channel.shutdown();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return channel.isShutdown();
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return channel.isTerminated();
+        }
+
+        @Override
+        public ManagedChannel shutdownNow() {
+            return channel.shutdownNow();
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+            return channel.awaitTermination(timeout, unit);
+        }
+
+        @Override
+        public <Q, A> io.grpc.ClientCall<Q, A> newCall(io.grpc.MethodDescriptor<Q, A> method, io.grpc.CallOptions options) {
+            return channel.newCall(method, options);
+        }
+
+        @Override
+        public String authority() {
+            return channel.authority();
+        }
+    }
+
+    @Test
     void resolveIds_overTheStream_everyIdAndTotal_limitedAsAsked() throws Exception {
         RemoteShardClient node = node(NodeState.standalone(), true);
         long[] fps = {stored[0], stored[1], stored[49], stored[50], stored[STORED - 1], 42};

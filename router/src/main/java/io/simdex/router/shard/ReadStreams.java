@@ -137,6 +137,20 @@ final class ReadStreams implements AutoCloseable {
         }
     }
 
+    /** After a stream broke (UNAVAILABLE): every connection of the node's streams reconnects at its next use instead of waiting out its backoff. */
+    void resetConnectBackoff() {
+        channel.resetConnectBackoff();
+        ManagedChannel[] own;
+        synchronized (this) {
+            own = channels.clone();
+        }
+        for (ManagedChannel c : own) {
+            if (c != null) {
+                c.resetConnectBackoff();
+            }
+        }
+    }
+
     /** Cancels every stream, so the channel can shut down without waiting for them, and shuts the streams' own connections down. */
     @Override
     public void close() {

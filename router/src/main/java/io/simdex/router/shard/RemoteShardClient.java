@@ -193,8 +193,10 @@ public final class RemoteShardClient implements ShardClient {
 
     /**
      * A read as the next request on one of the node's read streams. Where the stream fails the
-     * request UNAVAILABLE (the stream broke; the node may be back, or gRPC's retries reach it) or
-     * UNIMPLEMENTED (a node of an older version: every later read goes unary too), the read goes
+     * request UNAVAILABLE or CANCELLED (the stream broke, or a stopping node reset it; the node may
+     * be back, or gRPC's retries reach it, and a node that is gone answers the unary call
+     * UNAVAILABLE, which fails over) or UNIMPLEMENTED (a node of an older version: every later
+     * read goes unary too), the read goes
      * as its unary call instead, so it fails or succeeds as that would: a read changes nothing,
      * so asking twice is safe. A failure the node answered (UNAVAILABLE while it catches up,
      * INVALID_ARGUMENT, a stale epoch) is the read's, as from the unary call.
@@ -214,8 +216,8 @@ public final class RemoteShardClient implements ShardClient {
             }
             if (code == io.grpc.Status.Code.UNIMPLEMENTED) {
                 readStreams.unsupported();
-            } else if (code == io.grpc.Status.Code.UNAVAILABLE) {
-                channel.resetConnectBackoff();
+            } else if (code == io.grpc.Status.Code.UNAVAILABLE || code == io.grpc.Status.Code.CANCELLED) {
+                readStreams.resetConnectBackoff();
             } else {
                 return CompletableFuture.<T>failedFuture(failure);
             }
@@ -580,7 +582,7 @@ public final class RemoteShardClient implements ShardClient {
         return out;
     }
 
-    /** After UNAVAILABLE, reconnect at the next call instead of waiting out the channel's backoff. */
+    /** After UNAVAILABLE, reconnect at the next call instead of waiting out the channels' backoff (the read streams' own too). */
     private <R> ListenableFuture<R> watched(ListenableFuture<R> call) {
         Futures.addCallback(call, new FutureCallback<>() {
             @Override
@@ -590,7 +592,7 @@ public final class RemoteShardClient implements ShardClient {
             @Override
             public void onFailure(Throwable t) {
                 if (io.grpc.Status.fromThrowable(t).getCode() == io.grpc.Status.Code.UNAVAILABLE) {
-                    channel.resetConnectBackoff();
+                    readStreams.resetConnectBackoff();
                 }
             }
         }, MoreExecutors.directExecutor());
