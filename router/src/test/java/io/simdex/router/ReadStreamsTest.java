@@ -203,16 +203,7 @@ class ReadStreamsTest {
             batches[b] = planted(rnd, 30);
         }
 
-        // Held at the node, each request finds every open stream busy: four streams.
-        gate = new CountDownLatch(1);
-        List<CompletableFuture<Found[][]>> answers = new ArrayList<>();
-        for (long[] probes : batches) {
-            answers.add(probe(node, probes, 3));
-        }
-        gate.countDown();
-        for (int b = 0; b < batches.length; b++) {
-            assertBruteForce(batches[b], answers.get(b).get(60, TimeUnit.SECONDS), 3);
-        }
+        onFourStreams(node, batches);
 
         assertEquals(4, calls("ReadStream"), calls.toString());
         assertEquals(4, new TreeSet<>(streamPeers).size(), "each stream on a connection of its own: " + streamPeers);
@@ -231,15 +222,7 @@ class ReadStreamsTest {
             return c;
         });
         long[] probes = planted(new SplittableRandom(16), 10);
-        gate = new CountDownLatch(1);
-        List<CompletableFuture<Found[][]>> answers = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            answers.add(probe(node, probes, 3));
-        }
-        gate.countDown();
-        for (CompletableFuture<Found[][]> a : answers) {
-            assertBruteForce(probes, a.get(60, TimeUnit.SECONDS), 3);
-        }
+        onFourStreams(node, new long[][]{probes, probes, probes, probes});
         assertEquals(3, opened.size());
 
         servers.forEach(Server::shutdownNow);
@@ -247,6 +230,19 @@ class ReadStreamsTest {
 
         assertEquals(Status.Code.UNAVAILABLE, Status.fromThrowable(e.getCause()).getCode(), e.toString());
         assertTrue(opened.stream().allMatch(c -> c.resets.sum() > 0), "each stream's own connection left its backoff");
+    }
+
+    /** Four queries held at the node, so that each finds every open stream busy and opens another; then their answers checked. */
+    private void onFourStreams(RemoteShardClient node, long[][] batches) throws Exception {
+        gate = new CountDownLatch(1);
+        List<CompletableFuture<Found[][]>> answers = new ArrayList<>();
+        for (long[] probes : batches) {
+            answers.add(probe(node, probes, 3));
+        }
+        gate.countDown();
+        for (int b = 0; b < batches.length; b++) {
+            assertBruteForce(batches[b], answers.get(b).get(60, TimeUnit.SECONDS), 3);
+        }
     }
 
     /** A channel that counts {@link #resetConnectBackoff} calls. */
