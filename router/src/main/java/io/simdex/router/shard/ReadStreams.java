@@ -27,7 +27,7 @@ import java.util.function.Supplier;
  * them ({@code moreChannels}). A node answers small reads on the network thread that reads them
  * (InlineCalls), and a connection is served by one such thread: on one connection a node's reads
  * use at most one core however many queries wait. A one-node cluster answering queries of 100
- * probes from 8 callers had that thread busy for 62% of the run while the node's other cores
+ * probes from 8 callers had that thread busy for 62% of the run while the node's other core
  * idled, and the node's share of the machine fell behind the embedded server's as its tables grew.
  *
  * <p>A stream that failed is replaced at the next request. {@link #supported} turns false for

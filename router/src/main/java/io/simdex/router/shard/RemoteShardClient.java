@@ -196,9 +196,8 @@ public final class RemoteShardClient implements ShardClient {
      * request UNAVAILABLE or CANCELLED (the stream broke, or a stopping node reset it; the node may
      * be back, or gRPC's retries reach it, and a node that is gone answers the unary call
      * UNAVAILABLE, which fails over) or UNIMPLEMENTED (a node of an older version: every later
-     * read goes unary too), the read goes
-     * as its unary call instead, so it fails or succeeds as that would: a read changes nothing,
-     * so asking twice is safe. A failure the node answered (UNAVAILABLE while it catches up,
+     * read goes unary too), the read goes as its unary call instead, so it fails or succeeds as
+     * that would: a read changes nothing, so asking twice is safe. A failure the node answered (UNAVAILABLE while it catches up,
      * INVALID_ARGUMENT, a stale epoch) is the read's, as from the unary call.
      */
     private <T> CompletableFuture<T> read(ShardReadRequest.Builder read, Function<ShardReadAnswer, T> answer, Supplier<CompletableFuture<T>> unary) {
