@@ -62,12 +62,7 @@ final class ReadStreams implements AutoCloseable {
     private ScheduledFuture<?> sweep;
     private boolean closed;
 
-    /** Every stream on {@code channel}. */
-    ReadStreams(ManagedChannel channel) {
-        this(channel, null);
-    }
-
-    /** The first stream on {@code channel} (not closed here), each other on a connection of its own from {@code moreChannels}. */
+    /** The first stream on {@code channel} (not closed here), each other on a connection of its own from {@code moreChannels} (null: on {@code channel} too). */
     ReadStreams(ManagedChannel channel, Supplier<ManagedChannel> moreChannels) {
         this.channel = channel;
         this.moreChannels = moreChannels;
