@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntUnaryOperator;
 import java.util.function.LongToIntFunction;
+import java.util.stream.IntStream;
 
 /**
  * Splits a batch by owning shard and waits for the shards' answers: the one place that turns
@@ -35,6 +36,11 @@ public final class Fanout {
      * item (every unary call) allocates only the outer array.
      */
     public static int[][] group(int n, int shards, IntUnaryOperator owner) {
+        if (shards == 1) {
+            // One replica set owns every partition (a 1-node cluster, R = nodes): owners are
+            // not asked, which saves hashing each id of a bulk load.
+            return new int[][]{n == 1 ? ONLY_FIRST : n == 0 ? NONE : IntStream.range(0, n).toArray()};
+        }
         if (n <= 1) {
             int[][] groups = new int[shards][];
             Arrays.fill(groups, NONE);
@@ -71,6 +77,10 @@ public final class Fanout {
         long[][] out = new long[shards][];
         Arrays.fill(out, NO_VALUES);
         if (n == 0) {
+            return out;
+        }
+        if (shards == 1) {
+            out[0] = values;
             return out;
         }
         int[] counts = new int[shards];

@@ -50,4 +50,18 @@ class FanoutSplitRunsTest {
         assertEquals(0, split[0].length);
         assertEquals(0, split[2].length);
     }
+
+    @Test
+    void oneShardOwnsEverythingWithoutAskingAnOwner() {
+        java.util.function.IntUnaryOperator asked = k -> {
+            throw new AssertionError("owner asked for " + k);
+        };
+        long[] values = {4, 4, 9};
+        assertSame(values, Fanout.splitRuns(values, v -> (int) v, asked, 1)[0]);
+        for (int n : new int[] {0, 1, 2, 2000}) {
+            int[][] groups = Fanout.group(n, 1, asked);
+            assertEquals(1, groups.length);
+            assertArrayEquals(java.util.stream.IntStream.range(0, n).toArray(), groups[0], "n=" + n);
+        }
+    }
 }
