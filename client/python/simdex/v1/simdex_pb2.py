@@ -21,7 +21,7 @@ DESCRIPTOR = _descriptor.FileDescriptor(
   name='simdex/v1/simdex.proto',
   package='simdex.v1',
   syntax='proto3',
-  serialized_pb=_b('\n\x16simdex/v1/simdex.proto\x12\tsimdex.v1\x1a\x1egoogle/protobuf/wrappers.proto\"H\n\x08\x44ocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\x15\n\x0b\x66ingerprint\x18\x02 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x03 \x01(\tH\x00\x42\t\n\x07\x63ontent\"9\n\x05Probe\x12\x15\n\x0b\x66ingerprint\x18\x01 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x42\t\n\x07\x63ontent\"N\n\x05Match\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08\x64istance\x18\x03 \x01(\r\x12\x12\n\nsimilarity\x18\x04 \x01(\x02\"\x96\x04\n\x12\x43ollectionSettings\x12\x32\n\x0cmax_distance\x18\x01 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12-\n\x0ctokenization\x18\x02 \x01(\x0e\x32\x17.simdex.v1.Tokenization\x12\'\n\tweighting\x18\x03 \x01(\x0e\x32\x14.simdex.v1.Weighting\x12\x12\n\nngram_size\x18\x04 \x01(\r\x12\x17\n\x0fkeep_stop_words\x18\x05 \x01(\x08\x12\x33\n\x03idf\x18\x06 \x03(\x0b\x32&.simdex.v1.CollectionSettings.IdfEntry\x12\x19\n\x11retention_seconds\x18\x07 \x01(\x04\x12\x1a\n\x12generation_seconds\x18\x08 \x01(\x04\x12\x30\n\nshort_text\x18\t \x01(\x0b\x32\x1c.simdex.v1.ShortTextSettings\x12)\n\x06sketch\x18\n \x01(\x0b\x32\x19.simdex.v1.SketchSettings\x12(\n\nhan_tokens\x18\x0b \x01(\x0e\x32\x14.simdex.v1.HanTokens\x12(\n\nstop_words\x18\x0c \x01(\x0e\x32\x14.simdex.v1.StopWords\x1a*\n\x08IdfEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"~\n\x11ShortTextSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x11\n\tmax_chars\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x14\n\x0cshingle_size\x18\x05 \x01(\r\"R\n\x0eSketchSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmin_jaccard\x18\x02 \x01(\x01\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\"h\n\x0e\x43ollectionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x17\n\x0f\x63reated_unix_ms\x18\x02 \x01(\x03\x12/\n\x08settings\x18\x03 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"X\n\x17\x43reateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12/\n\x08settings\x18\x02 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"Z\n\x18\x43reateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"\'\n\x17\x44\x65leteCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"+\n\x18\x44\x65leteCollectionResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"\x18\n\x16ListCollectionsRequest\"I\n\x17ListCollectionsResponse\x12.\n\x0b\x63ollections\x18\x01 \x03(\x0b\x32\x19.simdex.v1.CollectionInfo\"K\n\rInsertRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"\"\n\x0eInsertResponse\x12\x10\n\x08inserted\x18\x01 \x01(\r\"\x87\x01\n\x0cQueryRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12 \n\x06probes\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Probe\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\\\n\x0bQueryResult\x12\x13\n\x0b\x66ingerprint\x18\x01 \x01(\x06\x12!\n\x07matches\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x03 \x01(\x04\"8\n\rQueryResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.QueryResult\"\x8d\x01\n\x0c\x44\x65\x64upRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\xa3\x01\n\x0b\x44\x65\x64upResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08inserted\x18\x03 \x01(\x08\x12$\n\nduplicates\x18\x04 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x07 \x01(\x04\x12\x12\n\nknown_text\x18\x06 \x01(\x08\x12\x10\n\x08sequence\x18\x05 \x01(\x04\"8\n\rDedupResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.DedupResult\"0\n\rDeleteRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\"4\n\x0e\x44\x65leteResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\r\x12\x11\n\tnot_found\x18\x02 \x01(\r\"M\n\x0f\x42ulkLoadRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"5\n\x10\x42ulkLoadResponse\x12\x10\n\x08inserted\x18\x01 \x01(\x04\x12\x0f\n\x07\x62\x61tches\x18\x02 \x01(\x04\"7\n\x12\x46ingerprintRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\r\n\x05texts\x18\x02 \x03(\t\"+\n\x13\x46ingerprintResponse\x12\x14\n\x0c\x66ingerprints\x18\x01 \x03(\x06\"\"\n\x0cStatsRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\"\x9c\x01\n\rStatsResponse\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x11\n\tdocuments\x18\x02 \x01(\x04\x12\x14\n\x0c\x66ingerprints\x18\x03 \x01(\x04\x12\x0e\n\x06shards\x18\x04 \x01(\r\x12\x13\n\x0btable_bytes\x18\x05 \x01(\x04\x12\x11\n\tdoc_bytes\x18\x06 \x01(\x04\x12\x16\n\x0e\x62ucket_entries\x18\x07 \x01(\x04\"V\n\x10\x43heckUrlsRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\x12\x0c\n\x04urls\x18\x02 \x03(\t\x12\x13\n\x0bttl_seconds\x18\x03 \x01(\x04\x12\x12\n\ncheck_only\x18\x04 \x01(\x08\"6\n\x11\x43heckUrlsResponse\x12\x0e\n\x06is_new\x18\x01 \x03(\x08\x12\x11\n\tnew_count\x18\x02 \x01(\r\" \n\x11\x44ropUrlJobRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\"%\n\x12\x44ropUrlJobResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"%\n\x14HandlingTimesRequest\x12\r\n\x05reset\x18\x01 \x01(\x08\"\xe1\x01\n\x12MethodHandlingTime\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\r\n\x05\x63\x61lls\x18\x02 \x01(\x04\x12\x0e\n\x06p50_us\x18\x03 \x01(\x01\x12\x0e\n\x06p90_us\x18\x04 \x01(\x01\x12\x0e\n\x06p99_us\x18\x05 \x01(\x01\x12\x0f\n\x07p999_us\x18\x06 \x01(\x01\x12\x0e\n\x06max_us\x18\x07 \x01(\x01\x12\x15\n\rqueued_p50_us\x18\x08 \x01(\x01\x12\x15\n\rqueued_p99_us\x18\t \x01(\x01\x12\x16\n\x0equeued_p999_us\x18\n \x01(\x01\x12\x15\n\rqueued_max_us\x18\x0b \x01(\x01\"G\n\x15HandlingTimesResponse\x12.\n\x07methods\x18\x01 \x03(\x0b\x32\x1d.simdex.v1.MethodHandlingTime*H\n\x0cTokenization\x12\x1c\n\x18TOKENIZATION_UNSPECIFIED\x10\x00\x12\t\n\x05WORDS\x10\x01\x12\x0f\n\x0b\x43HAR_NGRAMS\x10\x02*L\n\tHanTokens\x12\x1a\n\x16HAN_TOKENS_UNSPECIFIED\x10\x00\x12\x0f\n\x0bHANLP_WORDS\x10\x01\x12\x12\n\x0eHAN_CHARACTERS\x10\x02*Q\n\tStopWords\x12\x1a\n\x16STOP_WORDS_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x44ROP_STOP_WORDS\x10\x01\x12\x13\n\x0fKEEP_STOP_WORDS\x10\x02*:\n\tWeighting\x12\x19\n\x15WEIGHTING_UNSPECIFIED\x10\x00\x12\x06\n\x02TF\x10\x01\x12\n\n\x06TF_IDF\x10\x02\x32\xca\x07\n\x06Simdex\x12[\n\x10\x43reateCollection\x12\".simdex.v1.CreateCollectionRequest\x1a#.simdex.v1.CreateCollectionResponse\x12[\n\x10\x44\x65leteCollection\x12\".simdex.v1.DeleteCollectionRequest\x1a#.simdex.v1.DeleteCollectionResponse\x12X\n\x0fListCollections\x12!.simdex.v1.ListCollectionsRequest\x1a\".simdex.v1.ListCollectionsResponse\x12=\n\x06Insert\x12\x18.simdex.v1.InsertRequest\x1a\x19.simdex.v1.InsertResponse\x12:\n\x05Query\x12\x17.simdex.v1.QueryRequest\x1a\x18.simdex.v1.QueryResponse\x12:\n\x05\x44\x65\x64up\x12\x17.simdex.v1.DedupRequest\x1a\x18.simdex.v1.DedupResponse\x12=\n\x06\x44\x65lete\x12\x18.simdex.v1.DeleteRequest\x1a\x19.simdex.v1.DeleteResponse\x12\x45\n\x08\x42ulkLoad\x12\x1a.simdex.v1.BulkLoadRequest\x1a\x1b.simdex.v1.BulkLoadResponse(\x01\x12L\n\x0b\x46ingerprint\x12\x1d.simdex.v1.FingerprintRequest\x1a\x1e.simdex.v1.FingerprintResponse\x12:\n\x05Stats\x12\x17.simdex.v1.StatsRequest\x1a\x18.simdex.v1.StatsResponse\x12\x46\n\tCheckUrls\x12\x1b.simdex.v1.CheckUrlsRequest\x1a\x1c.simdex.v1.CheckUrlsResponse\x12I\n\nDropUrlJob\x12\x1c.simdex.v1.DropUrlJobRequest\x1a\x1d.simdex.v1.DropUrlJobResponse\x12R\n\rHandlingTimes\x12\x1f.simdex.v1.HandlingTimesRequest\x1a .simdex.v1.HandlingTimesResponseB#\n\x12io.simdex.proto.v1B\x0bSimdexProtoP\x01\x62\x06proto3')
+  serialized_pb=_b('\n\x16simdex/v1/simdex.proto\x12\tsimdex.v1\x1a\x1egoogle/protobuf/wrappers.proto\"H\n\x08\x44ocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\x15\n\x0b\x66ingerprint\x18\x02 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x03 \x01(\tH\x00\x42\t\n\x07\x63ontent\"9\n\x05Probe\x12\x15\n\x0b\x66ingerprint\x18\x01 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x42\t\n\x07\x63ontent\"N\n\x05Match\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08\x64istance\x18\x03 \x01(\r\x12\x12\n\nsimilarity\x18\x04 \x01(\x02\"\xd6\x04\n\x12\x43ollectionSettings\x12\x32\n\x0cmax_distance\x18\x01 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12-\n\x0ctokenization\x18\x02 \x01(\x0e\x32\x17.simdex.v1.Tokenization\x12\'\n\tweighting\x18\x03 \x01(\x0e\x32\x14.simdex.v1.Weighting\x12\x12\n\nngram_size\x18\x04 \x01(\r\x12\x17\n\x0fkeep_stop_words\x18\x05 \x01(\x08\x12\x33\n\x03idf\x18\x06 \x03(\x0b\x32&.simdex.v1.CollectionSettings.IdfEntry\x12\x19\n\x11retention_seconds\x18\x07 \x01(\x04\x12\x1a\n\x12generation_seconds\x18\x08 \x01(\x04\x12\x30\n\nshort_text\x18\t \x01(\x0b\x32\x1c.simdex.v1.ShortTextSettings\x12)\n\x06sketch\x18\n \x01(\x0b\x32\x19.simdex.v1.SketchSettings\x12(\n\nhan_tokens\x18\x0b \x01(\x0e\x32\x14.simdex.v1.HanTokens\x12(\n\nstop_words\x18\x0c \x01(\x0e\x32\x14.simdex.v1.StopWords\x12>\n\x11short_fingerprint\x18\r \x01(\x0b\x32#.simdex.v1.ShortFingerprintSettings\x1a*\n\x08IdfEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"~\n\x11ShortTextSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x11\n\tmax_chars\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x14\n\x0cshingle_size\x18\x05 \x01(\r\"R\n\x0eSketchSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmin_jaccard\x18\x02 \x01(\x01\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\"\xa4\x01\n\x18ShortFingerprintSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmax_letters\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x31\n\x06\x62locks\x18\x05 \x01(\x0e\x32!.simdex.v1.ShortFingerprintBlocks\"h\n\x0e\x43ollectionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x17\n\x0f\x63reated_unix_ms\x18\x02 \x01(\x03\x12/\n\x08settings\x18\x03 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"X\n\x17\x43reateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12/\n\x08settings\x18\x02 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"Z\n\x18\x43reateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"\'\n\x17\x44\x65leteCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"+\n\x18\x44\x65leteCollectionResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"\x18\n\x16ListCollectionsRequest\"I\n\x17ListCollectionsResponse\x12.\n\x0b\x63ollections\x18\x01 \x03(\x0b\x32\x19.simdex.v1.CollectionInfo\"K\n\rInsertRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"\"\n\x0eInsertResponse\x12\x10\n\x08inserted\x18\x01 \x01(\r\"\x87\x01\n\x0cQueryRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12 \n\x06probes\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Probe\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\\\n\x0bQueryResult\x12\x13\n\x0b\x66ingerprint\x18\x01 \x01(\x06\x12!\n\x07matches\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x03 \x01(\x04\"8\n\rQueryResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.QueryResult\"\x8d\x01\n\x0c\x44\x65\x64upRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\xa3\x01\n\x0b\x44\x65\x64upResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08inserted\x18\x03 \x01(\x08\x12$\n\nduplicates\x18\x04 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x07 \x01(\x04\x12\x12\n\nknown_text\x18\x06 \x01(\x08\x12\x10\n\x08sequence\x18\x05 \x01(\x04\"8\n\rDedupResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.DedupResult\"0\n\rDeleteRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\"4\n\x0e\x44\x65leteResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\r\x12\x11\n\tnot_found\x18\x02 \x01(\r\"M\n\x0f\x42ulkLoadRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"5\n\x10\x42ulkLoadResponse\x12\x10\n\x08inserted\x18\x01 \x01(\x04\x12\x0f\n\x07\x62\x61tches\x18\x02 \x01(\x04\"7\n\x12\x46ingerprintRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\r\n\x05texts\x18\x02 \x03(\t\"+\n\x13\x46ingerprintResponse\x12\x14\n\x0c\x66ingerprints\x18\x01 \x03(\x06\"\"\n\x0cStatsRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\"\x9c\x01\n\rStatsResponse\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x11\n\tdocuments\x18\x02 \x01(\x04\x12\x14\n\x0c\x66ingerprints\x18\x03 \x01(\x04\x12\x0e\n\x06shards\x18\x04 \x01(\r\x12\x13\n\x0btable_bytes\x18\x05 \x01(\x04\x12\x11\n\tdoc_bytes\x18\x06 \x01(\x04\x12\x16\n\x0e\x62ucket_entries\x18\x07 \x01(\x04\"V\n\x10\x43heckUrlsRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\x12\x0c\n\x04urls\x18\x02 \x03(\t\x12\x13\n\x0bttl_seconds\x18\x03 \x01(\x04\x12\x12\n\ncheck_only\x18\x04 \x01(\x08\"6\n\x11\x43heckUrlsResponse\x12\x0e\n\x06is_new\x18\x01 \x03(\x08\x12\x11\n\tnew_count\x18\x02 \x01(\r\" \n\x11\x44ropUrlJobRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\"%\n\x12\x44ropUrlJobResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"%\n\x14HandlingTimesRequest\x12\r\n\x05reset\x18\x01 \x01(\x08\"\xe1\x01\n\x12MethodHandlingTime\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\r\n\x05\x63\x61lls\x18\x02 \x01(\x04\x12\x0e\n\x06p50_us\x18\x03 \x01(\x01\x12\x0e\n\x06p90_us\x18\x04 \x01(\x01\x12\x0e\n\x06p99_us\x18\x05 \x01(\x01\x12\x0f\n\x07p999_us\x18\x06 \x01(\x01\x12\x0e\n\x06max_us\x18\x07 \x01(\x01\x12\x15\n\rqueued_p50_us\x18\x08 \x01(\x01\x12\x15\n\rqueued_p99_us\x18\t \x01(\x01\x12\x16\n\x0equeued_p999_us\x18\n \x01(\x01\x12\x15\n\rqueued_max_us\x18\x0b \x01(\x01\"G\n\x15HandlingTimesResponse\x12.\n\x07methods\x18\x01 \x03(\x0b\x32\x1d.simdex.v1.MethodHandlingTime*H\n\x0cTokenization\x12\x1c\n\x18TOKENIZATION_UNSPECIFIED\x10\x00\x12\t\n\x05WORDS\x10\x01\x12\x0f\n\x0b\x43HAR_NGRAMS\x10\x02*L\n\tHanTokens\x12\x1a\n\x16HAN_TOKENS_UNSPECIFIED\x10\x00\x12\x0f\n\x0bHANLP_WORDS\x10\x01\x12\x12\n\x0eHAN_CHARACTERS\x10\x02*Q\n\tStopWords\x12\x1a\n\x16STOP_WORDS_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x44ROP_STOP_WORDS\x10\x01\x12\x13\n\x0fKEEP_STOP_WORDS\x10\x02*q\n\x16ShortFingerprintBlocks\x12(\n$SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED\x10\x00\x12\x15\n\x11WHOLE_TEXT_BLOCKS\x10\x01\x12\x16\n\x12PARTITIONED_BLOCKS\x10\x02*:\n\tWeighting\x12\x19\n\x15WEIGHTING_UNSPECIFIED\x10\x00\x12\x06\n\x02TF\x10\x01\x12\n\n\x06TF_IDF\x10\x02\x32\xca\x07\n\x06Simdex\x12[\n\x10\x43reateCollection\x12\".simdex.v1.CreateCollectionRequest\x1a#.simdex.v1.CreateCollectionResponse\x12[\n\x10\x44\x65leteCollection\x12\".simdex.v1.DeleteCollectionRequest\x1a#.simdex.v1.DeleteCollectionResponse\x12X\n\x0fListCollections\x12!.simdex.v1.ListCollectionsRequest\x1a\".simdex.v1.ListCollectionsResponse\x12=\n\x06Insert\x12\x18.simdex.v1.InsertRequest\x1a\x19.simdex.v1.InsertResponse\x12:\n\x05Query\x12\x17.simdex.v1.QueryRequest\x1a\x18.simdex.v1.QueryResponse\x12:\n\x05\x44\x65\x64up\x12\x17.simdex.v1.DedupRequest\x1a\x18.simdex.v1.DedupResponse\x12=\n\x06\x44\x65lete\x12\x18.simdex.v1.DeleteRequest\x1a\x19.simdex.v1.DeleteResponse\x12\x45\n\x08\x42ulkLoad\x12\x1a.simdex.v1.BulkLoadRequest\x1a\x1b.simdex.v1.BulkLoadResponse(\x01\x12L\n\x0b\x46ingerprint\x12\x1d.simdex.v1.FingerprintRequest\x1a\x1e.simdex.v1.FingerprintResponse\x12:\n\x05Stats\x12\x17.simdex.v1.StatsRequest\x1a\x18.simdex.v1.StatsResponse\x12\x46\n\tCheckUrls\x12\x1b.simdex.v1.CheckUrlsRequest\x1a\x1c.simdex.v1.CheckUrlsResponse\x12I\n\nDropUrlJob\x12\x1c.simdex.v1.DropUrlJobRequest\x1a\x1d.simdex.v1.DropUrlJobResponse\x12R\n\rHandlingTimes\x12\x1f.simdex.v1.HandlingTimesRequest\x1a .simdex.v1.HandlingTimesResponseB#\n\x12io.simdex.proto.v1B\x0bSimdexProtoP\x01\x62\x06proto3')
   ,
   dependencies=[google_dot_protobuf_dot_wrappers__pb2.DESCRIPTOR,])
 
@@ -46,8 +46,8 @@ _TOKENIZATION = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=3369,
-  serialized_end=3441,
+  serialized_start=3600,
+  serialized_end=3672,
 )
 _sym_db.RegisterEnumDescriptor(_TOKENIZATION)
 
@@ -73,8 +73,8 @@ _HANTOKENS = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=3443,
-  serialized_end=3519,
+  serialized_start=3674,
+  serialized_end=3750,
 )
 _sym_db.RegisterEnumDescriptor(_HANTOKENS)
 
@@ -100,12 +100,39 @@ _STOPWORDS = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=3521,
-  serialized_end=3602,
+  serialized_start=3752,
+  serialized_end=3833,
 )
 _sym_db.RegisterEnumDescriptor(_STOPWORDS)
 
 StopWords = enum_type_wrapper.EnumTypeWrapper(_STOPWORDS)
+_SHORTFINGERPRINTBLOCKS = _descriptor.EnumDescriptor(
+  name='ShortFingerprintBlocks',
+  full_name='simdex.v1.ShortFingerprintBlocks',
+  filename=None,
+  file=DESCRIPTOR,
+  values=[
+    _descriptor.EnumValueDescriptor(
+      name='SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED', index=0, number=0,
+      options=None,
+      type=None),
+    _descriptor.EnumValueDescriptor(
+      name='WHOLE_TEXT_BLOCKS', index=1, number=1,
+      options=None,
+      type=None),
+    _descriptor.EnumValueDescriptor(
+      name='PARTITIONED_BLOCKS', index=2, number=2,
+      options=None,
+      type=None),
+  ],
+  containing_type=None,
+  options=None,
+  serialized_start=3835,
+  serialized_end=3948,
+)
+_sym_db.RegisterEnumDescriptor(_SHORTFINGERPRINTBLOCKS)
+
+ShortFingerprintBlocks = enum_type_wrapper.EnumTypeWrapper(_SHORTFINGERPRINTBLOCKS)
 _WEIGHTING = _descriptor.EnumDescriptor(
   name='Weighting',
   full_name='simdex.v1.Weighting',
@@ -127,8 +154,8 @@ _WEIGHTING = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=3604,
-  serialized_end=3662,
+  serialized_start=3950,
+  serialized_end=4008,
 )
 _sym_db.RegisterEnumDescriptor(_WEIGHTING)
 
@@ -142,6 +169,9 @@ HAN_CHARACTERS = 2
 STOP_WORDS_UNSPECIFIED = 0
 DROP_STOP_WORDS = 1
 KEEP_STOP_WORDS = 2
+SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED = 0
+WHOLE_TEXT_BLOCKS = 1
+PARTITIONED_BLOCKS = 2
 WEIGHTING_UNSPECIFIED = 0
 TF = 1
 TF_IDF = 2
@@ -322,8 +352,8 @@ _COLLECTIONSETTINGS_IDFENTRY = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=775,
-  serialized_end=817,
+  serialized_start=839,
+  serialized_end=881,
 )
 
 _COLLECTIONSETTINGS = _descriptor.Descriptor(
@@ -417,6 +447,13 @@ _COLLECTIONSETTINGS = _descriptor.Descriptor(
       message_type=None, enum_type=None, containing_type=None,
       is_extension=False, extension_scope=None,
       options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='short_fingerprint', full_name='simdex.v1.CollectionSettings.short_fingerprint', index=12,
+      number=13, type=11, cpp_type=10, label=1,
+      has_default_value=False, default_value=None,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
   ],
   extensions=[
   ],
@@ -430,7 +467,7 @@ _COLLECTIONSETTINGS = _descriptor.Descriptor(
   oneofs=[
   ],
   serialized_start=283,
-  serialized_end=817,
+  serialized_end=881,
 )
 
 
@@ -488,8 +525,8 @@ _SHORTTEXTSETTINGS = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=819,
-  serialized_end=945,
+  serialized_start=883,
+  serialized_end=1009,
 )
 
 
@@ -533,8 +570,67 @@ _SKETCHSETTINGS = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=947,
-  serialized_end=1029,
+  serialized_start=1011,
+  serialized_end=1093,
+)
+
+
+_SHORTFINGERPRINTSETTINGS = _descriptor.Descriptor(
+  name='ShortFingerprintSettings',
+  full_name='simdex.v1.ShortFingerprintSettings',
+  filename=None,
+  file=DESCRIPTOR,
+  containing_type=None,
+  fields=[
+    _descriptor.FieldDescriptor(
+      name='enabled', full_name='simdex.v1.ShortFingerprintSettings.enabled', index=0,
+      number=1, type=8, cpp_type=7, label=1,
+      has_default_value=False, default_value=False,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='max_letters', full_name='simdex.v1.ShortFingerprintSettings.max_letters', index=1,
+      number=2, type=13, cpp_type=3, label=1,
+      has_default_value=False, default_value=0,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='candidate_distance', full_name='simdex.v1.ShortFingerprintSettings.candidate_distance', index=2,
+      number=3, type=13, cpp_type=3, label=1,
+      has_default_value=False, default_value=0,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='min_jaccard', full_name='simdex.v1.ShortFingerprintSettings.min_jaccard', index=3,
+      number=4, type=1, cpp_type=5, label=1,
+      has_default_value=False, default_value=float(0),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='blocks', full_name='simdex.v1.ShortFingerprintSettings.blocks', index=4,
+      number=5, type=14, cpp_type=8, label=1,
+      has_default_value=False, default_value=0,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+  ],
+  extensions=[
+  ],
+  nested_types=[],
+  enum_types=[
+  ],
+  options=None,
+  is_extendable=False,
+  syntax='proto3',
+  extension_ranges=[],
+  oneofs=[
+  ],
+  serialized_start=1096,
+  serialized_end=1260,
 )
 
 
@@ -578,8 +674,8 @@ _COLLECTIONINFO = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1031,
-  serialized_end=1135,
+  serialized_start=1262,
+  serialized_end=1366,
 )
 
 
@@ -616,8 +712,8 @@ _CREATECOLLECTIONREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1137,
-  serialized_end=1225,
+  serialized_start=1368,
+  serialized_end=1456,
 )
 
 
@@ -654,8 +750,8 @@ _CREATECOLLECTIONRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1227,
-  serialized_end=1317,
+  serialized_start=1458,
+  serialized_end=1548,
 )
 
 
@@ -685,8 +781,8 @@ _DELETECOLLECTIONREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1319,
-  serialized_end=1358,
+  serialized_start=1550,
+  serialized_end=1589,
 )
 
 
@@ -716,8 +812,8 @@ _DELETECOLLECTIONRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1360,
-  serialized_end=1403,
+  serialized_start=1591,
+  serialized_end=1634,
 )
 
 
@@ -740,8 +836,8 @@ _LISTCOLLECTIONSREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1405,
-  serialized_end=1429,
+  serialized_start=1636,
+  serialized_end=1660,
 )
 
 
@@ -771,8 +867,8 @@ _LISTCOLLECTIONSRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1431,
-  serialized_end=1504,
+  serialized_start=1662,
+  serialized_end=1735,
 )
 
 
@@ -809,8 +905,8 @@ _INSERTREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1506,
-  serialized_end=1581,
+  serialized_start=1737,
+  serialized_end=1812,
 )
 
 
@@ -840,8 +936,8 @@ _INSERTRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1583,
-  serialized_end=1617,
+  serialized_start=1814,
+  serialized_end=1848,
 )
 
 
@@ -892,8 +988,8 @@ _QUERYREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1620,
-  serialized_end=1755,
+  serialized_start=1851,
+  serialized_end=1986,
 )
 
 
@@ -937,8 +1033,8 @@ _QUERYRESULT = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1757,
-  serialized_end=1849,
+  serialized_start=1988,
+  serialized_end=2080,
 )
 
 
@@ -968,8 +1064,8 @@ _QUERYRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1851,
-  serialized_end=1907,
+  serialized_start=2082,
+  serialized_end=2138,
 )
 
 
@@ -1020,8 +1116,8 @@ _DEDUPREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1910,
-  serialized_end=2051,
+  serialized_start=2141,
+  serialized_end=2282,
 )
 
 
@@ -1093,8 +1189,8 @@ _DEDUPRESULT = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2054,
-  serialized_end=2217,
+  serialized_start=2285,
+  serialized_end=2448,
 )
 
 
@@ -1124,8 +1220,8 @@ _DEDUPRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2219,
-  serialized_end=2275,
+  serialized_start=2450,
+  serialized_end=2506,
 )
 
 
@@ -1162,8 +1258,8 @@ _DELETEREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2277,
-  serialized_end=2325,
+  serialized_start=2508,
+  serialized_end=2556,
 )
 
 
@@ -1200,8 +1296,8 @@ _DELETERESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2327,
-  serialized_end=2379,
+  serialized_start=2558,
+  serialized_end=2610,
 )
 
 
@@ -1238,8 +1334,8 @@ _BULKLOADREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2381,
-  serialized_end=2458,
+  serialized_start=2612,
+  serialized_end=2689,
 )
 
 
@@ -1276,8 +1372,8 @@ _BULKLOADRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2460,
-  serialized_end=2513,
+  serialized_start=2691,
+  serialized_end=2744,
 )
 
 
@@ -1314,8 +1410,8 @@ _FINGERPRINTREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2515,
-  serialized_end=2570,
+  serialized_start=2746,
+  serialized_end=2801,
 )
 
 
@@ -1345,8 +1441,8 @@ _FINGERPRINTRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2572,
-  serialized_end=2615,
+  serialized_start=2803,
+  serialized_end=2846,
 )
 
 
@@ -1376,8 +1472,8 @@ _STATSREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2617,
-  serialized_end=2651,
+  serialized_start=2848,
+  serialized_end=2882,
 )
 
 
@@ -1449,8 +1545,8 @@ _STATSRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2654,
-  serialized_end=2810,
+  serialized_start=2885,
+  serialized_end=3041,
 )
 
 
@@ -1501,8 +1597,8 @@ _CHECKURLSREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2812,
-  serialized_end=2898,
+  serialized_start=3043,
+  serialized_end=3129,
 )
 
 
@@ -1539,8 +1635,8 @@ _CHECKURLSRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2900,
-  serialized_end=2954,
+  serialized_start=3131,
+  serialized_end=3185,
 )
 
 
@@ -1570,8 +1666,8 @@ _DROPURLJOBREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2956,
-  serialized_end=2988,
+  serialized_start=3187,
+  serialized_end=3219,
 )
 
 
@@ -1601,8 +1697,8 @@ _DROPURLJOBRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2990,
-  serialized_end=3027,
+  serialized_start=3221,
+  serialized_end=3258,
 )
 
 
@@ -1632,8 +1728,8 @@ _HANDLINGTIMESREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3029,
-  serialized_end=3066,
+  serialized_start=3260,
+  serialized_end=3297,
 )
 
 
@@ -1733,8 +1829,8 @@ _METHODHANDLINGTIME = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3069,
-  serialized_end=3294,
+  serialized_start=3300,
+  serialized_end=3525,
 )
 
 
@@ -1764,8 +1860,8 @@ _HANDLINGTIMESRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3296,
-  serialized_end=3367,
+  serialized_start=3527,
+  serialized_end=3598,
 )
 
 _DOCUMENT.oneofs_by_name['content'].fields.append(
@@ -1789,6 +1885,8 @@ _COLLECTIONSETTINGS.fields_by_name['short_text'].message_type = _SHORTTEXTSETTIN
 _COLLECTIONSETTINGS.fields_by_name['sketch'].message_type = _SKETCHSETTINGS
 _COLLECTIONSETTINGS.fields_by_name['han_tokens'].enum_type = _HANTOKENS
 _COLLECTIONSETTINGS.fields_by_name['stop_words'].enum_type = _STOPWORDS
+_COLLECTIONSETTINGS.fields_by_name['short_fingerprint'].message_type = _SHORTFINGERPRINTSETTINGS
+_SHORTFINGERPRINTSETTINGS.fields_by_name['blocks'].enum_type = _SHORTFINGERPRINTBLOCKS
 _COLLECTIONINFO.fields_by_name['settings'].message_type = _COLLECTIONSETTINGS
 _CREATECOLLECTIONREQUEST.fields_by_name['settings'].message_type = _COLLECTIONSETTINGS
 _CREATECOLLECTIONRESPONSE.fields_by_name['collection'].message_type = _COLLECTIONINFO
@@ -1810,6 +1908,7 @@ DESCRIPTOR.message_types_by_name['Match'] = _MATCH
 DESCRIPTOR.message_types_by_name['CollectionSettings'] = _COLLECTIONSETTINGS
 DESCRIPTOR.message_types_by_name['ShortTextSettings'] = _SHORTTEXTSETTINGS
 DESCRIPTOR.message_types_by_name['SketchSettings'] = _SKETCHSETTINGS
+DESCRIPTOR.message_types_by_name['ShortFingerprintSettings'] = _SHORTFINGERPRINTSETTINGS
 DESCRIPTOR.message_types_by_name['CollectionInfo'] = _COLLECTIONINFO
 DESCRIPTOR.message_types_by_name['CreateCollectionRequest'] = _CREATECOLLECTIONREQUEST
 DESCRIPTOR.message_types_by_name['CreateCollectionResponse'] = _CREATECOLLECTIONRESPONSE
@@ -1843,6 +1942,7 @@ DESCRIPTOR.message_types_by_name['HandlingTimesResponse'] = _HANDLINGTIMESRESPON
 DESCRIPTOR.enum_types_by_name['Tokenization'] = _TOKENIZATION
 DESCRIPTOR.enum_types_by_name['HanTokens'] = _HANTOKENS
 DESCRIPTOR.enum_types_by_name['StopWords'] = _STOPWORDS
+DESCRIPTOR.enum_types_by_name['ShortFingerprintBlocks'] = _SHORTFINGERPRINTBLOCKS
 DESCRIPTOR.enum_types_by_name['Weighting'] = _WEIGHTING
 _sym_db.RegisterFileDescriptor(DESCRIPTOR)
 
@@ -1895,6 +1995,13 @@ SketchSettings = _reflection.GeneratedProtocolMessageType('SketchSettings', (_me
   # @@protoc_insertion_point(class_scope:simdex.v1.SketchSettings)
   ))
 _sym_db.RegisterMessage(SketchSettings)
+
+ShortFingerprintSettings = _reflection.GeneratedProtocolMessageType('ShortFingerprintSettings', (_message.Message,), dict(
+  DESCRIPTOR = _SHORTFINGERPRINTSETTINGS,
+  __module__ = 'simdex.v1.simdex_pb2'
+  # @@protoc_insertion_point(class_scope:simdex.v1.ShortFingerprintSettings)
+  ))
+_sym_db.RegisterMessage(ShortFingerprintSettings)
 
 CollectionInfo = _reflection.GeneratedProtocolMessageType('CollectionInfo', (_message.Message,), dict(
   DESCRIPTOR = _COLLECTIONINFO,
@@ -2118,8 +2225,8 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   file=DESCRIPTOR,
   index=0,
   options=None,
-  serialized_start=3665,
-  serialized_end=4635,
+  serialized_start=4011,
+  serialized_end=4981,
   methods=[
   _descriptor.MethodDescriptor(
     name='CreateCollection',

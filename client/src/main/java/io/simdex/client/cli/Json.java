@@ -92,6 +92,7 @@ final class Json {
             if (s.getShortFingerprint().getMinJaccard() != 0) {
                 t.addProperty("minJaccard", s.getShortFingerprint().getMinJaccard());
             }
+            t.addProperty("blocks", SettingsOptions.Blocks.name(s.getShortFingerprint().getBlocks()));
             o.add("shortFingerprint", t);
         }
         o.addProperty("retentionSeconds", s.getRetentionSeconds());

@@ -4,6 +4,7 @@ import com.google.protobuf.UInt32Value;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.HanTokens;
 import io.simdex.proto.v1.StopWords;
+import io.simdex.proto.v1.ShortFingerprintBlocks;
 import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.ShortTextSettings;
 import io.simdex.proto.v1.SketchSettings;
@@ -94,6 +95,27 @@ final class SettingsOptions {
             description = "Least estimated Jaccard of a short text's MinHash candidate, (0, 1] (server default 0.2).")
     Double shortFingerprintMinJaccard;
 
+    /** The values of --short-fingerprint-blocks, as the proto's ShortFingerprintBlocks. */
+    enum Blocks {
+        partitioned(ShortFingerprintBlocks.PARTITIONED_BLOCKS), whole(ShortFingerprintBlocks.WHOLE_TEXT_BLOCKS);
+
+        final ShortFingerprintBlocks proto;
+
+        Blocks(ShortFingerprintBlocks proto) {
+            this.proto = proto;
+        }
+
+        /** How a collection's settings show {@code blocks} (unset: whole, as the server reads it). */
+        static String name(ShortFingerprintBlocks blocks) {
+            return blocks == ShortFingerprintBlocks.PARTITIONED_BLOCKS ? partitioned.name() : whole.name();
+        }
+    }
+
+    @Option(names = "--short-fingerprint-blocks", paramLabel = "partitioned|whole",
+            description = "Each 16-bit block of a short text's MinHash fingerprint over one of four groups of its shingles "
+                    + "(partitioned: finds more edited copies of short Chinese texts) or over all of them (server default whole).")
+    Blocks shortFingerprintBlocks;
+
     CollectionSettings toProto() throws BadInputException {
         CollectionSettings.Builder b = CollectionSettings.newBuilder().setKeepStopWords(keepStopWords);
         if (dropStopWords) {
@@ -162,7 +184,8 @@ final class SettingsOptions {
     }
 
     private void shortFingerprint(CollectionSettings.Builder b) throws BadInputException {
-        boolean tuned = shortFingerprintLetters != null || shortFingerprintDistance != null || shortFingerprintMinJaccard != null;
+        boolean tuned = shortFingerprintLetters != null || shortFingerprintDistance != null || shortFingerprintMinJaccard != null
+                || shortFingerprintBlocks != null;
         if (Boolean.FALSE.equals(shortFingerprint)) {
             if (tuned) {
                 throw new BadInputException("--short-fingerprint-* options contradict --no-short-fingerprint");
@@ -178,6 +201,9 @@ final class SettingsOptions {
             }
             if (shortFingerprintMinJaccard != null) {
                 t.setMinJaccard(shortFingerprintMinJaccard);
+            }
+            if (shortFingerprintBlocks != null) {
+                t.setBlocks(shortFingerprintBlocks.proto);
             }
             b.setShortFingerprint(t);
         }
@@ -231,7 +257,7 @@ final class SettingsOptions {
             if (s.getShortFingerprint().getMinJaccard() != 0) {
                 b.append(", jaccard>=").append(s.getShortFingerprint().getMinJaccard());
             }
-            b.append(')');
+            b.append(", blocks=").append(Blocks.name(s.getShortFingerprint().getBlocks())).append(')');
         }
         b.append(s.getRetentionSeconds() == 0 ? " retention=forever"
                 : " retention=" + Duration.ofSeconds(s.getRetentionSeconds()) + "/" + Duration.ofSeconds(s.getGenerationSeconds()));

@@ -2,6 +2,7 @@ package io.simdex.client.cli;
 
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.HanTokens;
+import io.simdex.proto.v1.ShortFingerprintBlocks;
 import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.StopWords;
 import io.simdex.proto.v1.SketchSettings;
@@ -60,6 +61,8 @@ class SettingsOptionsTest {
         assertEquals(ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(200).setCandidateDistance(10).setMinJaccard(0.3).build(),
                 parse("--short-fingerprint-letters", "200", "--short-fingerprint-distance", "10", "--short-fingerprint-min-jaccard", "0.3")
                         .getShortFingerprint());
+        assertEquals(ShortFingerprintSettings.newBuilder().setEnabled(true).setBlocks(ShortFingerprintBlocks.WHOLE_TEXT_BLOCKS).build(),
+                parse("--short-fingerprint-blocks", "whole").getShortFingerprint());
         BadInputException e = assertThrows(BadInputException.class,
                 () -> parse("--no-short-fingerprint", "--short-fingerprint-min-jaccard", "0.3"));
         assertTrue(e.getMessage().contains("--no-short-fingerprint"), e.getMessage());
@@ -69,9 +72,12 @@ class SettingsOptionsTest {
     void describe_shortFingerprint_showsItsThreshold_unlessStoredBeforeItHadOne() {
         ShortFingerprintSettings.Builder t = ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(300).setCandidateDistance(12);
         assertTrue(SettingsOptions.describe(CollectionSettings.newBuilder().setShortFingerprint(t.clone().setMinJaccard(0.2)).build())
-                .contains(" short-fingerprint(<=300 letters, k<=12, jaccard>=0.2)"));
+                .contains(" short-fingerprint(<=300 letters, k<=12, jaccard>=0.2, blocks=whole)"));
+        assertTrue(SettingsOptions.describe(CollectionSettings.newBuilder().setShortFingerprint(t.clone().setMinJaccard(0.2)
+                        .setBlocks(ShortFingerprintBlocks.PARTITIONED_BLOCKS)).build())
+                .contains(" short-fingerprint(<=300 letters, k<=12, jaccard>=0.2, blocks=partitioned)"));
         assertTrue(SettingsOptions.describe(CollectionSettings.newBuilder().setShortFingerprint(t).build())
-                .contains(" short-fingerprint(<=300 letters, k<=12)"));
+                .contains(" short-fingerprint(<=300 letters, k<=12, blocks=whole)"));
     }
 
     @Test

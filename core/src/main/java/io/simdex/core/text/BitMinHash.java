@@ -20,7 +20,9 @@ import java.util.Arrays;
  * <p>Cost: one 64-bit hash per shingle, then per bin one xor, one multiply and one compare:
  * each bin orders the shingles by {@code (h ^ seed) * odd}, a bijection of the strong hash h
  * with its own seed and multiplier. The bit kept is bit 31 of the bin's minimum, which the
- * ordering (decided by the high bits) leaves unbiased. One 512-byte array per text.
+ * ordering (decided by the high bits) leaves unbiased. One 512-byte array per text; the
+ * {@link #partitioned} form also orders each shingle in the 16 bins of its group, and uses one
+ * 1 KB array.
  */
 public final class BitMinHash {
     private static final int BINS = Long.SIZE;
@@ -29,6 +31,11 @@ public final class BitMinHash {
     /** Tags a letter pair, so it never equals a single character's shingle. */
     private static final long PAIR = 1L << 40;
     private static final int KEPT_BIT = 31;
+    /** Shingle groups of {@link #partitioned}: one per 16-bit block, the unit the index keys tables by. */
+    private static final int GROUPS = 4;
+    private static final int BLOCK_BITS = BINS / GROUPS;
+    private static final long BLOCK_MASK = (1L << BLOCK_BITS) - 1;
+    private static final long GROUP_SEED = 0x9E3779B97F4A7C15L;
 
     static {
         for (int k = 0; k < BINS; k++) {
@@ -44,12 +51,41 @@ public final class BitMinHash {
     public static long of(String normalised) {
         long[] min = new long[BINS];
         Arrays.fill(min, Long.MAX_VALUE);
-        if (!shingle(normalised, true, min)) {
-            shingle(normalised, false, min);
+        if (!shingle(normalised, true, min, null)) {
+            shingle(normalised, false, min, null);
+        }
+        return bits(min, 0);
+    }
+
+    /**
+     * The partitioned fingerprint of a normalised text: each shingle belongs to one of
+     * {@value #GROUPS} groups by its hash, and 16-bit block t is the 16 bins of block t over the
+     * shingles of group t alone (over all shingles when group t has none). An edit touches only
+     * the groups of the shingles it adds or removes, so a small edit leaves some group's shingle
+     * set, and with it a whole block, unchanged: the bucket of that block holds the near copy,
+     * where the unpartitioned fingerprint spreads the same edit over all four blocks. The
+     * distance still estimates the Jaccard similarity (each bit differs with probability
+     * (1 - J_t) / 2, J_t the group's similarity), with more variance.
+     */
+    public static long partitioned(String normalised) {
+        long[] min = new long[2 * BINS];
+        Arrays.fill(min, Long.MAX_VALUE);
+        int[] groupSizes = new int[GROUPS];
+        if (!shingle(normalised, true, min, groupSizes)) {
+            shingle(normalised, false, min, groupSizes);
         }
         long fp = 0;
+        for (int t = 0; t < GROUPS; t++) {
+            fp |= bits(min, groupSizes[t] > 0 ? BINS : 0) & (BLOCK_MASK << (t * BLOCK_BITS));
+        }
+        return fp;
+    }
+
+    /** The kept bit of each of the {@link #BINS} minima of {@code min} from {@code offset}. */
+    private static long bits(long[] min, int offset) {
+        long fp = 0;
         for (int k = 0; k < BINS; k++) {
-            fp |= ((min[k] >>> KEPT_BIT) & 1L) << k;
+            fp |= ((min[offset + k] >>> KEPT_BIT) & 1L) << k;
         }
         return fp;
     }
@@ -67,7 +103,7 @@ public final class BitMinHash {
      * Adds the shingles of the text's letters and digits ({@code lettersOnly}) or of all its
      * characters to the bins' minima; false when there was no character to take.
      */
-    private static boolean shingle(String text, boolean lettersOnly, long[] min) {
+    private static boolean shingle(String text, boolean lettersOnly, long[] min, int[] groupSizes) {
         char previous = 0;
         boolean any = false;
         boolean previousPairs = false;
@@ -79,28 +115,39 @@ public final class BitMinHash {
             }
             count++;
             if (previousPairs) {
-                add(PAIR | ((long) previous << Character.SIZE) | c, min);
+                add(PAIR | ((long) previous << Character.SIZE) | c, min, groupSizes);
             }
             boolean han = isHan(c);
             if (han) {
-                add(c, min);
+                add(c, min, groupSizes);
             }
             previous = c;
             previousPairs = !han;
             any = true;
         }
         if (count == 1 && previousPairs) {
-            add(previous, min);
+            add(previous, min, groupSizes);
         }
         return any;
     }
 
-    private static void add(long shingle, long[] min) {
+    /** Adds one shingle to every bin; with {@code groupSizes}, also to its group's bins from {@link #BINS}. */
+    private static void add(long shingle, long[] min, int[] groupSizes) {
         long h = Hashing.mix64(shingle);
         for (int k = 0; k < BINS; k++) {
             long v = (h ^ SEEDS[k]) * MULTIPLIERS[k];
             if (v < min[k]) {
                 min[k] = v;
+            }
+        }
+        if (groupSizes != null) {
+            int g = (int) (Hashing.mix64(h ^ GROUP_SEED) >>> (Long.SIZE - Integer.numberOfTrailingZeros(GROUPS)));
+            groupSizes[g]++;
+            for (int k = g * BLOCK_BITS; k < (g + 1) * BLOCK_BITS; k++) {
+                long v = (h ^ SEEDS[k]) * MULTIPLIERS[k];
+                if (v < min[BINS + k]) {
+                    min[BINS + k] = v;
+                }
             }
         }
     }

@@ -76,6 +76,55 @@ class BitMinHashTest {
         }
     }
 
+    /**
+     * The partitioned fingerprint keeps a block whole when an edit leaves that block's group of
+     * shingles alone. One Han character replaced changes two shingles, so at least two of the four
+     * blocks stay equal, always. Two replaced change four, which miss some group with probability
+     * 1 - 4!/4^4 = 0.91; the unpartitioned fingerprint spreads the same edit (about 6 bits) over
+     * all four blocks and keeps one equal with probability 1 - (1 - 0.909^16)^4 = 0.63.
+     */
+    @Test
+    void partitioned_keepsTheBlocksOfUntouchedGroups() {
+        int pairs = 400;
+        int keptPartitioned = 0;
+        int keptWhole = 0;
+        for (int i = 0; i < pairs; i++) {
+            String a = han(20);
+            char[] b = a.toCharArray();
+            b[3] = (char) (0x9FA0 + i % 5);
+            String one = new String(b);
+            assertTrue(equalBlocks(BitMinHash.partitioned(a) ^ BitMinHash.partitioned(one)) >= 2, "one character replaced in " + a);
+            b[11] = (char) (0x9FA5 + i % 5);
+            String two = new String(b);
+            keptPartitioned += equalBlocks(BitMinHash.partitioned(a) ^ BitMinHash.partitioned(two)) > 0 ? 1 : 0;
+            keptWhole += equalBlocks(BitMinHash.of(a) ^ BitMinHash.of(two)) > 0 ? 1 : 0;
+        }
+        assertEquals(0.91, (double) keptPartitioned / pairs, 0.06, "partitioned: a block kept in " + keptPartitioned + " of " + pairs);
+        assertEquals(0.63, (double) keptWhole / pairs, 0.08, "unpartitioned: a block kept in " + keptWhole + " of " + pairs);
+    }
+
+    @Test
+    void partitioned_unrelatedTextsDifferInHalfTheirBits_andEmptyGroupsFallBackToTheWholeText() {
+        long unrelated = 0;
+        int pairs = 400;
+        for (int i = 0; i < pairs; i++) {
+            unrelated += Long.bitCount(BitMinHash.partitioned(han(20)) ^ BitMinHash.partitioned(han(20)));
+        }
+        assertEquals(32, (double) unrelated / pairs, 1.5);
+        // One shingle: one group holds it, the three others are empty and take the whole text's
+        // bins, which are that shingle's too: the partitioned fingerprint is the plain one.
+        assertEquals(BitMinHash.of("春"), BitMinHash.partitioned("春"));
+        assertEquals(BitMinHash.partitioned("春眠不觉晓"), BitMinHash.partitioned("晓觉不眠春"));
+    }
+
+    private static int equalBlocks(long xor) {
+        int equal = 0;
+        for (int t = 0; t < 4; t++) {
+            equal += ((xor >>> (16 * t)) & 0xFFFF) == 0 ? 1 : 0;
+        }
+        return equal;
+    }
+
     /** Expected Jaccard of two sets of n distinct characters sharing {@code shared} (random extras rarely collide). */
     private static double jaccardOfHan(int shared, int n) {
         return (double) shared / (2 * n - shared);

@@ -96,19 +96,26 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
      * at {@code minHashJaccard} and those of SimHash probes at {@code minJaccard}.
      */
     static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard, double minHashJaccard, double band) {
+        return byLength(maxLetters, minHashRadius, simHashRadius, minJaccard, minHashJaccard, band, false);
+    }
+
+    /** As above, short texts fingerprinted by {@link BitMinHash#partitioned} when {@code partitioned}. */
+    static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard, double minHashJaccard, double band,
+                         boolean partitioned) {
         ShortTextFingerprint rule = new ShortTextFingerprint(maxLetters);
         String thresholds = minHashJaccard == minJaccard ? String.format(java.util.Locale.ROOT, "J >= %.2f", minJaccard)
                 : String.format(java.util.Locale.ROOT, "J >= %.2f (MinHash candidates %.2f)", minJaccard, minHashJaccard);
         return new Mode(String.format(java.util.Locale.ROOT,
-                "simdex + sketch, b-bit MinHash fingerprint up to %d letters (k <= %d), SimHash above (k <= %d), %s, both probed within %sx",
-                maxLetters, minHashRadius, simHashRadius, thresholds, band == (int) band ? String.valueOf((int) band) : String.valueOf(band)),
+                "simdex + sketch, %sb-bit MinHash fingerprint up to %d letters (k <= %d), SimHash above (k <= %d), %s, both probed within %sx",
+                partitioned ? "partitioned " : "", maxLetters, minHashRadius, simHashRadius, thresholds, band == (int) band ? String.valueOf((int) band) : String.valueOf(band)),
                 "8 + 38", (s, p) -> {
                     boolean storedShort = rule.isShort(s.storedLetters[p]);
                     boolean probesKind = rule.isShort(s.probeLetters[p]) == storedShort || rule.probesBoth(s.probeLetters[p], band);
-                    int distance = storedShort ? s.bitMinHash[p] : s.simdex[p];
+                    int distance = storedShort ? (partitioned ? s.partMinHash[p] : s.bitMinHash[p]) : s.simdex[p];
+                    boolean blockNear = partitioned ? s.partMinHashBlockNear[p] : s.bitMinHashBlockNear[p];
                     // Beyond 7 a MinHash candidate is one the probed buckets hold: a block within one bit.
                     boolean candidate = storedShort ? distance <= Math.min(7, minHashRadius)
-                            || distance <= minHashRadius && s.bitMinHashBlockNear[p] : distance <= simHashRadius;
+                            || distance <= minHashRadius && blockNear : distance <= simHashRadius;
                     return probesKind && candidate && s.estimate[1][p] >= (storedShort ? minHashJaccard : minJaccard);
                 });
     }

@@ -41,6 +41,9 @@ final class PairScores {
     final int[] bitMinHash;
     /** Whether some 16-bit block of the two texts' {@link BitMinHash} fingerprints differs in at most one bit (a probed bucket holds the other). */
     final boolean[] bitMinHashBlockNear;
+    /** As {@link #bitMinHash} and {@link #bitMinHashBlockNear} for {@link BitMinHash#partitioned} fingerprints. */
+    final int[] partMinHash;
+    final boolean[] partMinHashBlockNear;
     /** Letters and digits of the pair's first text (stored first), and of its second (probing it). */
     final int[] storedLetters;
     final int[] probeLetters;
@@ -56,6 +59,7 @@ final class PairScores {
         long[][] candidateFps = candidates.stream().map(c -> fingerprints(c.fingerprinter(), texts)).toArray(long[][]::new);
         long[] basicFp = texts.parallelStream().mapToLong(BasicSimHash::of).toArray();
         long[] bitFp = IntStream.range(0, letters.length).parallel().mapToLong(i -> BitMinHash.of(normal[i])).toArray();
+        long[] partFp = IntStream.range(0, letters.length).parallel().mapToLong(i -> BitMinHash.partitioned(normal[i])).toArray();
         long[][] sets = IntStream.range(0, texts.size()).parallel().mapToObj(i -> ShingleSets.of(letters[i], 3)).toArray(long[][]::new);
         MinHashSketch[][] sketches = new MinHashSketch[SHAPES.size()][];
         for (int s = 0; s < SHAPES.size(); s++) {
@@ -77,6 +81,8 @@ final class PairScores {
         features = new int[candidates.size()][n];
         bitMinHash = new int[n];
         bitMinHashBlockNear = new boolean[n];
+        partMinHash = new int[n];
+        partMinHashBlockNear = new boolean[n];
         storedLetters = new int[n];
         probeLetters = new int[n];
         IntStream.range(0, n).parallel().forEach(p -> {
@@ -90,6 +96,8 @@ final class PairScores {
             basic[p] = Long.bitCount(basicFp[a] ^ basicFp[b]);
             bitMinHash[p] = Long.bitCount(bitFp[a] ^ bitFp[b]);
             bitMinHashBlockNear[p] = blockNear(bitFp[a] ^ bitFp[b]);
+            partMinHash[p] = Long.bitCount(partFp[a] ^ partFp[b]);
+            partMinHashBlockNear[p] = blockNear(partFp[a] ^ partFp[b]);
             storedLetters[p] = BitMinHash.letters(normal[a]);
             probeLetters[p] = BitMinHash.letters(normal[b]);
             exact[p] = ShingleSets.jaccard(sets[a], sets[b]);

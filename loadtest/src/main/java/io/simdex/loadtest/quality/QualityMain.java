@@ -75,7 +75,9 @@ public final class QualityMain implements Callable<Integer> {
                 // SimHash probes to 6, MinHash candidates verified at 0.4, MinHash probes to 7 or 16, the band.
                 Mode.byLength(300, 12, 6, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND), Mode.byLength(300, 12, 5, 0.4, ShortTextFingerprint.PROBE_BAND),
                 Mode.byLength(300, 7, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND), Mode.byLength(300, 16, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND),
-                Mode.byLength(300, 12, 5, 0.4, 0.2, 2.5), Mode.byLength(300, 12, 5, 0.4, 0.2, 1)));
+                Mode.byLength(300, 12, 5, 0.4, 0.2, 2.5), Mode.byLength(300, 12, 5, 0.4, 0.2, 1),
+                // --short-fingerprint-blocks partitioned.
+                Mode.byLength(300, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, true)));
         tunings.subList(0, tunings.size() - 1).forEach(t -> modes.add(t.get(0).mode()));
         String command = "loadtest/quality/run-eval.sh --seed " + seed + " --long " + longDocs + " --short " + shortDocs;
         String report = Report.markdown(scores, modes, tunings, features, command, sources.describe());

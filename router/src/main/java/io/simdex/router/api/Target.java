@@ -69,7 +69,7 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
             if (shortFingerprint.lengths().probesBoth(letters)) {
                 // The text's other fingerprint; SimHash cuts the same features from the normalised text as from the text.
                 secondItems[seconds] = i;
-                secondFps[seconds] = isShort ? text.fingerprint(normalised[i]) : BitMinHash.of(normalised[i]);
+                secondFps[seconds] = isShort ? text.fingerprint(normalised[i]) : shortFingerprint.fingerprint(normalised[i]);
                 secondRules[seconds] = isShort ? sketchRule : shortFingerprint.probeRule();
                 seconds++;
             }
@@ -101,6 +101,6 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
             return simHash;
         }
         String normal = normalised != null ? normalised : ContentHash.normalise(text);
-        return shortFingerprint.isShort(normal) ? BitMinHash.of(normal) : simHash;
+        return shortFingerprint.isShort(normal) ? shortFingerprint.fingerprint(normal) : simHash;
     }
 }

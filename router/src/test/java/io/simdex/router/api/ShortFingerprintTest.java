@@ -17,6 +17,7 @@ import io.simdex.proto.v1.ListCollectionsRequest;
 import io.simdex.proto.v1.Probe;
 import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.QueryResult;
+import io.simdex.proto.v1.ShortFingerprintBlocks;
 import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.SketchSettings;
 import io.simdex.router.TestServer;
@@ -29,6 +30,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -46,8 +48,8 @@ class ShortFingerprintTest {
     void newCollections_fingerprintShortTextsByMinHash_longOnesBySimHash_andFillInTheDefaults() throws Exception {
         try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
             CollectionSettings defaults = s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollections(0).getSettings();
-            assertEquals(ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(300).setCandidateDistance(12).setMinJaccard(0.2).build(),
-                    defaults.getShortFingerprint());
+            assertEquals(ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(300).setCandidateDistance(12).setMinJaccard(0.2)
+                    .setBlocks(ShortFingerprintBlocks.WHOLE_TEXT_BLOCKS).build(), defaults.getShortFingerprint());
             String longText = (COUNCIL + " ").repeat(3);
             assertTrue(BitMinHash.letters(ContentHash.normalise(longText)) > 300);
             List<Long> fps = s.stub().fingerprint(FingerprintRequest.newBuilder().addTexts(COUNCIL).addTexts(POST).addTexts(longText).build())
@@ -84,6 +86,8 @@ class ShortFingerprintTest {
                     "settings.short_fingerprint.min_jaccard 1.5 outside (0, 1]");
             assertInvalid(s, CollectionSettings.newBuilder().setShortFingerprint(on.clone().setMinJaccard(-0.1)),
                     "settings.short_fingerprint.min_jaccard -0.1 outside (0, 1]");
+            assertInvalid(s, CollectionSettings.newBuilder().setShortFingerprint(on.clone().setBlocksValue(7)),
+                    "settings.short_fingerprint.blocks has an unknown value 7");
             assertEquals(1, s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsCount(), "only the default");
         }
     }
@@ -109,6 +113,38 @@ class ShortFingerprintTest {
                 "a create without settings finds the collection stored before the field existed");
         assertFalse(CollectionSettingsRules.sameSettings(stored, CollectionSettings.newBuilder()
                 .setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(true).setMinJaccard(0.3)).build()));
+    }
+
+    /**
+     * A collection created with partitioned blocks stores and probes short texts by them, long
+     * ones by SimHash still; settings stored before blocks existed read as whole-text blocks, so
+     * their stored fingerprints keep matching their probes, and a create without settings finds
+     * them while one asking for partitioned blocks does not.
+     */
+    @Test
+    void partitionedBlocks_chosenPerCollection_andSettingsStoredWithoutThemKeepWholeTextBlocks() throws Exception {
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("posts").setSettings(CollectionSettings.newBuilder()
+                    .setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(true)
+                            .setBlocks(ShortFingerprintBlocks.PARTITIONED_BLOCKS))).build());
+            String longText = (COUNCIL + " ").repeat(3);
+            assertEquals(List.of(BitMinHash.partitioned(ContentHash.normalise(POST)), TextFingerprinter.of(TextSettings.recommended())
+                    .fingerprint(longText)), s.stub().fingerprint(FingerprintRequest.newBuilder().setCollection("posts").addTexts(POST)
+                    .addTexts(longText).build()).getFingerprintsList());
+        }
+        CollectionSettings stored = CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()).toBuilder()
+                .setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(300).setCandidateDistance(12)
+                        .setMinJaccard(0.2))
+                .build();
+        String post = ContentHash.normalise(POST);
+        assertEquals(BitMinHash.of(post), CollectionSettingsRules.shortFingerprintRule(stored).fingerprint(post));
+        assertNotEquals(BitMinHash.of(post), BitMinHash.partitioned(post));
+        assertTrue(CollectionSettingsRules.sameSettings(stored, CollectionSettings.getDefaultInstance()));
+        assertFalse(CollectionSettingsRules.sameSettings(stored, CollectionSettings.newBuilder().setShortFingerprint(
+                ShortFingerprintSettings.newBuilder().setEnabled(true).setBlocks(ShortFingerprintBlocks.PARTITIONED_BLOCKS)).build()));
+        assertTrue(CollectionSettingsRules.sameSettings(CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()),
+                CollectionSettings.newBuilder().setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(true)
+                        .setBlocks(ShortFingerprintBlocks.WHOLE_TEXT_BLOCKS)).build()));
     }
 
     @Test
