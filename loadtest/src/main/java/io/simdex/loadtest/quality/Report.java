@@ -20,6 +20,7 @@ final class Report {
                 .append("in two halves by their shuffled index: every threshold below was chosen on the tuning half; every figure ")
                 .append("is from the held-out half.\n\n");
         comparison(b, corpora, modes);
+        crowding(b, corpora);
         byEdit(b, corpora, modes);
         tuning(b, tunings);
         features(b, features);
@@ -42,6 +43,64 @@ final class Report {
             }
         }
         b.append('\n');
+    }
+
+    private static final String[] FINGERPRINTS = {"simdex SimHash (default features)", "b-bit MinHash, whole-text blocks",
+            "b-bit MinHash, partitioned blocks"};
+
+    /**
+     * How often two unrelated texts share a bucket a probe reads, against uniformly random
+     * fingerprints: the factor by which a probe scans more bucket entries than it would if the
+     * fingerprints spread evenly. MinHash rows count the pairs whose texts are both short (they
+     * are stored and probed with that fingerprint).
+     */
+    private static void crowding(StringBuilder b, List<PairScores> corpora) {
+        b.append("## Bucket crowding: unrelated texts in one probed bucket (held-out random negatives)\n\n");
+        b.append("A probe reads, in each of the four tables, the bucket of its 16-bit block (distance <= 3) and, beyond 3, ")
+                .append("the block's 16 one-bit neighbours too: 68 buckets. What it scans grows with how many stored ")
+                .append("fingerprints share one of them. Two uniformly random fingerprints share a block with probability ")
+                .append("4 / 65,536 and a probed bucket with 68 / 65,536; each cell is the share of random negative pairs ")
+                .append("(different sources) that do, then its ratio to that: how many times the entries a probe of such ")
+                .append("texts scans at scale. MinHash rows count pairs whose two texts are both short (300 letters or fewer).\n\n");
+        b.append("| language | length | fingerprint | pairs | sharing a block | x uniform | sharing a probed bucket | x uniform |\n");
+        b.append("|---|---|---|---:|---:|---:|---:|---:|\n");
+        io.simdex.core.text.ShortTextFingerprint rule = new io.simdex.core.text.ShortTextFingerprint(
+                io.simdex.core.text.ShortTextFingerprint.DEFAULT_MAX_LETTERS);
+        for (PairScores s : corpora) {
+            for (int f = 0; f < FINGERPRINTS.length; f++) {
+                long pairs = 0;
+                long block = 0;
+                long near = 0;
+                for (int p = 0; p < s.corpus.pairs.size(); p++) {
+                    Corpus.Pair pair = s.corpus.pairs.get(p);
+                    if (pair.positive() || pair.hard() || s.corpus.half(pair) != Corpus.HELD_OUT
+                            || f > 0 && !(rule.isShort(s.storedLetters[p]) && rule.isShort(s.probeLetters[p]))) {
+                        continue;
+                    }
+                    pairs++;
+                    int least = leastBlockDistance(s.xors[f][p]);
+                    block += least == 0 ? 1 : 0;
+                    near += least <= 1 ? 1 : 0;
+                }
+                if (pairs == 0) {
+                    continue;
+                }
+                double shareBlock = (double) block / pairs;
+                double shareNear = (double) near / pairs;
+                b.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %.4f | %.1f | %.4f | %.1f |%n", lang(s), length(s), FINGERPRINTS[f],
+                        pairs, shareBlock, shareBlock / (4 / 65536.0), shareNear, shareNear / (68 / 65536.0)));
+            }
+        }
+        b.append('\n');
+    }
+
+    /** The fewest differing bits of any of the four 16-bit blocks of {@code xor}. */
+    private static int leastBlockDistance(long xor) {
+        int least = Long.SIZE;
+        for (int t = 0; t < 4; t++) {
+            least = Math.min(least, Long.bitCount((xor >>> (16 * t)) & 0xFFFF));
+        }
+        return least;
     }
 
     private static void byEdit(StringBuilder b, List<PairScores> corpora, List<Mode> modes) {

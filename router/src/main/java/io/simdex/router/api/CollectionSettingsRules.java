@@ -35,7 +35,7 @@ public final class CollectionSettingsRules {
      * Whether a collection created without sketch settings verifies texts by sketches: yes, with
      * candidates up to {@link #DEFAULT_SKETCH_CANDIDATE_DISTANCE}. On loadtest/quality's held-out
      * half, with short texts by MinHash ({@link #SHORT_FINGERPRINT_BY_DEFAULT}), long texts score
-     * F1 0.988 (English) and 0.986 (Chinese), precision 1.000, against 0.946 and 0.944 at
+     * F1 0.988 (English) and 0.986 (Chinese), precision 1.000, against 0.947 and 0.944 at
      * distance 3 without sketches (its RESULTS.md). A sketch takes 61 bytes of its shard's store
      * (38 packed, keyed by the fingerprint), within the budget of 64. The threshold was chosen on
      * the tuning half.
@@ -53,7 +53,7 @@ public final class CollectionSettingsRules {
     /**
      * Whether a new collection with sketches fingerprints its short texts by 1-bit MinHash
      * ({@link ShortTextFingerprint}): yes, up to 300 letters, candidates to 12. On
-     * loadtest/quality's held-out half that raises F1 on short texts from 0.739 to 0.945
+     * loadtest/quality's held-out half that raises F1 on short texts from 0.715 to 0.938
      * (English, precision 0.999) and 0.699 to 0.890 (Chinese, precision 1.000), and leaves long
      * texts as they were (its RESULTS.md, "b-bit MinHash fingerprint up to 300 letters" rows).
      */
@@ -62,7 +62,7 @@ public final class CollectionSettingsRules {
      * Candidates a short text's MinHash probe takes: those the probed buckets hold within 12 bits
      * (all within 7, and beyond 7 those with a block within one bit; BlockTables.MAX_CANDIDATE_DISTANCE).
      * Unrelated texts are 32 bits apart, near-duplicates 32 (1 - J): at 12 rather than 7, short
-     * texts' F1 on loadtest/quality's held-out half went from 0.869 to 0.945 (English) and 0.825
+     * texts' F1 on loadtest/quality's held-out half went from 0.854 to 0.938 (English) and 0.825
      * to 0.890 (Chinese), precision 0.999 and 1.000, for the same buckets probed.
      */
     static final int DEFAULT_SHORT_FINGERPRINT_DISTANCE = 12;
@@ -79,10 +79,12 @@ public final class CollectionSettingsRules {
     /**
      * Short-text fingerprints of a new collection: every block over the whole text. Partitioned
      * blocks ({@link io.simdex.core.text.BitMinHash#partitioned}) find more on loadtest/quality's
-     * held-out half (short Chinese F1 0.890 -> 0.910, the "partitioned" mode) at the same bytes
-     * and buckets per probe, but a group of few shingles makes a block of little entropy, so
-     * unrelated texts may crowd one bucket; until a probe's scan is measured at scale,
-     * collections choose them.
+     * held-out half (short F1 0.890 -> 0.910 Chinese, 0.938 -> 0.948 English, the "partitioned"
+     * mode) at the same bytes and buckets per probe, but a group of few shingles makes a block of
+     * little entropy: unrelated English sentences share a probed bucket 28.6 times as often as
+     * random fingerprints, against 13.5 with whole-text blocks (Chinese posts 2.9 against 2.6;
+     * RESULTS.md, "Bucket crowding"), so a probe of English scans about twice the entries.
+     * Collections of short Chinese texts choose them.
      */
     static final ShortFingerprintBlocks DEFAULT_SHORT_FINGERPRINT_BLOCKS = ShortFingerprintBlocks.WHOLE_TEXT_BLOCKS;
     /**
