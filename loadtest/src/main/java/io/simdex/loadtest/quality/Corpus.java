@@ -41,6 +41,10 @@ final class Corpus {
     final String lengthClass;
     final int documents;
     final List<String> texts = new ArrayList<>();
+    /** The group (package, page, poet) of each of the first {@link #documents} texts. */
+    private final List<String> groups = new ArrayList<>();
+    /** The near-identity shingles of each of the first {@link #documents} texts. */
+    private List<Set<String>> documentShingles;
     final List<Pair> pairs = new ArrayList<>();
     int excludedNegatives;
 
@@ -72,6 +76,7 @@ final class Corpus {
     static Corpus build(List<Doc> docs, Language language, boolean longText, String lengthClass, long seed) {
         Corpus c = new Corpus(language, longText, lengthClass, docs.size());
         docs.forEach(d -> c.texts.add(d.text()));
+        docs.forEach(d -> c.groups.add(d.group()));
         for (int i = 0; i < docs.size(); i++) {
             c.addPositives(i, docs.get(i), seed);
         }
@@ -91,9 +96,18 @@ final class Corpus {
         }
     }
 
+    /**
+     * Whether documents {@code a} and {@code b} (of the first {@link #documents} texts) are
+     * unrelated as the random negatives are: different groups, and not near-identical anyway.
+     */
+    boolean unrelated(int a, int b) {
+        return !groups.get(a).equals(groups.get(b)) && jaccard(documentShingles.get(a), documentShingles.get(b)) < NEAR_IDENTICAL_JACCARD;
+    }
+
     private void addNegatives(List<Doc> docs, long seed) {
         Random random = new Random(seed);
         List<Set<String>> shingles = docs.stream().map(d -> shingles(d.text())).toList();
+        documentShingles = shingles;
         int wanted = NEGATIVES_PER_DOC * docs.size();
         Set<Long> used = new HashSet<>();
         int hard = 0;

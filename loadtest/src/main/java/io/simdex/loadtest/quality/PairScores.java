@@ -44,8 +44,10 @@ final class PairScores {
     /** As {@link #bitMinHash} and {@link #bitMinHashBlockNear} for {@link BitMinHash#partitioned} fingerprints. */
     final int[] partMinHash;
     final boolean[] partMinHashBlockNear;
-    /** The xor of the pair's fingerprints: simdex's SimHash, {@link BitMinHash#of}, {@link BitMinHash#partitioned} (in that order). */
-    final long[][] xors = new long[3][];
+    /** Each text's fingerprints: simdex's SimHash, {@link BitMinHash#of}, {@link BitMinHash#partitioned} (in that order). */
+    final long[][] textFingerprints;
+    /** Letters and digits of each text. */
+    final int[] textLetters;
     /** Letters and digits of the pair's first text (stored first), and of its second (probing it). */
     final int[] storedLetters;
     final int[] probeLetters;
@@ -85,9 +87,8 @@ final class PairScores {
         bitMinHashBlockNear = new boolean[n];
         partMinHash = new int[n];
         partMinHashBlockNear = new boolean[n];
-        for (int f = 0; f < xors.length; f++) {
-            xors[f] = new long[n];
-        }
+        textFingerprints = new long[][] {simdexFp, bitFp, partFp};
+        textLetters = IntStream.range(0, normal.length).map(i -> BitMinHash.letters(normal[i])).toArray();
         storedLetters = new int[n];
         probeLetters = new int[n];
         IntStream.range(0, n).parallel().forEach(p -> {
@@ -103,9 +104,6 @@ final class PairScores {
             bitMinHashBlockNear[p] = blockNear(bitFp[a] ^ bitFp[b]);
             partMinHash[p] = Long.bitCount(partFp[a] ^ partFp[b]);
             partMinHashBlockNear[p] = blockNear(partFp[a] ^ partFp[b]);
-            xors[0][p] = simdexFp[a] ^ simdexFp[b];
-            xors[1][p] = bitFp[a] ^ bitFp[b];
-            xors[2][p] = partFp[a] ^ partFp[b];
             storedLetters[p] = BitMinHash.letters(normal[a]);
             probeLetters[p] = BitMinHash.letters(normal[b]);
             exact[p] = ShingleSets.jaccard(sets[a], sets[b]);

@@ -51,44 +51,59 @@ final class Report {
     /**
      * How often two unrelated texts share a bucket a probe reads, against uniformly random
      * fingerprints: the factor by which a probe scans more bucket entries than it would if the
-     * fingerprints spread evenly. MinHash rows count the pairs whose texts are both short (they
-     * are stored and probed with that fingerprint).
+     * fingerprints spread evenly. Every pair of the held-out half's source documents that
+     * {@link Corpus#unrelated} accepts counts; MinHash rows only those whose texts are both short
+     * (stored and probed with that fingerprint).
      */
     private static void crowding(StringBuilder b, List<PairScores> corpora) {
-        b.append("## Bucket crowding: unrelated texts in one probed bucket (held-out random negatives)\n\n");
+        b.append("## Bucket crowding: unrelated texts in one probed bucket (held-out source documents)\n\n");
         b.append("A probe reads, in each of the four tables, the bucket of its 16-bit block (distance <= 3) and, beyond 3, ")
                 .append("the block's 16 one-bit neighbours too: 68 buckets. What it scans grows with how many stored ")
                 .append("fingerprints share one of them. Two uniformly random fingerprints share a block with probability ")
-                .append("4 / 65,536 and a probed bucket with 68 / 65,536; each cell is the share of random negative pairs ")
-                .append("(different sources) that do, then its ratio to that: how many times the entries a probe of such ")
-                .append("texts scans at scale. MinHash rows count pairs whose two texts are both short (300 letters or fewer).\n\n");
-        b.append("| language | length | fingerprint | pairs | sharing a block | x uniform | sharing a probed bucket | x uniform |\n");
-        b.append("|---|---|---|---:|---:|---:|---:|---:|\n");
+                .append("4 / 65,536 and a probed bucket with 68 / 65,536. Pairs: every two source documents of the held-out ")
+                .append("half that are unrelated as the random negatives are (different groups, word 3-gram Jaccard below 0.5); ")
+                .append("each cell is the share of them that share a block or a probed bucket, then its ratio to random ")
+                .append("fingerprints': how many times the entries a probe of such texts scans at scale. MinHash rows count ")
+                .append("pairs whose two texts are both short (300 letters or fewer). Candidates: pairs the probe's rule takes ")
+                .append("to the sketch (SimHash: within 5; MinHash: within 7, or within 12 with a block within one bit), which ")
+                .append("random fingerprints make of about one pair in 10^12 and 10^7; \"at 50M\" is what that share makes ")
+                .append("of a probe of a shard holding 50M such texts (where none was seen, the bound one pair would give).\n\n");
+        b.append("| language | length | fingerprint | pairs | sharing a block | x uniform | sharing a probed bucket | x uniform | candidates | at 50M |\n");
+        b.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         io.simdex.core.text.ShortTextFingerprint rule = new io.simdex.core.text.ShortTextFingerprint(
                 io.simdex.core.text.ShortTextFingerprint.DEFAULT_MAX_LETTERS);
         for (PairScores s : corpora) {
+            Corpus c = s.corpus;
             for (int f = 0; f < FINGERPRINTS.length; f++) {
+                long[] fps = s.textFingerprints[f];
                 long pairs = 0;
                 long block = 0;
                 long near = 0;
-                for (int p = 0; p < s.corpus.pairs.size(); p++) {
-                    Corpus.Pair pair = s.corpus.pairs.get(p);
-                    if (pair.positive() || pair.hard() || s.corpus.half(pair) != Corpus.HELD_OUT
-                            || f > 0 && !(rule.isShort(s.storedLetters[p]) && rule.isShort(s.probeLetters[p]))) {
-                        continue;
+                long candidates = 0;
+                for (int i = Corpus.HELD_OUT; i < c.documents; i += 2) {
+                    for (int j = i + 2; j < c.documents; j += 2) {
+                        if (f > 0 && !(rule.isShort(s.textLetters[i]) && rule.isShort(s.textLetters[j])) || !c.unrelated(i, j)) {
+                            continue;
+                        }
+                        pairs++;
+                        long xor = fps[i] ^ fps[j];
+                        int least = leastBlockDistance(xor);
+                        int d = Long.bitCount(xor);
+                        block += least == 0 ? 1 : 0;
+                        near += least <= 1 ? 1 : 0;
+                        candidates += (f == 0 ? d <= 5 : d <= 7 || d <= 12 && least <= 1) ? 1 : 0;
                     }
-                    pairs++;
-                    int least = leastBlockDistance(s.xors[f][p]);
-                    block += least == 0 ? 1 : 0;
-                    near += least <= 1 ? 1 : 0;
                 }
                 if (pairs == 0) {
                     continue;
                 }
                 double shareBlock = (double) block / pairs;
                 double shareNear = (double) near / pairs;
-                b.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %.4f | %.1f | %.4f | %.1f |%n", lang(s), length(s), FINGERPRINTS[f],
-                        pairs, shareBlock, shareBlock / (4 / 65536.0), shareNear, shareNear / (68 / 65536.0)));
+                String atScale = candidates == 0 ? String.format(Locale.ROOT, "< %,.0f", 50e6 / pairs)
+                        : String.format(Locale.ROOT, "%,.0f", 50e6 * candidates / pairs);
+                b.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %.4f | %.1f | %.4f | %.1f | %d | %s |%n", lang(s), length(s),
+                        FINGERPRINTS[f], pairs, shareBlock, shareBlock / (4 / 65536.0), shareNear, shareNear / (68 / 65536.0),
+                        candidates, atScale));
             }
         }
         b.append('\n');

@@ -97,8 +97,11 @@ final class Tuning {
     private static final int SKETCH_BITS = 5;
     /**
      * Unrelated fingerprints a MinHash probe takes as candidates from a table of 50M (core's
-     * BlockTables.MAX_CANDIDATE_DISTANCE): of those its 68 buckets hold, about one in 9,000
-     * neighbours' and one in 2,800 of its own bucket's are within 12 bits.
+     * BlockTables.MAX_CANDIDATE_DISTANCE) if fingerprints were random: of those its 68 buckets
+     * hold, about one in 9,000 neighbours' and one in 2,800 of its own bucket's are within 12
+     * bits. Real English sentences are candidates of one another far more often (the report's
+     * "Bucket crowding"), but those share shingles, so their sketches' agreement is not chance
+     * agreement, and the threshold's precision on them is the one measured on the corpus.
      */
     static final double RANDOM_CANDIDATES_AT_50M = 6;
     /** Most false duplicates per probe a threshold may let through from those: one in a million documents. */

@@ -81,10 +81,10 @@ public final class CollectionSettingsRules {
      * blocks ({@link io.simdex.core.text.BitMinHash#partitioned}) find more on loadtest/quality's
      * held-out half (short F1 0.890 -> 0.910 Chinese, 0.938 -> 0.948 English, the "partitioned"
      * mode) at the same bytes and buckets per probe, but a group of few shingles makes a block of
-     * little entropy: unrelated English sentences share a probed bucket 28.6 times as often as
-     * random fingerprints, against 13.5 with whole-text blocks (Chinese posts 2.9 against 2.6;
-     * RESULTS.md, "Bucket crowding"), so a probe of English scans about twice the entries.
-     * Collections of short Chinese texts choose them.
+     * little entropy: unrelated English sentences share a probed bucket 22.7 times as often as
+     * random fingerprints, against 13.0 with whole-text blocks (Chinese posts 3.0 against 1.5;
+     * RESULTS.md, "Bucket crowding"), and a probe scans that many more entries. Collections
+     * choose them.
      */
     static final ShortFingerprintBlocks DEFAULT_SHORT_FINGERPRINT_BLOCKS = ShortFingerprintBlocks.WHOLE_TEXT_BLOCKS;
     /**
