@@ -9,6 +9,7 @@ import io.simdex.core.text.Sketcher;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.IndexRouter.TextChecks;
+import io.simdex.router.index.SketchReads;
 import io.simdex.router.index.SketchRule;
 import io.simdex.router.index.Window;
 import io.simdex.router.shard.Placement;
@@ -90,7 +91,11 @@ class RemoteSketchTest {
                 nearFps[i] = BitFlips.flip(fps[i], 4 + i % 4, rnd);
                 otherFps[i] = BitFlips.flip(fps[i], i % 4, rnd);
             }
+            long probes = SketchReads.probes();
+            long reads = SketchReads.reads();
             List<IndexRouter.Decision> d = index.dedup("c", Window.FOREVER, ids("near", n), nearFps, 3, 0, checks(near));
+            assertEquals(probes + n, SketchReads.probes(), "each near copy's probe judged by its sketch, over the shards' RPCs");
+            assertTrue(SketchReads.reads() - reads >= n, "at least each source's sketch read: " + (SketchReads.reads() - reads));
             List<IndexRouter.Decision> o = index.dedup("c", Window.FOREVER, ids("other", n), otherFps, 3, 0, checks(other));
             for (int i = 0; i < n; i++) {
                 assertFalse(d.get(i).inserted(), "near copy of d" + i + " at " + (4 + i % 4) + " bits");

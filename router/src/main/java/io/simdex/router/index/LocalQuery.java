@@ -88,6 +88,9 @@ final class LocalQuery {
             }
             MinHashSketch sketch = checks == null ? null : checks.sketch(i);
             byte[] packed = sketch != null && sketch.bins() == FingerprintSketch.BINS ? FingerprintSketch.pack(sketch) : null;
+            if (packed != null) {
+                SketchReads.probes(1);
+            }
             out.add(m.fps().size() == 0 ? Candidates.NONE : hits(c, gens, probe, m, limit, batch, packed, packed == null ? null : checks.sketchRule(i)));
         }
         return out;
@@ -125,7 +128,10 @@ final class LocalQuery {
             long g = found.generations()[i];
             double similarity = -1;
             if (sketch != null) {
-                byte[] kept = batch.kept().computeIfAbsent(new Match(fp, g), k -> kept(c, k.fp(), k.generation()));
+                byte[] kept = batch.kept().computeIfAbsent(new Match(fp, g), k -> {
+                    SketchReads.reads(1);
+                    return kept(c, k.fp(), k.generation());
+                });
                 if (kept != NO_SKETCH) {
                     similarity = SketchRule.estimatePacked(sketch, kept);
                     if (!rule.keeps(Hamming.distance(fp, probe), similarity)) {

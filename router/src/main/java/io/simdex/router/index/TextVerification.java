@@ -104,7 +104,9 @@ final class TextVerification {
     private String[] byFingerprint(String c, Window w, List<Candidates> candidates, TextChecks checks, int[] fpSlots) {
         Map<Long, Integer> slotOf = new HashMap<>();
         List<String> keys = new ArrayList<>();
+        int probes = 0;
         for (int i = 0, n = 0; i < candidates.size(); i++) {
+            probes += checks.verifies(i) && checks.sketch(i) != null ? 1 : 0;
             if (checks.verifies(i)) {
                 for (Hit h : candidates.get(i).hits()) {
                     int slot = -1;
@@ -118,6 +120,8 @@ final class TextVerification {
                 }
             }
         }
+        SketchReads.probes(probes);
+        SketchReads.reads(keys.size());
         return stored(c, w, keys.toArray(new String[0]));
     }
 

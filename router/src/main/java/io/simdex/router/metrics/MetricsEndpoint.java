@@ -2,6 +2,7 @@ package io.simdex.router.metrics;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -12,6 +13,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.simdex.router.index.SketchReads;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -27,8 +29,9 @@ import java.util.logging.Logger;
 
 /**
  * A process's metrics in the Prometheus text format at {@code http://HOST:PORT/metrics}: a
- * Micrometer registry with the JVM's meters, the gRPC calls' ({@link GrpcCallMetrics}) and
- * whatever the process binds (store, cluster). Meters whose values are read in one pass (a
+ * Micrometer registry with the JVM's meters, the gRPC calls' ({@link GrpcCallMetrics}), the
+ * process's sketch verification counts ({@link SketchReads}) and whatever the process binds
+ * (store, cluster). Meters whose values are read in one pass (a
  * store's sizes) register a hook that runs before each scrape, so one scrape reads them once.
  *
  * <p>Plain HTTP, one scrape at a time on its own thread: a scrape never takes a gRPC handler.
@@ -57,6 +60,10 @@ public final class MetricsEndpoint implements AutoCloseable {
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
         new FileDescriptorMetrics().bindTo(registry);
+        FunctionCounter.builder("simdex.sketch.probes", SketchReads.class, c -> SketchReads.probes())
+                .description("Text probes judged by sketches, this process").register(registry);
+        FunctionCounter.builder("simdex.sketch.reads", SketchReads.class, c -> SketchReads.reads())
+                .description("Kept sketches read to judge text probes' candidates, this process").register(registry);
     }
 
     /** Serves {@code /metrics} on {@code host:port} (port 0 picks a free one, see {@link #port}). */

@@ -2,8 +2,9 @@
  * Prometheus metrics through Micrometer: an HTTP {@code /metrics} endpoint per process
  * ({@link io.simdex.router.metrics.MetricsEndpoint}) with the JVM's meters, the gRPC calls'
  * latency histogram by method and status ({@link io.simdex.router.metrics.GrpcCallMetrics}), the
- * store's sizes per collection ({@link io.simdex.router.metrics.StoreMetrics}) and the cluster's
- * state ({@link io.simdex.router.metrics.ClusterMetrics}).
+ * store's sizes per collection ({@link io.simdex.router.metrics.StoreMetrics}), the cluster's
+ * state ({@link io.simdex.router.metrics.ClusterMetrics}) and the sketch verification's work
+ * ({@link io.simdex.router.index.SketchReads}).
  *
  * <p>Naming. Micrometer names ({@code simdex.documents}) become Prometheus names
  * ({@code simdex_documents}); every simdex meter starts with {@code simdex_}, the gRPC histogram
@@ -11,6 +12,7 @@
  * services, collection and node names only of those that exist.
  *
  * <p>Cost. Nothing on a call's path but one timer update (after the first call of a method and
- * code, no allocation); store and cluster figures are read once per scrape, not per call.
+ * code, no allocation) and, for text probes, two {@code LongAdder} additions; store and cluster
+ * figures are read once per scrape, not per call.
  */
 package io.simdex.router.metrics;

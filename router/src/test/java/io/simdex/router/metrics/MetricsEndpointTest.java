@@ -9,6 +9,7 @@ import io.simdex.proto.v1.Probe;
 import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.router.TestServer;
+import io.simdex.router.index.SketchReads;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,6 +71,36 @@ class MetricsEndpointTest {
             stub.delete(DeleteRequest.newBuilder().addIds("a").build());
             s = Scrape.awaitCalls(port, DELETE, "OK", 1);
             assertEquals(2, s.value("simdex_documents", Map.of("collection", "default")), "read afresh at every scrape");
+        }
+    }
+
+    /**
+     * Text probes judged by sketches, and the kept sketches read for them: once per distinct
+     * candidate fingerprint of a call, so two probes of one text in a call read its one
+     * candidate's sketch once. The counts are the process's, so the test reads differences.
+     */
+    @Test
+    void scrape_countsSketchProbesAndTheSketchesReadForThem() throws Exception {
+        String text = "The harbour authority closed the northern quay for repairs after the storm damaged its "
+                + "cranes, and ferries will use the southern terminal until the work ends in the spring";
+        String other = "Tea prices rose for a third month as drought cut the harvest in the hill country, traders said on Monday";
+        try (TestServer server = new TestServer(dir, Clock.systemUTC())) {
+            int port = server.simdex.serveMetrics("127.0.0.1", 0).port();
+            SimdexGrpc.SimdexBlockingStub stub = server.stub();
+            stub.insert(InsertRequest.newBuilder().addDocuments(Document.newBuilder().setId("t").setText(text))
+                    .addDocuments(Document.newBuilder().setId("o").setText(other)).build());
+            long probes = SketchReads.probes();
+            long reads = SketchReads.reads();
+            stub.query(QueryRequest.newBuilder().addProbes(Probe.newBuilder().setText(text)).build());
+            assertEquals(probes + 1, SketchReads.probes());
+            assertEquals(reads + 1, SketchReads.reads(), "one candidate: the stored copy");
+            stub.query(QueryRequest.newBuilder().addProbes(Probe.newBuilder().setText(text)).addProbes(Probe.newBuilder().setText(text)).build());
+            assertEquals(probes + 3, SketchReads.probes());
+            assertEquals(reads + 2, SketchReads.reads(), "read once for the call's two probes");
+
+            Scrape s = Scrape.awaitCalls(port, QUERY, "OK", 2);
+            assertEquals(SketchReads.probes(), s.value("simdex_sketch_probes_total", Map.of()));
+            assertEquals(SketchReads.reads(), s.value("simdex_sketch_reads_total", Map.of()));
         }
     }
 
