@@ -20,7 +20,8 @@ import java.util.concurrent.Callable;
 @Command(name = "simdex-loadtest", mixinStandardHelpOptions = true,
         subcommands = {GenCommand.class, LoadCommand.class, RunCommand.class, SweepCommand.class, ServeCommand.class,
                 StoreBenchCommand.class, io.simdex.loadtest.quality.PartitionSkew.class, ReportCommand.class,
-                DelayProxyCommand.class, LoadTestMain.JmhCommand.class, io.simdex.loadtest.jmh.DedupCpuCommand.class},
+                DelayProxyCommand.class, LoadTestMain.JmhCommand.class, io.simdex.loadtest.jmh.DedupCpuCommand.class,
+                io.simdex.loadtest.jmh.SketchGrowthCommand.class},
         description = "simdex measurement harness: data, load, latency, the echo floor, the store benchmark, JMH, the report and a delay proxy.")
 public final class LoadTestMain {
     /** Exit status for bad arguments, as picocli uses for usage errors. */

@@ -1,11 +1,6 @@
 package io.simdex.loadtest.jmh;
 
-import io.grpc.ManagedChannel;
-import io.grpc.Server;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
 import io.simdex.loadtest.gen.TextCorpus;
-import io.simdex.loadtest.store.StoreFixture;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;
@@ -13,15 +8,12 @@ import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.SketchSettings;
-import io.simdex.router.EmbeddedSimdex;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -69,19 +61,8 @@ public final class DedupCpuCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Path dir = Files.createTempDirectory("simdex-dedup-cpu");
-        String name = InProcessServerBuilder.generateName();
-        try (EmbeddedSimdex simdex = EmbeddedSimdex.start(dir, 4, "127.0.0.1", 0, (long) stored * 2 * modes.size())) {
-            Server server = InProcessServerBuilder.forName(name).directExecutor().addService(simdex.service()).build().start();
-            ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
-            try {
-                report(measure(SimdexGrpc.newBlockingStub(channel)));
-            } finally {
-                channel.shutdownNow();
-                server.shutdownNow();
-            }
-        } finally {
-            StoreFixture.delete(dir);
+        try (InProcessSimdex simdex = InProcessSimdex.start("dedup-cpu", (long) stored * 2 * modes.size())) {
+            report(measure(simdex.stub()));
         }
         return 0;
     }
