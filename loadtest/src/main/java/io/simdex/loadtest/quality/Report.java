@@ -21,6 +21,7 @@ final class Report {
                 .append("is from the held-out half.\n\n");
         comparison(b, corpora, modes);
         crowding(b, corpora);
+        postEdits(b, corpora, modes);
         byEdit(b, corpora, modes);
         tuning(b, tunings);
         features(b, features);
@@ -43,6 +44,55 @@ final class Report {
             }
         }
         b.append('\n');
+    }
+
+    /**
+     * The short texts' positives made by small edits, as a post is re-posted: one or two
+     * characters changed (one word substituted, inserted or deleted, a Chinese word being two
+     * characters) or the punctuation (one or two noise edits), scored against all the half's
+     * negatives.
+     */
+    private static void postEdits(StringBuilder b, List<PairScores> corpora, List<Mode> modes) {
+        b.append("## Short texts, small edits only (held-out half)\n\n");
+        b.append("A post re-posted with one or two characters or its punctuation changed. Here: one word substituted, ")
+                .append("inserted or deleted (in Chinese two characters; in English a whole word, more than one or two ")
+                .append("characters), or one or two case, punctuation or spacing changes (the light edits and light and medium noise). ")
+                .append("Recall over those positives, precision and F1 against all negatives of the half.\n\n");
+        b.append("| language | mode | positives | TP | FP | precision | recall | F1 |\n");
+        b.append("|---|---|---:|---:|---:|---:|---:|---:|\n");
+        for (PairScores s : corpora) {
+            if (!length(s).equals("short")) {
+                continue;
+            }
+            for (Mode m : modes) {
+                Evaluation e = Evaluation.of(s, m, Corpus.HELD_OUT);
+                long positives = 0;
+                long found = 0;
+                for (EditKind kind : EditKind.values()) {
+                    for (EditKind.Strength st : EditKind.Strength.values()) {
+                        if (smallEdit(kind, st)) {
+                            positives += e.totals[kind.ordinal()][st.ordinal()];
+                            found += e.hits[kind.ordinal()][st.ordinal()];
+                        }
+                    }
+                }
+                long fp = e.falsePositives();
+                double precision = found + fp == 0 ? 1 : (double) found / (found + fp);
+                double recall = positives == 0 ? 0 : (double) found / positives;
+                double f1 = precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall);
+                b.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %.3f | %.3f | %.3f |%n", lang(s), m.name(), positives, found, fp,
+                        precision, recall, f1));
+            }
+        }
+        b.append('\n');
+    }
+
+    private static boolean smallEdit(EditKind kind, EditKind.Strength strength) {
+        return switch (kind) {
+            case SUBSTITUTE, INSERT, DELETE -> strength == EditKind.Strength.LIGHT;
+            case NOISE -> strength != EditKind.Strength.HEAVY;
+            default -> false;
+        };
     }
 
     private static final String[] FINGERPRINTS = {"simdex SimHash (default features)", "b-bit MinHash, whole-text blocks",
