@@ -1,5 +1,7 @@
 package io.simdex.loadtest.quality;
 
+import io.simdex.core.text.ShortTextFingerprint;
+
 import java.util.List;
 import java.util.Locale;
 
@@ -120,40 +122,45 @@ final class Report {
                 .append("of a probe of a shard holding 50M such texts (where none was seen, the bound one pair would give).\n\n");
         b.append("| language | length | fingerprint | pairs | sharing a block | x uniform | sharing a probed bucket | x uniform | candidates | at 50M |\n");
         b.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-        io.simdex.core.text.ShortTextFingerprint rule = new io.simdex.core.text.ShortTextFingerprint(
-                io.simdex.core.text.ShortTextFingerprint.DEFAULT_MAX_LETTERS);
+        ShortTextFingerprint rule = new ShortTextFingerprint(ShortTextFingerprint.DEFAULT_MAX_LETTERS);
         for (PairScores s : corpora) {
             Corpus c = s.corpus;
-            for (int f = 0; f < FINGERPRINTS.length; f++) {
-                long[] fps = s.textFingerprints[f];
-                long pairs = 0;
-                long block = 0;
-                long near = 0;
-                long candidates = 0;
-                for (int i = Corpus.HELD_OUT; i < c.documents; i += 2) {
-                    for (int j = i + 2; j < c.documents; j += 2) {
-                        if (f > 0 && !(rule.isShort(s.textLetters[i]) && rule.isShort(s.textLetters[j])) || !c.unrelated(i, j)) {
+            int kinds = FINGERPRINTS.length;
+            long[] pairs = new long[kinds];
+            long[] block = new long[kinds];
+            long[] near = new long[kinds];
+            long[] candidates = new long[kinds];
+            for (int i = Corpus.HELD_OUT; i < c.documents; i += 2) {
+                for (int j = i + 2; j < c.documents; j += 2) {
+                    if (!c.unrelated(i, j)) {
+                        continue;
+                    }
+                    boolean bothShort = rule.isShort(s.textLetters[i]) && rule.isShort(s.textLetters[j]);
+                    for (int f = 0; f < kinds; f++) {
+                        if (f > 0 && !bothShort) {
                             continue;
                         }
-                        pairs++;
-                        long xor = fps[i] ^ fps[j];
+                        long xor = s.textFingerprints[f][i] ^ s.textFingerprints[f][j];
                         int least = leastBlockDistance(xor);
                         int d = Long.bitCount(xor);
-                        block += least == 0 ? 1 : 0;
-                        near += least <= 1 ? 1 : 0;
-                        candidates += (f == 0 ? d <= 5 : d <= 7 || d <= 12 && least <= 1) ? 1 : 0;
+                        pairs[f]++;
+                        block[f] += least == 0 ? 1 : 0;
+                        near[f] += least <= 1 ? 1 : 0;
+                        candidates[f] += (f == 0 ? d <= 5 : d <= 7 || d <= 12 && least <= 1) ? 1 : 0;
                     }
                 }
-                if (pairs == 0) {
+            }
+            for (int f = 0; f < kinds; f++) {
+                if (pairs[f] == 0) {
                     continue;
                 }
-                double shareBlock = (double) block / pairs;
-                double shareNear = (double) near / pairs;
-                String atScale = candidates == 0 ? String.format(Locale.ROOT, "< %,.0f", 50e6 / pairs)
-                        : String.format(Locale.ROOT, "%,.0f", 50e6 * candidates / pairs);
+                double shareBlock = (double) block[f] / pairs[f];
+                double shareNear = (double) near[f] / pairs[f];
+                String atScale = candidates[f] == 0 ? String.format(Locale.ROOT, "< %,.0f", 50e6 / pairs[f])
+                        : String.format(Locale.ROOT, "%,.0f", 50e6 * candidates[f] / pairs[f]);
                 b.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %.4f | %.1f | %.4f | %.1f | %d | %s |%n", lang(s), length(s),
-                        FINGERPRINTS[f], pairs, shareBlock, shareBlock / (4 / 65536.0), shareNear, shareNear / (68 / 65536.0),
-                        candidates, atScale));
+                        FINGERPRINTS[f], pairs[f], shareBlock, shareBlock / (4 / 65536.0), shareNear, shareNear / (68 / 65536.0),
+                        candidates[f], atScale));
             }
         }
         b.append('\n');
