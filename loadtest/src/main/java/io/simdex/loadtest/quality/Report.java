@@ -5,7 +5,10 @@ import io.simdex.core.text.ShortTextFingerprint;
 import java.util.List;
 import java.util.Locale;
 
-/** The evaluation's Markdown: the comparison on the held-out half, recall and F1 per edit kind, the tuning, and distance histograms. */
+/**
+ * The evaluation's Markdown: the comparison on the held-out half, bucket crowding, short texts'
+ * small edits, recall and F1 per edit kind, the tuning, and distance histograms.
+ */
 final class Report {
     private Report() {
     }
