@@ -104,8 +104,8 @@ final class PairScores {
             bitMinHashBlockNear[p] = blockNear(bitFp[a] ^ bitFp[b]);
             partMinHash[p] = Long.bitCount(partFp[a] ^ partFp[b]);
             partMinHashBlockNear[p] = blockNear(partFp[a] ^ partFp[b]);
-            storedLetters[p] = BitMinHash.letters(normal[a]);
-            probeLetters[p] = BitMinHash.letters(normal[b]);
+            storedLetters[p] = textLetters[a];
+            probeLetters[p] = textLetters[b];
             exact[p] = ShingleSets.jaccard(sets[a], sets[b]);
             for (int s = 0; s < SHAPES.size(); s++) {
                 estimate[s][p] = sketches[s][a].estimate(sketches[s][b]);
@@ -149,11 +149,15 @@ final class PairScores {
 
     /** Whether some 16-bit block of {@code xor} has at most one bit set. */
     private static boolean blockNear(long xor) {
+        return leastBlockDistance(xor) <= 1;
+    }
+
+    /** The fewest differing bits of any of the four 16-bit blocks of {@code xor}. */
+    static int leastBlockDistance(long xor) {
+        int least = Long.SIZE;
         for (int t = 0; t < 4; t++) {
-            if (Long.bitCount((xor >>> (16 * t)) & 0xFFFF) <= 1) {
-                return true;
-            }
+            least = Math.min(least, Long.bitCount((xor >>> (16 * t)) & 0xFFFF));
         }
-        return false;
+        return least;
     }
 }

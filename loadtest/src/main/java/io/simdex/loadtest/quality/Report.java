@@ -144,7 +144,7 @@ final class Report {
                             continue;
                         }
                         long xor = s.textFingerprints[f][i] ^ s.textFingerprints[f][j];
-                        int least = leastBlockDistance(xor);
+                        int least = PairScores.leastBlockDistance(xor);
                         int d = Long.bitCount(xor);
                         pairs[f]++;
                         block[f] += least == 0 ? 1 : 0;
@@ -167,15 +167,6 @@ final class Report {
             }
         }
         b.append('\n');
-    }
-
-    /** The fewest differing bits of any of the four 16-bit blocks of {@code xor}. */
-    private static int leastBlockDistance(long xor) {
-        int least = Long.SIZE;
-        for (int t = 0; t < 4; t++) {
-            least = Math.min(least, Long.bitCount((xor >>> (16 * t)) & 0xFFFF));
-        }
-        return least;
     }
 
     private static void byEdit(StringBuilder b, List<PairScores> corpora, List<Mode> modes) {
