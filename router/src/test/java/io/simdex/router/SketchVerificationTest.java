@@ -6,7 +6,9 @@ import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.Hamming;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.IndexRouter.TextChecks;
+import io.simdex.router.index.SketchReads;
 import io.simdex.router.index.SketchRule;
+import io.simdex.router.index.VerificationBudget;
 import io.simdex.router.index.Window;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.FingerprintSketch;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -213,6 +216,60 @@ class SketchVerificationTest {
     }
 
     private final List<ShardNode> nodes = new ArrayList<>();
+
+    @Test
+    void query_moreCandidatesThanTheBudget_onlyTheNearestVerified() {
+        nearestWithinBudget(false);
+    }
+
+    @Test
+    void query_overTheFanout_moreCandidatesThanTheBudget_onlyTheNearestVerified() {
+        nearestWithinBudget(true);
+    }
+
+    /**
+     * Unrelated texts at distance 6 of a probe, a near copy at 5 and another at 7: with more
+     * decoys than the budget leaves room for, the copy at 7 is not examined and each of the
+     * budget's fingerprints is read once; with fewer, both copies are found and nothing is cut.
+     */
+    private void nearestWithinBudget(boolean fanout) {
+        long probe = rnd.nextLong();
+        String original = words.text(40);
+        int budget = VerificationBudget.FINGERPRINTS;
+        try (IndexRouter index = router(fanout)) {
+            for (int decoys : new int[]{budget + 76, budget - 24}) {
+                String c = "decoys" + decoys;
+                int n = decoys + 2;
+                String[] ids = new String[n];
+                long[] fps = new long[n];
+                String[] texts = new String[n];
+                Set<Long> distinct = new HashSet<>();
+                for (int i = 0; i < decoys; i++) {
+                    ids[i] = "u" + i;
+                    do {
+                        fps[i] = BitFlips.flip(probe, 6, rnd);
+                    } while (!distinct.add(fps[i]));
+                    texts[i] = words.text(40);
+                }
+                ids[decoys] = "near";
+                fps[decoys] = BitFlips.flip(probe, 5, rnd);
+                texts[decoys] = words.edit(original, 1);
+                ids[decoys + 1] = "far";
+                fps[decoys + 1] = BitFlips.flip(probe, 7, rnd);
+                texts[decoys + 1] = words.edit(original, 1);
+                index.insert(c, Window.FOREVER, ids, fps, checks(texts).stored());
+
+                long reads = SketchReads.reads();
+                long capped = SketchReads.capped();
+                List<IndexRouter.Nearest> got = index.query(c, Window.FOREVER, new long[]{probe}, K, 0, checks(new String[]{original}));
+                Set<String> found = got.get(0).hits().stream().map(IndexRouter.Hit::id).collect(Collectors.toCollection(TreeSet::new));
+                boolean cut = decoys + 2 > budget;
+                assertEquals(cut ? Set.of("near") : Set.of("near", "far"), found, decoys + " decoys");
+                assertEquals(cut ? budget : n, SketchReads.reads() - reads, "sketches read, " + decoys + " decoys");
+                assertEquals(cut ? 1 : 0, SketchReads.capped() - capped, "probes cut, " + decoys + " decoys");
+            }
+        }
+    }
 
     private IndexRouter router() {
         return router(false);

@@ -122,9 +122,11 @@ final class Report {
                 .append("pairs whose two texts are both short (300 letters or fewer). Candidates: pairs the probe's rule takes ")
                 .append("to the sketch (SimHash: within 5; MinHash: within 7, or within 12 with a block within one bit), which ")
                 .append("random fingerprints make of about one pair in 10^12 and 10^7; \"at 50M\" is what that share makes ")
-                .append("of a probe of a shard holding 50M such texts (where none was seen, the bound one pair would give).\n\n");
-        b.append("| language | length | fingerprint | pairs | sharing a block | x uniform | sharing a probed bucket | x uniform | candidates | at 50M |\n");
-        b.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                .append("of a probe of a shard holding 50M such texts (where none was seen, the bound one pair would give); ")
+                .append("\"within 7\": of the candidates, those within 7 bits, the nearest a probe verifies first ")
+                .append("(it verifies at most its 1,024 nearest candidate fingerprints).\n\n");
+        b.append("| language | length | fingerprint | pairs | sharing a block | x uniform | sharing a probed bucket | x uniform | candidates | within 7 | at 50M |\n");
+        b.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         ShortTextFingerprint rule = new ShortTextFingerprint(ShortTextFingerprint.DEFAULT_MAX_LETTERS);
         for (PairScores s : corpora) {
             Corpus c = s.corpus;
@@ -133,6 +135,7 @@ final class Report {
             long[] block = new long[kinds];
             long[] near = new long[kinds];
             long[] candidates = new long[kinds];
+            long[] within7 = new long[kinds];
             for (int i = Corpus.HELD_OUT; i < c.documents; i += 2) {
                 for (int j = i + 2; j < c.documents; j += 2) {
                     if (!c.unrelated(i, j)) {
@@ -149,7 +152,9 @@ final class Report {
                         pairs[f]++;
                         block[f] += least == 0 ? 1 : 0;
                         near[f] += least <= 1 ? 1 : 0;
-                        candidates[f] += (f == 0 ? d <= 5 : d <= 7 || d <= 12 && least <= 1) ? 1 : 0;
+                        boolean candidate = f == 0 ? d <= 5 : d <= 7 || d <= 12 && least <= 1;
+                        candidates[f] += candidate ? 1 : 0;
+                        within7[f] += candidate && d <= 7 ? 1 : 0;
                     }
                 }
             }
@@ -161,9 +166,9 @@ final class Report {
                 double shareNear = (double) near[f] / pairs[f];
                 String atScale = candidates[f] == 0 ? String.format(Locale.ROOT, "< %,.0f", 50e6 / pairs[f])
                         : String.format(Locale.ROOT, "%,.0f", 50e6 * candidates[f] / pairs[f]);
-                b.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %.4f | %.1f | %.4f | %.1f | %d | %s |%n", lang(s), length(s),
+                b.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %.4f | %.1f | %.4f | %.1f | %d | %d | %s |%n", lang(s), length(s),
                         FINGERPRINTS[f], pairs[f], shareBlock, shareBlock / (4 / 65536.0), shareNear, shareNear / (68 / 65536.0),
-                        candidates[f], atScale));
+                        candidates[f], within7[f], atScale));
             }
         }
         b.append('\n');

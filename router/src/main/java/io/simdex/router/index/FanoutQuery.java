@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntPredicate;
 
 import static io.simdex.router.shard.Fanout.pick;
 
@@ -76,7 +77,15 @@ final class FanoutQuery {
 
     /** The stored documents within {@code maxDistance} of each probe, at most {@code limit} ids (0: all) of each fingerprint. */
     List<Candidates> candidates(String c, long[] generations, long[] probes, int maxDistance, int limit) {
-        return Fanout.join(candidatesAsync(c, generations, probes, maxDistance, limit));
+        return candidates(c, generations, probes, maxDistance, limit, null);
+    }
+
+    /**
+     * As above; the probes {@code verified} accepts (null: none) keep only their
+     * {@link VerificationBudget} nearest matched fingerprints, whose ids alone are resolved.
+     */
+    List<Candidates> candidates(String c, long[] generations, long[] probes, int maxDistance, int limit, IntPredicate verified) {
+        return Fanout.join(candidatesAsync(c, generations, probes, maxDistance, limit, verified));
     }
 
     /**
@@ -85,25 +94,37 @@ final class FanoutQuery {
      * in the caller's gRPC Context (its deadline reaches the second round too).
      */
     CompletableFuture<List<Candidates>> candidatesAsync(String c, long[] generations, long[] probes, int maxDistance, int limit) {
+        return candidatesAsync(c, generations, probes, maxDistance, limit, null);
+    }
+
+    private CompletableFuture<List<Candidates>> candidatesAsync(String c, long[] generations, long[] probes, int maxDistance, int limit,
+            IntPredicate verified) {
         Context context = Context.current();
         if (nodeReads == null) {
-            return candidatesAsync(c, generations, probes, maxDistance, limit, byGroup, context);
+            return candidatesAsync(c, generations, probes, maxDistance, limit, verified, byGroup, context);
         }
-        return candidatesAsync(c, generations, probes, maxDistance, limit, byNode(nodeReads.plan()), context).exceptionallyCompose(t -> {
+        return candidatesAsync(c, generations, probes, maxDistance, limit, verified, byNode(nodeReads.plan()), context).exceptionallyCompose(t -> {
             if (!NodeReads.failsOver(Fanout.cause(t))) {
                 return CompletableFuture.failedFuture(t);
             }
             // A node failed (the failure detector has not seen it yet): the replica sets fail over.
-            return candidatesAsync(c, generations, probes, maxDistance, limit, byGroup, context);
+            return candidatesAsync(c, generations, probes, maxDistance, limit, verified, byGroup, context);
         });
     }
 
     private CompletableFuture<List<Candidates>> candidatesAsync(String c, long[] generations, long[] probes, int maxDistance, int limit,
-            Readers readers, Context context) {
+            IntPredicate verified, Readers readers, Context context) {
         Map<Long, Map<Long, Ids>> ids = new HashMap<>();
         Context previous = context.attach();
         try {
             return probe(c, generations, probes, maxDistance, limit, ids, readers).thenCompose(matches -> {
+                if (verified != null) {
+                    for (int q = 0; q < matches.length; q++) {
+                        if (verified.test(q)) {
+                            matches[q] = VerificationBudget.nearest(probes[q], matches[q], VerificationBudget.FINGERPRINTS);
+                        }
+                    }
+                }
                 Context inner = context.attach();
                 try {
                     return resolve(c, matches, limit, ids, readers).thenApply(done -> assemble(probes, matches, ids));

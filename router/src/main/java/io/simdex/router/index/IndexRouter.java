@@ -378,7 +378,7 @@ public final class IndexRouter implements AutoCloseable {
         int k = verify ? checks.reach(maxDistance) : maxDistance;
         // Each matched fingerprint needs at most `limit` ids: the nearest `limit` of a probe are among them.
         List<Candidates> found = local != null ? local.candidates(c, w.live(), probes, k, limit, verify ? checks : null)
-                : fanout.candidates(c, w.live(), probes, k, limit);
+                : fanout.candidates(c, w.live(), probes, k, limit, verify ? checks::verifies : null);
         return nearest(c, w, found, maxDistance, limit, verify ? checks : null);
     }
 

@@ -91,7 +91,9 @@ final class LocalQuery {
             if (packed != null) {
                 SketchReads.probes(1);
             }
-            out.add(m.fps().size() == 0 ? Candidates.NONE : hits(c, gens, probe, m, limit, batch, packed, packed == null ? null : checks.sketchRule(i)));
+            boolean verified = checks != null && checks.verifies(i);
+            out.add(m.fps().size() == 0 ? Candidates.NONE
+                    : hits(c, gens, probe, m, limit, batch, verified, packed, packed == null ? null : checks.sketchRule(i)));
         }
         return out;
     }
@@ -120,8 +122,16 @@ final class LocalQuery {
         }
     }
 
-    private Candidates hits(String c, long[] gens, long probe, ShardNode.Matches m, int limit, Batch batch, byte[] sketch, SketchRule rule) {
+    /**
+     * A probe's candidates from its matches in {@code m}; a {@code verified} probe's only its
+     * {@link VerificationBudget} nearest, the others neither read nor resolved.
+     */
+    private Candidates hits(String c, long[] gens, long probe, ShardNode.Matches m, int limit, Batch batch, boolean verified, byte[] sketch,
+            SketchRule rule) {
         Found found = gens.length == 1 ? distinct(m.fps().toArray(), gens[0]) : FanoutQuery.distinctPairs(m.fps().toArray(), m.generations().toArray());
+        if (verified) {
+            found = VerificationBudget.nearest(probe, found, VerificationBudget.FINGERPRINTS);
+        }
         ProbeHits hits = new ProbeHits(probe);
         for (int i = 0; i < found.fingerprints().length; i++) {
             long fp = found.fingerprints()[i];

@@ -7,12 +7,14 @@ import java.util.concurrent.atomic.LongAdder;
  * judge their candidates (one per distinct candidate fingerprint of a call). Their ratio is the
  * verification work a probe costs, which grows with the store where real text crowds the
  * buckets (loadtest/quality, "Bucket crowding"): exported as {@code simdex_sketch_probes_total}
- * and {@code simdex_sketch_reads_total}. Counted once per process, so that the index routers a
+ * and {@code simdex_sketch_reads_total}; the probes whose candidates {@link VerificationBudget}
+ * cut, as {@code simdex_sketch_capped_probes_total}. Counted once per process, so that the index routers a
  * cluster router rebuilds on every partition map keep adding to the same totals.
  */
 public final class SketchReads {
     private static final LongAdder PROBES = new LongAdder();
     private static final LongAdder READS = new LongAdder();
+    private static final LongAdder CAPPED = new LongAdder();
 
     private SketchReads() {
     }
@@ -25,6 +27,10 @@ public final class SketchReads {
         READS.add(n);
     }
 
+    static void capped(int n) {
+        CAPPED.add(n);
+    }
+
     /** Text probes judged by sketches so far. */
     public static long probes() {
         return PROBES.sum();
@@ -33,5 +39,10 @@ public final class SketchReads {
     /** Kept sketches read to judge them so far. */
     public static long reads() {
         return READS.sum();
+    }
+
+    /** Text probes whose candidates were cut to {@link VerificationBudget#FINGERPRINTS} so far. */
+    public static long capped() {
+        return CAPPED.sum();
     }
 }

@@ -64,6 +64,8 @@ public final class MetricsEndpoint implements AutoCloseable {
                 .description("Text probes judged by sketches, this process").register(registry);
         FunctionCounter.builder("simdex.sketch.reads", SketchReads.class, c -> SketchReads.reads())
                 .description("Kept sketches read to judge text probes' candidates, this process").register(registry);
+        FunctionCounter.builder("simdex.sketch.capped.probes", SketchReads.class, c -> SketchReads.capped())
+                .description("Text probes whose candidates were cut to the nearest 1,024 fingerprints, this process").register(registry);
     }
 
     /** Serves {@code /metrics} on {@code host:port} (port 0 picks a free one, see {@link #port}). */

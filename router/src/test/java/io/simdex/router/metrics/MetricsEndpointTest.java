@@ -101,6 +101,7 @@ class MetricsEndpointTest {
             Scrape s = Scrape.awaitCalls(port, QUERY, "OK", 2);
             assertEquals(SketchReads.probes(), s.value("simdex_sketch_probes_total", Map.of()));
             assertEquals(SketchReads.reads(), s.value("simdex_sketch_reads_total", Map.of()));
+            assertEquals(SketchReads.capped(), s.value("simdex_sketch_capped_probes_total", Map.of()));
         }
     }
 
