@@ -9,9 +9,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Function;
@@ -30,7 +33,11 @@ import java.util.zip.GZIPInputStream;
  *       of 10..64 Han characters.</li>
  * </ul>
  * Files are listed in sorted order and shuffled with the seed, so the same machine always
- * gives the same corpus. Texts that are the same after dropping case, punctuation and spaces
+ * gives the same corpus. English pages are drawn at most {@value #PAGES_PER_PACKAGE} of one
+ * Debian package (the owners in {@code /var/lib/dpkg/info}; pages no package owns are drawn
+ * freely): one package's generated pages would otherwise make the corpus (google-cloud-cli
+ * ships 16,631 pages of "gcloud" commands, most of the 19,460 English pages on a machine that
+ * has it), and its version would decide the English figures. Texts that are the same after dropping case, punctuation and spaces
  * are kept once (man pages repeat licences and whole pages under several names).
  */
 final class Sources {
@@ -49,6 +56,8 @@ final class Sources {
     private static final int ZH_SHORT_MIN_HAN = 10;
     private static final int ZH_SHORT_MAX_HAN = 64;
     private static final List<String> EN_SECTIONS = List.of("man1", "man5", "man7", "man8");
+    static final int PAGES_PER_PACKAGE = 50;
+    private static final Path DPKG_INFO = Path.of("/var/lib/dpkg/info");
     private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[A-Z])");
     private static final Pattern PLAIN_WORD = Pattern.compile("[A-Za-z][A-Za-z'-]*[.,;:!?)]?|\\(?[A-Za-z]+");
     private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*m");
@@ -145,13 +154,49 @@ final class Sources {
 
     /** How many source files each kind had, for the report. */
     String describe() {
-        return manFiles(manRoot, EN_SECTIONS).size() + " English man pages, "
+        List<Path> english = manFiles(manRoot, EN_SECTIONS);
+        Map<String, String> owners = owners(DPKG_INFO, manRoot);
+        long packages = english.stream().map(f -> owners.get(f.toAbsolutePath().toString())).filter(Objects::nonNull).distinct().count();
+        return english.size() + " English man pages of " + packages + " packages (" + capped(english, owners).size() + " drawn from, at most "
+                + PAGES_PER_PACKAGE + " of one package), "
                 + (hasChinese() ? manFiles(manRoot.resolve("zh_CN"), null).size() + " Chinese man pages" : "no Chinese sources");
     }
 
     /** Parsed lazily: a stream, so that only the pages needed are read. */
     private Stream<Doc> englishPages() {
-        return shuffled(manFiles(manRoot, EN_SECTIONS)).stream().map(this::manPage);
+        return capped(shuffled(manFiles(manRoot, EN_SECTIONS)), owners(DPKG_INFO, manRoot)).stream().map(this::manPage);
+    }
+
+    /** The first {@link #PAGES_PER_PACKAGE} files of each package ({@code owners}: path -> package), in order, and every file no package owns. */
+    static List<Path> capped(List<Path> files, Map<String, String> owners) {
+        Map<String, Integer> taken = new HashMap<>();
+        return files.stream().filter(f -> {
+            String owner = owners.get(f.toAbsolutePath().toString());
+            return owner == null || taken.merge(owner, 1, Integer::sum) <= PAGES_PER_PACKAGE;
+        }).toList();
+    }
+
+    /** The Debian package that owns each file under {@code root}, from dpkg's lists in {@code dpkgInfo} (none there: empty). */
+    static Map<String, String> owners(Path dpkgInfo, Path root) {
+        Map<String, String> out = new HashMap<>();
+        if (!Files.isDirectory(dpkgInfo)) {
+            return out;
+        }
+        String prefix = root.toAbsolutePath() + "/";
+        try (Stream<Path> lists = Files.list(dpkgInfo)) {
+            for (Path list : lists.filter(f -> f.getFileName().toString().endsWith(".list")).sorted().toList()) {
+                String name = list.getFileName().toString();
+                String pkg = name.substring(0, name.length() - ".list".length()).replaceFirst(":.*", "");
+                for (String line : Files.readAllLines(list, StandardCharsets.UTF_8)) {
+                    if (line.startsWith(prefix)) {
+                        out.putIfAbsent(line, pkg);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
     }
 
     /**

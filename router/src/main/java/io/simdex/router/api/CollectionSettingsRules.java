@@ -35,7 +35,7 @@ public final class CollectionSettingsRules {
      * Whether a collection created without sketch settings verifies texts by sketches: yes, with
      * candidates up to {@link #DEFAULT_SKETCH_CANDIDATE_DISTANCE}. On loadtest/quality's held-out
      * half, with short texts by MinHash ({@link #SHORT_FINGERPRINT_BY_DEFAULT}), long texts score
-     * F1 0.988 (English) and 0.986 (Chinese), precision 1.000, against 0.947 and 0.944 at
+     * F1 0.985 (English) and 0.986 (Chinese), precision 1.000, against 0.950 and 0.944 at
      * distance 3 without sketches (its RESULTS.md). A sketch takes 61 bytes of its shard's store
      * (38 packed, keyed by the fingerprint), within the budget of 64. The threshold was chosen on
      * the tuning half.
@@ -45,16 +45,16 @@ public final class CollectionSettingsRules {
      * Candidates a sketch judges when the settings name no distance (see {@link #SKETCH_BY_DEFAULT}):
      * the widest radius whose Dedup stays within 2x the CPU of Dedup without sketches on
      * 300-word texts (loadtest's {@code dedup-cpu}: 1.94x at 5, 2.28x at 6, 2.91x at 7; its
-     * figures in loadtest/quality/README.md). At 6, long texts' F1 would be 0.994 and 0.993
-     * instead of 0.988 and 0.986; collections created with 6 or 7 keep it.
+     * figures in loadtest/quality/README.md). At 6, long texts' F1 would be 0.992 and 0.993
+     * instead of 0.985 and 0.986; collections created with 6 or 7 keep it.
      */
     static final int DEFAULT_SKETCH_CANDIDATE_DISTANCE = 5;
     static final double DEFAULT_SKETCH_MIN_JACCARD = 0.4;
     /**
      * Whether a new collection with sketches fingerprints its short texts by 1-bit MinHash
      * ({@link ShortTextFingerprint}): yes, up to 300 letters, candidates to 12. On
-     * loadtest/quality's held-out half that raises F1 on short texts from 0.715 to 0.938
-     * (English, precision 0.999) and 0.699 to 0.890 (Chinese, precision 1.000), and leaves long
+     * loadtest/quality's held-out half that raises F1 on short texts from 0.688 to 0.960
+     * (English) and 0.654 to 0.890 (Chinese), precision 1.000, and leaves long
      * texts as they were (its RESULTS.md, "b-bit MinHash fingerprint up to 300 letters" rows).
      */
     static final boolean SHORT_FINGERPRINT_BY_DEFAULT = true;
@@ -62,8 +62,8 @@ public final class CollectionSettingsRules {
      * Candidates a short text's MinHash probe takes: those the probed buckets hold within 12 bits
      * (all within 7, and beyond 7 those with a block within one bit; BlockTables.MAX_CANDIDATE_DISTANCE).
      * Unrelated texts are 32 bits apart, near-duplicates 32 (1 - J): at 12 rather than 7, short
-     * texts' F1 on loadtest/quality's held-out half went from 0.854 to 0.938 (English) and 0.825
-     * to 0.890 (Chinese), precision 0.999 and 1.000, for the same buckets probed.
+     * texts' F1 on loadtest/quality's held-out half went from 0.892 to 0.960 (English) and 0.825
+     * to 0.890 (Chinese), precision 1.000, for the same buckets probed.
      */
     static final int DEFAULT_SHORT_FINGERPRINT_DISTANCE = 12;
     /**
@@ -79,10 +79,10 @@ public final class CollectionSettingsRules {
     /**
      * Short-text fingerprints of a new collection: every block over the whole text. Partitioned
      * blocks ({@link io.simdex.core.text.BitMinHash#partitioned}) find more on loadtest/quality's
-     * held-out half (short F1 0.890 -> 0.910 Chinese, 0.938 -> 0.948 English, the "partitioned"
+     * held-out half (short F1 0.890 -> 0.910 Chinese, 0.960 -> 0.967 English, the "partitioned"
      * mode) at the same bytes and buckets per probe, but a group of few shingles makes a block of
-     * little entropy: unrelated English sentences share a probed bucket 22.7 times as often as
-     * random fingerprints, against 13.0 with whole-text blocks (Chinese posts 3.0 against 1.5;
+     * little entropy: unrelated English sentences share a probed bucket 20.9 times as often as
+     * random fingerprints, against 10.6 with whole-text blocks (Chinese posts 3.0 against 1.5;
      * RESULTS.md, "Bucket crowding"), and a probe scans that many more entries. Collections
      * choose them.
      */
@@ -96,8 +96,8 @@ public final class CollectionSettingsRules {
     static final io.simdex.proto.v1.HanTokens DEFAULT_HAN_TOKENS = io.simdex.proto.v1.HanTokens.HAN_CHARACTERS;
     /**
      * Stop words of a new collection: kept. Their weight steadies long texts' fingerprints (en
-     * long F1 0.937 vs 0.928 on the same tuning half; with Han characters too, the mean over the
-     * four corpora went from 0.729 to 0.757, none worse); collections stored without the field
+     * long F1 0.937 vs 0.909 on the same tuning half; with Han characters too, the mean over the
+     * six corpora went from 0.748 to 0.790, none worse); collections stored without the field
      * drop them unless keep_stop_words said otherwise.
      */
     static final StopWords DEFAULT_STOP_WORDS = StopWords.KEEP_STOP_WORDS;

@@ -6,14 +6,14 @@ import io.simdex.router.shard.Found;
  * The most candidate fingerprints one text probe verifies: its {@link #FINGERPRINTS} nearest,
  * the rest left out unread. Each candidate a probe verifies costs a read of what is kept for it
  * (a sketch, or a short text by id), and on real text their number grows with the store: short
- * English sentences alike in their letters (man pages' template sentences: "ID of the topic or
- * fully qualified identifier for the topic") are MinHash candidates of one another in 79 of
- * 44,784 unrelated pairs (loadtest/quality, "Bucket crowding"), tens of thousands per probe of
- * a 50M shard. Without a bound one such probe would cost as much as thousands of others.
+ * English sentences alike in their letters (template sentences: "ID of the topic or fully
+ * qualified identifier for the topic") are MinHash candidates of one another in 10 of 44,759
+ * unrelated pairs of man-page sentences (loadtest/quality, "Bucket crowding"), some 11,000 per
+ * probe of a 50M shard. Without a bound one such probe would cost as much as thousands of others.
  *
- * <p>Why nearest first: a near-duplicate's fingerprint lies near its source's, while 58 of
- * those 79 unrelated pairs lie at distance 8 to 12; the cut falls on those first. A probe cut
- * short counts in {@link SketchReads#capped()}.
+ * <p>Why nearest first: a near-duplicate's fingerprint lies near its source's, while 7 of those
+ * 10 unrelated pairs lie at distance 8 to 12; the cut falls on those first. A probe cut short
+ * counts in {@link SketchReads#capped()}.
  */
 public final class VerificationBudget {
     /** Candidate fingerprints a text probe verifies at most. */
