@@ -13,6 +13,6 @@ public final class ManSentences {
      * English man pages under {@code manRoot}, in the order {@code seed} shuffles the pages.
      */
     public static List<String> english(Path manRoot, int count, long seed) {
-        return new Sources(manRoot, null, seed).englishShort(count).stream().map(Doc::text).toList(); // no fortunes: English only
+        return new Sources(manRoot, null, null, seed).englishShort(count).stream().map(Doc::text).toList(); // no fortunes: English only
     }
 }

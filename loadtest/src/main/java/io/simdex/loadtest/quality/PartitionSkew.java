@@ -38,7 +38,7 @@ public final class PartitionSkew implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Sources sources = new Sources(man, fortunes, 7);
+        Sources sources = new Sources(man, fortunes, null, 7);
         List<Doc> all = new ArrayList<>();
         all.addAll(sources.englishLong(docs / 4));
         all.addAll(sources.englishShort(docs / 4));

@@ -30,7 +30,10 @@ import java.util.zip.GZIPInputStream;
  *   <li>Chinese long: the zh_CN man pages (package {@code manpages-zh}) with 300+ Han
  *       characters, cut at 3,000 characters;</li>
  *   <li>Chinese short: Tang and Song poems and Chinese fortunes (package {@code fortunes-zh})
- *       of 10..64 Han characters.</li>
+ *       of 10..64 Han characters;</li>
+ *   <li>English docs: README and NEWS files of {@code /usr/share/doc} of 250..1,500 words, at
+ *       most two of one package: long texts written as prose and markup rather than roff, which
+ *       no threshold is tuned on.</li>
  * </ul>
  * Files are listed in sorted order and shuffled with the seed, so the same machine always
  * gives the same corpus. English pages are drawn at most {@value #PAGES_PER_PACKAGE} of one
@@ -63,13 +66,18 @@ final class Sources {
     private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*m");
     private static final Pattern VERSION_WORDS = Pattern.compile("\\S*\\d\\S*");
 
+    private static final int DOCS_PER_PACKAGE = 2;
+    private static final Pattern DOC_FILE = Pattern.compile("(?i)(README|NEWS)([.-][A-Za-z]+)*(\\.gz)?");
+
     private final Path manRoot;
     private final Path fortunes;
+    private final Path docRoot;
     private final long seed;
 
-    Sources(Path manRoot, Path fortunes, long seed) {
+    Sources(Path manRoot, Path fortunes, Path docRoot, long seed) {
         this.manRoot = manRoot;
         this.fortunes = fortunes;
+        this.docRoot = docRoot;
         this.seed = seed;
     }
 
@@ -82,6 +90,16 @@ final class Sources {
 
     List<Doc> englishShort(int count) {
         return take(englishPages(), count, page -> sentences(page));
+    }
+
+    /** README and NEWS files of the packages' documentation, of 250..1,500 words, at most {@value #DOCS_PER_PACKAGE} of one package. */
+    List<Doc> englishDocs(int count) {
+        Map<String, Integer> taken = new HashMap<>();
+        return take(shuffled(docFiles(docRoot)).stream().map(this::docFile), count, doc -> {
+            int words = Language.wordCount(doc.text());
+            return words >= LONG_MIN_WORDS && words <= LONG_MAX_WORDS && taken.merge(doc.group(), 1, Integer::sum) <= DOCS_PER_PACKAGE
+                    ? List.of(doc) : List.of();
+        });
     }
 
     List<Doc> chineseLong(int count) {
@@ -158,7 +176,7 @@ final class Sources {
         Map<String, String> owners = owners(DPKG_INFO, manRoot);
         long packages = english.stream().map(f -> owners.get(f.toAbsolutePath().toString())).filter(Objects::nonNull).distinct().count();
         return english.size() + " English man pages of " + packages + " packages (" + capped(english, owners).size() + " drawn from, at most "
-                + PAGES_PER_PACKAGE + " of one package), "
+                + PAGES_PER_PACKAGE + " of one package), " + docFiles(docRoot).size() + " README and NEWS files of " + docRoot + ", "
                 + (hasChinese() ? manFiles(manRoot.resolve("zh_CN"), null).size() + " Chinese man pages" : "no Chinese sources");
     }
 
@@ -249,6 +267,30 @@ final class Sources {
         }
         long plain = Stream.of(words).filter(w -> PLAIN_WORD.matcher(w).matches()).count();
         return plain >= 0.85 * words.length && Character.isUpperCase(s.charAt(0)) && ".!?".indexOf(s.charAt(s.length() - 1)) >= 0;
+    }
+
+    /** A documentation file as it is (markup included), grouped by its package's directory. */
+    private Doc docFile(Path file) {
+        String id = docRoot.relativize(file).toString();
+        return new Doc("doc:" + id, read(file).replace("\r\n", "\n"), "doc:" + id.substring(0, id.indexOf('/')));
+    }
+
+    /** The README and NEWS files one directory below {@code root} (each package's own), sorted. */
+    static List<Path> docFiles(Path root) {
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        try (Stream<Path> packages = Files.list(root)) {
+            List<Path> out = new ArrayList<>();
+            for (Path dir : packages.filter(Files::isDirectory).sorted().toList()) {
+                try (Stream<Path> files = Files.list(dir)) {
+                    files.filter(f -> Files.isRegularFile(f) && DOC_FILE.matcher(f.getFileName().toString()).matches()).sorted().forEach(out::add);
+                }
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private Doc manPage(Path file) {
