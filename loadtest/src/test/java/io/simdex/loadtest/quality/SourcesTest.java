@@ -56,4 +56,25 @@ class SourcesTest {
         assertEquals(files, Sources.capped(files, Map.of()), "without dpkg's lists nothing is cut");
         assertTrue(Sources.owners(dir.resolve("no-dpkg"), dir).isEmpty());
     }
+    @Test
+    void englishDocs_readmeAndNewsOfEachPackage_atMostTwoAPackage_longOnes() throws IOException {
+        Path doc = dir.resolve("doc");
+        String words = "word ".repeat(300);
+        for (String name : List.of("README", "README.Debian", "NEWS.md", "copyright", "changelog")) {
+            Files.createDirectories(doc.resolve("a"));
+            Files.writeString(doc.resolve("a").resolve(name), name + " " + words);
+        }
+        Files.createDirectories(doc.resolve("b/examples"));
+        Files.writeString(doc.resolve("b/README.rst"), "b " + words);
+        Files.writeString(doc.resolve("b/examples/README"), "nested " + words);
+        Files.createDirectories(doc.resolve("c"));
+        Files.writeString(doc.resolve("c/README"), "too short");
+
+        assertEquals(List.of(doc.resolve("a/NEWS.md"), doc.resolve("a/README"), doc.resolve("a/README.Debian"), doc.resolve("b/README.rst"),
+                doc.resolve("c/README")), Sources.docFiles(doc));
+        List<Doc> docs = new Sources(dir, null, doc, 7).englishDocs(10);
+        assertEquals(3, docs.size(), "two of package a, one of b, none too short: " + docs);
+        assertEquals(2, docs.stream().filter(d -> d.group().equals("doc:a")).count());
+        assertTrue(Sources.docFiles(dir.resolve("none")).isEmpty());
+    }
 }
