@@ -56,6 +56,7 @@ class SourcesTest {
         assertEquals(files, Sources.capped(files, Map.of()), "without dpkg's lists nothing is cut");
         assertTrue(Sources.owners(dir.resolve("no-dpkg"), dir).isEmpty());
     }
+
     @Test
     void englishDocs_readmeAndNewsOfEachPackage_atMostTwoAPackage_longOnes() throws IOException {
         Path doc = dir.resolve("doc");
