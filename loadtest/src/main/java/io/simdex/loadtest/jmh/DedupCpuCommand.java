@@ -8,6 +8,8 @@ import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.SketchSettings;
+import io.simdex.router.index.SketchReads;
+import io.simdex.router.index.VerificationBudget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -67,6 +69,9 @@ public final class DedupCpuCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** Per mode, over its measured calls: text probes judged by sketches, sketches read, probes cut to the budget. */
+    private final Map<String, long[]> sketchWork = new LinkedHashMap<>();
+
     private Map<String, List<Double>> measure(SimdexGrpc.SimdexBlockingStub stub) {
         TextCorpus texts = corpus.equals("small") ? new TextCorpus(42) : TextCorpus.wide(42);
         String[] loaded = new String[stored];
@@ -99,11 +104,16 @@ public final class DedupCpuCommand implements Callable<Integer> {
                     r.addDocuments(Document.newBuilder().setId("q" + call + "-" + i).setText(pool[(call * BATCH + i) % POOL]));
                 }
                 DedupRequest request = r.build();
+                long[] before = {SketchReads.probes(), SketchReads.reads(), SketchReads.capped()};
                 long start = threads.getCurrentThreadCpuTime();
                 stub.dedup(request);
                 long cpu = threads.getCurrentThreadCpuTime() - start;
                 if (call >= rounds / 3) {
                     micros.computeIfAbsent(mode, m -> new ArrayList<>()).add(cpu / 1_000.0 / BATCH);
+                    long[] work = sketchWork.computeIfAbsent(mode, m -> new long[3]);
+                    work[0] += SketchReads.probes() - before[0];
+                    work[1] += SketchReads.reads() - before[1];
+                    work[2] += SketchReads.capped() - before[2];
                 }
             }
         }
@@ -119,8 +129,11 @@ public final class DedupCpuCommand implements Callable<Integer> {
             Collections.sort(v);
             double median = v.get(v.size() / 2);
             off = e.getKey().equals("off") ? median : off;
-            System.out.printf("%-6s CPU us per text: median %.1f (quartiles %.1f, %.1f)%s%n", e.getKey(), median, v.get(v.size() / 4),
-                    v.get(v.size() * 3 / 4), Double.isNaN(off) ? "" : String.format(", %.2fx off", median / off));
+            long[] work = sketchWork.get(e.getKey());
+            System.out.printf("%-6s CPU us per text: median %.1f (quartiles %.1f, %.1f)%s%s%n", e.getKey(), median, v.get(v.size() / 4),
+                    v.get(v.size() * 3 / 4), Double.isNaN(off) ? "" : String.format(", %.2fx off", median / off),
+                    work == null || work[0] == 0 ? "" : String.format("; %.1f sketch reads per probe, %.1f%% of probes cut to the nearest %,d",
+                            (double) work[1] / work[0], 100.0 * work[2] / work[0], VerificationBudget.FINGERPRINTS));
         }
     }
 
