@@ -44,8 +44,9 @@ public final class CollectionSettingsRules {
     /**
      * Candidates a sketch judges when the settings name no distance (see {@link #SKETCH_BY_DEFAULT}):
      * the widest radius whose Dedup stays within 2x the CPU of Dedup without sketches on
-     * 300-word texts (loadtest's {@code dedup-cpu}: 1.94x at 5, 2.28x at 6, 2.91x at 7; its
-     * figures in loadtest/quality/README.md). At 6, long texts' F1 would be 0.992 and 0.993
+     * 300-word texts at 20,000 stored (loadtest's {@code dedup-cpu}: 1.94x at 5, 2.28x at 6,
+     * 2.91x at 7; the ratio grows with a crowded store, 8.7-10.3x at 2M: its figures in
+     * loadtest/quality/README.md). At 6, long texts' F1 would be 0.992 and 0.993
      * instead of 0.985 and 0.986; collections created with 6 or 7 keep it.
      */
     static final int DEFAULT_SKETCH_CANDIDATE_DISTANCE = 5;
