@@ -73,6 +73,8 @@ final class Sources {
     private final Path fortunes;
     private final Path docRoot;
     private final long seed;
+    /** The owners of the man pages ({@link #owners(Path, Path)}), read once: every English kind draws through them. */
+    private Map<String, String> manOwners;
 
     Sources(Path manRoot, Path fortunes, Path docRoot, long seed) {
         this.manRoot = manRoot;
@@ -173,7 +175,7 @@ final class Sources {
     /** How many source files each kind had, for the report. */
     String describe() {
         List<Path> english = manFiles(manRoot, EN_SECTIONS);
-        Map<String, String> owners = owners(DPKG_INFO, manRoot);
+        Map<String, String> owners = manOwners();
         long packages = english.stream().map(f -> owners.get(f.toAbsolutePath().toString())).filter(Objects::nonNull).distinct().count();
         return english.size() + " English man pages of " + packages + " packages (" + capped(english, owners).size() + " drawn from, at most "
                 + PAGES_PER_PACKAGE + " of one package), " + docFiles(docRoot).size() + " README and NEWS files of " + docRoot + ", "
@@ -182,7 +184,14 @@ final class Sources {
 
     /** Parsed lazily: a stream, so that only the pages needed are read. */
     private Stream<Doc> englishPages() {
-        return capped(shuffled(manFiles(manRoot, EN_SECTIONS)), owners(DPKG_INFO, manRoot)).stream().map(this::manPage);
+        return capped(shuffled(manFiles(manRoot, EN_SECTIONS)), manOwners()).stream().map(this::manPage);
+    }
+
+    private Map<String, String> manOwners() {
+        if (manOwners == null) {
+            manOwners = owners(DPKG_INFO, manRoot);
+        }
+        return manOwners;
     }
 
     /** The first {@link #PAGES_PER_PACKAGE} files of each package ({@code owners}: path -> package), in order, and every file no package owns. */
