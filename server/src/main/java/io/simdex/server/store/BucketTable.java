@@ -60,7 +60,7 @@ public final class BucketTable implements Closeable {
             stripes[i] = new StampedLock();
         }
         pages = new BucketPages(dir, geometry, clean);
-        entries.set(pages.countEntries());
+        entries.set(pages.entriesAtOpen());
     }
 
     /**
