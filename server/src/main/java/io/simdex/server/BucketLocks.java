@@ -49,12 +49,15 @@ final class BucketLocks {
      * stays locked). Re-locking keys the token holds renews them.
      */
     synchronized long lock(long[] keys, long token, long leaseMillis, long waitMillis) throws InterruptedException {
-        long deadline = System.nanoTime() + waitMillis * 1_000_000;
+        // The clock is read once, and again only after a wait: a read per key was half of a
+        // 68-key lock's time. A lease taken a little later than `now` ends a little earlier than
+        // it would; an expiry judged by it is judged late, never early.
+        long now = System.nanoTime();
+        long deadline = now + waitMillis * 1_000_000;
         long maxStamp = startStamp;
         for (int i = 0; i < keys.length; i++) {
             while (true) {
                 Held h = held.get(keys[i]);
-                long now = System.nanoTime();
                 if (h == null || h.token == token || h.expiresAtNanos - now <= 0) {
                     held.put(keys[i], new Held(token, now + leaseMillis * 1_000_000));
                     break;
@@ -65,6 +68,7 @@ final class BucketLocks {
                     return -1;
                 }
                 wait(Math.max(1, left / 1_000_000));
+                now = System.nanoTime();
             }
             maxStamp = Math.max(maxStamp, stamps[slot(keys[i])]);
         }
@@ -85,6 +89,11 @@ final class BucketLocks {
         }
         notifyAll();
         return released;
+    }
+
+    /** Keys held now, by any token (expired leases included until their keys are locked or released). */
+    synchronized int held() {
+        return held.size();
     }
 
     private static int slot(long key) {

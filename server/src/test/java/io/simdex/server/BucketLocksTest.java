@@ -1,0 +1,111 @@
+package io.simdex.server;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BucketLocksTest {
+    private static final long LONG_LEASE = 600_000;
+    /** Keys as ShardNode makes them: a collection's salt, a bucket key below. */
+    private static final long SALT = 0x5DEECE66DL << 20;
+
+    @Test
+    void lockAndUnlock_randomTokensAndKeys_holdExactlyWhatAMapModelHolds() throws InterruptedException {
+        BucketLocks locks = new BucketLocks();
+        Map<Long, Long> model = new HashMap<>();
+        Random random = new Random(7);
+        long[] tokens = {11, -3, 1L << 40, 0};
+        // Batches of up to 40 of 3,000 keys, locked and released by 4 tokens; a lock that meets a
+        // key of another token fails at once (no wait).
+        for (int step = 0; step < 20_000; step++) {
+            long token = tokens[random.nextInt(tokens.length)];
+            long[] keys = random.longs(1 + random.nextInt(40), 0, 3_000).map(k -> SALT ^ k).sorted().distinct().toArray();
+            if (random.nextInt(3) > 0) {
+                long stamp = locks.lock(keys, token, LONG_LEASE, 0);
+                int busy = firstBusy(model, keys, token);
+                if (busy < 0) {
+                    assertTrue(stamp >= 0, "step " + step);
+                    for (long k : keys) {
+                        model.put(k, token);
+                    }
+                } else {
+                    assertEquals(-1, stamp, "step " + step);
+                    for (int i = 0; i < busy; i++) {
+                        model.remove(keys[i], token); // a failed lock releases the keys it passed
+                    }
+                }
+            } else {
+                int released = locks.unlock(keys, token, step);
+                int expected = 0;
+                for (long k : keys) {
+                    expected += model.remove(k, token) ? 1 : 0;
+                }
+                assertEquals(expected, released, "step " + step);
+            }
+            assertEquals(model.size(), locks.held(), "step " + step);
+        }
+        for (Map.Entry<Long, Long> e : model.entrySet()) {
+            // Each held key is busy for every other token, and still its holder's.
+            assertEquals(-1, locks.lock(new long[] {e.getKey()}, e.getValue() + 1, LONG_LEASE, 0));
+            assertEquals(1, locks.unlock(new long[] {e.getKey()}, e.getValue(), 0));
+        }
+        assertEquals(0, locks.held());
+    }
+
+    /** Index of the first key held by another token, or -1. */
+    private static int firstBusy(Map<Long, Long> model, long[] keys, long token) {
+        for (int i = 0; i < keys.length; i++) {
+            Long holder = model.get(keys[i]);
+            if (holder != null && holder != token) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Test
+    void lock_returnsTheLargestStampReleasedOnItsKeys() throws InterruptedException {
+        BucketLocks locks = new BucketLocks();
+        long[] a = {SALT ^ 1, SALT ^ 2};
+        long start = locks.lock(a, 1, LONG_LEASE, 0);
+        locks.unlock(new long[] {SALT ^ 1}, 1, start + 10);
+        locks.unlock(new long[] {SALT ^ 2}, 1, start + 20);
+        assertEquals(start + 20, locks.lock(new long[] {SALT ^ 1, SALT ^ 2, SALT ^ 3}, 2, LONG_LEASE, 0));
+        assertEquals(start + 10, locks.lock(new long[] {SALT ^ 1}, 2, LONG_LEASE, 0));
+    }
+
+    @Test
+    void lock_ofAnExpiredLease_takesTheKey() throws InterruptedException {
+        BucketLocks locks = new BucketLocks();
+        long[] keys = {SALT ^ 5};
+        assertTrue(locks.lock(keys, 1, 0, 0) >= 0); // a lease of 0 ms has ended when it starts
+        assertTrue(locks.lock(keys, 2, LONG_LEASE, 0) >= 0);
+        assertEquals(0, locks.unlock(keys, 1, 0));
+        assertEquals(1, locks.unlock(keys, 2, 0));
+    }
+
+    @Test
+    void lock_ofAHeldKey_waitsForItsRelease() throws Exception {
+        BucketLocks locks = new BucketLocks();
+        long[] keys = {SALT ^ 9, SALT ^ 10};
+        long first = locks.lock(keys, 1, LONG_LEASE, 0);
+        CompletableFuture<Long> second = CompletableFuture.supplyAsync(() -> {
+            try {
+                return locks.lock(keys, 2, LONG_LEASE, 60_000);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        locks.unlock(keys, 1, first + 100);
+        // Whenever it got them, it got them after the release, so it saw its stamp.
+        assertEquals(first + 100, second.get(60, TimeUnit.SECONDS));
+        assertEquals(2, locks.unlock(keys, 2, 0));
+    }
+}
