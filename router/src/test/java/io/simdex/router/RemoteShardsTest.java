@@ -14,10 +14,15 @@ import io.simdex.fingerprint.Hamming;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.proto.v1.ShardProbeManyRequest;
 import io.simdex.proto.v1.ShardProbeManyResponse;
+import io.simdex.proto.v1.ShardReadAnswer;
 import io.simdex.proto.v1.ShardReadRequest;
 import io.simdex.proto.v1.ShardProbePart;
 import io.simdex.proto.v1.ShardResolveRequest;
+import io.simdex.core.text.MinHashSketch;
+import io.simdex.core.text.Sketcher;
 import io.simdex.router.index.IndexRouter;
+import io.simdex.router.index.SketchRule;
+import io.simdex.router.index.VerificationBudget;
 import io.simdex.router.index.Window;
 import io.simdex.router.shard.Found;
 import io.simdex.router.shard.IdWrites;
@@ -66,6 +71,8 @@ class RemoteShardsTest {
     private final List<RemoteShardClient> clients = new ArrayList<>();
     /** Calls the nodes served, by bare method name. */
     private final ConcurrentHashMap<String, LongAdder> calls = new ConcurrentHashMap<>();
+    /** Fingerprints whose ids the nodes' ProbeMany answers resolved. */
+    private final LongAdder resolvedByNodes = new LongAdder();
     /** Nodes whose calls fail UNAVAILABLE. */
     private final java.util.Set<Integer> down = ConcurrentHashMap.newKeySet();
 
@@ -104,8 +111,19 @@ class RemoteShardsTest {
         String name = InProcessServerBuilder.generateName();
         servers.add(InProcessServerBuilder.forName(name).addService(ServerInterceptors.intercept(service, new io.grpc.ServerInterceptor() {
             @Override
-            public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, A> call, io.grpc.Metadata headers,
+            public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, A> served, io.grpc.Metadata headers,
                     io.grpc.ServerCallHandler<Q, A> next) {
+                io.grpc.ServerCall<Q, A> call = new io.grpc.ForwardingServerCall.SimpleForwardingServerCall<>(served) {
+                    @Override
+                    public void sendMessage(A message) {
+                        if (message instanceof ShardProbeManyResponse r) {
+                            resolvedByNodes.add(r.getResolved().getFingerprintsCount());
+                        } else if (message instanceof ShardReadAnswer a) {
+                            resolvedByNodes.add(a.getProbeMany().getResolved().getFingerprintsCount());
+                        }
+                        super.sendMessage(message);
+                    }
+                };
                 if (call.getMethodDescriptor().getBareMethodName().equals("ReadStream")) {
                     return readStream(call, headers, next);
                 }
@@ -502,6 +520,57 @@ class RemoteShardsTest {
         assertEquals(1, unresolved.parts()[0][0].fingerprints().length);
         assertEquals(0, unresolved.resolved().fingerprints().length);
         assertEquals(0, unresolved.ids().length);
+    }
+
+    @Test
+    void probeResolving_flipsAndNearest_resolveOnlyEachProbesNearestOverItsNeighbourBuckets() throws IOException {
+        RemoteShardClient shard = node(0);
+        long probe = 42;
+        long flip = 1L << 48; // table 3's block is the top 16 bits: its lowest
+        long[] stored = {probe ^ 0b1, probe ^ 0b111, probe ^ flip ^ 0b1}; // 1, 3 and 2 from the probe
+        shard.bucketAdd("c", 0, 3, stored, true).join();
+        shard.attachIds("c", 0, stored, new String[]{"d1", "d3", "d2"}).join();
+        byte[] all = new byte[Partitions.COUNT / 8];
+        java.util.Arrays.fill(all, (byte) -1);
+        long[][] parts = {{probe}, {probe ^ flip}};
+        for (int nearest : new int[]{0, 2}) {
+            Probed probed = shard.probeResolving("c", new long[]{0}, new int[]{3, 3}, parts, new int[]{3, 2}, all, 0,
+                    new long[]{0, flip}, nearest).join();
+            assertEquals(2, probed.parts()[0][0].fingerprints().length);
+            assertEquals(1, probed.parts()[1][0].fingerprints().length);
+            TreeSet<String> ids = new TreeSet<>();
+            for (Ids found : probed.ids()) {
+                ids.addAll(List.of(found.ids()));
+            }
+            assertEquals(nearest == 0 ? new TreeSet<>(List.of("d1", "d2", "d3")) : new TreeSet<>(List.of("d1", "d2")), ids, "nearest " + nearest);
+        }
+    }
+
+    /**
+     * Probes that are all verified are cut to the verification budget's nearest candidates, so the
+     * nodes resolve no more than that many of each probe's matches; unverified, all of them.
+     */
+    @Test
+    void query_verifiedProbes_nodesResolveOnlyTheBudgetsNearest() throws IOException {
+        try (IndexRouter index = nodeReadRouter(3, n -> true)) {
+            SplittableRandom rnd = new SplittableRandom(31);
+            long probe = rnd.nextLong();
+            java.util.Set<Long> near = new java.util.LinkedHashSet<>();
+            while (near.size() < VerificationBudget.FINGERPRINTS + 76) {
+                near.add(BitFlips.flip(probe, 6, rnd));
+            }
+            long[] fps = near.stream().mapToLong(Long::longValue).toArray();
+            insertInBatches(index, ids(fps.length), fps, 2_000);
+            SketchRule rule = new SketchRule(7, 0.4, Sketcher.DEFAULT);
+            IndexRouter.TextChecks checks = new IndexRouter.TextChecks(null, new String[1], rule,
+                    new MinHashSketch[]{rule.sketch("a text whose sketch no stored document has")});
+            resolvedByNodes.reset();
+            index.query("c", Window.FOREVER, new long[]{probe}, 3, 0, checks);
+            assertEquals(VerificationBudget.FINGERPRINTS, resolvedByNodes.sum());
+            resolvedByNodes.reset();
+            assertEquals(fps.length, index.query("c", Window.FOREVER, new long[]{probe}, 7, 0).get(0).hits().size());
+            assertEquals(fps.length, resolvedByNodes.sum());
+        }
     }
 
     @Test

@@ -149,7 +149,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
                 throw invalid("shared_fingerprints is set, but part " + i + " has fingerprints of its own");
             }
         }
-        ProbeIds ids = ProbeIds.of(req.getResolvePartitions());
+        ProbeIds ids = ProbeIds.of(req.getResolvePartitions(), req.getResolveNearest());
         long[] gens = toArray(req.getGenerationsList());
         ShardProbeManyResponse.Builder b = ShardProbeManyResponse.newBuilder();
         long[] shared = req.getSharedFingerprints() && req.getPartsCount() > 0 ? toArray(req.getParts(0).getFingerprintsList()) : null;
@@ -162,7 +162,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
                 b.addParts(probeResponse(found));
             }
             if (ids != null) {
-                ids.add(found);
+                ids.add(found, fps, part.getFlip());
             }
         }
         if (ids != null) {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
 
 import static io.simdex.router.shard.Fanout.pick;
 
@@ -115,9 +116,11 @@ final class FanoutQuery {
     private CompletableFuture<List<Candidates>> candidatesAsync(String c, long[] generations, long[] probes, int maxDistance, int limit,
             IntPredicate verified, Readers readers, Context context) {
         Map<Long, Map<Long, Ids>> ids = new HashMap<>();
+        // Where every probe is cut to the budget below, nodes resolve only the ids it can keep.
+        int nearest = verified != null && IntStream.range(0, probes.length).allMatch(verified) ? VerificationBudget.FINGERPRINTS : 0;
         Context previous = context.attach();
         try {
-            return probe(c, generations, probes, maxDistance, limit, ids, readers).thenCompose(matches -> {
+            return probe(c, generations, probes, maxDistance, limit, nearest, ids, readers).thenCompose(matches -> {
                 if (verified != null) {
                     for (int q = 0; q < matches.length; q++) {
                         if (verified.test(q)) {
@@ -166,12 +169,13 @@ final class FanoutQuery {
      * neighbours of the probe's block, with a residue threshold one lower
      * ({@link BlockTables#MAX_NEIGHBOUR_DISTANCE} says why that finds everything up to 7).
      */
-    private CompletableFuture<Found[]> probe(String c, long[] gens, long[] probes, int maxDistance, int limit, Map<Long, Map<Long, Ids>> ids,
-            Readers readers) {
+    private CompletableFuture<Found[]> probe(String c, long[] gens, long[] probes, int maxDistance, int limit, int nearest,
+            Map<Long, Map<Long, Ids>> ids, Readers readers) {
         int variants = variants(maxDistance);
         int partCount = BlockTables.TABLES * variants;
         Found[][] parts = new Found[partCount][probes.length];
         long[][] shifted = new long[partCount][];
+        long[] flips = new long[partCount];
         int[] tables = new int[partCount];
         int[] thresholds = new int[partCount];
         int[][][] groups = new int[partCount][][];
@@ -182,6 +186,7 @@ final class FanoutQuery {
                 long flip = flip(t, v);
                 long[] probed = flip == 0 ? probes : flipped(probes, flip);
                 shifted[part] = probed;
+                flips[part] = flip;
                 tables[part] = t;
                 thresholds[part] = threshold(maxDistance, v);
                 groups[part] = Fanout.group(probes.length, readers.clients().length,
@@ -195,7 +200,8 @@ final class FanoutQuery {
             for (int k = 0; k < ps.length; k++) {
                 fps[k] = pick(shifted[ps[k]], items[k]);
             }
-            return shard.probeResolving(c, gens, pick(tables, ps), fps, pick(thresholds, ps), readers.resolvable()[owner], limit);
+            return shard.probeResolving(c, gens, pick(tables, ps), fps, pick(thresholds, ps), readers.resolvable()[owner], limit,
+                    pick(flips, ps), nearest);
         }, (ps, items, probed) -> {
             for (int k = 0; k < ps.length; k++) {
                 for (int i = 0; i < items[k].length; i++) {

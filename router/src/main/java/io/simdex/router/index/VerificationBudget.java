@@ -1,5 +1,6 @@
 package io.simdex.router.index;
 
+import io.simdex.fingerprint.Hamming;
 import io.simdex.router.shard.Found;
 
 /**
@@ -14,6 +15,11 @@ import io.simdex.router.shard.Found;
  * <p>Why nearest first: a near-duplicate's fingerprint lies near its source's, while 7 of those
  * 10 unrelated pairs lie at distance 8 to 12; the cut falls on those first. A probe cut short
  * counts in {@link SketchReads#capped()}.
+ *
+ * <p>Remote shards cut too: a ProbeMany whose probes are all verified asks each node to resolve
+ * the ids of only each probe's nearest {@link #FINGERPRINTS} matches ({@code resolve_nearest}),
+ * so far candidates cost no id lookups there. Those hold every match of the node's that this
+ * cut keeps, but for ties at the cut's distance, which the router resolves in its second round.
  */
 public final class VerificationBudget {
     /** Candidate fingerprints a text probe verifies at most. */
@@ -33,26 +39,12 @@ public final class VerificationBudget {
             return found;
         }
         SketchReads.capped(1);
-        int[] atDistance = new int[Long.SIZE + 1];
-        for (long fp : fps) {
-            atDistance[Long.bitCount(fp ^ probe)]++;
-        }
-        // Every pair below distance `cut`, and the first `room` at `cut`.
-        int cut = 0;
-        int below = 0;
-        while (below + atDistance[cut] < max) {
-            below += atDistance[cut++];
-        }
-        int room = max - below;
-        long[] outF = new long[max];
-        long[] outG = new long[max];
-        int n = 0;
-        for (int i = 0; i < fps.length; i++) {
-            int d = Long.bitCount(fps[i] ^ probe);
-            if (d < cut || d == cut && room-- > 0) {
-                outF[n] = fps[i];
-                outG[n++] = found.generations()[i];
-            }
+        int[] kept = Hamming.nearest(probe, fps, fps.length, max);
+        long[] outF = new long[kept.length];
+        long[] outG = new long[kept.length];
+        for (int i = 0; i < kept.length; i++) {
+            outF[i] = fps[kept[i]];
+            outG[i] = found.generations()[kept[i]];
         }
         return new Found(outF, outG);
     }

@@ -154,15 +154,25 @@ public final class RemoteShardClient implements ShardClient {
 
     @Override
     public CompletableFuture<Probed> probeResolving(String c, long[] gens, int[] tables, long[][] fps, int[] maxDistances,
-            byte[] resolvePartitions, int limit) {
+            byte[] resolvePartitions, int limit, long[] flips, int nearest) {
         if (!batches.get()) {
-            return ShardClient.super.probeResolving(c, gens, tables, fps, maxDistances, resolvePartitions, limit);
+            return ShardClient.super.probeResolving(c, gens, tables, fps, maxDistances, resolvePartitions, limit, flips, nearest);
         }
         ByteString partitions = ByteString.copyFrom(resolvePartitions);
-        return orSingly(probeMany(shared -> probeManyRequest(c, gens, tables, fps, maxDistances, shared)
-                        .setResolvePartitions(partitions).setIdLimit(limit), sameInEveryPart(fps)).thenApply(r -> new Probed(FlatAnswers.parts(r, fps),
+        return orSingly(probeMany(shared -> withFlips(probeManyRequest(c, gens, tables, fps, maxDistances, shared), flips)
+                        .setResolvePartitions(partitions).setIdLimit(limit).setResolveNearest(nearest), sameInEveryPart(fps)).thenApply(r -> new Probed(FlatAnswers.parts(r, fps),
                         new Found(unboxed(r.getResolved().getFingerprintsList()), unboxed(r.getResolved().getGenerationsList())), FlatAnswers.resolvedIds(r))),
-                () -> ShardClient.super.probeResolving(c, gens, tables, fps, maxDistances, resolvePartitions, limit));
+                () -> ShardClient.super.probeResolving(c, gens, tables, fps, maxDistances, resolvePartitions, limit, flips, nearest));
+    }
+
+    /** Sets each part's flip (0, the default, stays unset). */
+    private static ShardProbeManyRequest.Builder withFlips(ShardProbeManyRequest.Builder b, long[] flips) {
+        for (int i = 0; i < flips.length; i++) {
+            if (flips[i] != 0) {
+                b.getPartsBuilder(i).setFlip(flips[i]);
+            }
+        }
+        return b;
     }
 
     /**

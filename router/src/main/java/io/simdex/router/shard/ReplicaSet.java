@@ -324,9 +324,9 @@ public final class ReplicaSet implements ShardClient {
 
     @Override
     public CompletableFuture<Probed> probeResolving(String c, long[] gens, int[] tables, long[][] fps, int[] maxDistances,
-            byte[] resolvePartitions, int limit) {
+            byte[] resolvePartitions, int limit, long[] flips, int nearest) {
         // One replica answers both: its ids are what resolveIds would read from this group.
-        return read(r -> r.probeResolving(c, gens, tables, fps, maxDistances, resolvePartitions, limit));
+        return read(r -> r.probeResolving(c, gens, tables, fps, maxDistances, resolvePartitions, limit, flips, nearest));
     }
 
     @Override

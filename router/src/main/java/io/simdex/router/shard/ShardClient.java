@@ -40,6 +40,16 @@ public interface ShardClient extends AutoCloseable {
      */
     default CompletableFuture<Probed> probeResolving(String collection, long[] generations, int[] tables, long[][] fps, int[] maxDistances,
             byte[] resolvePartitions, int limit) {
+        return probeResolving(collection, generations, tables, fps, maxDistances, resolvePartitions, limit, new long[tables.length], 0);
+    }
+
+    /**
+     * As above, where part i's fingerprints differ from the probes they stand for in the bits
+     * {@code flips[i]} (a neighbour bucket's), and only each probe's {@code nearest} nearest
+     * matches (0: all) need their ids: a remote shard resolves no others.
+     */
+    default CompletableFuture<Probed> probeResolving(String collection, long[] generations, int[] tables, long[][] fps, int[] maxDistances,
+            byte[] resolvePartitions, int limit, long[] flips, int nearest) {
         return probeMany(collection, generations, tables, fps, maxDistances).thenApply(Probed::unresolved);
     }
 
