@@ -34,8 +34,8 @@ import java.nio.file.Path;
  * known without either ({@link #heads}, 32 KB, read from the base map's keys at open): a probe of
  * an empty bucket reads one bit, where it read a slot of the 2-8 MB address array and, the first
  * time, looked the bucket up in the map. Short texts' probes read 68 buckets; at 20,000 stored
- * most are empty, and a distinct empty bucket's first lookup was 9 of 10 lookups and a fifth of
- * the CPU of a 20-word text Dedup (dedup-cpu, JFR).
+ * most are empty, and first lookups of empty buckets were 4 of 5 map lookups and a fifth of the
+ * CPU of a 20-word text's Dedup (dedup-cpu, JFR).
  * Overflow pages' addresses are remembered per bucket once found ({@link #overflowAddresses}):
  * text fingerprints are not uniform, so the buckets near a cluster of texts spill far past the
  * sizing's Poisson estimate, and every probe of one paid a map lookup per overflow page (most of
@@ -119,8 +119,9 @@ final class BucketPages implements Closeable {
         long[] residues = {0};
         base.forEach((key, page) -> {
             residues[0] += PageLayout.count(page);
+            int bucket = (int) (key >>> 32); // pageKey's halves
             if ((int) (long) key == 0) {
-                heads[(int) (key >>> 38)] |= 1L << (key >>> 32);
+                heads[bucket >>> 6] |= 1L << bucket;
             }
         });
         overflow.forEachValue(page -> residues[0] += PageLayout.count(page));
