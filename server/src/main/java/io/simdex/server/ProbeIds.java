@@ -85,8 +85,8 @@ final class ProbeIds {
                 Pair pair = new Pair(fp, m.generations()[i]);
                 if (probe != null) {
                     probe.add(pair);
-                } else if (seen.add(pair)) {
-                    append(fp, pair.generation());
+                } else {
+                    note(pair);
                 }
             }
         }
@@ -95,18 +95,27 @@ final class ProbeIds {
     /** With {@link #nearest}: the nearest of each probe's matches, once each, become the ones to resolve. */
     private void cut() {
         for (Map.Entry<Long, Set<Pair>> e : byProbe.entrySet()) {
+            if (e.getValue().size() <= nearest) {
+                e.getValue().forEach(this::note); // most probes: nothing to cut, no arrays to make
+                continue;
+            }
             Pair[] found = e.getValue().toArray(Pair[]::new);
             long[] fingerprints = new long[found.length];
             for (int i = 0; i < found.length; i++) {
                 fingerprints[i] = found[i].fp();
             }
             for (int i : Hamming.nearest(e.getKey(), fingerprints, found.length, nearest)) {
-                if (seen.add(found[i])) {
-                    append(found[i].fp(), found[i].generation());
-                }
+                note(found[i]);
             }
         }
         byProbe.clear();
+    }
+
+    /** Notes a pair to resolve, once. */
+    private void note(Pair pair) {
+        if (seen.add(pair)) {
+            append(pair.fp(), pair.generation());
+        }
     }
 
     /** The (fingerprint, generation) pairs to resolve, as {@link #resolve} resolves them. */
