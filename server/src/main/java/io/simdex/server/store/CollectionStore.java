@@ -46,12 +46,13 @@ public final class CollectionStore implements Closeable {
         TableGeometry geometry = TableGeometry.loadOrStore(dir, sizing.geometry());
         BucketTable buckets = new BucketTable(dir, geometry, clean);
         GrowingMap.Sizes documents = geometry.sizes(Math.max(1024, sizing.expectedDocuments()));
-        DocMaps docs = new DocMaps(dir, documents, sizing.averageIdBytes(), clean);
+        IdSizes idSizes = new IdSizes(sizing.averageIdBytes());
+        DocMaps docs = new DocMaps(dir, documents, idSizes, clean);
         // Only collections loaded with texts record content hashes: the file comes with the first.
         GrowingMap<byte[], Long> contents = GrowingMap.onFirstWrite(dir, "content", documents,
                 n -> ChronicleMap.of(byte[].class, Long.class).entries(n).constantKeySizeBySample(new byte[CONTENT_HASH_BYTES])
                         .maxBloatFactor(2.0), clean);
-        TextStore texts = new TextStore(dir, documents, sizing.averageIdBytes(), clean);
+        TextStore texts = new TextStore(dir, documents, idSizes, clean);
         return new CollectionStore(dir, buckets, docs, contents, texts);
     }
 

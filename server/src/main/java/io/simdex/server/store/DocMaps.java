@@ -27,23 +27,29 @@ public final class DocMaps implements Closeable {
     private final GrowingMap<String, Long> idToFp;
     private final FingerprintIds fpToIds;
 
+    private final IdSizes idSizes;
+
     /** Maps sized for {@code expectedDocs} from their first file (at least 1,024 entries). */
     DocMaps(Path dir, long expectedDocs, int averageIdBytes, boolean clean) {
-        this(dir, GrowingMap.Sizes.doubling(Math.max(1024, expectedDocs)), averageIdBytes, clean);
+        this(dir, GrowingMap.Sizes.doubling(Math.max(1024, expectedDocs)), new IdSizes(averageIdBytes), clean);
     }
 
-    DocMaps(Path dir, GrowingMap.Sizes entries, int averageIdBytes, boolean clean) {
-        String sampleId = "x".repeat(Math.max(1, averageIdBytes));
+    /** Maps whose generations are sized for the ids {@code idSizes} has seen when each is made. */
+    DocMaps(Path dir, GrowingMap.Sizes entries, IdSizes idSizes, boolean clean) {
+        this.idSizes = idSizes;
         // Each generation may bloat to 2x its entries (extra segment tiers) before the next
         // generation takes new keys, so an uneven spread over segments never fails a write.
         // The two maps are opened side by side: a new one spends seconds in page faults zeroing
         // its hash lookups (kernel memset, one core). A 50M-sized store on 4 shards was created
         // in 15.7-17.8 s with the maps opened one after the other, in 12.3 s side by side.
         CompletableFuture<GrowingMap<String, Long>> ids = CompletableFuture.supplyAsync(() -> new GrowingMap<>(dir, "ids", entries,
-                n -> ChronicleMap.of(String.class, Long.class).entries(n).averageKey(sampleId).maxBloatFactor(2.0), clean));
+                n -> ChronicleMap.of(String.class, Long.class).entries(n).averageKey(idSizes.sample())
+                        .actualChunkSize(IdSizes.CHUNK_BYTES).maxBloatFactor(2.0), clean));
         try {
+            // A fingerprint's value holds its ids, one for most fingerprints.
             fpToIds = new FingerprintIds(new GrowingMap<>(dir, "fps", entries, n -> ChronicleMap.of(Long.class, String.class)
-                    .entries(n).averageValue(sampleId).maxBloatFactor(2.0), clean), dir, averageIdBytes, clean);
+                    .entries(n).averageValue(idSizes.sample()).actualChunkSize(IdSizes.CHUNK_BYTES).maxBloatFactor(2.0), clean),
+                    dir, idSizes.average(), clean);
         } catch (RuntimeException e) {
             ids.thenAccept(GrowingMap::close);
             throw e;
@@ -58,6 +64,7 @@ public final class DocMaps implements Closeable {
 
     /** Binds {@code id} to {@code fp}; returns what it was bound to before. */
     public OptionalLong bind(String id, long fp) {
+        idSizes.seen(id);
         Long previous = idToFp.put(id, fp);
         return previous == null ? OptionalLong.empty() : OptionalLong.of(previous);
     }

@@ -32,13 +32,17 @@ public final class TextStore implements Closeable {
     private final GrowingMap<Long, byte[]> fingerprintSketches;
 
     TextStore(Path dir, GrowingMap.Sizes documents, int averageIdBytes, boolean clean) {
-        String sampleId = "x".repeat(Math.max(1, averageIdBytes));
+        this(dir, documents, new IdSizes(averageIdBytes), clean);
+    }
+
+    /** A store whose id-keyed generations are sized for the ids {@code idSizes} has seen when each is made. */
+    TextStore(Path dir, GrowingMap.Sizes documents, IdSizes idSizes, boolean clean) {
         // Short texts only (collections with short-text verification): sized small, grown on demand.
         this.texts = GrowingMap.onFirstWrite(dir, "texts", 1024, n -> ChronicleMap.of(String.class, String.class)
-                .entries(n).averageKey(sampleId).averageValue("x".repeat(120)).maxBloatFactor(2.0), clean);
+                .entries(n).averageKey(idSizes.sample()).averageValue("x".repeat(120)).maxBloatFactor(2.0), clean);
         // One sketch per text document of a collection with sketches: sized like the documents.
         this.sketches = GrowingMap.onFirstWrite(dir, "sketches", documents, n -> ChronicleMap.of(String.class, byte[].class)
-                .entries(n).averageKey(sampleId).averageValue(new byte[PackedSketch.DEFAULT_BYTES]).maxBloatFactor(2.0), clean);
+                .entries(n).averageKey(idSizes.sample()).averageValue(new byte[PackedSketch.DEFAULT_BYTES]).maxBloatFactor(2.0), clean);
         // A sketch per fingerprint (FingerprintSketch): keys and values of one size, no size fields.
         this.fingerprintSketches = GrowingMap.onFirstWrite(dir, "fpsketches", documents, n -> ChronicleMap.of(Long.class, byte[].class)
                 .entries(n).constantValueSizeBySample(new byte[FingerprintSketch.BYTES]).maxBloatFactor(2.0), clean);

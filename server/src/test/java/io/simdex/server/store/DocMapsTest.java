@@ -4,8 +4,15 @@ import net.openhft.chronicle.map.ChronicleMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalLong;
+import java.util.function.IntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -89,7 +96,7 @@ class DocMapsTest {
 
     @Test
     void growingMap_onFirstWrite_noFileUntilAWrite_thenAsAnyOther() {
-        java.nio.file.Path file = dir.resolve("lazy-0.cm");
+        Path file = dir.resolve("lazy-0.cm");
         try (GrowingMap<Long, Long> map = GrowingMap.onFirstWrite(dir, "lazy", 500,
                 e -> ChronicleMap.of(Long.class, Long.class).entries(e).maxBloatFactor(2.0), true)) {
             assertNull(map.get(1L));
@@ -97,13 +104,13 @@ class DocMapsTest {
             assertEquals(0, map.removeIf((k, v) -> true));
             assertEquals(0, map.size());
             map.forEach((k, v) -> org.junit.jupiter.api.Assertions.fail("no entries yet"));
-            assertFalse(java.nio.file.Files.exists(file), "reads and removes create nothing");
+            assertFalse(Files.exists(file), "reads and removes create nothing");
             assertEquals(0, map.generationCount());
 
             assertNull(map.compute(1L, (k, v) -> null), "a compute that stores nothing creates nothing");
-            assertFalse(java.nio.file.Files.exists(file));
+            assertFalse(Files.exists(file));
             assertEquals(7L, map.compute(1L, (k, v) -> v == null ? 7L : v + 1));
-            assertTrue(java.nio.file.Files.exists(file));
+            assertTrue(Files.exists(file));
             for (long i = 2; i < 1200; i++) {
                 assertNull(map.put(i, i));
             }
@@ -158,6 +165,52 @@ class DocMapsTest {
             assertArrayEquals(new String[]{"plain", chinese}, docs.ids(6L));
             assertEquals(0, docs.ids(7L).length);
         }
+    }
+
+    @Test
+    void laterGenerations_sizedForTheIdsSeen_shortIdsTakeSmallerFiles() throws Exception {
+        long shortFile = secondIdsFile(dir.resolve("short"), i -> "d" + i);
+        long longFile = secondIdsFile(dir.resolve("long"), i -> "document-" + (100_000_000_000_000L + i));
+        // 2-5 byte ids against 24-byte ones, in maps whose first generation was sized for 24
+        assertTrue(shortFile < 0.75 * longFile, "second generation " + shortFile + " bytes for short ids, " + longFile + " for long ones");
+    }
+
+    @Test
+    void generationsForShortIds_allocateInEightByteChunks() throws Exception {
+        // Chronicle Map's own unit for ids up to 18 bytes is 4 bytes: IdSizes.CHUNK_BYTES says why not
+        Path store = dir.resolve("short");
+        secondIdsFile(store, i -> "d" + i);
+        for (String file : new String[]{"ids-1.cm", "fps-1.cm"}) {
+            assertEquals(IdSizes.CHUNK_BYTES, chunkSize(store.resolve(file)), file);
+        }
+    }
+
+    /** The allocation unit a Chronicle Map file was made with, from the description at its start. */
+    private static int chunkSize(Path file) throws IOException {
+        byte[] head = new byte[4096];
+        try (InputStream in = Files.newInputStream(file)) {
+            in.readNBytes(head, 0, head.length);
+        }
+        Matcher m = Pattern.compile("chunkSize: (\\d+)")
+                .matcher(new String(head, StandardCharsets.ISO_8859_1));
+        assertTrue(m.find(), "no chunkSize in the header of " + file);
+        return Integer.parseInt(m.group(1));
+    }
+
+    /** Binds and attaches 3,000 ids, so that a second generation of 4,000 is made; its file's size. */
+    private static long secondIdsFile(Path store, IntFunction<String> id) throws Exception {
+        Files.createDirectories(store);
+        try (DocMaps docs = new DocMaps(store, new GrowingMap.Sizes(1024, 4000), new IdSizes(24), true)) {
+            for (int i = 0; i < 3000; i++) {
+                assertEquals(OptionalLong.empty(), docs.bind(id.apply(i), i));
+                assertTrue(docs.attach(i, id.apply(i)));
+            }
+            for (int i = 0; i < 3000; i++) {
+                assertEquals(OptionalLong.of(i), docs.fingerprintOf(id.apply(i)));
+                assertArrayEquals(new String[]{id.apply(i)}, docs.ids(i));
+            }
+        }
+        return Files.size(store.resolve("ids-1.cm"));
     }
 
     @Test

@@ -1,0 +1,64 @@
+package io.simdex.server.store;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The mean UTF-8 size of the ids a store has bound since it opened: what a new map generation
+ * keyed or valued by ids is sized for. Chronicle Map allocates a generation's file whole, for
+ * its entries at the average key and value size it is given, so a guess far from the ids in
+ * use costs bytes on every entry: in a 1M-document embedded store, 8-byte ids took 61 bytes of
+ * file a document in each of the id and fingerprint maps laid out for 24, and 42 laid out for 8
+ * (16-byte ids: 61 and 52). Longer ids than the mean are safe: they fill a generation by its bytes
+ * before its entries, and the next generation takes them ({@link GrowingMap}).
+ *
+ * <p>Until {@link #MIN_SEEN} ids are seen the configured guess is used: for a store's small
+ * first generation, and after a restart, whose first generations are in their files already.
+ */
+final class IdSizes {
+    static final int MIN_SEEN = 512;
+    /**
+     * The allocation unit of the maps whose entries are an id and a fingerprint. Chronicle Map
+     * picks 4 bytes for ids up to 18 bytes, and with that unit a bulk load of 16-byte ids into
+     * a 50M-sized embedded store fell from about 150,000 to under 10,000 documents a second
+     * after its first 150,000, its threads in the free-chunk search of each insert
+     * ({@code setNextNContinuousClearBits}); a map of the same layout alone did not slow down,
+     * so the cause is not known. With 8 bytes (what it picks for ids of 19 to about 60 bytes,
+     * and so for the 24-byte guess) ids of 8, 16, 40 and 70 bytes loaded at full speed.
+     */
+    static final int CHUNK_BYTES = 8;
+    private final int guess;
+    private final LongAdder bytes = new LongAdder();
+    private final LongAdder ids = new LongAdder();
+
+    IdSizes(int guess) {
+        this.guess = Math.max(1, guess);
+    }
+
+    void seen(String id) {
+        bytes.add(utf8Length(id));
+        ids.increment();
+    }
+
+    /** The mean size in bytes, rounded up; the guess until enough ids are seen. */
+    int average() {
+        long n = ids.sum();
+        return n < MIN_SEEN ? guess : (int) Math.max(1, (bytes.sum() + n - 1) / n);
+    }
+
+    /** An id of {@link #average} bytes, as Chronicle Map's builders take a size: by a sample. */
+    String sample() {
+        return "x".repeat(average());
+    }
+
+    private static int utf8Length(String s) {
+        int n = s.length();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                // 2 bytes up to U+07FF, else 3; a surrogate pair is 4 for its two chars
+                n += c < 0x800 || Character.isSurrogate(c) ? 1 : 2;
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,33 @@
+package io.simdex.server.store;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class IdSizesTest {
+    @Test
+    void theGuessUntilEnoughIdsThenTheirMeanRoundedUp() {
+        IdSizes sizes = new IdSizes(24);
+        for (int i = 0; i < IdSizes.MIN_SEEN - 1; i++) {
+            sizes.seen(i % 2 == 0 ? "abc" : "abcd");
+        }
+        assertEquals(24, sizes.average());
+        sizes.seen("abcd");
+        assertEquals(4, sizes.average(), "mean 3.5 rounds up");
+        assertEquals("xxxx", sizes.sample());
+    }
+
+    @Test
+    void idsAreCountedInUtf8Bytes() {
+        IdSizes sizes = new IdSizes(1);
+        for (int i = 0; i < IdSizes.MIN_SEEN; i++) {
+            sizes.seen("新闻"); // 2 x 3 bytes
+        }
+        assertEquals(6, sizes.average());
+        IdSizes mixed = new IdSizes(1);
+        for (int i = 0; i < IdSizes.MIN_SEEN; i++) {
+            mixed.seen("caf\u00e9\uD83D\uDE00"); // 3 + 2 + 4 bytes
+        }
+        assertEquals(9, mixed.average());
+    }
+}
