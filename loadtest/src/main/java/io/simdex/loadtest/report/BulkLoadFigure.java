@@ -1,9 +1,5 @@
 package io.simdex.loadtest.report;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,21 +47,8 @@ final class BulkLoadFigure implements Figure {
         return stat(dir, "table bytes") / stat(dir, "fingerprints");
     }
 
-    /** A "name: number" line of {@code simdex stats}' output. */
-    static double stat(FigureDir dir, String name) {
-        Path file = dir.dir().resolve("stats.txt");
-        try {
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                int colon = line.indexOf(':');
-                if (colon > 0 && line.substring(0, colon).strip().equals(name)) {
-                    return Double.parseDouble(line.substring(colon + 1).strip());
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(file + ": '" + name + "' is not a number", e);
-        }
-        throw new IllegalArgumentException(file + ": no line '" + name + ":'");
+    /** A "name: number" line of {@code simdex stats}' output in {@code stats.txt}. */
+    private static double stat(FigureDir dir, String name) {
+        return StatsText.number(dir.dir().resolve("stats.txt"), name);
     }
 }

@@ -129,6 +129,7 @@ final class ReportGenerator {
                 "batched Dedup at 10M (1,000 documents a call) >= 100,000 documents/s", 100_000));
         figures.put("bulkload-50m", new BulkLoadFigure());
         figures.put("durability-insert", new DurabilityFigure());
+        figures.put("doc-bytes", new DocBytesFigure());
         return Collections.unmodifiableMap(figures);
     }
 }

@@ -43,6 +43,9 @@ class ReportGeneratorTest {
         // 5: loads of 170 s and 190 s, median exactly 180 s: not under 3 minutes. 6: 50,000 B / 1,000 fp.
         assertRow(report, "| 5 | bulk load of 50M in under 3 minutes | 180.0 s (median of 2 loads) | **not met** |");
         assertRow(report, "| 6 | at most 48 B per fingerprint for the four tables at 50M | 50.0 B | **not met** |");
+        // 8a: 96,000 B / 1,000 documents, exactly the limit. 8b: 321,000 B / 5,000 = 64.2.
+        assertRow(report, "| 8a | at most 96 B per document at 1M (16-byte ids, every file) | 96.0 B | **met** |");
+        assertRow(report, "| 8b | at most 64 B per document at 50M (16-byte ids, every file) | 64.2 B | **not met** |");
     }
 
     @Test
@@ -60,6 +63,7 @@ class ReportGeneratorTest {
         assertTrue(report.contains("| `run-2.json` | **230,000** | 180,000 / 230,000 | 1.50 / 9.00 | 5,000,000 |"), report);
         assertTrue(report.contains("[bulkload-50m](#fixture-bulkload-50m)"), report);
         assertTrue(report.contains("| `run-1.json` | 1 / 8 | **900** | 12,000 | **0.08** | 6.00 / 0.56 | 35.00 / 5.20 |"), report);
+        assertTrue(report.contains("| `stats-10m.txt`, `disk-10m.txt` | 2,000 | 30.0 | 40.0 | **75.0** |"), report);
         assertTrue(report.contains("![open-loop p99 by round: simdex, 1.5 x the echo, simdex's server](REPORT-query-unary-10m.svg)"), report);
     }
 
