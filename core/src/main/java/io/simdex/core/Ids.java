@@ -16,15 +16,22 @@ public final class Ids {
         if (id.isEmpty()) {
             return field + " is empty";
         }
-        int bytes = 0;
         for (int i = 0; i < id.length(); i++) {
-            char ch = id.charAt(i);
-            if (Character.isISOControl(ch)) {
+            if (Character.isISOControl(id.charAt(i))) {
                 return field + " '" + Names.printable(id) + "' contains a control character at " + i;
             }
+        }
+        return utf8Bytes(id) > MAX_BYTES ? field + " is longer than " + MAX_BYTES + " bytes" : null;
+    }
+
+    /** The bytes of {@code s} in UTF-8, without encoding it. */
+    public static int utf8Bytes(String s) {
+        int bytes = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
             // A surrogate is half of a 4-byte character; counted 2 even when unpaired (encoded as 1), so never too few.
             bytes += ch < 0x80 ? 1 : ch < 0x800 || Character.isSurrogate(ch) ? 2 : 3;
         }
-        return bytes > MAX_BYTES ? field + " is longer than " + MAX_BYTES + " bytes" : null;
+        return bytes;
     }
 }

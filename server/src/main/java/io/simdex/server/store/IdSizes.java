@@ -1,5 +1,7 @@
 package io.simdex.server.store;
 
+import io.simdex.core.Ids;
+
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -35,7 +37,7 @@ final class IdSizes {
     }
 
     void seen(String id) {
-        bytes.add(utf8Length(id));
+        bytes.add(Ids.utf8Bytes(id));
         ids.increment();
     }
 
@@ -48,17 +50,5 @@ final class IdSizes {
     /** An id of {@link #average} bytes, as Chronicle Map's builders take a size: by a sample. */
     String sample() {
         return "x".repeat(average());
-    }
-
-    private static int utf8Length(String s) {
-        int n = s.length();
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c >= 0x80) {
-                // 2 bytes up to U+07FF, else 3; a surrogate pair is 4 for its two chars
-                n += c < 0x800 || Character.isSurrogate(c) ? 1 : 2;
-            }
-        }
-        return n;
     }
 }
