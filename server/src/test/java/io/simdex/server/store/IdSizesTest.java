@@ -18,13 +18,22 @@ class IdSizesTest {
     }
 
     @Test
+    void idsLongerThanTheGuess_keepTheGuess() {
+        IdSizes sizes = new IdSizes(24);
+        for (int i = 0; i < IdSizes.MIN_SEEN; i++) {
+            sizes.seen("https://example.com/a/page/" + i);
+        }
+        assertEquals(24, sizes.average());
+    }
+
+    @Test
     void idsAreCountedInUtf8Bytes() {
-        IdSizes sizes = new IdSizes(1);
+        IdSizes sizes = new IdSizes(24);
         for (int i = 0; i < IdSizes.MIN_SEEN; i++) {
             sizes.seen("新闻"); // 2 x 3 bytes
         }
         assertEquals(6, sizes.average());
-        IdSizes mixed = new IdSizes(1);
+        IdSizes mixed = new IdSizes(24);
         for (int i = 0; i < IdSizes.MIN_SEEN; i++) {
             mixed.seen("caf\u00e9\uD83D\uDE00"); // 3 + 2 + 4 bytes
         }
