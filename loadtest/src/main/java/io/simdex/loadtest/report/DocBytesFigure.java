@@ -16,7 +16,7 @@ import java.util.List;
  */
 final class DocBytesFigure implements Figure {
     /** The sizes measured, by the names of their files. */
-    static final List<String> SIZES = List.of("1m", "10m", "50m");
+    private static final List<String> SIZES = List.of("1m", "10m", "50m");
     /** Target 8a: every file of a 1M-document store, per document. */
     static final double MAX_BYTES_AT_1M = 96;
     /** Target 8b: the same at 50M. */
@@ -26,10 +26,10 @@ final class DocBytesFigure implements Figure {
     public String results(FigureDir dir) {
         List<List<String>> rows = new ArrayList<>();
         for (String size : SIZES) {
-            double docs = documents(dir, size);
-            rows.add(List.of("`stats-" + size + ".txt`, `disk-" + size + ".txt`", Md.count(docs),
-                    Md.fixed(stat(dir, size, "table bytes") / docs, 1), Md.fixed(stat(dir, size, "doc bytes") / docs, 1),
-                    "**" + Md.fixed(bytesPerDocument(dir, size), 1) + "**"));
+            Store s = Store.read(dir, size);
+            rows.add(List.of("`stats-" + size + ".txt`, `disk-" + size + ".txt`", Md.count(s.documents()),
+                    Md.fixed(s.tableBytes() / s.documents(), 1), Md.fixed(s.docBytes() / s.documents(), 1),
+                    "**" + Md.fixed(s.diskPerDocument(), 1) + "**"));
         }
         return Md.table(List.of("files", "documents", "tables, B per document", "document maps, B per document",
                 "all files on disk, B per document"), rows);
@@ -37,8 +37,8 @@ final class DocBytesFigure implements Figure {
 
     @Override
     public List<Target> targets(FigureDir dir) {
-        double small = bytesPerDocument(dir, "1m");
-        double big = bytesPerDocument(dir, "50m");
+        double small = Store.read(dir, "1m").diskPerDocument();
+        double big = Store.read(dir, "50m").diskPerDocument();
         return List.of(
                 new Target("8a", "at most " + Md.count(MAX_BYTES_AT_1M) + " B per document at 1M (16-byte ids, every file)",
                         Md.fixed(small, 1) + " B", small <= MAX_BYTES_AT_1M, dir.name()),
@@ -46,32 +46,32 @@ final class DocBytesFigure implements Figure {
                         Md.fixed(big, 1) + " B", big <= MAX_BYTES_AT_50M, dir.name()));
     }
 
-    private static double bytesPerDocument(FigureDir dir, String size) {
-        return disk(dir, size) / documents(dir, size);
-    }
-
-    private static double documents(FigureDir dir, String size) {
-        double docs = stat(dir, size, "documents");
-        if (docs <= 0) {
-            throw new IllegalArgumentException(dir.dir().resolve("stats-" + size + ".txt") + ": no documents");
+    /** One size's files: the server's counts ({@code stats-SIZE.txt}) and its directory's bytes ({@code disk-SIZE.txt}). */
+    private record Store(double documents, double tableBytes, double docBytes, double diskBytes) {
+        static Store read(FigureDir dir, String size) {
+            Path stats = dir.dir().resolve("stats-" + size + ".txt");
+            double documents = StatsText.number(stats, "documents");
+            if (documents <= 0) {
+                throw new IllegalArgumentException(stats + ": no documents");
+            }
+            return new Store(documents, StatsText.number(stats, "table bytes"), StatsText.number(stats, "doc bytes"),
+                    duBytes(dir.dir().resolve("disk-" + size + ".txt")));
         }
-        return docs;
-    }
 
-    private static double stat(FigureDir dir, String size, String name) {
-        return StatsText.number(dir.dir().resolve("stats-" + size + ".txt"), name);
-    }
+        double diskPerDocument() {
+            return diskBytes / documents;
+        }
 
-    /** The bytes {@code du -sb} gives: the first field of its one line. */
-    private static double disk(FigureDir dir, String size) {
-        Path file = dir.dir().resolve("disk-" + size + ".txt");
-        try {
-            String line = Files.readString(file, StandardCharsets.UTF_8).strip();
-            return Double.parseDouble(line.split("\\s+", 2)[0]);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(file + ": not the output of du -sb", e);
+        /** The bytes {@code du -sb} gives: the first field of its one line. */
+        private static double duBytes(Path file) {
+            try {
+                String line = Files.readString(file, StandardCharsets.UTF_8).strip();
+                return Double.parseDouble(line.split("\\s+", 2)[0]);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + file, e);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(file + ": not the output of du -sb", e);
+            }
         }
     }
 }
