@@ -1,27 +1,35 @@
 package io.simdex.loadtest.jmh;
 
+import io.simdex.loadtest.Json;
 import io.simdex.loadtest.gen.TextCorpus;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.Document;
+import io.simdex.proto.v1.Probe;
+import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.SketchSettings;
+import io.simdex.proto.v1.StatsRequest;
 import io.simdex.router.index.SketchReads;
 import io.simdex.router.index.VerificationBudget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 /**
  * {@link DedupTextBenchmark}'s workload measured by the CPU time of the one thread that does
@@ -31,10 +39,13 @@ import java.util.concurrent.Callable;
  * {@link CpuTimeProfiler} (on a loaded 2-core machine that moved one parameter from 975 to 172
  * us per text between iterations). Garbage collection of what a request allocates is not
  * counted. The modes' collections live in one embedded instance and take turns batch by batch,
- * so they share its JIT state and the machine's load.
+ * so they share its JIT state and the machine's load. Each batch is queried (Query of the same
+ * texts) before it is deduplicated, and timed the same way. At the end, each mode's collection
+ * files are weighed: the bytes its directories hold on the four shards per document it stores,
+ * and those of its sketch verification (short texts, sketches) beyond {@code off}'s.
  */
 @Command(name = "dedup-cpu", mixinStandardHelpOptions = true,
-        description = "CPU time per text of Dedup with sketch verification off and on, in the calling thread.")
+        description = "CPU time per text of Dedup and Query with sketch verification off and on, in the calling thread; bytes per document.")
 public final class DedupCpuCommand implements Callable<Integer> {
     private static final int BATCH = 100;
     private static final int POOL = 4_000;
@@ -61,18 +72,38 @@ public final class DedupCpuCommand implements Callable<Integer> {
     @Option(names = "--corpus", description = "wide or small, as DedupTextBenchmark's (default: ${DEFAULT-VALUE}).")
     String corpus = "wide";
 
+    /**
+     * What each collection is sized for. A collection ends with at most {@code --stored} plus
+     * {@value #POOL} documents (the texts the rounds cycle through), so {@code --stored} + 4000
+     * sizes its files for what it holds, which bytes per document need; the default leaves room
+     * to spare, as the CPU figures in loadtest/quality/README.md were measured.
+     */
+    @Option(names = "--expected", description = "Documents each collection is sized for (default: stored x 2 x modes).")
+    long expected;
+
+    @Option(names = "--json", description = "Also write the results as JSON here.")
+    Path json;
+
     @Override
     public Integer call() throws IOException {
-        try (InProcessSimdex simdex = InProcessSimdex.start("dedup-cpu", (long) stored * 2 * modes.size())) {
-            report(measure(simdex.stub()));
+        long sizedFor = expected > 0 ? expected : (long) stored * 2 * modes.size();
+        try (InProcessSimdex simdex = InProcessSimdex.start("dedup-cpu", sizedFor)) {
+            measure(simdex.stub());
+            Result result = result(simdex, sizedFor);
+            print(result);
+            if (json != null) {
+                Json.emit(result, json);
+            }
         }
         return 0;
     }
 
     /** Per mode, over its measured calls: text probes judged by sketches, sketches read, probes cut to the budget. */
     private final Map<String, long[]> sketchWork = new LinkedHashMap<>();
+    private final Map<String, List<Double>> dedupMicros = new LinkedHashMap<>();
+    private final Map<String, List<Double>> queryMicros = new LinkedHashMap<>();
 
-    private Map<String, List<Double>> measure(SimdexGrpc.SimdexBlockingStub stub) {
+    private void measure(SimdexGrpc.SimdexBlockingStub stub) {
         TextCorpus texts = corpus.equals("small") ? new TextCorpus(42) : TextCorpus.wide(42);
         String[] loaded = new String[stored];
         for (int i = 0; i < stored; i++) {
@@ -96,20 +127,28 @@ public final class DedupCpuCommand implements Callable<Integer> {
             pool[i] = i % 2 == 0 ? texts.nearDuplicate(loaded[i % stored], language(i % stored), 1 + i % 20) : texts.document(language(i), words);
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        Map<String, List<Double>> micros = new LinkedHashMap<>();
         for (int call = 0; call < rounds; call++) {
+            boolean measured = call >= rounds / 3;
             for (String mode : modes) {
+                QueryRequest.Builder q = QueryRequest.newBuilder().setCollection(mode);
                 DedupRequest.Builder r = DedupRequest.newBuilder().setCollection(mode);
                 for (int i = 0; i < BATCH; i++) {
-                    r.addDocuments(Document.newBuilder().setId("q" + call + "-" + i).setText(pool[(call * BATCH + i) % POOL]));
+                    String text = pool[(call * BATCH + i) % POOL];
+                    q.addProbes(Probe.newBuilder().setText(text));
+                    r.addDocuments(Document.newBuilder().setId("q" + call + "-" + i).setText(text));
                 }
+                QueryRequest query = q.build();
                 DedupRequest request = r.build();
-                long[] before = {SketchReads.probes(), SketchReads.reads(), SketchReads.capped()};
                 long start = threads.getCurrentThreadCpuTime();
+                stub.query(query);
+                long queryCpu = threads.getCurrentThreadCpuTime() - start;
+                long[] before = {SketchReads.probes(), SketchReads.reads(), SketchReads.capped()};
+                start = threads.getCurrentThreadCpuTime();
                 stub.dedup(request);
                 long cpu = threads.getCurrentThreadCpuTime() - start;
-                if (call >= rounds / 3) {
-                    micros.computeIfAbsent(mode, m -> new ArrayList<>()).add(cpu / 1_000.0 / BATCH);
+                if (measured) {
+                    queryMicros.computeIfAbsent(mode, m -> new ArrayList<>()).add(queryCpu / 1_000.0 / BATCH);
+                    dedupMicros.computeIfAbsent(mode, m -> new ArrayList<>()).add(cpu / 1_000.0 / BATCH);
                     long[] work = sketchWork.computeIfAbsent(mode, m -> new long[3]);
                     work[0] += SketchReads.probes() - before[0];
                     work[1] += SketchReads.reads() - before[1];
@@ -117,24 +156,106 @@ public final class DedupCpuCommand implements Callable<Integer> {
                 }
             }
         }
-        return micros;
     }
 
-    private void report(Map<String, List<Double>> micros) {
-        System.out.printf("dedup-cpu: %d %s texts of %d words stored per collection, %d batches of %d measured per mode%n", stored, corpus, words,
-                rounds - rounds / 3, BATCH);
-        double off = Double.NaN;
-        for (Map.Entry<String, List<Double>> e : micros.entrySet()) {
-            List<Double> v = new ArrayList<>(e.getValue());
-            Collections.sort(v);
-            double median = v.get(v.size() / 2);
-            off = e.getKey().equals("off") ? median : off;
-            long[] work = sketchWork.get(e.getKey());
-            System.out.printf("%-6s CPU us per text: median %.1f (quartiles %.1f, %.1f)%s%s%n", e.getKey(), median, v.get(v.size() / 4),
-                    v.get(v.size() * 3 / 4), Double.isNaN(off) ? "" : String.format(", %.2fx off", median / off),
-                    work == null || work[0] == 0 ? "" : String.format("; %.1f sketch reads per probe, %.1f%% of probes cut to the nearest %,d",
-                            (double) work[1] / work[0], 100.0 * work[2] / work[0], VerificationBudget.FINGERPRINTS));
+    private Result result(InProcessSimdex simdex, long sizedFor) {
+        List<ModeResult> out = new ArrayList<>();
+        Quartiles offDedup = null;
+        Quartiles offQuery = null;
+        double offBytes = Double.NaN;
+        for (String mode : modes) {
+            Quartiles dedup = Quartiles.of(dedupMicros.get(mode));
+            Quartiles query = Quartiles.of(queryMicros.get(mode));
+            long documents = simdex.stub().stats(StatsRequest.newBuilder().setCollection(mode).build()).getDocuments();
+            Footprint bytes = footprint(simdex.dir(), mode);
+            double verificationPerDocument = (double) bytes.verification() / documents;
+            if (mode.equals("off")) {
+                offDedup = dedup;
+                offQuery = query;
+                offBytes = verificationPerDocument;
+            }
+            long[] work = sketchWork.get(mode);
+            out.add(new ModeResult(mode, dedup, offDedup == null ? Double.NaN : dedup.median() / offDedup.median(), query,
+                    offQuery == null ? Double.NaN : query.median() / offQuery.median(), documents, bytes.all(),
+                    (double) bytes.all() / documents, verificationPerDocument - offBytes,
+                    work[0] == 0 ? 0 : (double) work[1] / work[0], work[0] == 0 ? 0 : 100.0 * work[2] / work[0]));
         }
+        return new Result(stored, corpus, words, rounds - rounds / 3, BATCH, sizedFor, out);
+    }
+
+    /** The files of a sketch verification keeps: short texts, and sketches by id and by fingerprint (TextStore). */
+    private static final List<String> VERIFICATION_FILES = List.of("texts-", "sketches-", "fpsketches-");
+
+    /**
+     * Bytes of the files of {@code collection}'s directories on every shard, as {@code du -sb}
+     * counts them (apparent sizes): all of them, and those of the sketch verification.
+     */
+    static Footprint footprint(Path dataDir, String collection) {
+        try (Stream<Path> shards = Files.list(dataDir)) {
+            long all = 0;
+            long verification = 0;
+            for (Path shard : shards.filter(p -> p.getFileName().toString().startsWith("shard-")).toList()) {
+                Path dir = shard.resolve(collection);
+                if (!Files.isDirectory(dir)) {
+                    continue;
+                }
+                try (Stream<Path> files = Files.walk(dir)) {
+                    for (Path f : files.filter(Files::isRegularFile).toList()) {
+                        long size = Files.size(f);
+                        String name = f.getFileName().toString();
+                        all += size;
+                        verification += VERIFICATION_FILES.stream().anyMatch(name::startsWith) ? size : 0;
+                    }
+                }
+            }
+            return new Footprint(all, verification);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot weigh " + collection + " under " + dataDir, e);
+        }
+    }
+
+    /** A collection's file bytes: all, and the sketch verification's. */
+    record Footprint(long all, long verification) {
+    }
+
+    private void print(Result r) {
+        System.out.printf("dedup-cpu: %d %s texts of %d words stored per collection (sized for %,d), %d batches of %d measured per mode%n",
+                r.stored(), r.corpus(), r.words(), r.sizedFor(), r.measuredBatches(), r.batch());
+        for (ModeResult m : r.modes()) {
+            System.out.printf("%-6s CPU us per text: Dedup median %.1f (quartiles %.1f, %.1f)%s; Query median %.1f (quartiles %.1f, %.1f)%s%s%n",
+                    m.mode(), m.dedup().median(), m.dedup().lower(), m.dedup().upper(), ratio(m.dedupRatio()),
+                    m.query().median(), m.query().lower(), m.query().upper(), ratio(m.queryRatio()),
+                    m.sketchReadsPerProbe() == 0 ? "" : String.format("; %.1f sketch reads per probe, %.1f%% of probes cut to the nearest %,d",
+                            m.sketchReadsPerProbe(), m.cappedPercent(), VerificationBudget.FINGERPRINTS));
+            System.out.printf("%-6s %,d documents, %,d bytes on the shards: %.1f B per document%s%n", m.mode(), m.documents(), m.bytes(),
+                    m.bytesPerDocument(), Double.isNaN(m.extraBytesPerDocument()) || m.mode().equals("off") ? ""
+                            : String.format(", sketch verification %.1f B beyond off's", m.extraBytesPerDocument()));
+        }
+    }
+
+    private static String ratio(double r) {
+        return Double.isNaN(r) ? "" : String.format(", %.2fx off", r);
+    }
+
+    /** The median and quartiles of a mode's measured batches, CPU us per text. */
+    record Quartiles(double lower, double median, double upper) {
+        static Quartiles of(List<Double> values) {
+            List<Double> v = new ArrayList<>(values);
+            Collections.sort(v);
+            return new Quartiles(v.get(v.size() / 4), v.get(v.size() / 2), v.get(v.size() * 3 / 4));
+        }
+    }
+
+    /**
+     * One mode's figures. Ratios are against {@code off} when it is measured before this mode (NaN
+     * otherwise); so are the extra bytes: the sketch verification's files per document beyond off's.
+     */
+    record ModeResult(String mode, Quartiles dedup, double dedupRatio, Quartiles query, double queryRatio, long documents, long bytes,
+                      double bytesPerDocument, double extraBytesPerDocument, double sketchReadsPerProbe, double cappedPercent) {
+    }
+
+    /** What {@code --json} writes. */
+    record Result(int stored, String corpus, int words, int measuredBatches, int batch, long sizedFor, List<ModeResult> modes) {
     }
 
     /** The candidate distance of an {@code on-kN} mode: N; of {@code on}, 0 (the server's default, 5). */

@@ -48,6 +48,11 @@ final class InProcessSimdex implements AutoCloseable {
         }
     }
 
+    /** The data directory: {@code shard-N/COLLECTION/} under it hold each collection's files. */
+    Path dir() {
+        return dir;
+    }
+
     SimdexGrpc.SimdexBlockingStub stub() {
         return SimdexGrpc.newBlockingStub(channel);
     }

@@ -304,6 +304,25 @@ final class Report {
         b.append("\nPairs with a text simdex cannot fingerprint (no terms) are not in the histograms.\n");
     }
 
+    /**
+     * The held-out figures of {@code modes} for every corpus, one tab-separated line each after a
+     * header: language, length class, the mode's key and name, bytes per document, positives,
+     * negatives, true positives, false positives, precision, recall, F1. The benchmark report's
+     * text-modes figure reads it.
+     */
+    static String summary(List<PairScores> corpora, java.util.Map<String, Mode> modes) {
+        StringBuilder b = new StringBuilder("language\tlength\tkey\tmode\tbytes per document\tpositives\tnegatives\tTP\tFP\tprecision\trecall\tF1\n");
+        for (PairScores s : corpora) {
+            for (java.util.Map.Entry<String, Mode> m : modes.entrySet()) {
+                Evaluation e = Evaluation.of(s, m.getValue(), Corpus.HELD_OUT);
+                b.append(String.format(Locale.ROOT, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%.4f\t%.4f\t%.4f%n", lang(s), length(s), m.getKey(),
+                        m.getValue().name(), m.getValue().bytesPerDoc(), e.positives(), e.negatives(), e.truePositives, e.falsePositives(),
+                        e.precision(), e.recall(), e.f1()));
+            }
+        }
+        return b.toString();
+    }
+
     private static String lang(PairScores s) {
         return s.corpus.language.code();
     }

@@ -60,6 +60,20 @@ final class ResultJson {
         return null;
     }
 
+    /** The element of the top-level array {@code array} whose string {@code field} is {@code value}; fails naming the file if none. */
+    JsonObject element(String array, String field, String value) {
+        JsonElement list = root.get(array);
+        if (list != null && list.isJsonArray()) {
+            for (JsonElement e : list.getAsJsonArray()) {
+                JsonElement f = e.isJsonObject() ? e.getAsJsonObject().get(field) : null;
+                if (f != null && f.isJsonPrimitive() && value.equals(f.getAsString())) {
+                    return e.getAsJsonObject();
+                }
+            }
+        }
+        throw new IllegalArgumentException(file + ": no element of " + array + " with " + field + " " + value);
+    }
+
     /** The number at {@code path} in each of a run report's runs, in order. */
     List<Double> perRun(JsonObject report, String path) {
         List<Double> values = new ArrayList<>();

@@ -46,6 +46,18 @@ class ReportGeneratorTest {
         // 8a: 96,000 B / 1,000 documents, exactly the limit. 8b: 321,000 B / 5,000 = 64.2.
         assertRow(report, "| 8a | at most 96 B per document at 1M (16-byte ids, every file) | 96.0 B | **met** |");
         assertRow(report, "| 8b | at most 64 B per document at 50M (16-byte ids, every file) | 64.2 B | **not met** |");
+        // 9a: en long at both limits (F1 0.95, P 0.99). 9b: zh short's F1 0.97 with P 0.989 misses, en short's 0.96 does not.
+        assertRow(report, "| 9a | F1 at least 0.95 with precision at least 0.99, long texts (English and Chinese man pages, English READMEs), "
+                + "held out | en long: F1 0.950, P 0.990 | **met** |");
+        assertRow(report, "| 9b | F1 at least 0.95 with precision at least 0.99, short texts (English sentences, Chinese posts), "
+                + "held out | zh short: F1 0.970, P 0.989 | **not met** |");
+        assertRow(report, "| 9c | F1 at least 0.95 with precision at least 0.99, texts of 190-440 letters around the short-text boundary, "
+                + "held out | en boundary: F1 0.949, P 1.000 | **not met** |");
+        // Dedup: 60 / 30 us exactly 2x; 20.1 / 10; 20 / 5. Bytes: 61.0, 64.0 (the limit), 63.5.
+        assertRow(report, "| 9d | Dedup CPU per text of 300-word texts at most 2x --no-sketch's | 2.00x | **met** |");
+        assertRow(report, "| 9e | Dedup CPU per text of 60-word texts at most 2x --no-sketch's | 2.01x | **not met** |");
+        assertRow(report, "| 9f | Dedup CPU per text of 20-word texts at most 2x --no-sketch's | 4.00x | **not met** |");
+        assertRow(report, "| 9g | at most 64 extra B per text document for verification | 64.0 B (60-word texts, the most) | **met** |");
     }
 
     @Test
@@ -64,6 +76,9 @@ class ReportGeneratorTest {
         assertTrue(report.contains("[bulkload-50m](#fixture-bulkload-50m)"), report);
         assertTrue(report.contains("| `run-1.json` | 1 / 8 | **900** | 12,000 | **0.08** | 6.00 / 0.56 | 35.00 / 5.20 |"), report);
         assertTrue(report.contains("| `stats-10m.txt`, `disk-10m.txt` | 2,000 | 30.0 | 40.0 | **75.0** |"), report);
+        assertTrue(report.contains("| zh short | 100 | **0.970 (P 0.989, R 0.951)** | 0.700 (P 1.000, R 0.500) | 0.800 (P 1.000, R 0.500) "
+                + "| 0.900 (P 1.000, R 0.500) |"), report);
+        assertTrue(report.contains("| `cpu-60.json` | 60 words | 2,400 | 10.0 / 20.1 | **2.01x** | 2.0 / 3.0 | 1.50x | 1.3 | **64.0** |"), report);
         assertTrue(report.contains("![open-loop p99 by round: simdex, 1.5 x the echo, simdex's server](REPORT-query-unary-10m.svg)"), report);
     }
 

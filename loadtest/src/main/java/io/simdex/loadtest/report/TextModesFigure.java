@@ -1,0 +1,179 @@
+package io.simdex.loadtest.report;
+
+import com.google.gson.JsonObject;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Text collections, new collections' default (sketch verification) against {@code --no-sketch}:
+ * quality from the evaluation's summary ({@code quality.tsv}, written by
+ * {@code loadtest/quality/run-eval.sh --summary}: held-out precision, recall and F1 per corpus
+ * class and mode), cost from {@code dedup-cpu} ({@code cpu-WORDS.json}: CPU per text of Dedup and
+ * Query in the calling thread, and the verification's bytes per document). Targets 9a-9c judge
+ * F1 and precision, 9d-9f the Dedup time per text, 9g the bytes.
+ */
+final class TextModesFigure implements Figure {
+    /** The evaluation's corpus classes, as "language length" in its summary. */
+    private static final List<String> LONG = List.of("en long", "zh long", "en docs");
+    private static final List<String> SHORT = List.of("en short", "zh short");
+    private static final List<String> BOUNDARY = List.of("en boundary", "zh boundary");
+    /** The summary's modes, by key, as the table heads them. */
+    private static final Map<String, String> MODES = modes();
+    /** Words per text of the dedup-cpu runs: short, around the 300-letter boundary (English), long. */
+    private static final List<Integer> WORDS = List.of(20, 60, 300);
+    static final double MIN_F1 = 0.95;
+    static final double MIN_PRECISION = 0.99;
+    static final double MAX_DEDUP_RATIO = 2;
+    static final double MAX_EXTRA_BYTES = 64;
+
+    private static Map<String, String> modes() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("new-collections", "new collections (default)");
+        m.put("no-sketch", "--no-sketch");
+        m.put("basic-simhash", "basic SimHash");
+        m.put("minhash-lsh", "MinHash LSH");
+        return m;
+    }
+
+    @Override
+    public String results(FigureDir dir) {
+        Map<String, Score> scores = Score.read(dir.dir().resolve("quality.tsv"));
+        List<List<String>> quality = new ArrayList<>();
+        for (String c : classes()) {
+            List<String> row = new ArrayList<>(List.of(c, Md.count(score(scores, c, "new-collections").positives())));
+            for (String mode : MODES.keySet()) {
+                Score s = score(scores, c, mode);
+                String cell = Md.fixed(s.f1(), 3) + " (P " + Md.fixed(s.precision(), 3) + ", R " + Md.fixed(s.recall(), 3) + ")";
+                row.add(mode.equals("new-collections") ? "**" + cell + "**" : cell);
+            }
+            quality.add(row);
+        }
+        List<String> header = new ArrayList<>(List.of("texts", "positives"));
+        MODES.values().forEach(m -> header.add("F1: " + m));
+        StringBuilder out = new StringBuilder();
+        out.append(Md.table(header, quality)).append('\n');
+        List<List<String>> cost = new ArrayList<>();
+        for (int words : WORDS) {
+            Cost c = Cost.read(dir, words);
+            cost.add(List.of("`cpu-" + words + ".json`", words + " words", Md.count(c.documents()),
+                    Md.fixed(c.offDedup(), 1) + " / " + Md.fixed(c.onDedup(), 1), "**" + Md.ratio(c.dedupRatio()) + "**",
+                    Md.fixed(c.offQuery(), 1) + " / " + Md.fixed(c.onQuery(), 1), Md.ratio(c.queryRatio()),
+                    Md.fixed(c.sketchReads(), 1), "**" + Md.fixed(c.extraBytes(), 1) + "**"));
+        }
+        out.append(Md.table(List.of("file", "texts", "documents (default)", "Dedup us per text, --no-sketch / default", "Dedup ratio",
+                "Query us per text, --no-sketch / default", "Query ratio", "sketch reads per probe", "verification B per document"), cost));
+        return out.toString();
+    }
+
+    @Override
+    public List<Target> targets(FigureDir dir) {
+        Map<String, Score> scores = Score.read(dir.dir().resolve("quality.tsv"));
+        List<Target> targets = new ArrayList<>();
+        targets.add(quality("9a", "long texts (English and Chinese man pages, English READMEs)", LONG, scores, dir));
+        targets.add(quality("9b", "short texts (English sentences, Chinese posts)", SHORT, scores, dir));
+        targets.add(quality("9c", "texts of 190-440 letters around the short-text boundary", BOUNDARY, scores, dir));
+        String[] ids = {"9f", "9e", "9d"};
+        for (int i = 0; i < WORDS.size(); i++) {
+            Cost c = Cost.read(dir, WORDS.get(i));
+            targets.add(new Target(ids[i], "Dedup CPU per text of " + WORDS.get(i) + "-word texts at most " + Md.count(MAX_DEDUP_RATIO)
+                    + "x --no-sketch's", Md.ratio(c.dedupRatio()), c.dedupRatio() <= MAX_DEDUP_RATIO, dir.name()));
+        }
+        double worst = 0;
+        int at = 0;
+        for (int words : WORDS) {
+            double extra = Cost.read(dir, words).extraBytes();
+            if (extra >= worst) {
+                worst = extra;
+                at = words;
+            }
+        }
+        targets.add(new Target("9g", "at most " + Md.count(MAX_EXTRA_BYTES) + " extra B per text document for verification",
+                Md.fixed(worst, 1) + " B (" + at + "-word texts, the most)", worst <= MAX_EXTRA_BYTES, dir.name()));
+        return targets;
+    }
+
+    /** Met when every class is; the result names the class with the lowest F1 among those that miss, or among all when none does. */
+    private static Target quality(String id, String what, List<String> classes, Map<String, Score> scores, FigureDir dir) {
+        String shown = null;
+        boolean met = true;
+        for (String c : classes) {
+            Score s = score(scores, c, "new-collections");
+            boolean ok = s.f1() >= MIN_F1 && s.precision() >= MIN_PRECISION;
+            Score was = shown == null ? null : score(scores, shown, "new-collections");
+            if (was == null || (met && !ok) || (met == ok && s.f1() < was.f1())) {
+                shown = c;
+            }
+            met &= ok;
+        }
+        Score s = score(scores, shown, "new-collections");
+        return new Target(id, "F1 at least " + Md.fixed(MIN_F1, 2) + " with precision at least " + Md.fixed(MIN_PRECISION, 2) + ", " + what
+                + ", held out", shown + ": F1 " + Md.fixed(s.f1(), 3) + ", P " + Md.fixed(s.precision(), 3), met, dir.name());
+    }
+
+    private static List<String> classes() {
+        List<String> all = new ArrayList<>(LONG);
+        all.addAll(SHORT);
+        all.addAll(BOUNDARY);
+        return all;
+    }
+
+    private static Score score(Map<String, Score> scores, String corpusClass, String mode) {
+        Score s = scores.get(corpusClass + "\t" + mode);
+        if (s == null) {
+            throw new IllegalArgumentException("quality.tsv: no line for " + corpusClass + ", " + mode);
+        }
+        return s;
+    }
+
+    /** One line of the evaluation's summary. */
+    private record Score(long positives, double precision, double recall, double f1) {
+        /** By "language length\tkey". */
+        static Map<String, Score> read(Path file) {
+            List<String> lines;
+            try {
+                lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + file, e);
+            }
+            Map<String, Score> out = new LinkedHashMap<>();
+            for (String line : lines.subList(Math.min(1, lines.size()), lines.size())) {
+                String[] f = line.split("\t");
+                if (f.length != 12) {
+                    throw new IllegalArgumentException(file + ": not a line of the evaluation's summary: " + line);
+                }
+                out.put(f[0] + " " + f[1] + "\t" + f[2], new Score(Long.parseLong(f[5]), Double.parseDouble(f[9]),
+                        Double.parseDouble(f[10]), Double.parseDouble(f[11])));
+            }
+            return out;
+        }
+    }
+
+    /** One dedup-cpu run: its off and on modes. */
+    private record Cost(double documents, double offDedup, double onDedup, double offQuery, double onQuery, double sketchReads,
+                        double extraBytes) {
+        static Cost read(FigureDir dir, int words) {
+            ResultJson json = ResultJson.read(dir.dir().resolve("cpu-" + words + ".json"));
+            JsonObject off = json.element("modes", "mode", "off");
+            JsonObject on = json.element("modes", "mode", "on");
+            return new Cost(json.number(on, "documents"), json.number(off, "dedup.median"), json.number(on, "dedup.median"),
+                    json.number(off, "query.median"), json.number(on, "query.median"), json.number(on, "sketchReadsPerProbe"),
+                    json.number(on, "extraBytesPerDocument"));
+        }
+
+        double dedupRatio() {
+            return onDedup / offDedup;
+        }
+
+        double queryRatio() {
+            return onQuery / offQuery;
+        }
+    }
+}
