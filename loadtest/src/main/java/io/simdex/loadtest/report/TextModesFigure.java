@@ -18,7 +18,9 @@ import java.util.Map;
  * {@code loadtest/quality/run-eval.sh --summary}: held-out precision, recall and F1 per corpus
  * class and mode), cost from {@code dedup-cpu} ({@code cpu-WORDS.json}: CPU per text of Dedup and
  * Query in the calling thread, and the verification's bytes per document). Targets 9a-9c judge
- * F1 and precision, 9d-9f the Dedup time per text, 9g the bytes.
+ * F1 and precision, 9d-9f the Dedup time per text at 20,000 stored, 9g the bytes of the run in a
+ * store ten times larger ({@value #BYTES_RUN}): a growing map's small first file is a tenth of
+ * what a document pays at 20,000 stored, and next to nothing at scale.
  */
 final class TextModesFigure implements Figure {
     /** The evaluation's corpus classes, as "language length" in its summary. */
@@ -29,6 +31,8 @@ final class TextModesFigure implements Figure {
     private static final Map<String, String> MODES = modes();
     /** Words per text of the dedup-cpu runs: short, around the 300-letter boundary (English), long. */
     private static final List<Integer> WORDS = List.of(20, 60, 300);
+    /** The dedup-cpu run of ten times the stored texts (200,000 in the report), which target 9g reads. */
+    static final String BYTES_RUN = "cpu-20-big.json";
     static final double MIN_F1 = 0.95;
     static final double MIN_PRECISION = 0.99;
     static final double MAX_DEDUP_RATIO = 2;
@@ -61,14 +65,17 @@ final class TextModesFigure implements Figure {
         StringBuilder out = new StringBuilder();
         out.append(Md.table(header, quality)).append('\n');
         List<List<String>> cost = new ArrayList<>();
-        for (int words : WORDS) {
-            Cost c = Cost.read(dir, words);
-            cost.add(List.of("`cpu-" + words + ".json`", words + " words", Md.count(c.documents()),
+        List<String> files = new ArrayList<>();
+        WORDS.forEach(w -> files.add("cpu-" + w + ".json"));
+        files.add(BYTES_RUN);
+        for (String file : files) {
+            Cost c = Cost.read(dir, file);
+            cost.add(List.of("`" + file + "`", Md.count(c.words()) + " words", Md.count(c.stored()), Md.count(c.documents()),
                     Md.fixed(c.offDedup(), 1) + " / " + Md.fixed(c.onDedup(), 1), "**" + Md.ratio(c.dedupRatio()) + "**",
                     Md.fixed(c.offQuery(), 1) + " / " + Md.fixed(c.onQuery(), 1), Md.ratio(c.queryRatio()),
                     Md.fixed(c.sketchReads(), 1), "**" + Md.fixed(c.extraBytes(), 1) + "**"));
         }
-        out.append(Md.table(List.of("file", "texts", "documents (default)", "Dedup us per text, --no-sketch / default", "Dedup ratio",
+        out.append(Md.table(List.of("file", "texts", "stored first", "documents (default)", "Dedup us per text, --no-sketch / default", "Dedup ratio",
                 "Query us per text, --no-sketch / default", "Query ratio", "sketch reads per probe", "verification B per document"), cost));
         return out.toString();
     }
@@ -82,21 +89,14 @@ final class TextModesFigure implements Figure {
         targets.add(quality("9c", "texts of 190-440 letters around the short-text boundary", BOUNDARY, scores, dir));
         String[] ids = {"9f", "9e", "9d"};
         for (int i = 0; i < WORDS.size(); i++) {
-            Cost c = Cost.read(dir, WORDS.get(i));
+            Cost c = Cost.read(dir, "cpu-" + WORDS.get(i) + ".json");
             targets.add(new Target(ids[i], "Dedup CPU per text of " + WORDS.get(i) + "-word texts at most " + Md.count(MAX_DEDUP_RATIO)
-                    + "x --no-sketch's", Md.ratio(c.dedupRatio()), c.dedupRatio() <= MAX_DEDUP_RATIO, dir.name()));
+                    + "x --no-sketch's (" + Md.count(c.stored()) + " stored)", Md.ratio(c.dedupRatio()), c.dedupRatio() <= MAX_DEDUP_RATIO,
+                    dir.name()));
         }
-        double worst = 0;
-        int at = 0;
-        for (int words : WORDS) {
-            double extra = Cost.read(dir, words).extraBytes();
-            if (extra >= worst) {
-                worst = extra;
-                at = words;
-            }
-        }
-        targets.add(new Target("9g", "at most " + Md.count(MAX_EXTRA_BYTES) + " extra B per text document for verification",
-                Md.fixed(worst, 1) + " B (" + at + "-word texts, the most)", worst <= MAX_EXTRA_BYTES, dir.name()));
+        Cost big = Cost.read(dir, BYTES_RUN);
+        targets.add(new Target("9g", "at most " + Md.count(MAX_EXTRA_BYTES) + " extra B per text document for verification ("
+                + Md.count(big.stored()) + " stored)", Md.fixed(big.extraBytes(), 1) + " B", big.extraBytes() <= MAX_EXTRA_BYTES, dir.name()));
         return targets;
     }
 
@@ -157,13 +157,14 @@ final class TextModesFigure implements Figure {
     }
 
     /** One dedup-cpu run: its off and on modes. */
-    private record Cost(double documents, double offDedup, double onDedup, double offQuery, double onQuery, double sketchReads,
-                        double extraBytes) {
-        static Cost read(FigureDir dir, int words) {
-            ResultJson json = ResultJson.read(dir.dir().resolve("cpu-" + words + ".json"));
+    private record Cost(double words, double stored, double documents, double offDedup, double onDedup, double offQuery, double onQuery,
+                        double sketchReads, double extraBytes) {
+        static Cost read(FigureDir dir, String file) {
+            ResultJson json = ResultJson.read(dir.dir().resolve(file));
             JsonObject off = json.element("modes", "mode", "off");
             JsonObject on = json.element("modes", "mode", "on");
-            return new Cost(json.number(on, "documents"), json.number(off, "dedup.median"), json.number(on, "dedup.median"),
+            return new Cost(json.number("words"), json.number("stored"), json.number(on, "documents"), json.number(off, "dedup.median"),
+                    json.number(on, "dedup.median"),
                     json.number(off, "query.median"), json.number(on, "query.median"), json.number(on, "sketchReadsPerProbe"),
                     json.number(on, "extraBytesPerDocument"));
         }
