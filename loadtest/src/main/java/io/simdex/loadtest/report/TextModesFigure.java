@@ -18,10 +18,10 @@ import java.util.Map;
  * {@code loadtest/quality/run-eval.sh --summary}: held-out precision, recall and F1 per corpus
  * class and mode), cost from {@code dedup-cpu} ({@code cpu-WORDS-N.json}, a run each: CPU per text
  * of Dedup and Query in the calling thread, and the verification's bytes per document). Targets
- * 9a-9c judge F1 and precision, 9d-9f the median of the runs' Dedup ratios at 20,000 stored, 9g
- * the bytes of the run in a
- * store ten times larger ({@value #BYTES_RUN}): a growing map's small first file is a tenth of
- * what a document pays at 20,000 stored, and next to nothing at scale.
+ * 9a-9c judge F1 and precision, 9d-9f the median of the runs' Dedup ratios at 20,000 stored,
+ * 9g the bytes of the run in a store ten times larger ({@value #BYTES_RUN}): a growing map's
+ * small first file is a tenth of what a document pays at 20,000 stored, and next to nothing at
+ * scale.
  */
 final class TextModesFigure implements Figure {
     /** The evaluation's corpus classes, as "language length" in its summary. */
@@ -88,6 +88,7 @@ final class TextModesFigure implements Figure {
         targets.add(quality("9a", "long texts (English and Chinese man pages, English READMEs)", LONG, scores, dir));
         targets.add(quality("9b", "short texts (English sentences, Chinese posts)", SHORT, scores, dir));
         targets.add(quality("9c", "texts of 190-440 letters around the short-text boundary", BOUNDARY, scores, dir));
+        // By WORDS: 9d is the long texts', 9f the shortest's.
         String[] ids = {"9f", "9e", "9d"};
         for (int i = 0; i < WORDS.size(); i++) {
             List<Path> runs = runs(dir, WORDS.get(i));
@@ -112,6 +113,7 @@ final class TextModesFigure implements Figure {
             Score s = score(scores, c, "new-collections");
             boolean ok = s.f1() >= MIN_F1 && s.precision() >= MIN_PRECISION;
             Score was = shown == null ? null : score(scores, shown, "new-collections");
+            // met: every class so far passes, so the one shown does; otherwise the one shown misses.
             if (was == null || (met && !ok) || (met == ok && s.f1() < was.f1())) {
                 shown = c;
             }
