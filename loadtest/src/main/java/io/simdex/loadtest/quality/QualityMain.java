@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -98,14 +100,14 @@ public final class QualityMain implements Callable<Integer> {
                 // --short-fingerprint-blocks partitioned.
                 Mode.byLength(300, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, true)));
         tunings.subList(0, tunings.size() - 1).forEach(t -> modes.add(t.get(0).mode()));
-        // The report's last row of each class is new collections' mode as the tuning chose it; the summary names it outright.
         String command = "loadtest/quality/run-eval.sh --seed " + seed + " --long " + longDocs + " --short " + shortDocs;
         String report = Report.markdown(scores, modes, tunings, features, command, sources.describe());
         System.out.print(report);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, report, StandardCharsets.UTF_8);
         if (summary != null) {
-            java.util.Map<String, Mode> keyed = new java.util.LinkedHashMap<>();
+            // New collections' mode by its settings, not as the tuning chose it (the report's last row of each class).
+            Map<String, Mode> keyed = new LinkedHashMap<>();
             keyed.put("new-collections", newCollections());
             keyed.put("no-sketch", Mode.simdexDefault());
             keyed.put("basic-simhash", Mode.basicSimHash());

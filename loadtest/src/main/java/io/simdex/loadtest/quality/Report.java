@@ -4,6 +4,7 @@ import io.simdex.core.text.ShortTextFingerprint;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The evaluation's Markdown: the comparison on the held-out half, bucket crowding, short texts'
@@ -310,10 +311,10 @@ final class Report {
      * negatives, true positives, false positives, precision, recall, F1. The benchmark report's
      * text-modes figure reads it.
      */
-    static String summary(List<PairScores> corpora, java.util.Map<String, Mode> modes) {
+    static String summary(List<PairScores> corpora, Map<String, Mode> modes) {
         StringBuilder b = new StringBuilder("language\tlength\tkey\tmode\tbytes per document\tpositives\tnegatives\tTP\tFP\tprecision\trecall\tF1\n");
         for (PairScores s : corpora) {
-            for (java.util.Map.Entry<String, Mode> m : modes.entrySet()) {
+            for (Map.Entry<String, Mode> m : modes.entrySet()) {
                 Evaluation e = Evaluation.of(s, m.getValue(), Corpus.HELD_OUT);
                 b.append(String.format(Locale.ROOT, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%.4f\t%.4f\t%.4f%n", lang(s), length(s), m.getKey(),
                         m.getValue().name(), m.getValue().bytesPerDoc(), e.positives(), e.negatives(), e.truePositives, e.falsePositives(),

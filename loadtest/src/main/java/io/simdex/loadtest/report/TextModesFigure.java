@@ -91,12 +91,10 @@ final class TextModesFigure implements Figure {
         // By WORDS: 9d is the long texts', 9f the shortest's.
         String[] ids = {"9f", "9e", "9d"};
         for (int i = 0; i < WORDS.size(); i++) {
-            List<Path> runs = runs(dir, WORDS.get(i));
-            List<Double> ratios = new ArrayList<>();
-            runs.forEach(f -> ratios.add(Cost.read(f).dedupRatio()));
-            double median = Md.median(ratios);
+            List<Cost> runs = runs(dir, WORDS.get(i)).stream().map(Cost::read).toList();
+            double median = Md.median(runs.stream().map(Cost::dedupRatio).toList());
             targets.add(new Target(ids[i], "Dedup CPU per text of " + WORDS.get(i) + "-word texts at most " + Md.count(MAX_DEDUP_RATIO)
-                    + "x --no-sketch's (" + Md.count(Cost.read(runs.get(0)).stored()) + " stored)", Md.ratio(median) + " (median of "
+                    + "x --no-sketch's (" + Md.count(runs.get(0).stored()) + " stored)", Md.ratio(median) + " (median of "
                     + Md.counted(runs.size(), "run") + ")", median <= MAX_DEDUP_RATIO, dir.name()));
         }
         Cost big = Cost.read(dir.dir().resolve(BYTES_RUN));
