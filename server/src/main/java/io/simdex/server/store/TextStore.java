@@ -43,9 +43,14 @@ public final class TextStore implements Closeable {
         // One sketch per text document of a collection with sketches: sized like the documents.
         this.sketches = GrowingMap.onFirstWrite(dir, "sketches", documents, n -> ChronicleMap.of(String.class, byte[].class)
                 .entries(n).averageKey(idSizes.sample()).averageValue(new byte[PackedSketch.DEFAULT_BYTES]).maxBloatFactor(2.0), clean);
-        // A sketch per fingerprint (FingerprintSketch): keys and values of one size, no size fields.
+        // A sketch per fingerprint (FingerprintSketch): keys and values of one size, no size fields,
+        // and no entry checksums (an entry of a full map: 57 bytes of file, 61 with them). A kill
+        // during a put can then leave a value torn rather than dropped by recovery: a new key is
+        // published after its value, so only an overwrite can tear, and it mixes two sketches of
+        // texts that share a fingerprint. Files made with checksums keep them (read from the header).
         this.fingerprintSketches = GrowingMap.onFirstWrite(dir, "fpsketches", documents, n -> ChronicleMap.of(Long.class, byte[].class)
-                .entries(n).constantValueSizeBySample(new byte[FingerprintSketch.BYTES]).maxBloatFactor(2.0), clean);
+                .entries(n).constantValueSizeBySample(new byte[FingerprintSketch.BYTES]).checksumEntries(false)
+                .maxBloatFactor(2.0), clean);
     }
 
     /** The stored form kept for {@code id}; null if none. */

@@ -53,7 +53,7 @@ class GrowingMapTest {
     @Test
     void aGenerationThatHoldsEveryKeyTheMapCanHave_getsNoSuccessorMadeAhead_yetOneIsAddedIfKeysExceedTheBound() throws Exception {
         // 1,000 keys at most: the second generation (1,000 entries) holds them all; it reaches
-        // PREPARE_AT of its entries once keys of the first have been removed and put again.
+        // PREPARE_AT of its entries once the first generation's keys have been removed and others put.
         for (boolean bounded : new boolean[] {false, true}) {
             Path d = dir.resolve(bounded ? "bounded" : "unbounded");
             Files.createDirectories(d);
@@ -63,21 +63,21 @@ class GrowingMapTest {
                 for (long k = 0; k < 1000; k++) {
                     m.put(k, k);
                 }
-                for (long k = 0; k < 50; k++) {
+                for (long k = 0; k < 100; k++) {
                     assertEquals(k, m.remove(k));
                 }
-                for (long k = 1000; k < 1050; k++) {
+                for (long k = 1000; k < 1100; k++) {
                     m.put(k, k);
                 }
                 assertEquals(1000, m.size());
                 assertEquals(!bounded, m.nextMadeAhead(), bounded ? "made ahead within the bound" : "the unbounded map makes it");
                 if (bounded) {
-                    for (long k = 1050; k < 1200; k++) { // past the bound: a third generation all the same
+                    for (long k = 1100; k < 1250; k++) { // past the bound: a third generation all the same
                         m.put(k, k);
                     }
                     assertEquals(3, m.generationCount());
                     assertEquals(1150, m.size());
-                    for (long k = 50; k < 1200; k++) {
+                    for (long k = 100; k < 1250; k++) {
                         assertEquals(k, m.get(k), "key " + k);
                     }
                 }
