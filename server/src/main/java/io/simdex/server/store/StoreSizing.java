@@ -31,15 +31,17 @@ public record StoreSizing(long expectedFingerprints, long expectedDocuments, int
     /**
      * The documents one of {@code shards} shards is sized for: its share of the partitions (the
      * most any shard gets when they do not divide evenly) of {@code total}, plus
-     * {@link #DEVIATIONS} standard deviations of that binomial count. Sized 10% over the share,
-     * a text collection of 200,000 short texts on 4 shards spent 71 B a document on sketches;
-     * sized so (and with no entry checksums in the sketch file), 62 (loadtest dedup-cpu).
+     * {@link #DEVIATIONS} standard deviations of that binomial count, over
+     * {@link GrowingMap#PREPARE_AT}: a map makes its next generation's file (twice its size) once
+     * that full, so a shard holding its share must stay below it. Sized 10% over the share, a
+     * text collection of 200,000 short texts on 4 shards spent 71 B a document on sketches; sized
+     * so (and with no entry checksums in the sketch file), 62.7 (loadtest dedup-cpu).
      */
     static long documentsOfShare(long total, int shards) {
         long partitions = Math.min(Partitions.COUNT, (Partitions.COUNT + shards - 1) / shards);
         double p = (double) partitions / Partitions.COUNT;
         double mean = total * p;
-        return (long) Math.ceil(mean + DEVIATIONS * Math.sqrt(mean * (1 - p)));
+        return (long) Math.ceil((mean + DEVIATIONS * Math.sqrt(mean * (1 - p))) / GrowingMap.PREPARE_AT);
     }
 
     TableGeometry geometry() {

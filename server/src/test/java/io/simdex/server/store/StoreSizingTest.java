@@ -1,31 +1,41 @@
 package io.simdex.server.store;
 
 import io.simdex.core.Partitions;
+import net.openhft.chronicle.map.ChronicleMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class StoreSizingTest {
+    @TempDir
+    Path dir;
 
     @Test
-    void oneShard_isSizedForExactlyTheTotal() {
-        assertEquals(1_000_000, StoreSizing.forShare(1_000_000, 1, 16).expectedDocuments());
+    void oneShard_isSizedForTheTotal_belowWhereItsNextGenerationIsMade() {
+        assertEquals((long) Math.ceil(1_000_000 / GrowingMap.PREPARE_AT), StoreSizing.forShare(1_000_000, 1, 16).expectedDocuments());
     }
 
     @Test
-    void aShare_isItsMeanPlusFourDeviations_notTenPercent() {
+    void aShare_isItsMeanPlusFourDeviations() {
         // 4 shards of 4096 partitions: a quarter each; sd = sqrt(250,000 * 3/4) = 433.
-        assertEquals(250_000 + 1_733, StoreSizing.forShare(1_000_000, 4, 16).expectedDocuments());
+        // Over PREPARE_AT, so a shard that holds it makes no next generation ahead.
+        assertEquals((long) Math.ceil((250_000 + 4 * Math.sqrt(250_000 * 0.75)) / GrowingMap.PREPARE_AT),
+                StoreSizing.forShare(1_000_000, 4, 16).expectedDocuments());
         // 3 shards: the largest holds 1366 of 4096 partitions.
         long mean = (long) Math.ceil(900_000 * 1366.0 / 4096);
         long sized = StoreSizing.forShare(900_000, 3, 16).expectedDocuments();
-        assertTrue(sized > mean && sized < mean + 2_000, sized + " for a mean share of " + mean);
+        assertTrue(sized * GrowingMap.PREPARE_AT > mean && sized * GrowingMap.PREPARE_AT < mean + 2_000, sized + " for a mean share of " + mean);
     }
 
-    /** Ids placed as the router places them (partition of the id's hash, partitions dealt to shards): no shard outgrows its sizing. */
+    /** Ids placed by the partition of their hash, partitions dealt to shards: no shard reaches the fill that makes its next generation. */
     @Test
     void idsPlacedByHash_fitEveryShardsSizing() {
         int total = 200_000;
@@ -37,8 +47,38 @@ class StoreSizingTest {
             }
             long sized = StoreSizing.forShare(total, shards, 16).expectedDocuments();
             for (int s = 0; s < shards; s++) {
-                assertTrue(counts[s] <= sized, "shard " + s + " of " + shards + ": " + counts[s] + " ids, sized for " + sized);
-                assertTrue(counts[s] > sized * 0.97, "shard " + s + " of " + shards + ": " + counts[s] + " ids, sized for " + sized);
+                long prepareAt = (long) (sized * GrowingMap.PREPARE_AT);
+                assertTrue(counts[s] < prepareAt, "shard " + s + " of " + shards + ": " + counts[s] + " ids, next generation made at " + prepareAt);
+                assertTrue(counts[s] > prepareAt * 0.97, "shard " + s + " of " + shards + ": " + counts[s] + " ids, sized for " + sized);
+            }
+        }
+    }
+
+    /**
+     * A map of a collection's shard, sized as a store sizes it, filled with the ids that shard
+     * gets of the expected documents: it makes no next generation's file (twice its size) ahead.
+     */
+    @Test
+    void aShardHoldingItsShareOfTheExpectedDocuments_makesNoNextGenerationAhead() {
+        int total = 40_000;
+        for (int shards : new int[] {1, 4}) {
+            Random rnd = new Random(29);
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < total; i++) {
+                String id = Long.toHexString(rnd.nextLong());
+                if (Partitions.ofId(id) % shards == 0) {
+                    ids.add(id);
+                }
+            }
+            StoreSizing sizing = StoreSizing.forShare(total, shards, 16);
+            GrowingMap.Sizes sizes = sizing.geometry().sizes(Math.max(1024, sizing.expectedDocuments()));
+            try (GrowingMap<String, Long> m = new GrowingMap<>(dir, "ids-of-" + shards, sizes,
+                    n -> ChronicleMap.of(String.class, Long.class).entries(n).averageKey("x".repeat(16)), true)) {
+                for (String id : ids) {
+                    m.put(id, 1L);
+                }
+                assertEquals(ids.size(), m.size());
+                assertFalse(m.nextMadeAhead(), ids.size() + " ids of " + total + " on " + shards + " shards, generations of " + sizes);
             }
         }
     }
