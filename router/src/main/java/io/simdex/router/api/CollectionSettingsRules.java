@@ -36,7 +36,7 @@ public final class CollectionSettingsRules {
      * candidates up to {@link #DEFAULT_SKETCH_CANDIDATE_DISTANCE}. On loadtest/quality's held-out
      * half, with short texts by MinHash ({@link #SHORT_FINGERPRINT_BY_DEFAULT}), long texts score
      * F1 0.985 (English) and 0.986 (Chinese), precision 1.000, against 0.950 and 0.944 at
-     * distance 3 without sketches (its RESULTS.md). A sketch takes 61 bytes of its shard's store
+     * distance 3 without sketches (its RESULTS.md). A sketch takes 57 bytes of its shard's store
      * (38 packed, keyed by the fingerprint), within the budget of 64. The threshold was chosen on
      * the tuning half.
      */
