@@ -36,10 +36,13 @@ import java.nio.file.Path;
  * time, looked the bucket up in the map. Short texts' probes read 68 buckets; at 20,000 stored
  * most are empty, and first lookups of empty buckets were 4 of 5 map lookups and a fifth of the
  * CPU of a 20-word text's Dedup (dedup-cpu, JFR).
- * Overflow pages' addresses are remembered per bucket once found ({@link #overflowAddresses}):
- * text fingerprints are not uniform, so the buckets near a cluster of texts spill far past the
- * sizing's Poisson estimate, and every probe of one paid a map lookup per overflow page (most of
- * a text Dedup's probe time in DedupTextBenchmark). Writes look pages up, newest generation
+ * Overflow pages' addresses are remembered once found, a bucket's first beside its base pages'
+ * and later ones in {@link #overflowAddresses}: text fingerprints are not uniform, so the
+ * buckets near a cluster of texts spill far past the sizing's Poisson estimate, and every probe
+ * of one paid a map lookup per overflow page (most of a text Dedup's probe time in
+ * DedupTextBenchmark). A store past the load it was sized for has a first overflow page in most
+ * buckets, and finding its address through the per-bucket array was one more cache miss a probe
+ * waited for: 13% of the batched Query's samples at 13.5M in a store sized for 10M (JFR). Writes look pages up, newest generation
  * first (a base map has two generations once past its first file). An entry of a fixed-size
  * value stays where it is until it is removed or its map is closed, and only the bucket's
  * writers (holding BucketTable's stripe write lock) remove a page, forgetting its address
@@ -60,6 +63,8 @@ final class BucketPages implements Closeable {
     private static final long MISSING = -1L;
 
     private final int pagesPerGeneration;
+    /** {@link #addresses} slots of a bucket: its base pages, then its first overflow page. */
+    private final int slotsPerBucket;
     /**
      * Bit {@code bucketKey} is set when the bucket's page 0 exists: set after {@link #create}
      * stores it and cleared before {@link #remove} drops it, both under the bucket's stripe write
@@ -74,14 +79,17 @@ final class BucketPages implements Closeable {
     private final GrowingMap<Long, byte[]> base;
     private final GrowingMap<Long, byte[]> overflow;
     /**
-     * Off-heap address of base page {@code bucketKey * pagesPerGeneration + page}, {@link #MISSING}
-     * when looked up and absent, or 0 when not looked up yet or created or removed since. Read and written under the bucket's stripe lock, opaque so
-     * that a long is never torn (probes of one stripe share its read lock and may both fill a slot).
+     * Off-heap address of page {@code page} of a bucket at {@code bucketKey * slotsPerBucket + page}:
+     * its base pages and its first overflow page, side by side so that one cache line usually
+     * holds every address a probe of the bucket needs. {@link #MISSING} when a base page was
+     * looked up and absent, or 0 when not looked up yet or created or removed since. Read and
+     * written under the bucket's stripe lock, opaque so that a long is never torn (probes of one
+     * stripe share its read lock and may both fill a slot).
      */
     private final long[] addresses;
     /**
-     * By bucket key, the addresses of the bucket's overflow pages (element {@code page -
-     * pagesPerGeneration}, 0 when not known), or null; the outer array exists once a bucket
+     * By bucket key, the addresses of the bucket's overflow pages after the first (element
+     * {@code page - pagesPerGeneration}, 0 when not known), or null; the outer array exists once a bucket
      * spills. Filled by probes under the stripe's read lock, which may race to grow a bucket's
      * array and lose a fill (it is looked up again); cleared by writers under the write lock,
      * which no probe of the bucket holds meanwhile, so a removed page's address is never read.
@@ -100,7 +108,8 @@ final class BucketPages implements Closeable {
         this.pagesPerGeneration = geometry.pagesPerGeneration();
         this.baseChecksums = geometry.entryChecksums();
         this.overflowChecksums = geometry.overflowChecksums();
-        this.addresses = new long[(BlockTables.TABLES << BlockTables.BLOCK_BITS) * pagesPerGeneration];
+        this.slotsPerBucket = pagesPerGeneration + 1;
+        this.addresses = new long[(BlockTables.TABLES << BlockTables.BLOCK_BITS) * slotsPerBucket];
         int pageBytes = PageLayout.pageBytes(geometry.pageCapacity());
         // put and remove return the previous page (not null, as they could for a plain map):
         // GrowingMap counts a generation's entries by them.
@@ -134,14 +143,20 @@ final class BucketPages implements Closeable {
      * after the first; allocation-free for base pages (an overflow lookup boxes its key).
      */
     long address(int table, int block, int page) {
-        if (page >= pagesPerGeneration) {
+        if (page > pagesPerGeneration) {
             return overflowAddress(table, block, page - pagesPerGeneration);
         }
         int slot = addressSlot(table, block, page);
         long address = (long) ADDRESS.getOpaque(addresses, slot);
         if (address == 0) {
-            address = lookUp(base, pageKey(table, block, page));
-            ADDRESS.setOpaque(addresses, slot, address == 0 ? MISSING : address);
+            if (page < pagesPerGeneration) {
+                address = lookUp(base, pageKey(table, block, page));
+                ADDRESS.setOpaque(addresses, slot, address == 0 ? MISSING : address);
+            } else {
+                // A bucket's first overflow page: a missing one is not remembered, a probe only asks for pages its chain counts.
+                address = lookUp(overflow, pageKey(table, block, page));
+                ADDRESS.setOpaque(addresses, slot, address);
+            }
         }
         return address == MISSING ? 0 : address;
     }
@@ -182,12 +197,25 @@ final class BucketPages implements Closeable {
 
     /** Forgets an overflow page's address; the caller holds the stripe's write lock. */
     private void forgetOverflow(int table, int block, int page) {
+        if (page == pagesPerGeneration) {
+            ADDRESS.setOpaque(addresses, addressSlot(table, block, page), 0L);
+            return;
+        }
         long[][] chains = overflowAddresses;
         long[] known = chains == null ? null : (long[]) CHAIN.getAcquire(chains, BlockTables.bucketKey(table, block));
         int index = page - pagesPerGeneration;
         if (known != null && index < known.length) {
             ADDRESS.setOpaque(known, index, 0L);
         }
+    }
+
+    /**
+     * Whether the bucket has a page 0: read with acquire, so a caller without the stripe lock
+     * that sees it set sees the page complete; one that sees it clear may skip the bucket.
+     */
+    boolean hasHead(int table, int block) {
+        int bucket = BlockTables.bucketKey(table, block);
+        return ((long) ADDRESS.getAcquire(heads, bucket >>> 6) & 1L << bucket) != 0;
     }
 
     /** The bucket's number of pages (page 0's pages field), 0 for an empty bucket. The caller holds the stripe lock. */
@@ -327,8 +355,9 @@ final class BucketPages implements Closeable {
         overflow.close();
     }
 
+    /** The {@link #addresses} slot of a base page or of the bucket's first overflow page ({@code page} pagesPerGeneration). */
     private int addressSlot(int table, int block, int page) {
-        return BlockTables.bucketKey(table, block) * pagesPerGeneration + page;
+        return BlockTables.bucketKey(table, block) * slotsPerBucket + page;
     }
 
     /** Map key of a page: bucket key (18 bits) in the high word, page number in the low word. */

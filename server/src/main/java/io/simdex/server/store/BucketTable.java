@@ -8,6 +8,8 @@ import net.openhft.chronicle.map.ExternalMapQueryContext;
 import net.openhft.chronicle.map.MapEntry;
 
 import java.io.Closeable;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,12 +47,25 @@ public final class BucketTable implements Closeable {
     private static final int CACHE_LINE = 64;
     private static final UnsafeMemory MEMORY = UnsafeMemory.MEMORY;
 
+    private static final VarHandle CLOSED;
+
+    static {
+        try {
+            CLOSED = MethodHandles.lookup().findVarHandle(BucketTable.class, "closed", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final TableGeometry geometry;
     private final int pageBytes;
     private final BucketPages pages;
     private final StampedLock[] stripes = new StampedLock[STRIPES];
     private final AtomicLong entries = new AtomicLong();
-    /** Set by close under every stripe's write lock; read under a stripe lock by every call ({@link #checkOpen}). */
+    /**
+     * Set by close under every stripe's write lock; read under a stripe lock by every call
+     * ({@link #checkOpen}), or volatile by a probe of an empty bucket, which takes no lock.
+     */
     private boolean closed;
 
     BucketTable(Path dir, TableGeometry geometry, boolean clean) {
@@ -70,16 +85,33 @@ public final class BucketTable implements Closeable {
      */
     public void probe(int table, long fp, int maxDistance, MatchBuffer out) {
         int block = BlockTables.block(fp, table);
+        if (!pages.hasHead(table, block)) {
+            // An empty bucket answers without its stripe lock: its page 0 is published (the bit
+            // set) only once complete, so a probe that reads the bit clear is one that ran before
+            // the first add. Short texts' probes read 68 buckets, and in small collections most
+            // are empty (54% in dedup-cpu's 20,000 20-word texts), each costing two atomic
+            // updates of a lock for nothing.
+            checkOpenVolatile();
+            return;
+        }
         long residue = BlockTables.residue(fp, table);
         StampedLock lock = stripe(table, block);
         long stamp = lock.readLock();
         try {
             checkOpen();
-            for (int p = 0, n = pages.chainLength(table, block); p < n; p++) {
-                long address = pages.address(table, block, p);
+            int n = pages.chainLength(table, block);
+            long address = n == 0 ? 0 : pages.address(table, block, 0);
+            for (int p = 0; p < n; p++) {
+                // The next page's header is read before this page is scanned, so that its
+                // cache miss overlaps the scan instead of following it.
+                long next = p + 1 < n ? pages.address(table, block, p + 1) : 0;
+                if (next != 0) {
+                    out.keep(MEMORY.readByte(next));
+                }
                 if (address != 0) {
                     scanPage(address, table, block, residue, maxDistance, out);
                 }
+                address = next;
             }
         } finally {
             lock.unlockRead(stamp);
@@ -487,7 +519,7 @@ public final class BucketTable implements Closeable {
             stamps[i] = stripes[i].writeLock();
         }
         try {
-            closed = true;
+            CLOSED.setVolatile(this, true);
             pages.close();
         } finally {
             for (int i = 0; i < STRIPES; i++) {
@@ -503,8 +535,19 @@ public final class BucketTable implements Closeable {
      */
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("bucket table closed (its generation expired or the node is stopping)");
+            throw closedTable();
         }
+    }
+
+    /** {@link #checkOpen} for a call that holds no stripe lock: a volatile read orders it after the close. */
+    private void checkOpenVolatile() {
+        if ((boolean) CLOSED.getVolatile(this)) {
+            throw closedTable();
+        }
+    }
+
+    private static IllegalStateException closedTable() {
+        return new IllegalStateException("bucket table closed (its generation expired or the node is stopping)");
     }
 
     /** The slot of {@code residue} in the page at {@code address}, or -1 (also for a missing page, address 0). */

@@ -12,12 +12,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.LongStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -439,6 +442,15 @@ class BucketTableTest {
         assertTrue(probes.get() > 0, "probes ran before the close");
         MatchBuffer out = new MatchBuffer();
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> table.probe(0, fps[0], 3, out));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        // A probe of an empty bucket takes no stripe lock, and must see the close all the same.
+        Set<Integer> used = new HashSet<>();
+        for (long fp : fps) {
+            used.add(BlockTables.block(fp, 0));
+        }
+        long empty = LongStream.range(0, 1 << 16).filter(b -> !used.contains((int) b)).findFirst().orElseThrow() * 0x0001_0001_0001_0001L;
+        assertFalse(used.contains(BlockTables.block(empty, 0)));
+        e = assertThrows(IllegalStateException.class, () -> table.probe(0, empty, 3, out));
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
     }
 
