@@ -228,9 +228,16 @@ final class BucketPages implements Closeable {
         return first == 0 ? 0 : PageLayout.pagesAt(first);
     }
 
-    /** Where {@code key}'s page lies in {@code map}, newest generation first, or 0. */
+    /**
+     * Where {@code key}'s page lies in {@code map}, newest generation first, or 0. Generations
+     * whose key filter rules the key out are skipped: a store grown far past its sizing has an
+     * overflow map of many generations, and a restarted node looks up each of its pages once.
+     */
     private static long lookUp(GrowingMap<Long, byte[]> map, long key) {
         for (int g = map.generationCount() - 1; g >= 0; g--) {
+            if (map.rulesOut(g, key)) {
+                continue;
+            }
             long address = lookUp(map.generation(g), key);
             if (address != 0) {
                 return address;
@@ -346,6 +353,12 @@ final class BucketPages implements Closeable {
     /** Pages stored in both maps. */
     long count() {
         return base.size() + overflow.size();
+    }
+
+    /** Waits until both maps' older generations have their key filters (tests). */
+    void awaitKeyFilters() {
+        base.awaitFilters();
+        overflow.awaitFilters();
     }
 
     /** Unmaps both maps; the caller makes sure no thread reads a page address after. */

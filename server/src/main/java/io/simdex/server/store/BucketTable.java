@@ -100,18 +100,14 @@ public final class BucketTable implements Closeable {
         try {
             checkOpen();
             int n = pages.chainLength(table, block);
-            long address = n == 0 ? 0 : pages.address(table, block, 0);
+            if (n > 1) {
+                touchChain(table, block, n, out);
+            }
             for (int p = 0; p < n; p++) {
-                // The next page's header is read before this page is scanned, so that its
-                // cache miss overlaps the scan instead of following it.
-                long next = p + 1 < n ? pages.address(table, block, p + 1) : 0;
-                if (next != 0) {
-                    out.keep(MEMORY.readByte(next));
-                }
+                long address = pages.address(table, block, p);
                 if (address != 0) {
                     scanPage(address, table, block, residue, maxDistance, out);
                 }
-                address = next;
             }
         } finally {
             lock.unlockRead(stamp);
@@ -127,6 +123,22 @@ public final class BucketTable implements Closeable {
             long stored = MEMORY.readLong(at) & PageLayout.RESIDUE_MASK;
             if (Long.bitCount(stored ^ residue) <= maxDistance) {
                 out.add(BlockTables.fingerprint(table, block, stored));
+            }
+        }
+    }
+
+    /**
+     * Brings in every page of a chain of {@code n} before any is scanned: all but the last are
+     * full (appends go to the last page, a remove fills its hole from the last), so their lines
+     * are known without reading their headers, and the last page's header is read with them.
+     * Scanned page by page, each page's misses waited for the one before; a collection holding
+     * ten times what it was created for has chains of seven pages.
+     */
+    private void touchChain(int table, int block, int n, MatchBuffer out) {
+        for (int p = 0; p < n; p++) {
+            long address = pages.address(table, block, p);
+            if (address != 0) {
+                out.keep(p < n - 1 ? touch(address, address + pageBytes) : MEMORY.readByte(address));
             }
         }
     }
@@ -505,6 +517,11 @@ public final class BucketTable implements Closeable {
     /** Pages stored, base and overflow: more than buckets in use means chains have grown. */
     public long pages() {
         return pages.count();
+    }
+
+    /** Waits until the page maps' older generations have their key filters (tests). */
+    void awaitKeyFilters() {
+        pages.awaitKeyFilters();
     }
 
     public TableGeometry geometry() {

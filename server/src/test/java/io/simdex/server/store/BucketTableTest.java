@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -346,6 +347,39 @@ class BucketTableTest {
                     assertEquals(i % 7 == 0 && i / 7 < 100 ? 0 : 1, out.size(), "clean=" + clean + " fp " + i);
                 }
             }
+        }
+    }
+
+    /**
+     * A table grown far past its geometry: chains of 200 pages, whose overflow pages fill
+     * several generations of the overflow map. Reopened, a probe finds each page in its
+     * generation, where older generations are skipped by their key filters once built.
+     */
+    @Test
+    void reopen_overflowOfSeveralGenerations_everyPageFoundThroughKeyFilters() {
+        SplittableRandom random = new SplittableRandom(23);
+        int buckets = 16;
+        int perBucket = 800;
+        long[] fps = new long[buckets * perBucket];
+        for (int i = 0; i < fps.length; i++) {
+            fps[i] = (random.nextLong() & ~0xFFFF_0000_0000L) | (long) (0x100 + i % buckets) << 32;
+        }
+        try (BucketTable table = new BucketTable(dir, TINY, true)) {
+            for (long fp : fps) {
+                assertTrue(table.add(2, fp));
+            }
+        }
+        assertTrue(Files.exists(dir.resolve("overflow-2.cm")), "overflow pages spread over three generations or more");
+        try (BucketTable table = new BucketTable(dir, TINY, false)) {
+            table.awaitKeyFilters();
+            for (int i = 0; i < fps.length; i++) {
+                MatchBuffer out = new MatchBuffer();
+                table.probe(2, fps[i], 0, out);
+                assertEquals(1, out.size(), "fp " + i);
+            }
+            MatchBuffer all = new MatchBuffer();
+            table.probe(2, fps[0], 64, all);
+            assertEquals(perBucket, all.size(), "a whole chain of " + perBucket / TINY.pageCapacity() + " pages");
         }
     }
 
