@@ -23,8 +23,9 @@ import java.nio.file.Path;
  * bucket's chain of pages without knowing which map holds each.
  *
  * <h2>Addresses</h2>
- * {@link #address} answers where a page lies in its mapped file. Base pages' addresses are
- * remembered from their first lookup ({@link #addresses}): a Chronicle Map lookup (hash the key,
+ * {@link #address} answers where a page lies in its mapped file. Pages' addresses are read
+ * with the maps when they are opened, and a new page's is remembered from its first lookup
+ * ({@link #addresses}): a Chronicle Map lookup (hash the key,
  * lock the segment, walk its hash slots, unlock) was a third of the embedded server's CPU for a
  * unary Query at 10M stored, more than the scan of the page itself; store-bench at 10M went from
  * 0.54-0.61 of the ideal index's rate to 0.84-0.96 without it (store-bench, loadtest REPORT).
@@ -125,16 +126,45 @@ final class BucketPages implements Closeable {
                 n -> ChronicleMap.of(Long.class, byte[].class).entries(n).constantValueSizeBySample(new byte[pageBytes])
                         .checksumEntries(geometry.overflowChecksums())
                         .maxBloatFactor(2.0), clean);
+        // Every page's address is remembered as the maps are read: a node that restarted would
+        // otherwise look each page up on its first probe, and a store grown to ten times its
+        // sizing has seven pages a bucket. Older generations first, so a newer one's page wins.
         long[] residues = {0};
-        base.forEach((key, page) -> {
-            residues[0] += PageLayout.count(page);
+        forEachPage(base, (key, address) -> {
+            residues[0] += PageLayout.countAt(address);
             int bucket = (int) (key >>> 32); // pageKey's halves
-            if ((int) (long) key == 0) {
+            int page = (int) key;
+            if (page == 0) {
                 heads[bucket >>> 6] |= 1L << bucket;
             }
+            addresses[bucket * slotsPerBucket + page] = address;
         });
-        overflow.forEachValue(page -> residues[0] += PageLayout.count(page));
+        forEachPage(overflow, (key, address) -> {
+            residues[0] += PageLayout.countAt(address);
+            int bucket = (int) (key >>> 32);
+            int index = (int) key - pagesPerGeneration;
+            if (index == 0) {
+                addresses[bucket * slotsPerBucket + pagesPerGeneration] = address;
+            } else {
+                rememberOverflowSlowPath(bucket, index, address);
+            }
+        });
         entriesAtOpen = residues[0];
+    }
+
+    /** A page's key and where it lies. */
+    private interface PageVisitor {
+        void visit(long key, long address);
+    }
+
+    /** Calls {@code visitor} with every page of {@code map}, oldest generation first. */
+    private static void forEachPage(GrowingMap<Long, byte[]> map, PageVisitor visitor) {
+        for (int g = 0; g < map.generationCount(); g++) {
+            map.generation(g).forEachEntry(e -> {
+                Data<byte[]> v = e.value();
+                visitor.visit(e.key().get(), v.bytes().addressForRead(v.offset()));
+            });
+        }
     }
 
     /**
@@ -228,16 +258,9 @@ final class BucketPages implements Closeable {
         return first == 0 ? 0 : PageLayout.pagesAt(first);
     }
 
-    /**
-     * Where {@code key}'s page lies in {@code map}, newest generation first, or 0. Generations
-     * whose key filter rules the key out are skipped: a store grown far past its sizing has an
-     * overflow map of many generations, and a restarted node looks up each of its pages once.
-     */
+    /** Where {@code key}'s page lies in {@code map}, newest generation first, or 0. */
     private static long lookUp(GrowingMap<Long, byte[]> map, long key) {
         for (int g = map.generationCount() - 1; g >= 0; g--) {
-            if (map.rulesOut(g, key)) {
-                continue;
-            }
             long address = lookUp(map.generation(g), key);
             if (address != 0) {
                 return address;
@@ -353,12 +376,6 @@ final class BucketPages implements Closeable {
     /** Pages stored in both maps. */
     long count() {
         return base.size() + overflow.size();
-    }
-
-    /** Waits until both maps' older generations have their key filters (tests). */
-    void awaitKeyFilters() {
-        base.awaitFilters();
-        overflow.awaitFilters();
     }
 
     /** Unmaps both maps; the caller makes sure no thread reads a page address after. */

@@ -519,11 +519,6 @@ public final class BucketTable implements Closeable {
         return pages.count();
     }
 
-    /** Waits until the page maps' older generations have their key filters (tests). */
-    void awaitKeyFilters() {
-        pages.awaitKeyFilters();
-    }
-
     public TableGeometry geometry() {
         return geometry;
     }

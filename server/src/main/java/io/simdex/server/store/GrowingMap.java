@@ -352,14 +352,6 @@ public final class GrowingMap<K, V> implements Closeable {
         return generations.size();
     }
 
-    /**
-     * Whether older generation {@code g} surely does not hold {@code key}, by its key filter, for
-     * a caller that looks generations up itself (BucketPages); false for the newest or unfiltered.
-     */
-    boolean rulesOut(int g, K key) {
-        return g < generations.size() - 1 && ruledOut(g, hash(key));
-    }
-
     /** Generation {@code g}, 0 the oldest: for reading or writing a value in place (BucketPages). */
     ChronicleMap<K, V> generation(int g) {
         return generations.get(g);
