@@ -37,14 +37,14 @@ import java.nio.file.Path;
  * time, looked the bucket up in the map. Short texts' probes read 68 buckets; at 20,000 stored
  * most are empty, and first lookups of empty buckets were 4 of 5 map lookups and a fifth of the
  * CPU of a 20-word text's Dedup (dedup-cpu, JFR).
- * Overflow pages' addresses are remembered once found, a bucket's first beside its base pages'
- * and later ones in {@link #overflowAddresses}: text fingerprints are not uniform, so the
- * buckets near a cluster of texts spill far past the sizing's Poisson estimate, and every probe
- * of one paid a map lookup per overflow page (most of a text Dedup's probe time in
- * DedupTextBenchmark). A store past the load it was sized for has a first overflow page in most
- * buckets, and finding its address through the per-bucket array was one more cache miss a probe
- * waited for: 13% of the batched Query's samples at 13.5M in a store sized for 10M (JFR). Writes look pages up, newest generation
- * first (a base map has two generations once past its first file). An entry of a fixed-size
+ * Overflow pages' addresses are remembered once found, a bucket's first in a flat array
+ * ({@link #firstOverflow}) and later ones in {@link #overflowAddresses}: text fingerprints are
+ * not uniform, so the buckets near a cluster of texts spill far past the sizing's Poisson
+ * estimate, and every probe of one paid a map lookup per overflow page (most of a text Dedup's
+ * probe time in DedupTextBenchmark). A store past the load it was sized for has a first
+ * overflow page in most buckets, and finding its address through the per-bucket arrays was one
+ * more cache miss a probe waited for: 13% of the batched Query's samples at 13.5M in a store
+ * sized for 10M (JFR). Writes look pages up, newest generation first (a base map has two generations once past its first file). An entry of a fixed-size
  * value stays where it is until it is removed or its map is closed, and only the bucket's
  * writers (holding BucketTable's stripe write lock) remove a page, forgetting its address
  * first; BucketTable closes this only under every stripe's write lock.
@@ -60,12 +60,11 @@ final class BucketPages implements Closeable {
     private static final VarHandle ADDRESS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle CHAIN = MethodHandles.arrayElementVarHandle(long[][].class);
     private static final VarHandle OVERFLOW_ADDRESSES;
+    private static final VarHandle FIRST_OVERFLOW;
     /** An {@link #addresses} slot of a base page looked up and not found: no mapped page lies at the top of the address space. */
     private static final long MISSING = -1L;
 
     private final int pagesPerGeneration;
-    /** {@link #addresses} slots of a bucket: its base pages, then its first overflow page. */
-    private final int slotsPerBucket;
     /**
      * Bit {@code bucketKey} is set when the bucket's page 0 exists: set after {@link #create}
      * stores it and cleared before {@link #remove} drops it, both under the bucket's stripe write
@@ -80,12 +79,10 @@ final class BucketPages implements Closeable {
     private final GrowingMap<Long, byte[]> base;
     private final GrowingMap<Long, byte[]> overflow;
     /**
-     * Off-heap address of page {@code page} of a bucket at {@code bucketKey * slotsPerBucket + page}:
-     * its base pages and its first overflow page, side by side so that one cache line usually
-     * holds every address a probe of the bucket needs. {@link #MISSING} when a base page was
-     * looked up and absent, or 0 when not looked up yet or created or removed since. Read and
-     * written under the bucket's stripe lock, opaque so that a long is never torn (probes of one
-     * stripe share its read lock and may both fill a slot).
+     * Off-heap address of base page {@code bucketKey * pagesPerGeneration + page}, {@link #MISSING}
+     * when looked up and absent, or 0 when not looked up yet or created or removed since. Read
+     * and written under the bucket's stripe lock, opaque so that a long is never torn (probes of
+     * one stripe share its read lock and may both fill a slot).
      */
     private final long[] addresses;
     /**
@@ -96,10 +93,17 @@ final class BucketPages implements Closeable {
      * which no probe of the bucket holds meanwhile, so a removed page's address is never read.
      */
     private volatile long[][] overflowAddresses;
+    /**
+     * By bucket key, the address of the bucket's first overflow page, 0 when not known; null
+     * until a page spills, so a store that never outgrows its sizing keeps no such array (2 MB
+     * a table). Filled and cleared as {@link #overflowAddresses}' elements are.
+     */
+    private volatile long[] firstOverflow;
 
     static {
         try {
             OVERFLOW_ADDRESSES = MethodHandles.lookup().findVarHandle(BucketPages.class, "overflowAddresses", long[][].class);
+            FIRST_OVERFLOW = MethodHandles.lookup().findVarHandle(BucketPages.class, "firstOverflow", long[].class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -109,8 +113,7 @@ final class BucketPages implements Closeable {
         this.pagesPerGeneration = geometry.pagesPerGeneration();
         this.baseChecksums = geometry.entryChecksums();
         this.overflowChecksums = geometry.overflowChecksums();
-        this.slotsPerBucket = pagesPerGeneration + 1;
-        this.addresses = new long[(BlockTables.TABLES << BlockTables.BLOCK_BITS) * slotsPerBucket];
+        this.addresses = new long[(BlockTables.TABLES << BlockTables.BLOCK_BITS) * pagesPerGeneration];
         int pageBytes = PageLayout.pageBytes(geometry.pageCapacity());
         // put and remove return the previous page (not null, as they could for a plain map):
         // GrowingMap counts a generation's entries by them.
@@ -137,14 +140,14 @@ final class BucketPages implements Closeable {
             if (page == 0) {
                 heads[bucket >>> 6] |= 1L << bucket;
             }
-            addresses[bucket * slotsPerBucket + page] = address;
+            addresses[bucket * pagesPerGeneration + page] = address;
         });
         forEachPage(overflow, (key, address) -> {
             residues[0] += PageLayout.countAt(address);
             int bucket = (int) (key >>> 32);
             int index = (int) key - pagesPerGeneration;
             if (index == 0) {
-                addresses[bucket * slotsPerBucket + pagesPerGeneration] = address;
+                rememberFirstOverflow(bucket, address);
             } else {
                 rememberOverflowSlowPath(bucket, index, address);
             }
@@ -173,22 +176,40 @@ final class BucketPages implements Closeable {
      * after the first; allocation-free for base pages (an overflow lookup boxes its key).
      */
     long address(int table, int block, int page) {
-        if (page > pagesPerGeneration) {
-            return overflowAddress(table, block, page - pagesPerGeneration);
+        if (page >= pagesPerGeneration) {
+            return page == pagesPerGeneration ? firstOverflowAddress(table, block) : overflowAddress(table, block, page - pagesPerGeneration);
         }
         int slot = addressSlot(table, block, page);
         long address = (long) ADDRESS.getOpaque(addresses, slot);
         if (address == 0) {
-            if (page < pagesPerGeneration) {
-                address = lookUp(base, pageKey(table, block, page));
-                ADDRESS.setOpaque(addresses, slot, address == 0 ? MISSING : address);
-            } else {
-                // A bucket's first overflow page: a missing one is not remembered, a probe only asks for pages its chain counts.
-                address = lookUp(overflow, pageKey(table, block, page));
-                ADDRESS.setOpaque(addresses, slot, address);
-            }
+            address = lookUp(base, pageKey(table, block, page));
+            ADDRESS.setOpaque(addresses, slot, address == 0 ? MISSING : address);
         }
         return address == MISSING ? 0 : address;
+    }
+
+    /** The address of the bucket's first overflow page; a missing one is not remembered, as probes only ask for pages a chain counts. */
+    private long firstOverflowAddress(int table, int block) {
+        int bucket = BlockTables.bucketKey(table, block);
+        long[] known = firstOverflow;
+        long address = known == null ? 0 : (long) ADDRESS.getOpaque(known, bucket);
+        if (address == 0) {
+            address = lookUp(overflow, pageKey(table, block, pagesPerGeneration));
+            if (address != 0) {
+                rememberFirstOverflow(bucket, address);
+            }
+        }
+        return address;
+    }
+
+    private void rememberFirstOverflow(int bucket, long address) {
+        long[] known = firstOverflow;
+        if (known == null) {
+            // Racing probes may each make one; the one kept loses the others' fills, nothing else.
+            FIRST_OVERFLOW.compareAndSet(this, null, new long[BlockTables.TABLES << BlockTables.BLOCK_BITS]);
+            known = firstOverflow;
+        }
+        ADDRESS.setOpaque(known, bucket, address);
     }
 
     private long overflowAddress(int table, int block, int index) {
@@ -228,7 +249,10 @@ final class BucketPages implements Closeable {
     /** Forgets an overflow page's address; the caller holds the stripe's write lock. */
     private void forgetOverflow(int table, int block, int page) {
         if (page == pagesPerGeneration) {
-            ADDRESS.setOpaque(addresses, addressSlot(table, block, page), 0L);
+            long[] known = firstOverflow;
+            if (known != null) {
+                ADDRESS.setOpaque(known, BlockTables.bucketKey(table, block), 0L);
+            }
             return;
         }
         long[][] chains = overflowAddresses;
@@ -385,9 +409,8 @@ final class BucketPages implements Closeable {
         overflow.close();
     }
 
-    /** The {@link #addresses} slot of a base page or of the bucket's first overflow page ({@code page} pagesPerGeneration). */
     private int addressSlot(int table, int block, int page) {
-        return BlockTables.bucketKey(table, block) * slotsPerBucket + page;
+        return BlockTables.bucketKey(table, block) * pagesPerGeneration + page;
     }
 
     /** Map key of a page: bucket key (18 bits) in the high word, page number in the low word. */
