@@ -25,10 +25,10 @@ import java.nio.file.Path;
  * <h2>Addresses</h2>
  * {@link #address} answers where a page lies in its mapped file. Pages' addresses are read
  * with the maps when they are opened, and a new page's is remembered from its first lookup
- * ({@link #addresses}): a Chronicle Map lookup (hash the key,
- * lock the segment, walk its hash slots, unlock) was a third of the embedded server's CPU for a
- * unary Query at 10M stored, more than the scan of the page itself; store-bench at 10M went from
- * 0.54-0.61 of the ideal index's rate to 0.84-0.96 without it (store-bench, loadtest REPORT).
+ * ({@link #addresses}): a Chronicle Map lookup (hash the key, lock the segment, walk its hash
+ * slots, unlock) was a third of the embedded server's CPU for a unary Query at 10M stored, more
+ * than the scan of the page itself; store-bench at 10M went from 0.54-0.61 of the ideal index's
+ * rate to 0.84-0.96 without it (store-bench, loadtest REPORT).
  * A base page found missing is remembered too ({@link #MISSING}) until {@link #create} makes
  * it: probes to distance 7 read each table's 16 one-bit-neighbour buckets, many of them empty
  * below millions stored, and each miss was a map lookup. Which buckets have a page 0 at all is
@@ -44,10 +44,11 @@ import java.nio.file.Path;
  * probe time in DedupTextBenchmark). A store past the load it was sized for has a first
  * overflow page in most buckets, and finding its address through the per-bucket arrays was one
  * more cache miss a probe waited for: 13% of the batched Query's samples at 13.5M in a store
- * sized for 10M (JFR). Writes look pages up, newest generation first (a base map has two generations once past its first file). An entry of a fixed-size
- * value stays where it is until it is removed or its map is closed, and only the bucket's
- * writers (holding BucketTable's stripe write lock) remove a page, forgetting its address
- * first; BucketTable closes this only under every stripe's write lock.
+ * sized for 10M (JFR). Writes look pages up, newest generation first (a base map has two
+ * generations once past its first file). An entry of a fixed-size value stays where it is
+ * until it is removed or its map is closed, and only the bucket's writers (holding
+ * BucketTable's stripe write lock) remove a page, forgetting its address first; BucketTable
+ * closes this only under every stripe's write lock.
  *
  * <h2>Checksums</h2>
  * Pages carry Chronicle Map entry checksums only in tables created with them
@@ -87,8 +88,8 @@ final class BucketPages implements Closeable {
     private final long[] addresses;
     /**
      * By bucket key, the addresses of the bucket's overflow pages after the first (element
-     * {@code page - pagesPerGeneration}, 0 when not known), or null; the outer array exists once a bucket
-     * spills. Filled by probes under the stripe's read lock, which may race to grow a bucket's
+     * {@code page - pagesPerGeneration}, 0 when not known), or null; the outer array exists once
+     * a bucket spills twice. Filled by probes under the stripe's read lock, which may race to grow a bucket's
      * array and lose a fill (it is looked up again); cleared by writers under the write lock,
      * which no probe of the bucket holds meanwhile, so a removed page's address is never read.
      */
@@ -140,7 +141,7 @@ final class BucketPages implements Closeable {
             if (page == 0) {
                 heads[bucket >>> 6] |= 1L << bucket;
             }
-            addresses[bucket * pagesPerGeneration + page] = address;
+            addresses[slot(bucket, page)] = address;
         });
         forEachPage(overflow, (key, address) -> {
             residues[0] += PageLayout.countAt(address);
@@ -177,7 +178,8 @@ final class BucketPages implements Closeable {
      */
     long address(int table, int block, int page) {
         if (page >= pagesPerGeneration) {
-            return page == pagesPerGeneration ? firstOverflowAddress(table, block) : overflowAddress(table, block, page - pagesPerGeneration);
+            return page == pagesPerGeneration ? firstOverflowAddress(table, block)
+                    : overflowAddress(table, block, page - pagesPerGeneration);
         }
         int slot = addressSlot(table, block, page);
         long address = (long) ADDRESS.getOpaque(addresses, slot);
@@ -188,7 +190,10 @@ final class BucketPages implements Closeable {
         return address == MISSING ? 0 : address;
     }
 
-    /** The address of the bucket's first overflow page; a missing one is not remembered, as probes only ask for pages a chain counts. */
+    /**
+     * The address of the bucket's first overflow page, or 0; a missing one is not remembered,
+     * as probes only ask for pages a chain counts.
+     */
     private long firstOverflowAddress(int table, int block) {
         int bucket = BlockTables.bucketKey(table, block);
         long[] known = firstOverflow;
@@ -410,7 +415,11 @@ final class BucketPages implements Closeable {
     }
 
     private int addressSlot(int table, int block, int page) {
-        return BlockTables.bucketKey(table, block) * pagesPerGeneration + page;
+        return slot(BlockTables.bucketKey(table, block), page);
+    }
+
+    private int slot(int bucket, int page) {
+        return bucket * pagesPerGeneration + page;
     }
 
     /** Map key of a page: bucket key (18 bits) in the high word, page number in the low word. */
