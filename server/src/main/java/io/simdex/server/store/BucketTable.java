@@ -288,6 +288,10 @@ public final class BucketTable implements Closeable {
      * bulk load's time when it was done that way).
      */
     private int appendRun(int table, int block, long[] fps, int from, int to) {
+        if (!pages.hasHead(table, block)) {
+            // Known absent without a map lookup: a bucket's first add, most adds of a small collection.
+            return newPage(table, block, 0, fps, from, to);
+        }
         long head = appendInPlace(table, block, 0, fps, from, to, true);
         if (head == ABSENT) {
             return newPage(table, block, 0, fps, from, to);
