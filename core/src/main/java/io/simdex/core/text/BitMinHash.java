@@ -17,12 +17,12 @@ import java.util.Arrays;
  * (which may be Han), over the letters and digits of the normalised text (all its characters
  * if it has none); a text of one letter is that letter.
  *
- * <p>Cost: one 64-bit hash per shingle, then per bin one xor, one multiply and one compare:
- * each bin orders the shingles by {@code (h ^ seed) * odd}, a bijection of the strong hash h
- * with its own seed and multiplier. The bit kept is bit 31 of the bin's minimum, which the
- * ordering (decided by the high bits) leaves unbiased. One 512-byte array per text; the
- * {@link #partitioned} form also orders each shingle in the 16 bins of its group, and uses one
- * 1 KB array.
+ * <p>Cost: one 64-bit hash per shingle, then per bin and shingle one xor, one multiply and one
+ * compare: each bin orders the shingles by {@code (h ^ seed) * odd}, a bijection of the strong
+ * hash h with its own seed and multiplier. The bit kept is bit 31 of the bin's minimum, which
+ * the ordering (decided by the high bits) leaves unbiased. One array of the shingles' hashes
+ * per text (16 bytes a character at most); the {@link #partitioned} form orders each shingle in
+ * the 16 bins of its group, from a second array of the hashes ordered by group.
  */
 public final class BitMinHash {
     private static final int BINS = Long.SIZE;
@@ -49,12 +49,12 @@ public final class BitMinHash {
 
     /** The fingerprint of a normalised text (NFKC, lower case: see {@code ContentHash.normalise}). */
     public static long of(String normalised) {
-        long[] min = new long[BINS];
-        Arrays.fill(min, Long.MAX_VALUE);
-        if (!shingle(normalised, true, min, null)) {
-            shingle(normalised, false, min, null);
+        Hashes shingles = Hashes.of(normalised);
+        long fp = 0;
+        for (int k = 0; k < BINS; k++) {
+            fp |= kept(min(shingles.hashes, 0, shingles.size, k)) << k;
         }
-        return bits(min, 0);
+        return fp;
     }
 
     /**
@@ -68,26 +68,58 @@ public final class BitMinHash {
      * (1 - J_t) / 2, J_t the group's similarity), with more variance.
      */
     public static long partitioned(String normalised) {
-        long[] min = new long[2 * BINS];
-        Arrays.fill(min, Long.MAX_VALUE);
-        int[] groupSizes = new int[GROUPS];
-        if (!shingle(normalised, true, min, groupSizes)) {
-            shingle(normalised, false, min, groupSizes);
+        Hashes shingles = Hashes.of(normalised);
+        // The shingles' hashes ordered by group (a counting sort), group t in [starts[t], starts[t + 1]).
+        int[] starts = new int[GROUPS + 1];
+        for (int i = 0; i < shingles.size; i++) {
+            starts[group(shingles.hashes[i]) + 1]++;
+        }
+        for (int t = 0; t < GROUPS; t++) {
+            starts[t + 1] += starts[t];
+        }
+        long[] grouped = new long[shingles.size];
+        int[] next = Arrays.copyOf(starts, GROUPS);
+        for (int i = 0; i < shingles.size; i++) {
+            long h = shingles.hashes[i];
+            grouped[next[group(h)]++] = h;
         }
         long fp = 0;
         for (int t = 0; t < GROUPS; t++) {
-            fp |= bits(min, groupSizes[t] > 0 ? BINS : 0) & (BLOCK_MASK << (t * BLOCK_BITS));
+            boolean own = starts[t + 1] > starts[t];
+            for (int k = t * BLOCK_BITS; k < (t + 1) * BLOCK_BITS; k++) {
+                long min = own ? min(grouped, starts[t], starts[t + 1], k) : min(shingles.hashes, 0, shingles.size, k);
+                fp |= kept(min) << k;
+            }
         }
         return fp;
     }
 
-    /** The kept bit of each of the {@link #BINS} minima of {@code min} from {@code offset}. */
-    private static long bits(long[] min, int offset) {
-        long fp = 0;
-        for (int k = 0; k < BINS; k++) {
-            fp |= ((min[offset + k] >>> KEPT_BIT) & 1L) << k;
+    private static int group(long hash) {
+        return (int) (Hashing.mix64(hash ^ GROUP_SEED) >>> (Long.SIZE - Integer.numberOfTrailingZeros(GROUPS)));
+    }
+
+    /**
+     * Bin {@code k}'s minimum over {@code hashes[from..to)}, Long.MAX_VALUE over none. Bin by
+     * bin, so the bin's seed, multiplier and minimum stay in registers and the new-minimum
+     * branch is rarely taken: half the time of updating all 64 minima per shingle (measured on
+     * 120 shingles, the same minima).
+     */
+    private static long min(long[] hashes, int from, int to, int k) {
+        long seed = SEEDS[k];
+        long multiplier = MULTIPLIERS[k];
+        long min = Long.MAX_VALUE;
+        for (int i = from; i < to; i++) {
+            long v = (hashes[i] ^ seed) * multiplier;
+            if (v < min) {
+                min = v;
+            }
         }
-        return fp;
+        return min;
+    }
+
+    /** The bit kept of a bin's minimum. */
+    private static long kept(long min) {
+        return (min >>> KEPT_BIT) & 1L;
     }
 
     /** How many letters and digits {@link #of} shingles in a normalised text. */
@@ -99,56 +131,58 @@ public final class BitMinHash {
         return n;
     }
 
-    /**
-     * Adds the shingles of the text's letters and digits ({@code lettersOnly}) or of all its
-     * characters to the bins' minima; false when there was no character to take.
-     */
-    private static boolean shingle(String text, boolean lettersOnly, long[] min, int[] groupSizes) {
-        char previous = 0;
-        boolean any = false;
-        boolean previousPairs = false;
-        int count = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (lettersOnly && !Character.isLetterOrDigit(c)) {
-                continue;
-            }
-            count++;
-            if (previousPairs) {
-                add(PAIR | ((long) previous << Character.SIZE) | c, min, groupSizes);
-            }
-            boolean han = isHan(c);
-            if (han) {
-                add(c, min, groupSizes);
-            }
-            previous = c;
-            previousPairs = !han;
-            any = true;
-        }
-        if (count == 1 && previousPairs) {
-            add(previous, min, groupSizes);
-        }
-        return any;
-    }
+    /** The 64-bit hashes of a text's shingles, in text order, repeats kept. */
+    private static final class Hashes {
+        /** At most two shingles a character: the pair it ends and, for a Han character, itself. */
+        final long[] hashes;
+        int size;
 
-    /** Adds one shingle to every bin; with {@code groupSizes}, also to its group's bins from {@link #BINS}. */
-    private static void add(long shingle, long[] min, int[] groupSizes) {
-        long h = Hashing.mix64(shingle);
-        for (int k = 0; k < BINS; k++) {
-            long v = (h ^ SEEDS[k]) * MULTIPLIERS[k];
-            if (v < min[k]) {
-                min[k] = v;
-            }
+        private Hashes(int capacity) {
+            hashes = new long[capacity];
         }
-        if (groupSizes != null) {
-            int g = (int) (Hashing.mix64(h ^ GROUP_SEED) >>> (Long.SIZE - Integer.numberOfTrailingZeros(GROUPS)));
-            groupSizes[g]++;
-            for (int k = g * BLOCK_BITS; k < (g + 1) * BLOCK_BITS; k++) {
-                long v = (h ^ SEEDS[k]) * MULTIPLIERS[k];
-                if (v < min[BINS + k]) {
-                    min[BINS + k] = v;
-                }
+
+        static Hashes of(String normalised) {
+            Hashes out = new Hashes(2 * normalised.length() + 1);
+            if (!out.shingle(normalised, true)) {
+                out.shingle(normalised, false);
             }
+            return out;
+        }
+
+        /**
+         * Adds the shingles of the text's letters and digits ({@code lettersOnly}) or of all its
+         * characters; false when there was no character to take.
+         */
+        private boolean shingle(String text, boolean lettersOnly) {
+            char previous = 0;
+            boolean any = false;
+            boolean previousPairs = false;
+            int count = 0;
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                if (lettersOnly && !Character.isLetterOrDigit(c)) {
+                    continue;
+                }
+                count++;
+                if (previousPairs) {
+                    add(PAIR | ((long) previous << Character.SIZE) | c);
+                }
+                boolean han = isHan(c);
+                if (han) {
+                    add(c);
+                }
+                previous = c;
+                previousPairs = !han;
+                any = true;
+            }
+            if (count == 1 && previousPairs) {
+                add(previous);
+            }
+            return any;
+        }
+
+        private void add(long shingle) {
+            hashes[size++] = Hashing.mix64(shingle);
         }
     }
 

@@ -19,6 +19,25 @@ class BitMinHashTest {
         assertNotEquals(BitMinHash.of("abcdef"), BitMinHash.of("fedcba"), "letters count in pairs");
     }
 
+    /**
+     * Collections keep the fingerprints they stored: these are the values of the first
+     * implementation, which updated all 64 minima per shingle, for texts of every shingling path.
+     */
+    @Test
+    void fingerprints_stayThoseOfStoredCollections() {
+        String[] texts = {"", "a", "!!! ...", "the city council met on tuesday to discuss the new budget for parks and roads",
+            "深圳地铁十一号线今日正式开通运营，全长五十一公里", "mixed 文本 with 中文 and english 42", "x".repeat(450),
+            "nothing but punctuation: ;;; ,,, ???"};
+        long[] of = {0xFFFFFFFFFFFFFFFFL, 0xE64E5EEBFD31505EL, 0x31971CA85B719530L, 0xC873E278946C239BL, 0x22C7D0AAD366516BL,
+            0xB859FF4505E3FA23L, 0xD7EECA4064D2D0CFL, 0xE5DBD335976E4E2BL};
+        long[] partitioned = {0xFFFFFFFFFFFFFFFFL, 0xE64E5EEBFD31505EL, 0xA7133CA81F409530L, 0xD9761B78B4ABF36BL, 0x21F606BEB9E7EECAL,
+            0x9C597DE5C5D2DC61L, 0xD7EECA4064D2D0CFL, 0x6B67482731585E4FL};
+        for (int i = 0; i < texts.length; i++) {
+            assertEquals(of[i], BitMinHash.of(texts[i]), texts[i]);
+            assertEquals(partitioned[i], BitMinHash.partitioned(texts[i]), texts[i]);
+        }
+    }
+
     @Test
     void onlyLettersAndDigitsCount_andTextsWithoutThemUseEveryCharacter() {
         assertEquals(BitMinHash.of("city council, tuesday!"), BitMinHash.of("city  council tuesday"));
