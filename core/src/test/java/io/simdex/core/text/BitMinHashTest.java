@@ -21,17 +21,29 @@ class BitMinHashTest {
 
     /**
      * Collections keep the fingerprints they stored: these are the values of the first
-     * implementation, which updated all 64 minima per shingle, for texts of every shingling path.
+     * implementation, which updated all 64 minima per shingle, for texts of every shingling path,
+     * and long ones whose shingles fill the hash buffer several times (one of them a single
+     * repeated shingle, so three groups stay empty).
      */
     @Test
     void fingerprints_stayThoseOfStoredCollections() {
+        StringBuilder letters = new StringBuilder();
+        for (int i = 0; i < 700; i++) {
+            letters.append((char) ('a' + (i * 7) % 26)).append(i % 5 == 0 ? " " : "");
+        }
+        StringBuilder han = new StringBuilder();
+        for (int i = 0; i < 1500; i++) {
+            han.append((char) (0x4E00 + (i * 37) % 2000));
+        }
         String[] texts = {"", "a", "!!! ...", "the city council met on tuesday to discuss the new budget for parks and roads",
             "深圳地铁十一号线今日正式开通运营，全长五十一公里", "mixed 文本 with 中文 and english 42", "x".repeat(450),
-            "nothing but punctuation: ;;; ,,, ???"};
+            "nothing but punctuation: ;;; ,,, ???", "x".repeat(3000), letters.toString(), han.toString(), ".,;!?".repeat(400)};
         long[] of = {0xFFFFFFFFFFFFFFFFL, 0xE64E5EEBFD31505EL, 0x31971CA85B719530L, 0xC873E278946C239BL, 0x22C7D0AAD366516BL,
-            0xB859FF4505E3FA23L, 0xD7EECA4064D2D0CFL, 0xE5DBD335976E4E2BL};
+            0xB859FF4505E3FA23L, 0xD7EECA4064D2D0CFL, 0xE5DBD335976E4E2BL, 0xD7EECA4064D2D0CFL, 0x90471C0024137AEEL,
+            0xF9C5C22405289AE8L, 0x5149230277733BD9L};
         long[] partitioned = {0xFFFFFFFFFFFFFFFFL, 0xE64E5EEBFD31505EL, 0xA7133CA81F409530L, 0xD9761B78B4ABF36BL, 0x21F606BEB9E7EECAL,
-            0x9C597DE5C5D2DC61L, 0xD7EECA4064D2D0CFL, 0x6B67482731585E4FL};
+            0x9C597DE5C5D2DC61L, 0xD7EECA4064D2D0CFL, 0x6B67482731585E4FL, 0xD7EECA4064D2D0CFL, 0xC0DC2AA247117C46L,
+            0x9D49CC17A4DAF9DEL, 0xB94923027EF24769L};
         for (int i = 0; i < texts.length; i++) {
             assertEquals(of[i], BitMinHash.of(texts[i]), texts[i]);
             assertEquals(partitioned[i], BitMinHash.partitioned(texts[i]), texts[i]);
