@@ -115,7 +115,7 @@ public final class BitMinHash {
             min = new long[partitioned ? 2 * BINS : BINS];
             Arrays.fill(min, Long.MAX_VALUE);
             // At most two shingles a character: the pair it ends and, for a Han character, itself.
-            hashes = new long[Math.min(CHUNK, 2 * textLength + 1)];
+            hashes = new long[(int) Math.min(CHUNK, 2L * textLength + 1)];
             groupSizes = partitioned ? new int[GROUPS] : null;
             byGroup = partitioned ? new long[hashes.length] : null;
         }
