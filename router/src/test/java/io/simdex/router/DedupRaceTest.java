@@ -56,6 +56,16 @@ class DedupRaceTest {
 
     @Test
     void dedup_concurrentNearDuplicatesThroughSeveralRouters_equalsSerialReplay() throws Exception {
+        concurrentDedupEqualsSerialReplay(400, 1, 4);
+    }
+
+    /** Requests of more documents than a lock group, so that groups of concurrent requests interleave. */
+    @Test
+    void dedup_concurrentRequestsOfManyLockGroups_equalsSerialReplay() throws Exception {
+        concurrentDedupEqualsSerialReplay(1_200, 100, 300);
+    }
+
+    private void concurrentDedupEqualsSerialReplay(int groups, int minPerRequest, int maxPerRequest) throws Exception {
         List<ShardNode> nodes = new ArrayList<>();
         Placement placement = Placement.roundRobin(4);
         for (int i = 0; i < 4; i++) {
@@ -74,8 +84,8 @@ class DedupRaceTest {
                 channels.add(NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build());
             }
 
-            List<Doc> docs = groupsOfNearDuplicates(400, new SplittableRandom(5));
-            ConcurrentLinkedQueue<DedupResult> results = submitConcurrently(docs, channels);
+            List<Doc> docs = groupsOfNearDuplicates(groups, new SplittableRandom(5));
+            ConcurrentLinkedQueue<DedupResult> results = submitConcurrently(docs, channels, minPerRequest, maxPerRequest);
 
             assertEquals(docs.size(), results.size());
             List<DedupResult> kept = results.stream().filter(DedupResult::getInserted).toList();
@@ -116,7 +126,8 @@ class DedupRaceTest {
         }
     }
 
-    private static ConcurrentLinkedQueue<DedupResult> submitConcurrently(List<Doc> docs, List<ManagedChannel> channels) throws Exception {
+    private static ConcurrentLinkedQueue<DedupResult> submitConcurrently(List<Doc> docs, List<ManagedChannel> channels, int minPerRequest,
+                                                                         int maxPerRequest) throws Exception {
         List<Doc> shuffled = new ArrayList<>(docs);
         Collections.shuffle(shuffled, new java.util.Random(6));
         ConcurrentLinkedQueue<Doc> queue = new ConcurrentLinkedQueue<>(shuffled);
@@ -129,7 +140,7 @@ class DedupRaceTest {
                 SplittableRandom rnd = new SplittableRandom(client);
                 while (true) {
                     DedupRequest.Builder req = DedupRequest.newBuilder().setMaxDistance(UInt32Value.of(K));
-                    for (int n = 1 + rnd.nextInt(4); n > 0; n--) {
+                    for (int n = minPerRequest + rnd.nextInt(maxPerRequest - minPerRequest + 1); n > 0; n--) {
                         Doc d = queue.poll();
                         if (d != null) {
                             req.addDocuments(Calls.doc(d.id, d.fp));

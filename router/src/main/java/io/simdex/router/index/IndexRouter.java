@@ -449,6 +449,34 @@ public final class IndexRouter implements AutoCloseable {
      */
     public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance, int limit, TextChecks checks) {
         boolean verify = checks != null && checks.any();
+        if (verify || ids.length <= LOCK_GROUP || BatchKeys.lastOccurrences(ids).length < ids.length) {
+            return dedupLocked(c, w, ids, fps, maxDistance, limit, verify ? checks : null);
+        }
+        List<Decision> out = new ArrayList<>(ids.length);
+        for (int from = 0; from < ids.length; from += LOCK_GROUP) {
+            int to = Math.min(ids.length, from + LOCK_GROUP);
+            out.addAll(dedupLocked(c, w, Arrays.copyOfRange(ids, from, to), Arrays.copyOfRange(fps, from, to), maxDistance, limit, null));
+        }
+        return out;
+    }
+
+    /**
+     * Fingerprints a Dedup decides under one set of bucket locks. A larger request is decided a
+     * group at a time, each locked, probed, stored and unlocked before the next, so that
+     * concurrent requests wait for one group of another, not for its whole batch: two requests
+     * of 1,000 fingerprints lock 4,000 of a collection's 262,144 bucket keys each and share about
+     * 60 of them, so whole batches ran one after the other (batched Dedup at 10M: 58K documents/s
+     * with one client, 65K with two, 66K with four). Groups of 64 share a key a fifth of the time.
+     * A group sees the groups before it as stored documents, so each fingerprint is decided as in
+     * the whole request, but for one repeated with its own id (stored already, where the whole
+     * request finds a duplicate of itself): requests that repeat an id are decided whole, and so
+     * are texts (the request's own are verified by their full sketches, stored ones by packed).
+     */
+    static final int LOCK_GROUP = 64;
+
+    /** {@link #dedup} of documents decided under one set of locks; {@code checks} null or with something to verify. */
+    private List<Decision> dedupLocked(String c, Window w, String[] ids, long[] fps, int maxDistance, int limit, TextChecks checks) {
+        boolean verify = checks != null;
         int reach = verify ? checks.reach(maxDistance) : maxDistance;
         // A text that probes with two fingerprints locks the buckets of both.
         long[] probes = verify ? checks.withSecondProbes(fps) : fps;

@@ -1,0 +1,189 @@
+package io.simdex.router;
+
+import io.simdex.fingerprint.BitFlips;
+import io.simdex.fingerprint.BlockTables;
+import io.simdex.fingerprint.Hamming;
+import io.simdex.router.index.IndexRouter;
+import io.simdex.router.index.Window;
+import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.ShardClient;
+import io.simdex.server.ShardNode;
+import io.simdex.server.store.StoreSizing;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A Dedup of many fingerprints is decided in groups, each locked, stored and unlocked in turn:
+ * its decisions are still those of one document at a time in request order (a brute-force
+ * replay), and a group is stored before the next one waits for its locks.
+ */
+class DedupGroupsTest {
+    private static final int K = 3;
+    private static final String C = "c";
+
+    @TempDir
+    Path dir;
+
+    private final List<ShardNode> nodes = new ArrayList<>();
+    private final List<ShardClient> clients = new ArrayList<>();
+    private final Placement placement = Placement.roundRobin(4);
+    private IndexRouter index;
+
+    @BeforeEach
+    void start() {
+        for (int i = 0; i < 4; i++) {
+            ShardNode node = new ShardNode(dir.resolve("shard-" + i), c -> StoreSizing.forShare(50_000, 4, 8));
+            nodes.add(node);
+            clients.add(new LocalShardClient(node));
+        }
+        index = new IndexRouter(clients, placement);
+    }
+
+    @AfterEach
+    void stop() {
+        index.close();
+    }
+
+    @Test
+    void dedup_requestOfManyGroups_decidesAsOneDocumentAtATimeInOrder() {
+        SplittableRandom rnd = new SplittableRandom(31);
+        Map<String, Long> stored = new LinkedHashMap<>();
+        for (int i = 0; i < 2_000; i++) {
+            stored.put("s" + i, rnd.nextLong());
+        }
+        index.insert(C, Window.FOREVER, stored.keySet().toArray(String[]::new), stored.values().stream().mapToLong(Long::longValue).toArray());
+        List<String> storedIds = new ArrayList<>(stored.keySet());
+
+        // 1,000 documents: new ones, copies of stored ones and of earlier ones of the request at
+        // distances 0..5, the earlier one in the same group, the group before, or far back, and
+        // pairs across each group boundary.
+        int n = 1_000;
+        String[] ids = new String[n];
+        long[] fps = new long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = "q" + i;
+            int kind = rnd.nextInt(5);
+            int d = rnd.nextInt(6);
+            if (i % 64 == 0 && i > 0) {
+                fps[i] = BitFlips.flip(fps[i - 1], d, rnd); // the previous group's last document
+            } else if (kind == 0 && i > 0) {
+                fps[i] = BitFlips.flip(fps[Math.max(0, i - 1 - rnd.nextInt(8))], d, rnd);
+            } else if (kind == 1 && i > 64) {
+                fps[i] = BitFlips.flip(fps[rnd.nextInt(i)], d, rnd);
+            } else if (kind == 2) {
+                fps[i] = BitFlips.flip(stored.get(storedIds.get(rnd.nextInt(storedIds.size()))), d, rnd);
+            } else {
+                fps[i] = rnd.nextLong();
+            }
+        }
+
+        List<IndexRouter.Decision> decisions = index.dedup(C, Window.FOREVER, ids, fps, K);
+
+        Map<String, Long> kept = new LinkedHashMap<>(stored);
+        int insertedByReplay = 0;
+        int duplicatesOfTheRequest = 0;
+        for (int i = 0; i < n; i++) {
+            long fp = fps[i];
+            Set<String> near = kept.entrySet().stream().filter(e -> Hamming.distance(e.getValue(), fp) <= K)
+                    .map(Map.Entry::getKey).collect(Collectors.toCollection(TreeSet::new));
+            IndexRouter.Decision d = decisions.get(i);
+            assertEquals(near.isEmpty(), d.inserted(), ids[i] + ": the replay says " + (near.isEmpty() ? "keep" : "duplicate of " + near));
+            assertEquals(near, d.duplicates().stream().map(IndexRouter.Hit::id).collect(Collectors.toCollection(TreeSet::new)), ids[i]);
+            assertEquals(near.size(), d.total(), ids[i]);
+            for (IndexRouter.Hit h : d.duplicates()) {
+                assertEquals(Hamming.distance(fp, kept.get(h.id())), h.distance(), ids[i] + " against " + h.id());
+                // What it duplicates was decided before it.
+                if (h.id().startsWith("q")) {
+                    assertTrue(decisions.get(Integer.parseInt(h.id().substring(1))).sequence() < d.sequence(), ids[i] + " after " + h.id());
+                }
+            }
+            if (near.isEmpty()) {
+                kept.put(ids[i], fp);
+                insertedByReplay++;
+            } else if (near.stream().anyMatch(id -> id.startsWith("q"))) {
+                duplicatesOfTheRequest++;
+            }
+        }
+        assertTrue(duplicatesOfTheRequest > 100 && insertedByReplay > 300, duplicatesOfTheRequest + " duplicates of the request, "
+                + insertedByReplay + " inserted");
+        assertEquals(stored.size() + insertedByReplay, index.stats(C, Window.FOREVER).documents(), "exactly the kept documents are stored");
+    }
+
+    @Test
+    void dedup_requestRepeatingADocument_decidesItWhole_theRepeatADuplicateOfTheFirst() {
+        int n = 200;
+        String[] ids = IntStream.range(0, n).mapToObj(i -> "d" + i).toArray(String[]::new);
+        long[] fps = new SplittableRandom(32).longs(n).toArray();
+        ids[150] = ids[10];
+        fps[150] = fps[10];
+
+        List<IndexRouter.Decision> decisions = index.dedup(C, Window.FOREVER, ids, fps, K);
+
+        assertTrue(decisions.get(10).inserted());
+        assertFalse(decisions.get(150).inserted(), "the repeat, in another group's place, is a duplicate of the first as in one request");
+        assertEquals(List.of("d10"), decisions.get(150).duplicates().stream().map(IndexRouter.Hit::id).toList());
+        assertEquals(n - 1, IntStream.range(0, n).filter(i -> decisions.get(i).inserted()).count());
+    }
+
+    @Test
+    void dedup_requestOfManyGroups_storesAGroupBeforeWaitingForTheNextGroupsLocks() throws Exception {
+        int n = 200;
+        String[] ids = IntStream.range(0, n).mapToObj(i -> "w" + i).toArray(String[]::new);
+        long[] fps = new SplittableRandom(33).longs(n).toArray();
+        // Another caller holds a bucket key of document 150 (the third group) that no document
+        // of the first two groups has.
+        int key = BlockTables.bucketKey(0, BlockTables.block(fps[150], 0));
+        for (int i = 0; i < 128; i++) {
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                assertFalse(BlockTables.bucketKey(t, BlockTables.block(fps[i], t)) == key, "the seed gives the first groups other keys");
+            }
+        }
+        ShardClient owner = clients.get(placement.ownerOfBucket(0, BlockTables.block(fps[150], 0)));
+        long token = 77;
+        owner.lockBuckets(C, new int[]{key}, token, 60_000, 1_000).get(10, TimeUnit.SECONDS);
+
+        CompletableFuture<List<IndexRouter.Decision>> dedup = CompletableFuture.supplyAsync(() -> index.dedup(C, Window.FOREVER, ids, fps, K));
+        try {
+            long[] firstGroups = Arrays.copyOf(fps, 128);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
+            while (storedOf(firstGroups) < 128) {
+                assertTrue(System.nanoTime() < deadline, "the first two groups stored while the third waits: " + storedOf(firstGroups));
+                assertFalse(dedup.isDone(), "the request waits for the held key");
+                Thread.sleep(5);
+            }
+            assertFalse(dedup.isDone(), "the third group still waits for its key");
+            assertEquals(0, storedOf(new long[]{fps[150]}), "the waiting group stored nothing");
+        } finally {
+            owner.unlockBuckets(C, new int[]{key}, token, 0).get(10, TimeUnit.SECONDS);
+        }
+        List<IndexRouter.Decision> decisions = dedup.get(30, TimeUnit.SECONDS);
+        assertTrue(decisions.stream().allMatch(IndexRouter.Decision::inserted));
+        assertEquals(n, storedOf(fps));
+    }
+
+    /** How many of {@code fps} are stored (found at distance 0). */
+    private int storedOf(long[] fps) {
+        return (int) index.query(C, Window.FOREVER, fps, 0, 0).stream().filter(r -> !r.hits().isEmpty()).count();
+    }
+}
