@@ -134,8 +134,9 @@ class SimdexServicer(object):
     max_distance is stored already (including documents earlier in the same request).
     Race-free across clients and routers: of two near-duplicates submitted at the same
     moment, exactly one is kept. ABORTED when the affected buckets stay locked by other
-    Dedup calls for too long: retry (a request of more than 64 fingerprints is decided and
-    stored 64 at a time, so its first groups may be stored; the retry reports them inserted).
+    Dedup calls for too long: retry (the embedded server decides and stores a request of more
+    than 64 fingerprints 64 at a time, so its first groups may be stored; the retry reports
+    them inserted).
     """
     context.set_code(grpc.StatusCode.UNIMPLEMENTED)
     context.set_details('Method not implemented!')

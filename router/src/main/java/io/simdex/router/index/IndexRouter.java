@@ -449,7 +449,7 @@ public final class IndexRouter implements AutoCloseable {
      */
     public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance, int limit, TextChecks checks) {
         boolean verify = checks != null && checks.any();
-        if (verify || ids.length <= LOCK_GROUP || BatchKeys.lastOccurrences(ids).length < ids.length) {
+        if (verify || local == null || ids.length <= LOCK_GROUP || BatchKeys.lastOccurrences(ids).length < ids.length) {
             return dedupLocked(c, w, ids, fps, maxDistance, limit, verify ? checks : null);
         }
         List<Decision> out = new ArrayList<>(ids.length);
@@ -461,8 +461,9 @@ public final class IndexRouter implements AutoCloseable {
     }
 
     /**
-     * Fingerprints a Dedup decides under one set of bucket locks. A larger request is decided a
-     * group at a time, each locked, probed, stored and unlocked before the next, so that
+     * Fingerprints a Dedup decides under one set of bucket locks when every shard is in this
+     * JVM. A larger request is decided a group at a time, each locked, probed, stored and
+     * unlocked before the next, so that
      * concurrent requests wait for one group of another, not for its whole batch: two requests
      * of 1,000 fingerprints lock 4,000 of a collection's 262,144 bucket keys each and share about
      * 60 of them, so whole batches ran one after the other (batched Dedup at 10M: 58K documents/s
@@ -471,6 +472,10 @@ public final class IndexRouter implements AutoCloseable {
      * the whole request, but for one repeated with its own id (stored already, where the whole
      * request finds a duplicate of itself): requests that repeat an id are decided whole, and so
      * are texts (the request's own are verified by their full sketches, stored ones by packed).
+     * Over remote shards a group pays the round trips of a request (locks, probe, writes,
+     * unlock): on a 3-node cluster of one 2-core machine, groups cut Dedup of 1,000 from 19.3K
+     * to 2.6K documents/s with one call in flight and from 29.7K to 12.0K with four, so a
+     * request is decided whole there.
      */
     static final int LOCK_GROUP = 64;
 
