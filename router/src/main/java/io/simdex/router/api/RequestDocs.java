@@ -6,6 +6,7 @@ import io.simdex.router.crawl.ContentIndex;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.shard.Fanout;
 
+import java.security.MessageDigest;
 import java.util.List;
 import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
@@ -17,6 +18,8 @@ import java.util.stream.IntStream;
  * {@code normalised[i]} is its normalised text (null for a fingerprint).
  */
 record RequestDocs(String[] ids, long[] fps, byte[][] contentKeys, boolean[] known, String[] normalised) {
+    /** A digester per handler thread: {@code MessageDigest.getInstance} looks the provider up on every call. */
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(ContentHash::newSha256);
     /**
      * Validates and fingerprints documents. Texts whose content hash the collection has seen take
      * the recorded fingerprint; only the others pay for SimHash.
@@ -36,7 +39,7 @@ record RequestDocs(String[] ids, long[] fps, byte[][] contentKeys, boolean[] kno
                 case FINGERPRINT -> fps[i] = d.getFingerprint();
                 case TEXT -> {
                     normalised[i] = ContentHash.normalise(Validation.text("documents", i, ".text", d.getText()));
-                    keys[i] = ContentIndex.key(ContentHash.of(normalised[i]));
+                    keys[i] = ContentIndex.key(ContentHash.ofNormal(normalised[i], SHA_256.get()));
                     texts++;
                 }
                 case CONTENT_NOT_SET -> throw Validation.invalid("documents[" + i + "] has neither fingerprint nor text");

@@ -62,6 +62,22 @@ public record ContentHash(long high, long low) implements Comparable<ContentHash
         return new ContentHash(longAt(digest, 0), longAt(digest, Long.BYTES));
     }
 
+    /**
+     * {@link #of(CharSequence, MessageDigest) of(normal, sha256)} of a string {@link #normalise}
+     * returned: an ASCII one is hashed as it is, since normalising it again changes nothing
+     * (NFKC leaves ASCII alone, and it is lower case, with single spaces, trimmed already);
+     * another is normalised again, as {@code of} does, so the hash stays that of stored keys
+     * whether or not normalising twice changes it. Callers that keep the normal form skip a
+     * second normalisation of most texts.
+     */
+    public static ContentHash ofNormal(String normal, MessageDigest sha256) {
+        if (!isAscii(normal)) {
+            return of(normal, sha256);
+        }
+        byte[] digest = sha256.digest(normal.getBytes(StandardCharsets.US_ASCII));
+        return new ContentHash(longAt(digest, 0), longAt(digest, Long.BYTES));
+    }
+
     /** A new SHA-256 digester for {@link #of(CharSequence, MessageDigest)}. */
     public static MessageDigest newSha256() {
         try {
@@ -102,7 +118,18 @@ public record ContentHash(long high, long low) implements Comparable<ContentHash
      * equal fingerprints.
      */
     public static String fold(CharSequence text) {
-        return Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+        // NFKC maps every ASCII string to itself; the JDK's normaliser copies it anyway.
+        String s = text.toString();
+        return (isAscii(s) ? s : Normalizer.normalize(s, Normalizer.Form.NFKC)).toLowerCase(Locale.ROOT);
+    }
+
+    private static boolean isAscii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Unsigned order of {@code high}, then {@code low}: a total order for tie-breaks. */

@@ -45,6 +45,36 @@ class ContentHashTest {
         assertTrue(new ContentHash(1L, 2).compareTo(new ContentHash(1L, -1L)) < 0);
     }
 
+    /**
+     * The ASCII shortcuts give what the definitions give: {@code fold} is NFKC then lower case,
+     * and {@code ofNormal} of a normal form is {@code of} of it (which normalises it again), on
+     * random ASCII, Latin, full-width, Greek, Han and combining-mark texts with all kinds of
+     * whitespace.
+     */
+    @Test
+    void foldAndOfNormal_equalTheDefinitions_onRandomTexts() throws Exception {
+        String alphabet = "aZ9 .,\t\n\r\u000b\u001c\u00a0\u2003\u3000ÄéİıßſΣσςΩ\u212a\u2126ＡＺ１漢字\u0301\u0307ǅﬁ①";
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(9);
+        MessageDigest sha = ContentHash.newSha256();
+        for (int n = 0; n < 20_000; n++) {
+            StringBuilder text = new StringBuilder();
+            boolean ascii = n % 2 == 0;
+            for (int i = rnd.nextInt(40); i > 0; i--) {
+                text.append(ascii ? (char) rnd.nextInt(128) : alphabet.charAt(rnd.nextInt(alphabet.length())));
+            }
+            String t = text.toString();
+            assertEquals(java.text.Normalizer.normalize(t, java.text.Normalizer.Form.NFKC).toLowerCase(java.util.Locale.ROOT),
+                    ContentHash.fold(t), () -> "fold of " + escaped(t));
+            String normal = ContentHash.normalise(t);
+            assertEquals(ContentHash.of(normal), ContentHash.ofNormal(normal, sha), () -> "ofNormal of " + escaped(normal));
+        }
+    }
+
+    private static String escaped(String s) {
+        return s.chars().mapToObj(c -> c < 0x20 || c >= 0x7f ? String.format("\\u%04x", c) : String.valueOf((char) c))
+                .collect(java.util.stream.Collectors.joining());
+    }
+
     @Test
     void of_null_rejected() {
         assertThrows(IllegalArgumentException.class, () -> ContentHash.of(null));
