@@ -33,7 +33,7 @@ import java.nio.file.Path;
  * it: probes to distance 7 read each table's 16 one-bit-neighbour buckets, many of them empty
  * below millions stored, and each miss was a map lookup. Which buckets have a page 0 at all is
  * known without either ({@link #heads}, 32 KB, read from the base map's keys at open): a probe of
- * an empty bucket reads one bit, where it read a slot of the 2-8 MB address array and, the first
+ * an empty bucket reads one bit, where it read a slot of the address array and, the first
  * time, looked the bucket up in the map. Short texts' probes read 68 buckets; at 20,000 stored
  * most are empty, and first lookups of empty buckets were 4 of 5 map lookups and a fifth of the
  * CPU of a 20-word text's Dedup (dedup-cpu, JFR).
@@ -64,6 +64,8 @@ final class BucketPages implements Closeable {
     private static final VarHandle FIRST_OVERFLOW;
     /** An {@link #addresses} slot of a base page looked up and not found: no mapped page lies at the top of the address space. */
     private static final long MISSING = -1L;
+    private static final int CHUNK_BITS = 10;
+    private static final int CHUNK_SLOTS = 1 << CHUNK_BITS;
 
     private final int pagesPerGeneration;
     /**
@@ -83,9 +85,13 @@ final class BucketPages implements Closeable {
      * Off-heap address of base page {@code bucketKey * pagesPerGeneration + page}, {@link #MISSING}
      * when looked up and absent, or 0 when not looked up yet or created or removed since. Read
      * and written under the bucket's stripe lock, opaque so that a long is never torn (probes of
-     * one stripe share its read lock and may both fill a slot).
+     * one stripe share its read lock and may both fill a slot). In chunks of
+     * {@link #CHUNK_SLOTS}, each made when a slot of it is first written: a collection holding
+     * a few documents keeps a few chunks, where one array took 2 MB of heap per shard (a G1
+     * humongous object, 3 MB of regions), and fifty one-document collections of the embedded
+     * default held 1 GB.
      */
-    private final long[] addresses;
+    private final long[][] addresses;
     /**
      * By bucket key, the addresses of the bucket's overflow pages after the first (element
      * {@code page - pagesPerGeneration}, 0 when not known), or null; the outer array exists once
@@ -114,7 +120,7 @@ final class BucketPages implements Closeable {
         this.pagesPerGeneration = geometry.pagesPerGeneration();
         this.baseChecksums = geometry.entryChecksums();
         this.overflowChecksums = geometry.overflowChecksums();
-        this.addresses = new long[(BlockTables.TABLES << BlockTables.BLOCK_BITS) * pagesPerGeneration];
+        this.addresses = new long[(BlockTables.TABLES << BlockTables.BLOCK_BITS) * pagesPerGeneration / CHUNK_SLOTS][];
         int pageBytes = PageLayout.pageBytes(geometry.pageCapacity());
         // put and remove return the previous page (not null, as they could for a plain map):
         // GrowingMap counts a generation's entries by them.
@@ -141,7 +147,7 @@ final class BucketPages implements Closeable {
             if (page == 0) {
                 heads[bucket >>> 6] |= 1L << bucket;
             }
-            addresses[slot(bucket, page)] = address;
+            setAddress(slot(bucket, page), address);
         });
         forEachPage(overflow, (key, address) -> {
             residues[0] += PageLayout.countAt(address);
@@ -182,12 +188,30 @@ final class BucketPages implements Closeable {
                     : overflowAddress(table, block, page - pagesPerGeneration);
         }
         int slot = addressSlot(table, block, page);
-        long address = (long) ADDRESS.getOpaque(addresses, slot);
+        long address = addressAt(slot);
         if (address == 0) {
             address = lookUp(base, pageKey(table, block, page));
-            ADDRESS.setOpaque(addresses, slot, address == 0 ? MISSING : address);
+            setAddress(slot, address == 0 ? MISSING : address);
         }
         return address == MISSING ? 0 : address;
+    }
+
+    private long addressAt(int slot) {
+        long[] chunk = (long[]) CHAIN.getAcquire(addresses, slot >>> CHUNK_BITS);
+        return chunk == null ? 0 : (long) ADDRESS.getOpaque(chunk, slot & (CHUNK_SLOTS - 1));
+    }
+
+    /** Sets a slot, making its chunk first if none holds it (another writer may be making it too: one wins). */
+    private void setAddress(int slot, long address) {
+        long[] chunk = (long[]) CHAIN.getAcquire(addresses, slot >>> CHUNK_BITS);
+        if (chunk == null) {
+            if (address == 0) {
+                return;
+            }
+            CHAIN.compareAndSet(addresses, slot >>> CHUNK_BITS, null, new long[CHUNK_SLOTS]);
+            chunk = (long[]) CHAIN.getAcquire(addresses, slot >>> CHUNK_BITS);
+        }
+        ADDRESS.setOpaque(chunk, slot & (CHUNK_SLOTS - 1), address);
     }
 
     /**
@@ -370,7 +394,7 @@ final class BucketPages implements Closeable {
         long key = pageKey(table, block, page);
         if (page < pagesPerGeneration) {
             base.put(key, bytes);
-            ADDRESS.setOpaque(addresses, addressSlot(table, block, page), lookUp(base, key));
+            setAddress(addressSlot(table, block, page), lookUp(base, key));
             if (page == 0) {
                 int bucket = BlockTables.bucketKey(table, block);
                 ADDRESS.getAndBitwiseOr(heads, bucket >>> 6, 1L << bucket);
@@ -389,7 +413,7 @@ final class BucketPages implements Closeable {
                 int bucket = BlockTables.bucketKey(table, block);
                 ADDRESS.getAndBitwiseAnd(heads, bucket >>> 6, ~(1L << bucket));
             }
-            ADDRESS.setOpaque(addresses, addressSlot(table, block, page), 0L);
+            setAddress(addressSlot(table, block, page), 0L);
             base.remove(key);
         } else {
             forgetOverflow(table, block, page);

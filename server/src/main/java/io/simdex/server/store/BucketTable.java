@@ -60,7 +60,7 @@ public final class BucketTable implements Closeable {
     private final TableGeometry geometry;
     private final int pageBytes;
     private final BucketPages pages;
-    private final StampedLock[] stripes = new StampedLock[STRIPES];
+    private final LockStripes<StampedLock> stripes = new LockStripes<>(STRIPES, StampedLock::new);
     private final AtomicLong entries = new AtomicLong();
     /**
      * Set by close under every stripe's write lock; read under a stripe lock by every call
@@ -71,9 +71,6 @@ public final class BucketTable implements Closeable {
     BucketTable(Path dir, TableGeometry geometry, boolean clean) {
         this.geometry = geometry;
         this.pageBytes = PageLayout.pageBytes(geometry.pageCapacity());
-        for (int i = 0; i < STRIPES; i++) {
-            stripes[i] = new StampedLock();
-        }
         pages = new BucketPages(dir, geometry, clean);
         entries.set(pages.entriesAtOpen());
     }
@@ -530,16 +527,17 @@ public final class BucketTable implements Closeable {
     /** Waits for probes in flight (every stripe's write lock), then unmaps: no probe reads a page address after. */
     @Override
     public void close() {
+        // Stripes never used are made here, so that a later call locks the one this close held.
         long[] stamps = new long[STRIPES];
         for (int i = 0; i < STRIPES; i++) {
-            stamps[i] = stripes[i].writeLock();
+            stamps[i] = stripes.of(i).writeLock();
         }
         try {
             CLOSED.setVolatile(this, true);
             pages.close();
         } finally {
             for (int i = 0; i < STRIPES; i++) {
-                stripes[i].unlockWrite(stamps[i]);
+                stripes.of(i).unlockWrite(stamps[i]);
             }
         }
     }
@@ -581,6 +579,6 @@ public final class BucketTable implements Closeable {
     }
 
     private StampedLock stripe(int table, int block) {
-        return stripes[BlockTables.bucketKey(table, block) & (STRIPES - 1)];
+        return stripes.of(BlockTables.bucketKey(table, block));
     }
 }

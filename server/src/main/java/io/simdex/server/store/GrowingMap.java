@@ -82,7 +82,7 @@ public final class GrowingMap<K, V> implements Closeable {
     private final BuilderFactory<K, V> builders;
     private final boolean clean;
     private final CopyOnWriteArrayList<ChronicleMap<K, V>> generations = new CopyOnWriteArrayList<>();
-    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    private final LockStripes<ReentrantLock> stripes = new LockStripes<>(STRIPES, ReentrantLock::new);
     /**
      * Entries of the newest generation, counted here because {@code ChronicleMap.longSize()}
      * walks every segment: asked per insert, it took 70% of a 50M-sized load's CPU. It only
@@ -175,9 +175,6 @@ public final class GrowingMap<K, V> implements Closeable {
         this.sizes = sizes;
         this.builders = builders;
         this.clean = clean;
-        for (int i = 0; i < STRIPES; i++) {
-            stripes[i] = new ReentrantLock();
-        }
         for (int g = 0; Files.exists(file(g)); g++) {
             generations.add(open(g));
         }
@@ -536,7 +533,7 @@ public final class GrowingMap<K, V> implements Closeable {
     }
 
     private ReentrantLock stripe(K key) {
-        return stripes[(hash(key) * 0x9E3779B9 >>> 22) & (STRIPES - 1)];
+        return stripes.of(hash(key) * 0x9E3779B9 >>> 22);
     }
 
     /** A key's hash by content, arrays included (their hashCode is identity): for stripes and filters. */
@@ -561,7 +558,9 @@ public final class GrowingMap<K, V> implements Closeable {
         }
         ChronicleMap<K, V> m = generations.get(g);
         CompletableFuture<Void> b = CompletableFuture.runAsync(() -> {
-            for (ReentrantLock stripe : stripes) {
+            for (int i = 0; i < STRIPES; i++) {
+                // A stripe never used is made, so that a writer that comes to it locks it after this.
+                ReentrantLock stripe = stripes.of(i);
                 stripe.lock();
                 stripe.unlock();
             }
