@@ -197,7 +197,9 @@ final class BucketPages implements Closeable {
     }
 
     private long addressAt(int slot) {
-        long[] chunk = (long[]) CHAIN.getAcquire(addresses, slot >>> CHUNK_BITS);
+        // A plain read: a chunk seen before its publication is seen as null (looked up again) or
+        // with its zeros, which every thread sees; its slots are read opaque.
+        long[] chunk = addresses[slot >>> CHUNK_BITS];
         return chunk == null ? 0 : (long) ADDRESS.getOpaque(chunk, slot & (CHUNK_SLOTS - 1));
     }
 
