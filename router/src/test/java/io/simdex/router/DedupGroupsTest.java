@@ -1,5 +1,7 @@
 package io.simdex.router;
 
+import io.grpc.Context;
+import io.grpc.Status;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.Hamming;
@@ -25,12 +27,14 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -151,17 +155,7 @@ class DedupGroupsTest {
         int n = 200;
         String[] ids = IntStream.range(0, n).mapToObj(i -> "w" + i).toArray(String[]::new);
         long[] fps = new SplittableRandom(33).longs(n).toArray();
-        // Another caller holds a bucket key of document 150 (the third group) that no document
-        // of the first two groups has.
-        int key = BlockTables.bucketKey(0, BlockTables.block(fps[150], 0));
-        for (int i = 0; i < 128; i++) {
-            for (int t = 0; t < BlockTables.TABLES; t++) {
-                assertFalse(BlockTables.bucketKey(t, BlockTables.block(fps[i], t)) == key, "the seed gives the first groups other keys");
-            }
-        }
-        ShardClient owner = clients.get(placement.ownerOfBucket(0, BlockTables.block(fps[150], 0)));
-        long token = 77;
-        owner.lockBuckets(C, new int[]{key}, token, 60_000, 1_000).get(10, TimeUnit.SECONDS);
+        HeldKey held = holdThirdGroupsKey(fps, 77);
 
         CompletableFuture<List<IndexRouter.Decision>> dedup = CompletableFuture.supplyAsync(() -> index.dedup(C, Window.FOREVER, ids, fps, K));
         try {
@@ -175,11 +169,67 @@ class DedupGroupsTest {
             assertFalse(dedup.isDone(), "the third group still waits for its key");
             assertEquals(0, storedOf(new long[]{fps[150]}), "the waiting group stored nothing");
         } finally {
-            owner.unlockBuckets(C, new int[]{key}, token, 0).get(10, TimeUnit.SECONDS);
+            held.release();
         }
         List<IndexRouter.Decision> decisions = dedup.get(30, TimeUnit.SECONDS);
         assertTrue(decisions.stream().allMatch(IndexRouter.Decision::inserted));
         assertEquals(n, storedOf(fps));
+    }
+
+    @Test
+    void dedup_callerCancelsMidRequest_groupsLeftAreNotDecided() throws Exception {
+        int n = 200;
+        String[] ids = IntStream.range(0, n).mapToObj(i -> "x" + i).toArray(String[]::new);
+        long[] fps = new SplittableRandom(33).longs(n).toArray();
+        // The third group waits for the held key; the caller cancels once the first two are stored.
+        HeldKey held = holdThirdGroupsKey(fps, 78);
+        Context.CancellableContext call = Context.current().withCancellation();
+        CompletableFuture<List<IndexRouter.Decision>> dedup = CompletableFuture.supplyAsync(() -> {
+            Context previous = call.attach();
+            try {
+                return index.dedup(C, Window.FOREVER, ids, fps, K);
+            } finally {
+                call.detach(previous);
+            }
+        });
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
+            while (storedOf(Arrays.copyOf(fps, 128)) < 128) {
+                assertTrue(System.nanoTime() < deadline, "the first two groups stored");
+                Thread.sleep(5);
+            }
+            call.cancel(null);
+        } finally {
+            held.release();
+        }
+        ExecutionException e = assertThrows(ExecutionException.class, () -> dedup.get(30, TimeUnit.SECONDS));
+        assertEquals(Status.Code.CANCELLED, Status.fromThrowable(e.getCause()).getCode(), e.getCause().toString());
+        assertEquals(128, storedOf(Arrays.copyOf(fps, 128)));
+        // The third group was decided whole or not at all, as it passed the check before the cancel or not;
+        // the last one, which waited for the third to be stored after the cancel, is not decided.
+        int third = storedOf(Arrays.copyOfRange(fps, 128, 192));
+        assertTrue(third == 0 || third == 64, third + " of the third group stored");
+        assertEquals(0, storedOf(Arrays.copyOfRange(fps, 192, n)), "the last group is not decided");
+    }
+
+    /** A bucket key held by another caller's token. */
+    private record HeldKey(ShardClient owner, int key, long token) {
+        void release() throws Exception {
+            owner.unlockBuckets(C, new int[]{key}, token, 0).get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Holds, for {@code token}, a bucket key of document 150 (the third group) that no document of the first two groups has. */
+    private HeldKey holdThirdGroupsKey(long[] fps, long token) throws Exception {
+        int key = BlockTables.bucketKey(0, BlockTables.block(fps[150], 0));
+        for (int i = 0; i < 128; i++) {
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                assertFalse(BlockTables.bucketKey(t, BlockTables.block(fps[i], t)) == key, "the seed gives the first groups other keys");
+            }
+        }
+        ShardClient owner = clients.get(placement.ownerOfBucket(0, BlockTables.block(fps[150], 0)));
+        owner.lockBuckets(C, new int[]{key}, token, 60_000, 1_000).get(10, TimeUnit.SECONDS);
+        return new HeldKey(owner, key, token);
     }
 
     /** How many of {@code fps} are stored (found at distance 0). */

@@ -1,5 +1,7 @@
 package io.simdex.router.index;
 
+import io.grpc.Context;
+import io.grpc.Status;
 import io.simdex.core.text.MinHashSketch;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.Hamming;
@@ -454,6 +456,12 @@ public final class IndexRouter implements AutoCloseable {
         }
         List<Decision> out = new ArrayList<>(ids.length);
         for (int from = 0; from < ids.length; from += LOCK_GROUP) {
+            if (Context.current().isCancelled()) {
+                // The caller is gone (its deadline passed, or it disconnected): the groups left
+                // are not decided, as if the request had been cut short there.
+                throw Status.CANCELLED.withDescription("dedup cancelled by its caller after " + from + " of " + ids.length
+                        + " documents were decided and stored").asRuntimeException();
+            }
             int to = Math.min(ids.length, from + LOCK_GROUP);
             out.addAll(dedupLocked(c, w, Arrays.copyOfRange(ids, from, to), Arrays.copyOfRange(fps, from, to), maxDistance, limit, null));
         }
