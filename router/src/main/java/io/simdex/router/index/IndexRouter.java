@@ -471,11 +471,11 @@ public final class IndexRouter implements AutoCloseable {
     /**
      * Fingerprints a Dedup decides under one set of bucket locks when every shard is in this
      * JVM. A larger request is decided a group at a time, each locked, probed, stored and
-     * unlocked before the next, so that
-     * concurrent requests wait for one group of another, not for its whole batch: two requests
-     * of 1,000 fingerprints lock 4,000 of a collection's 262,144 bucket keys each and share about
-     * 60 of them, so whole batches ran one after the other (batched Dedup at 10M: 58K documents/s
-     * with one client, 65K with two, 66K with four). Groups of 64 share a key a fifth of the time.
+     * unlocked before the next, so that concurrent requests wait for one group of another, not
+     * for its whole batch: two requests of 1,000 fingerprints lock 4,000 of a collection's
+     * 262,144 bucket keys each and share about 60 of them, so requests locked whole run one
+     * after the other (batched Dedup at 10M: 58K documents/s with one client, 65K with two, 66K
+     * with four; in groups, 101-116K with two). Groups of 64 share a key a fifth of the time.
      * A group sees the groups before it as stored documents, so each fingerprint is decided as in
      * the whole request, but for one repeated with its own id (stored already, where the whole
      * request finds a duplicate of itself): requests that repeat an id are decided whole, and so
