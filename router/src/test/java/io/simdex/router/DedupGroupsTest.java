@@ -137,7 +137,7 @@ class DedupGroupsTest {
     @Test
     void dedup_requestRepeatingADocument_decidesItWhole_theRepeatADuplicateOfTheFirst() {
         int n = 200;
-        String[] ids = IntStream.range(0, n).mapToObj(i -> "d" + i).toArray(String[]::new);
+        String[] ids = ids("d", n);
         long[] fps = new SplittableRandom(32).longs(n).toArray();
         ids[150] = ids[10];
         fps[150] = fps[10];
@@ -153,7 +153,7 @@ class DedupGroupsTest {
     @Test
     void dedup_requestOfManyGroups_storesAGroupBeforeWaitingForTheNextGroupsLocks() throws Exception {
         int n = 200;
-        String[] ids = IntStream.range(0, n).mapToObj(i -> "w" + i).toArray(String[]::new);
+        String[] ids = ids("w", n);
         long[] fps = new SplittableRandom(33).longs(n).toArray();
         HeldKey held = holdThirdGroupsKey(fps, 77);
 
@@ -179,7 +179,7 @@ class DedupGroupsTest {
     @Test
     void dedup_callerCancelsMidRequest_groupsLeftAreNotDecided() throws Exception {
         int n = 200;
-        String[] ids = IntStream.range(0, n).mapToObj(i -> "x" + i).toArray(String[]::new);
+        String[] ids = ids("x", n);
         long[] fps = new SplittableRandom(33).longs(n).toArray();
         // The third group waits for the held key; the caller cancels once the first two are stored.
         HeldKey held = holdThirdGroupsKey(fps, 78);
@@ -230,6 +230,11 @@ class DedupGroupsTest {
         ShardClient owner = clients.get(placement.ownerOfBucket(0, BlockTables.block(fps[150], 0)));
         owner.lockBuckets(C, new int[]{key}, token, 60_000, 1_000).get(10, TimeUnit.SECONDS);
         return new HeldKey(owner, key, token);
+    }
+
+    /** {@code prefix + 0} .. {@code prefix + (n - 1)}. */
+    private static String[] ids(String prefix, int n) {
+        return IntStream.range(0, n).mapToObj(i -> prefix + i).toArray(String[]::new);
     }
 
     /** How many of {@code fps} are stored (found at distance 0). */

@@ -58,8 +58,7 @@ public record ContentHash(long high, long low) implements Comparable<ContentHash
         if (content == null) {
             throw new IllegalArgumentException("content is null");
         }
-        byte[] digest = sha256.digest(normalise(content).getBytes(StandardCharsets.UTF_8));
-        return new ContentHash(longAt(digest, 0), longAt(digest, Long.BYTES));
+        return hashOf(normalise(content), sha256);
     }
 
     /**
@@ -71,10 +70,12 @@ public record ContentHash(long high, long low) implements Comparable<ContentHash
      * second normalisation of most texts.
      */
     public static ContentHash ofNormal(String normal, MessageDigest sha256) {
-        if (!isAscii(normal)) {
-            return of(normal, sha256);
-        }
-        byte[] digest = sha256.digest(normal.getBytes(StandardCharsets.US_ASCII));
+        return isAscii(normal) ? hashOf(normal, sha256) : of(normal, sha256);
+    }
+
+    /** The first 128 bits of SHA-256 over {@code normal}'s UTF-8 bytes. */
+    private static ContentHash hashOf(String normal, MessageDigest sha256) {
+        byte[] digest = sha256.digest(normal.getBytes(StandardCharsets.UTF_8));
         return new ContentHash(longAt(digest, 0), longAt(digest, Long.BYTES));
     }
 
