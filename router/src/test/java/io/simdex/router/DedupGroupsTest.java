@@ -2,10 +2,13 @@ package io.simdex.router;
 
 import io.grpc.Context;
 import io.grpc.Status;
+import io.simdex.core.text.MinHashSketch;
+import io.simdex.core.text.Sketcher;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.Hamming;
 import io.simdex.router.index.IndexRouter;
+import io.simdex.router.index.SketchRule;
 import io.simdex.router.index.Window;
 import io.simdex.router.shard.LocalShardClient;
 import io.simdex.router.shard.Placement;
@@ -45,6 +48,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DedupGroupsTest {
     private static final int K = 3;
     private static final String C = "c";
+    /** Texts' candidates within 6 bits are duplicates when their sketches estimate 0.4 or more. */
+    private static final SketchRule TEXT_RULE = new SketchRule(6, 0.4, Sketcher.DEFAULT);
 
     @TempDir
     Path dir;
@@ -56,12 +61,21 @@ class DedupGroupsTest {
 
     @BeforeEach
     void start() {
+        index = fourShards(dir);
+    }
+
+    /** A router over four shards of this JVM (so Dedup decides in groups) kept under {@code root}. */
+    private IndexRouter fourShards(Path root) {
+        List<ShardClient> own = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            ShardNode node = new ShardNode(dir.resolve("shard-" + i), c -> StoreSizing.forShare(50_000, 4, 8));
+            ShardNode node = new ShardNode(root.resolve("shard-" + i), c -> StoreSizing.forShare(50_000, 4, 8));
             nodes.add(node);
-            clients.add(new LocalShardClient(node));
+            own.add(new LocalShardClient(node));
         }
-        index = new IndexRouter(clients, placement);
+        if (clients.isEmpty()) {
+            clients.addAll(own);
+        }
+        return new IndexRouter(own, placement);
     }
 
     @AfterEach
@@ -132,6 +146,68 @@ class DedupGroupsTest {
         assertTrue(duplicatesOfTheRequest > 100 && insertedByReplay > 300, duplicatesOfTheRequest + " duplicates of the request, "
                 + insertedByReplay + " inserted");
         assertEquals(stored.size() + insertedByReplay, index.stats(C, Window.FOREVER).documents(), "exactly the kept documents are stored");
+    }
+
+    @Test
+    void dedup_textsOfManyGroups_decidesAsOneTextAtATimeInOrder(@TempDir Path replayDir) {
+        SplittableRandom rnd = new SplittableRandom(34);
+        WordTexts words = new WordTexts(rnd);
+        int stored = 300;
+        String[] storedIds = ids("s", stored);
+        String[] storedTexts = IntStream.range(0, stored).mapToObj(i -> words.text(40)).toArray(String[]::new);
+        long[] storedFps = rnd.longs(stored).toArray();
+        // The same stored texts in a second collection of its own shards, where the request's
+        // texts are then deduplicated one per call, in order.
+        IndexRouter replay = fourShards(replayDir);
+        for (IndexRouter r : List.of(index, replay)) {
+            r.insert(C, Window.FOREVER, storedIds, storedFps, checks(storedTexts).stored());
+        }
+
+        // 400 texts: new ones, and edits of stored texts and of earlier texts of the request
+        // (same group, the group before, far back), 0 to 24 of their 40 words replaced, so
+        // many lie near the sketch's threshold; every edit's fingerprint within the candidate
+        // distance but not equal: a fingerprint shared by texts whose sketches disagree is judged
+        // by the sketch of the last one stored (SketchRule), which the request's later texts
+        // would meet at different moments in a request and one text at a time.
+        int n = 400;
+        String[] ids = ids("t", n);
+        String[] texts = new String[n];
+        long[] fps = new long[n];
+        for (int i = 0; i < n; i++) {
+            int kind = rnd.nextInt(4);
+            int source = kind == 0 && i > 0 ? Math.max(0, i - 1 - rnd.nextInt(8)) : kind == 1 && i > 64 ? rnd.nextInt(i) : -1;
+            if (source >= 0) {
+                texts[i] = words.edit(texts[source], rnd.nextInt(25));
+                fps[i] = BitFlips.flip(fps[source], 1 + rnd.nextInt(TEXT_RULE.candidateDistance()), rnd);
+            } else if (kind == 2) {
+                int s = rnd.nextInt(stored);
+                texts[i] = words.edit(storedTexts[s], rnd.nextInt(25));
+                fps[i] = BitFlips.flip(storedFps[s], 1 + rnd.nextInt(TEXT_RULE.candidateDistance()), rnd);
+            } else {
+                texts[i] = words.text(40);
+                fps[i] = rnd.nextLong();
+            }
+        }
+
+        List<IndexRouter.Decision> decisions = index.dedup(C, Window.FOREVER, ids, fps, K, 0, checks(texts));
+
+        int rejectedCandidates = 0;
+        int duplicatesOfTheRequest = 0;
+        for (int i = 0; i < n; i++) {
+            IndexRouter.Decision one = replay.dedup(C, Window.FOREVER, new String[]{ids[i]}, new long[]{fps[i]}, K, 0,
+                    checks(new String[]{texts[i]})).get(0);
+            IndexRouter.Decision d = decisions.get(i);
+            assertEquals(one.inserted(), d.inserted(), ids[i] + ": alone it was " + (one.inserted() ? "kept" : "a duplicate of " + one.duplicates()) + ", in the request " + d.duplicates());
+            assertEquals(one.duplicates().stream().map(IndexRouter.Hit::id).sorted().toList(),
+                    d.duplicates().stream().map(IndexRouter.Hit::id).sorted().toList(), ids[i]);
+            assertEquals(one.duplicates(), d.duplicates(), ids[i] + ": distances and similarities");
+            assertEquals(one.total(), d.total(), ids[i]);
+            duplicatesOfTheRequest += d.duplicates().stream().anyMatch(h -> h.id().startsWith("t")) ? 1 : 0;
+            rejectedCandidates += d.inserted() && hasCandidate(i, fps, decisions, storedFps) ? 1 : 0;
+        }
+        replay.close();
+        assertTrue(duplicatesOfTheRequest > 40, duplicatesOfTheRequest + " duplicates of the request's own texts");
+        assertTrue(rejectedCandidates > 40, rejectedCandidates + " texts kept although a candidate lay within the distance");
     }
 
     @Test
@@ -230,6 +306,19 @@ class DedupGroupsTest {
         ShardClient owner = clients.get(placement.ownerOfBucket(0, BlockTables.block(fps[150], 0)));
         owner.lockBuckets(C, new int[]{key}, token, 60_000, 1_000).get(10, TimeUnit.SECONDS);
         return new HeldKey(owner, key, token);
+    }
+
+    /** Whether text i had a candidate within the sketch rule's distance: a stored text, or one of the request kept before it. */
+    private static boolean hasCandidate(int i, long[] fps, List<IndexRouter.Decision> decisions, long[] storedFps) {
+        int reach = TEXT_RULE.candidateDistance();
+        return Arrays.stream(storedFps).anyMatch(fp -> Hamming.distance(fp, fps[i]) <= reach)
+                || IntStream.range(0, i).anyMatch(j -> decisions.get(j).inserted() && Hamming.distance(fps[j], fps[i]) <= reach);
+    }
+
+    /** Every text judged by {@link #TEXT_RULE}. */
+    private static IndexRouter.TextChecks checks(String[] texts) {
+        MinHashSketch[] sketches = Arrays.stream(texts).map(TEXT_RULE::sketch).toArray(MinHashSketch[]::new);
+        return new IndexRouter.TextChecks(null, new String[texts.length], TEXT_RULE, sketches);
     }
 
     /** {@code prefix + 0} .. {@code prefix + (n - 1)}. */

@@ -632,9 +632,9 @@ public final class IndexRouter implements AutoCloseable {
         int added = 0;
         for (int j : kept.within(probe, reach, fps)) {
             int d = Hamming.distance(probe, fps[j]);
-            // Against an earlier document of this request, as against the store: by what it stores.
+            // Against an earlier document of this request as against the store: by what the store keeps of it.
             double sim = st == null ? (d <= maxDistance ? TextVerification.UNVERIFIED : -1)
-                    : TextVerification.similarity(st, i, rule, st.verifies(i) ? stored[j] : null, d, maxDistance);
+                    : TextVerification.similarityOnceStored(st, i, rule, st.verifies(i) ? stored[j] : null, d, maxDistance);
             if (sim >= 0 && (!newIdsOnly || dups.stream().noneMatch(h -> h.id().equals(ids[j])))) {
                 dups.add(sim > 1 ? new Hit(ids[j], fps[j], d) : new Hit(ids[j], fps[j], d, sim));
                 added++;
