@@ -31,6 +31,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Dedup of texts through the public gRPC API of the embedded default (4 shards), with sketch
@@ -58,7 +59,6 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 public class DedupTextBenchmark {
     private static final int BATCH = 100;
-    private static final int WORDS = 300;
     private static final int POOL = 4_000;
 
     @Param({"off", "on", "on-k3"})
@@ -66,6 +66,10 @@ public class DedupTextBenchmark {
 
     @Param({"20000"})
     int stored;
+
+    /** Words of each text: 300 (long texts, SimHash), 20 (short ones, a MinHash fingerprint in a new collection). */
+    @Param({"300"})
+    int words;
 
     @Param({"wide"})
     String corpus;
@@ -75,7 +79,8 @@ public class DedupTextBenchmark {
     private ManagedChannel channel;
     private SimdexGrpc.SimdexBlockingStub stub;
     private String[] texts;
-    private long calls;
+    /** Calls made so far, by every benchmark thread ({@code -t}). */
+    private final AtomicLong calls = new AtomicLong();
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -91,7 +96,7 @@ public class DedupTextBenchmark {
         for (int from = 0; from < stored; from += BATCH) {
             DedupRequest.Builder r = DedupRequest.newBuilder().setCollection("c");
             for (int i = from; i < Math.min(stored, from + BATCH); i++) {
-                loaded[i] = corpus.document(language(i), WORDS);
+                loaded[i] = corpus.document(language(i), words);
                 r.addDocuments(Document.newBuilder().setId("s" + i).setText(loaded[i]));
             }
             stub.dedup(r.build());
@@ -99,7 +104,7 @@ public class DedupTextBenchmark {
         texts = new String[POOL];
         for (int i = 0; i < POOL; i++) {
             texts[i] = i % 2 == 0 ? corpus.nearDuplicate(loaded[i % stored], language(i % stored), 1 + i % 20)
-                    : corpus.document(language(i), WORDS);
+                    : corpus.document(language(i), words);
         }
     }
 
@@ -118,7 +123,7 @@ public class DedupTextBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public DedupResponse dedup() {
-        long call = calls++;
+        long call = calls.getAndIncrement();
         DedupRequest.Builder r = DedupRequest.newBuilder().setCollection("c");
         for (int i = 0; i < BATCH; i++) {
             int t = (int) ((call * BATCH + i) % POOL);
