@@ -50,6 +50,8 @@ class DedupGroupsTest {
     private static final String C = "c";
     /** Texts' candidates within 6 bits are duplicates when their sketches estimate 0.4 or more. */
     private static final SketchRule TEXT_RULE = new SketchRule(6, 0.4, Sketcher.DEFAULT);
+    /** Second probes' candidates, as short-text fingerprints': to 12 bits (a block within one bit beyond 7). */
+    private static final SketchRule SECOND_RULE = new SketchRule(BlockTables.MAX_CANDIDATE_DISTANCE, 0.4, Sketcher.DEFAULT);
 
     @TempDir
     Path dir;
@@ -168,46 +170,58 @@ class DedupGroupsTest {
         // many lie near the sketch's threshold; every edit's fingerprint within the candidate
         // distance but not equal: a fingerprint shared by texts whose sketches disagree is judged
         // by the sketch of the last one stored (SketchRule), which the request's later texts
-        // would meet at different moments in a request and one text at a time.
+        // would meet at different moments in a request and one text at a time. A quarter of the
+        // edits are near their source only by a second probe (as texts near the short-text
+        // boundary probe with both fingerprints), their own fingerprint unrelated.
         int n = 400;
         String[] ids = ids("t", n);
         String[] texts = new String[n];
         long[] fps = new long[n];
+        Map<Integer, Long> seconds = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
             int kind = rnd.nextInt(4);
             int source = kind == 0 && i > 0 ? Math.max(0, i - 1 - rnd.nextInt(8)) : kind == 1 && i > 64 ? rnd.nextInt(i) : -1;
-            if (source >= 0) {
-                texts[i] = words.edit(texts[source], rnd.nextInt(25));
-                fps[i] = BitFlips.flip(fps[source], 1 + rnd.nextInt(TEXT_RULE.candidateDistance()), rnd);
-            } else if (kind == 2) {
-                int s = rnd.nextInt(stored);
-                texts[i] = words.edit(storedTexts[s], rnd.nextInt(25));
-                fps[i] = BitFlips.flip(storedFps[s], 1 + rnd.nextInt(TEXT_RULE.candidateDistance()), rnd);
-            } else {
+            int s = kind == 2 ? rnd.nextInt(stored) : -1;
+            if (source < 0 && s < 0) {
                 texts[i] = words.text(40);
                 fps[i] = rnd.nextLong();
+                continue;
+            }
+            texts[i] = words.edit(source >= 0 ? texts[source] : storedTexts[s], rnd.nextInt(25));
+            long near = BitFlips.flip(source >= 0 ? fps[source] : storedFps[s], 1 + rnd.nextInt(TEXT_RULE.candidateDistance()), rnd);
+            if (rnd.nextInt(4) == 0) {
+                seconds.put(i, near);
+                fps[i] = rnd.nextLong();
+            } else {
+                fps[i] = near;
             }
         }
+        IndexRouter.SecondProbes second = new IndexRouter.SecondProbes(seconds.keySet().stream().mapToInt(Integer::intValue).toArray(),
+                seconds.values().stream().mapToLong(Long::longValue).toArray(), seconds.values().stream().map(fp -> SECOND_RULE).toArray(SketchRule[]::new));
 
-        List<IndexRouter.Decision> decisions = index.dedup(C, Window.FOREVER, ids, fps, K, 0, checks(texts));
+        List<IndexRouter.Decision> decisions = index.dedup(C, Window.FOREVER, ids, fps, K, 0, checks(texts, second));
 
         int rejectedCandidates = 0;
         int duplicatesOfTheRequest = 0;
+        int foundBySecondProbes = 0;
         for (int i = 0; i < n; i++) {
+            IndexRouter.SecondProbes own = !seconds.containsKey(i) ? IndexRouter.SecondProbes.NONE
+                    : new IndexRouter.SecondProbes(new int[]{0}, new long[]{seconds.get(i)}, new SketchRule[]{SECOND_RULE});
             IndexRouter.Decision one = replay.dedup(C, Window.FOREVER, new String[]{ids[i]}, new long[]{fps[i]}, K, 0,
-                    checks(new String[]{texts[i]})).get(0);
+                    checks(new String[]{texts[i]}, own)).get(0);
             IndexRouter.Decision d = decisions.get(i);
-            assertEquals(one.inserted(), d.inserted(), ids[i] + ": alone it was " + (one.inserted() ? "kept" : "a duplicate of " + one.duplicates()) + ", in the request " + d.duplicates());
-            assertEquals(one.duplicates().stream().map(IndexRouter.Hit::id).sorted().toList(),
-                    d.duplicates().stream().map(IndexRouter.Hit::id).sorted().toList(), ids[i]);
-            assertEquals(one.duplicates(), d.duplicates(), ids[i] + ": distances and similarities");
+            assertEquals(one.inserted(), d.inserted(), ids[i] + ": alone it was " + (one.inserted() ? "kept" : "a duplicate of " + one.duplicates())
+                    + ", in the request " + d.duplicates());
+            assertEquals(one.duplicates(), d.duplicates(), ids[i] + ": ids, distances and similarities");
             assertEquals(one.total(), d.total(), ids[i]);
             duplicatesOfTheRequest += d.duplicates().stream().anyMatch(h -> h.id().startsWith("t")) ? 1 : 0;
             rejectedCandidates += d.inserted() && hasCandidate(i, fps, decisions, storedFps) ? 1 : 0;
+            foundBySecondProbes += seconds.containsKey(i) && !d.inserted() ? 1 : 0;
         }
         replay.close();
         assertTrue(duplicatesOfTheRequest > 40, duplicatesOfTheRequest + " duplicates of the request's own texts");
         assertTrue(rejectedCandidates > 40, rejectedCandidates + " texts kept although a candidate lay within the distance");
+        assertTrue(foundBySecondProbes > 10, foundBySecondProbes + " duplicates found by a second probe");
     }
 
     @Test
@@ -228,12 +242,24 @@ class DedupGroupsTest {
 
     @Test
     void dedup_requestOfManyGroups_storesAGroupBeforeWaitingForTheNextGroupsLocks() throws Exception {
+        storesAGroupBeforeWaitingForTheNextGroupsLocks(null);
+    }
+
+    @Test
+    void dedup_textsOfManyGroups_storesAGroupBeforeWaitingForTheNextGroupsLocks() throws Exception {
+        WordTexts words = new WordTexts(new SplittableRandom(35));
+        // Their locks reach the sketch rule's distance: each block's nibble-masked keys too.
+        storesAGroupBeforeWaitingForTheNextGroupsLocks(checks(IntStream.range(0, 200).mapToObj(i -> words.text(30)).toArray(String[]::new)));
+    }
+
+    /** A request of 200 (fingerprints, or texts with {@code checks}) whose third group waits for a held key. */
+    private void storesAGroupBeforeWaitingForTheNextGroupsLocks(IndexRouter.TextChecks checks) throws Exception {
         int n = 200;
         String[] ids = ids("w", n);
         long[] fps = new SplittableRandom(33).longs(n).toArray();
         HeldKey held = holdThirdGroupsKey(fps, 77);
 
-        CompletableFuture<List<IndexRouter.Decision>> dedup = CompletableFuture.supplyAsync(() -> index.dedup(C, Window.FOREVER, ids, fps, K));
+        CompletableFuture<List<IndexRouter.Decision>> dedup = CompletableFuture.supplyAsync(() -> index.dedup(C, Window.FOREVER, ids, fps, K, 0, checks));
         try {
             long[] firstGroups = Arrays.copyOf(fps, 128);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
@@ -317,8 +343,14 @@ class DedupGroupsTest {
 
     /** Every text judged by {@link #TEXT_RULE}. */
     private static IndexRouter.TextChecks checks(String[] texts) {
+        return checks(texts, IndexRouter.SecondProbes.NONE);
+    }
+
+    /** Every text judged by {@link #TEXT_RULE}, and {@code second}'s probes by theirs. */
+    private static IndexRouter.TextChecks checks(String[] texts, IndexRouter.SecondProbes second) {
         MinHashSketch[] sketches = Arrays.stream(texts).map(TEXT_RULE::sketch).toArray(MinHashSketch[]::new);
-        return new IndexRouter.TextChecks(null, new String[texts.length], TEXT_RULE, sketches);
+        SketchRule[] rules = Arrays.stream(texts).map(t -> TEXT_RULE).toArray(SketchRule[]::new);
+        return new IndexRouter.TextChecks(null, new String[texts.length], rules, sketches, second);
     }
 
     /** {@code prefix + 0} .. {@code prefix + (n - 1)}. */

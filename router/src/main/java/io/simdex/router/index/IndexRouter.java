@@ -181,6 +181,17 @@ public final class IndexRouter implements AutoCloseable {
             return out;
         }
 
+        /** The checks of items {@code from..to-1}, numbered from 0, with their second probes. */
+        TextChecks slice(int from, int to) {
+            int[] kept = IntStream.range(0, second.items().length).filter(j -> second.items()[j] >= from && second.items()[j] < to).toArray();
+            int[] items = new int[kept.length];
+            for (int j = 0; j < kept.length; j++) {
+                items[j] = second.items()[kept[j]] - from;
+            }
+            return new TextChecks(shortRule, Arrays.copyOfRange(texts, from, to), Arrays.copyOfRange(sketchRules, from, to),
+                    Arrays.copyOfRange(sketches, from, to), new SecondProbes(items, Fanout.pick(second.fps(), kept), Fanout.pick(second.rules(), kept)));
+        }
+
         /** {@code probes} followed by the second probes. */
         long[] withSecondProbes(long[] probes) {
             long[] out = Arrays.copyOf(probes, probes.length + second.items().length);
@@ -451,7 +462,7 @@ public final class IndexRouter implements AutoCloseable {
      */
     public List<Decision> dedup(String c, Window w, String[] ids, long[] fps, int maxDistance, int limit, TextChecks checks) {
         boolean verify = checks != null && checks.any();
-        if (verify || local == null || ids.length <= LOCK_GROUP || BatchKeys.lastOccurrences(ids).length < ids.length) {
+        if (local == null || ids.length <= LOCK_GROUP || BatchKeys.lastOccurrences(ids).length < ids.length) {
             return dedupLocked(c, w, ids, fps, maxDistance, limit, verify ? checks : null);
         }
         List<Decision> out = new ArrayList<>(ids.length);
@@ -463,23 +474,29 @@ public final class IndexRouter implements AutoCloseable {
                         + " documents were decided and stored").asRuntimeException();
             }
             int to = Math.min(ids.length, from + LOCK_GROUP);
-            out.addAll(dedupLocked(c, w, Arrays.copyOfRange(ids, from, to), Arrays.copyOfRange(fps, from, to), maxDistance, limit, null));
+            TextChecks group = verify ? checks.slice(from, to) : null;
+            out.addAll(dedupLocked(c, w, Arrays.copyOfRange(ids, from, to), Arrays.copyOfRange(fps, from, to), maxDistance, limit,
+                    group != null && group.any() ? group : null));
         }
         return out;
     }
 
     /**
-     * Fingerprints a Dedup decides under one set of bucket locks when every shard is in this
+     * Documents a Dedup decides under one set of bucket locks when every shard is in this
      * JVM. A larger request is decided a group at a time, each locked, probed, stored and
      * unlocked before the next, so that concurrent requests wait for one group of another, not
      * for its whole batch: two requests of 1,000 fingerprints lock 4,000 of a collection's
      * 262,144 bucket keys each and share about 60 of them, so requests locked whole run one
      * after the other (batched Dedup at 10M: 58K documents/s with one client, 65K with two, 66K
      * with four; in groups, 101-116K with two). Groups of 64 share a key a fifth of the time.
-     * A group sees the groups before it as stored documents, so each fingerprint is decided as in
-     * the whole request, but for one repeated with its own id (stored already, where the whole
-     * request finds a duplicate of itself): requests that repeat an id are decided whole, and so
-     * are texts (the request's own are verified by their full sketches, stored ones by packed).
+     * A group sees the groups before it as stored documents, so each document is decided as in
+     * the whole request (a text is judged against the request's earlier texts by what the store
+     * keeps of them), but for one repeated with its own id (stored already, where the whole
+     * request finds a duplicate of itself): requests that repeat an id are decided whole.
+     * Texts whose candidates reach beyond distance 3 lock five keys a block (DedupLocks), so two
+     * groups of them nearly always share one; still, with two callers of 100 20-word texts each
+     * (DedupTextBenchmark -t 2) groups gave 23.7K texts/s where whole requests gave 20.3K, and
+     * groups of 12 (as many keys as 64 fingerprints) no more than groups of 64.
      * Over remote shards a group pays the round trips of a request (locks, probe, writes,
      * unlock): on a 3-node cluster of one 2-core machine, groups cut Dedup of 1,000 from 19.3K
      * to 2.6K documents/s with one call in flight and from 29.7K to 12.0K with four, so a
