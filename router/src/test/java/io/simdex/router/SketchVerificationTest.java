@@ -7,12 +7,19 @@ import io.simdex.fingerprint.Hamming;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.IndexRouter.TextChecks;
 import io.simdex.router.index.SketchReads;
+import io.simdex.router.index.ShortTextRule;
 import io.simdex.router.index.SketchRule;
 import io.simdex.router.index.VerificationBudget;
 import io.simdex.router.index.Window;
+import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.ShardClient;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.FingerprintSketch;
+import io.simdex.server.store.StoreSizing;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -24,10 +31,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Sketch verification against a brute-force scan of its rule, on clustered fingerprints and texts. */
@@ -269,6 +279,54 @@ class SketchVerificationTest {
                 assertEquals(cut ? 1 : 0, SketchReads.capped() - capped, "probes cut, " + decoys + " decoys");
             }
         }
+    }
+
+    /** Short texts, kept by id as themselves, judged by their exact shingle Jaccard. */
+    private static final ShortTextRule SHORT = new ShortTextRule(200, 6, 0.6, 3);
+
+    @ParameterizedTest(name = "short texts {0}")
+    @ValueSource(booleans = {false, true})
+    void insert_cutBeforeWhatVerifiesItIsStored_leavesTheDocumentUnfound_untilARetryStoresBoth(boolean shortTexts) {
+        // Three shards whose texts phase fails, as a node dying there would cut the insert.
+        AtomicBoolean textsFail = new AtomicBoolean(true);
+        List<ShardClient> shards = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ShardNode node = new ShardNode(dir.resolve("cut" + i), c -> StoreSizing.forShare(50_000, 3, 8));
+            nodes.add(node);
+            shards.add(new LocalShardClient(node) {
+                @Override
+                public CompletableFuture<Integer> putTexts(String c, long gen, String[] ids, String[] texts) {
+                    return textsFail.get() ? CompletableFuture.failedFuture(new IllegalStateException("cut in the texts phase"))
+                            : super.putTexts(c, gen, ids, texts);
+                }
+            });
+        }
+        int words = shortTexts ? 15 : 40;
+        try (IndexRouter index = new IndexRouter(shards, Placement.roundRobin(3))) {
+            String text = this.words.text(words);
+            long fp = rnd.nextLong();
+            assertThrows(RuntimeException.class, () -> index.insert("c", Window.FOREVER, new String[]{"a"}, new long[]{fp},
+                    checks(shortTexts, text).stored()));
+
+            // Another text 2 bits away: judged by distance alone, a document stored without its
+            // text or sketch would be its duplicate.
+            long near = BitFlips.flip(fp, 2, rnd);
+            String other = this.words.text(words);
+            assertEquals(List.of(), index.query("c", Window.FOREVER, new long[]{near}, K, 0, checks(shortTexts, other)).get(0).hits(),
+                    "no probe meets the document before what verifies it is stored");
+
+            textsFail.set(false);
+            index.insert("c", Window.FOREVER, new String[]{"a"}, new long[]{fp}, checks(shortTexts, text).stored());
+            assertEquals(List.of(), index.query("c", Window.FOREVER, new long[]{near}, K, 0, checks(shortTexts, other)).get(0).hits(),
+                    "the other text is judged by what is stored");
+            assertEquals(List.of("a"), index.query("c", Window.FOREVER, new long[]{near}, K, 0, checks(shortTexts, this.words.edit(text, 1)))
+                    .get(0).hits().stream().map(IndexRouter.Hit::id).toList(), "a near copy finds it once the retry stored both");
+        }
+    }
+
+    /** One text's checks: as a short text ({@link #SHORT}) or by its sketch. */
+    private static TextChecks checks(boolean shortText, String text) {
+        return shortText ? new TextChecks(SHORT, new String[]{text}) : checks(new String[]{text});
     }
 
     private IndexRouter router() {

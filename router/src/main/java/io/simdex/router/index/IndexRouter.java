@@ -304,7 +304,12 @@ public final class IndexRouter implements AutoCloseable {
 
         // 1. id -> fp, learning what each id was bound to before (in any generation), and
         // 2. fp -> ids, learning which fingerprints had no ids. Their keys are disjoint, so both
-        // go out at once: one round trip to the nodes, not two.
+        // go out at once: one round trip to the nodes, not two. What verifies the documents is
+        // stored before step 4 adds them to the buckets, where probes find them, so no probe
+        // meets a document without it (stored after the buckets, a Query in between, or a crash
+        // there, judged the document by distance alone): sketches kept by fingerprint go with
+        // steps 1 and 2; texts and sketches kept by id follow the binding, which removes an id's
+        // old one.
         Previous previous = new Previous(idz.length);
         boolean[] fresh = new boolean[fpz.length];
         Fanout f = Fanout.start();
@@ -313,8 +318,18 @@ public final class IndexRouter implements AutoCloseable {
                     (shard, group) -> shard.bindIds(c, g, pick(idz, group), pick(fpz, group)), (group, p) -> scatter(p, group, previous));
             f.toOwners(shards, fpz.length, i -> placement.ownerOfFingerprint(fpz[i]),
                     (shard, group) -> shard.attachIds(c, g, pick(fpz, group), pick(idz, group)), (group, wasEmpty) -> scatter(wasEmpty, group, fresh));
+            if (textz != null) {
+                putTexts(f, c, g, idz, fpz, textz, true);
+            }
         }
         f.await();
+        if (textz != null) {
+            Fanout byId = Fanout.start();
+            try (WriteBatch batch = WriteBatch.open()) {
+                putTexts(byId, c, g, idz, fpz, textz, false);
+            }
+            byId.await();
+        }
         // 3. Ids that moved leave their old fingerprints. An old fingerprint is another key
         // than the new one (or the same in another generation's store), so this may follow the
         // attach: the old one loses its last id, and leaves the buckets, only if no id of this
@@ -342,27 +357,23 @@ public final class IndexRouter implements AutoCloseable {
             // New ones first on each shard: a checked add of the same bucket then sees them.
             bucketAdds(c, g, new long[][]{added, checked}, new boolean[]{true, false});
         }
-        if (textz != null) {
-            putTexts(c, g, idz, fpz, textz);
-        }
     }
 
-    /** Stores texts[i] for ids[i]; a sketch for its fingerprint fps[i] instead ({@link SketchRule#keptByFingerprint}). */
-    private void putTexts(String c, long g, String[] ids, long[] fps, String[] texts) {
-        int[] withText = IntStream.range(0, ids.length).filter(i -> texts[i] != null).toArray();
+    /**
+     * Sends, in {@code f}, the sketches kept for their fingerprints ({@code byFingerprint}:
+     * {@link SketchRule#keptByFingerprint}, under fps[i]) or the other texts[i] (under ids[i]).
+     */
+    private void putTexts(Fanout f, String c, long g, String[] ids, long[] fps, String[] texts, boolean byFingerprint) {
+        int[] withText = IntStream.range(0, ids.length)
+                .filter(i -> texts[i] != null && (SketchRule.keptByFingerprint(texts[i]) != null) == byFingerprint).toArray();
         String[] idz = new String[withText.length];
         String[] textz = new String[withText.length];
         for (int j = 0; j < withText.length; j++) {
             int i = withText[j];
-            String byFingerprint = SketchRule.keptByFingerprint(texts[i]);
-            idz[j] = byFingerprint != null ? FingerprintSketch.key(fps[i]) : ids[i];
-            textz[j] = byFingerprint != null ? byFingerprint : texts[i];
+            idz[j] = byFingerprint ? FingerprintSketch.key(fps[i]) : ids[i];
+            textz[j] = byFingerprint ? SketchRule.keptByFingerprint(texts[i]) : texts[i];
         }
-        Fanout f = Fanout.start();
-        try (WriteBatch batch = WriteBatch.open()) {
-            f.toOwners(shards, idz.length, i -> placement.ownerOfId(idz[i]), (shard, group) -> shard.putTexts(c, g, pick(idz, group), pick(textz, group)));
-        }
-        f.await();
+        f.toOwners(shards, idz.length, i -> placement.ownerOfId(idz[i]), (shard, group) -> shard.putTexts(c, g, pick(idz, group), pick(textz, group)));
     }
 
     /** For each probe, the stored documents within {@code maxDistance}: nearest first, at most {@code limit} (0: all), and their count. */
