@@ -300,6 +300,9 @@ public final class IndexRouter implements AutoCloseable {
         String[] idz = pick(ids, last);
         long[] fpz = pick(fps, last);
         String[] textz = stored == null ? null : pick(stored, last);
+        // What a fingerprint keeps of each sketch; null for short texts and other forms, kept by id.
+        String[] keptz = textz == null ? null
+                : Arrays.stream(textz).map(t -> t == null ? null : SketchRule.keptByFingerprint(t)).toArray(String[]::new);
         long g = w.current();
 
         // 1. id -> fp, learning what each id was bound to before (in any generation), and
@@ -319,14 +322,14 @@ public final class IndexRouter implements AutoCloseable {
             f.toOwners(shards, fpz.length, i -> placement.ownerOfFingerprint(fpz[i]),
                     (shard, group) -> shard.attachIds(c, g, pick(fpz, group), pick(idz, group)), (group, wasEmpty) -> scatter(wasEmpty, group, fresh));
             if (textz != null) {
-                putTexts(f, c, g, idz, fpz, textz, true);
+                putTexts(f, c, g, idz, fpz, textz, keptz, true);
             }
         }
         f.await();
         if (textz != null) {
             Fanout byId = Fanout.start();
             try (WriteBatch batch = WriteBatch.open()) {
-                putTexts(byId, c, g, idz, fpz, textz, false);
+                putTexts(byId, c, g, idz, fpz, textz, keptz, false);
             }
             byId.await();
         }
@@ -360,18 +363,17 @@ public final class IndexRouter implements AutoCloseable {
     }
 
     /**
-     * Sends, in {@code f}, the sketches kept for their fingerprints ({@code byFingerprint}:
-     * {@link SketchRule#keptByFingerprint}, under fps[i]) or the other texts[i] (under ids[i]).
+     * Sends, in {@code f}, the sketches kept by fingerprint ({@code byFingerprint}: kept[i] under
+     * fps[i]) or the texts that have no such form (texts[i] under ids[i]).
      */
-    private void putTexts(Fanout f, String c, long g, String[] ids, long[] fps, String[] texts, boolean byFingerprint) {
-        int[] withText = IntStream.range(0, ids.length)
-                .filter(i -> texts[i] != null && (SketchRule.keptByFingerprint(texts[i]) != null) == byFingerprint).toArray();
+    private void putTexts(Fanout f, String c, long g, String[] ids, long[] fps, String[] texts, String[] kept, boolean byFingerprint) {
+        int[] withText = IntStream.range(0, ids.length).filter(i -> texts[i] != null && (kept[i] != null) == byFingerprint).toArray();
         String[] idz = new String[withText.length];
         String[] textz = new String[withText.length];
         for (int j = 0; j < withText.length; j++) {
             int i = withText[j];
             idz[j] = byFingerprint ? FingerprintSketch.key(fps[i]) : ids[i];
-            textz[j] = byFingerprint ? SketchRule.keptByFingerprint(texts[i]) : texts[i];
+            textz[j] = byFingerprint ? kept[i] : texts[i];
         }
         f.toOwners(shards, idz.length, i -> placement.ownerOfId(idz[i]), (shard, group) -> shard.putTexts(c, g, pick(idz, group), pick(textz, group)));
     }
