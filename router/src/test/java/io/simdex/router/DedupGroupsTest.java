@@ -23,14 +23,22 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -41,9 +49,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A Dedup of many fingerprints is decided in groups, each locked, stored and unlocked in turn:
- * its decisions are still those of one document at a time in request order (a brute-force
- * replay), and a group is stored before the next one waits for its locks.
+ * A Dedup of many documents, fingerprints or texts, is decided in groups, each locked, stored
+ * and unlocked in turn: its decisions are still those of one document at a time in request
+ * order (a brute-force replay for fingerprints; for texts, the same texts sent one per call),
+ * those of concurrent requests are those of one text at a time in their sequence order, and a
+ * group is stored before the next one waits for its locks.
  */
 class DedupGroupsTest {
     private static final int K = 3;
@@ -222,6 +232,79 @@ class DedupGroupsTest {
         assertTrue(duplicatesOfTheRequest > 40, duplicatesOfTheRequest + " duplicates of the request's own texts");
         assertTrue(rejectedCandidates > 40, rejectedCandidates + " texts kept although a candidate lay within the distance");
         assertTrue(foundBySecondProbes > 10, foundBySecondProbes + " duplicates found by a second probe");
+    }
+
+    @Test
+    void dedup_concurrentTextRequestsOfManyGroups_decideAsOneTextAtATimeInSequenceOrder(@TempDir Path replayDir) throws Exception {
+        // Clusters of a text and 3-5 edits of it (1 to 12 of its 30 words replaced), fingerprints
+        // 1 to 6 bits from the first one's, shuffled, sent by four callers in requests of 100-200.
+        SplittableRandom rnd = new SplittableRandom(36);
+        WordTexts words = new WordTexts(rnd);
+        List<String> ids = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        List<Long> fps = new ArrayList<>();
+        for (int c = 0; c < 150; c++) {
+            String centre = words.text(30);
+            long fp = rnd.nextLong();
+            for (int v = 0, n = 4 + rnd.nextInt(3); v < n; v++) {
+                ids.add("c" + c + "v" + v);
+                texts.add(v == 0 ? centre : words.edit(centre, 1 + rnd.nextInt(12)));
+                fps.add(v == 0 ? fp : BitFlips.flip(fp, 1 + rnd.nextInt(TEXT_RULE.candidateDistance()), rnd));
+            }
+        }
+        List<Integer> order = new ArrayList<>(IntStream.range(0, ids.size()).boxed().toList());
+        Collections.shuffle(order, new Random(37));
+        ConcurrentLinkedQueue<Integer> queue = new ConcurrentLinkedQueue<>(order);
+        Map<Integer, IndexRouter.Decision> decided = new ConcurrentHashMap<>();
+        ExecutorService callers = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                SplittableRandom sizes = new SplittableRandom(t);
+                running.add(callers.submit(() -> {
+                    List<Integer> request = new ArrayList<>();
+                    while (true) {
+                        request.clear();
+                        for (int n = 100 + sizes.nextInt(101); n > 0 && !queue.isEmpty(); n--) {
+                            Integer i = queue.poll();
+                            if (i != null) {
+                                request.add(i);
+                            }
+                        }
+                        if (request.isEmpty()) {
+                            return null;
+                        }
+                        List<IndexRouter.Decision> d = index.dedup(C, Window.FOREVER, request.stream().map(ids::get).toArray(String[]::new),
+                                request.stream().mapToLong(fps::get).toArray(), K, 0, checks(request.stream().map(texts::get).toArray(String[]::new)));
+                        for (int j = 0; j < request.size(); j++) {
+                            decided.put(request.get(j), d.get(j));
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : running) {
+                f.get(2, TimeUnit.MINUTES);
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+
+        assertEquals(ids.size(), decided.size());
+        IndexRouter replay = fourShards(replayDir);
+        List<Integer> bySequence = decided.keySet().stream().sorted(Comparator.comparingLong(i -> decided.get(i).sequence())).toList();
+        int duplicates = 0;
+        for (int i : bySequence) {
+            IndexRouter.Decision one = replay.dedup(C, Window.FOREVER, new String[]{ids.get(i)}, new long[]{fps.get(i)}, K, 0,
+                    checks(new String[]{texts.get(i)})).get(0);
+            IndexRouter.Decision d = decided.get(i);
+            assertEquals(one.inserted(), d.inserted(), ids.get(i) + " at sequence " + d.sequence() + ": alone it was "
+                    + (one.inserted() ? "kept" : "a duplicate of " + one.duplicates()) + ", concurrently " + d.duplicates());
+            assertEquals(one.duplicates(), d.duplicates(), ids.get(i) + ": ids, distances and similarities");
+            assertEquals(one.total(), d.total(), ids.get(i));
+            duplicates += d.inserted() ? 0 : 1;
+        }
+        replay.close();
+        assertTrue(duplicates > ids.size() / 3, duplicates + " duplicates of " + ids.size());
     }
 
     @Test
