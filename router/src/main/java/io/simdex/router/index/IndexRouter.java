@@ -183,13 +183,15 @@ public final class IndexRouter implements AutoCloseable {
 
         /** The checks of items {@code from..to-1}, numbered from 0, with their second probes. */
         TextChecks slice(int from, int to) {
-            int[] kept = IntStream.range(0, second.items().length).filter(j -> second.items()[j] >= from && second.items()[j] < to).toArray();
+            int[] kept = IntStream.range(0, second.items().length)
+                    .filter(j -> second.items()[j] >= from && second.items()[j] < to).toArray();
             int[] items = new int[kept.length];
             for (int j = 0; j < kept.length; j++) {
                 items[j] = second.items()[kept[j]] - from;
             }
             return new TextChecks(shortRule, Arrays.copyOfRange(texts, from, to), Arrays.copyOfRange(sketchRules, from, to),
-                    Arrays.copyOfRange(sketches, from, to), new SecondProbes(items, Fanout.pick(second.fps(), kept), Fanout.pick(second.rules(), kept)));
+                    Arrays.copyOfRange(sketches, from, to),
+                    new SecondProbes(items, Fanout.pick(second.fps(), kept), Fanout.pick(second.rules(), kept)));
         }
 
         /** {@code probes} followed by the second probes. */
@@ -300,9 +302,7 @@ public final class IndexRouter implements AutoCloseable {
         String[] idz = pick(ids, last);
         long[] fpz = pick(fps, last);
         String[] textz = stored == null ? null : pick(stored, last);
-        // What a fingerprint keeps of each sketch; null for short texts and other forms, kept by id.
-        String[] keptz = textz == null ? null
-                : Arrays.stream(textz).map(t -> t == null ? null : SketchRule.keptByFingerprint(t)).toArray(String[]::new);
+        String[] keptz = textz == null ? null : SketchRule.keptByFingerprint(textz);
         long g = w.current();
 
         // 1. id -> fp, learning what each id was bound to before (in any generation), and
@@ -618,6 +618,7 @@ public final class IndexRouter implements AutoCloseable {
                                   long firstSequence) {
         int reach = st == null ? maxDistance : st.reach(maxDistance);
         String[] stored = st == null ? null : st.stored();
+        String[] storedKept = st == null ? null : SketchRule.keptByFingerprint(stored);
         List<Nearest> found = query(c, w, fps, maxDistance, limit, st);
         BatchTables kept = new BatchTables();
         List<Decision> decisions = new ArrayList<>(ids.length);
@@ -631,12 +632,12 @@ public final class IndexRouter implements AutoCloseable {
             }
             List<Hit> dups = new ArrayList<>(found.get(i).hits());
             long total = found.get(i).total();
-            total += keptDuplicates(st, i, fps[i], st == null ? null : st.sketchRule(i), false, ids, fps, stored, kept, reach,
+            total += keptDuplicates(st, i, fps[i], st == null ? null : st.sketchRule(i), false, ids, fps, stored, storedKept, kept, reach,
                     maxDistance, dups);
             SecondProbes second = st == null ? SecondProbes.NONE : st.second();
             for (int s = 0; s < second.items().length; s++) {
                 if (second.items()[s] == i) {
-                    total += keptDuplicates(st, i, second.fps()[s], second.rules()[s], true, ids, fps, stored, kept, reach,
+                    total += keptDuplicates(st, i, second.fps()[s], second.rules()[s], true, ids, fps, stored, storedKept, kept, reach,
                             maxDistance, dups);
                 }
             }
@@ -658,13 +659,15 @@ public final class IndexRouter implements AutoCloseable {
      * there yet if {@code newIdsOnly} (a second probe); returns how many.
      */
     private static int keptDuplicates(TextChecks st, int i, long probe, SketchRule rule, boolean newIdsOnly, String[] ids, long[] fps,
-                                      String[] stored, BatchTables kept, int reach, int maxDistance, List<Hit> dups) {
+                                      String[] stored, String[] storedKept, BatchTables kept, int reach, int maxDistance, List<Hit> dups) {
         int added = 0;
         for (int j : kept.within(probe, reach, fps)) {
             int d = Hamming.distance(probe, fps[j]);
             // Against an earlier document of this request as against the store: by what the store keeps of it.
+            boolean verifies = st != null && st.verifies(i);
             double sim = st == null ? (d <= maxDistance ? TextVerification.UNVERIFIED : -1)
-                    : TextVerification.similarityOnceStored(st, i, rule, st.verifies(i) ? stored[j] : null, d, maxDistance);
+                    : TextVerification.similarityOnceStored(st, i, rule, verifies ? stored[j] : null, verifies ? storedKept[j] : null,
+                    d, maxDistance);
             if (sim >= 0 && (!newIdsOnly || dups.stream().noneMatch(h -> h.id().equals(ids[j])))) {
                 dups.add(sim > 1 ? new Hit(ids[j], fps[j], d) : new Hit(ids[j], fps[j], d, sim));
                 added++;

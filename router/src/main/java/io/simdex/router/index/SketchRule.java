@@ -116,6 +116,15 @@ public record SketchRule(int candidateDistance, double minJaccard, Sketcher sket
         return new String(out);
     }
 
+    /** {@link #keptByFingerprint(String)} of each stored value (null stays null). */
+    static String[] keptByFingerprint(String[] stored) {
+        String[] out = new String[stored.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = stored[i] == null ? null : keptByFingerprint(stored[i]);
+        }
+        return out;
+    }
+
     /** Whether a stored value is a sketch rather than a text. */
     static boolean isSketch(String stored) {
         return !stored.isEmpty() && stored.charAt(0) == MARK;

@@ -137,13 +137,13 @@ final class TextVerification {
 
     /**
      * As {@link #similarity}, against {@code stored} of a document this request stores before
-     * item i: judged as the store judges it once stored, a sketch by what its fingerprint keeps
-     * ({@link SketchRule#keptByFingerprint}: 5 bits a bin, where the request holds 6), so a text
-     * is decided alike against an earlier text of its request and against that text stored
-     * (the full bins estimated 0.424 where the kept ones gave 0.432, and at 0.4 decided otherwise).
+     * item i, whose fingerprint keeps {@code kept} of it ({@link SketchRule#keptByFingerprint}:
+     * 5 bits a bin, where the request holds 6; null: kept by id as it is): judged as the store
+     * judges it once stored, so a text is decided alike against an earlier text of its request
+     * and against that text stored (the full bins estimated 0.424 where the kept ones gave
+     * 0.432, and at 0.4 decided otherwise).
      */
-    static double similarityOnceStored(TextChecks checks, int i, SketchRule rule, String stored, int distance, int k) {
-        String kept = stored == null ? null : SketchRule.keptByFingerprint(stored);
+    static double similarityOnceStored(TextChecks checks, int i, SketchRule rule, String stored, String kept, int distance, int k) {
         return kept != null ? similarity(checks, i, rule, kept, true, distance, k) : similarity(checks, i, rule, stored, false, distance, k);
     }
 
