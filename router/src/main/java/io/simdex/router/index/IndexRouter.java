@@ -523,12 +523,14 @@ public final class IndexRouter implements AutoCloseable {
         int reach = verify ? checks.reach(maxDistance) : maxDistance;
         // A text that probes with two fingerprints locks the buckets of both.
         long[] probes = verify ? checks.withSecondProbes(fps) : fps;
+        // What the store keeps for each text: judged by in the request, then stored.
+        String[] stored = verify ? checks.stored() : null;
         try (DedupLocks locks = DedupLocks.acquire(shards, placement, c, probes, reach)) {
-            List<Decision> decisions = decide(c, w, ids, fps, maxDistance, limit, verify ? checks : null, locks.stamp() + 1);
+            List<Decision> decisions = decide(c, w, ids, fps, maxDistance, limit, checks, stored, locks.stamp() + 1);
             locks.checkLease();
             int[] kept = IntStream.range(0, ids.length).filter(i -> decisions.get(i).inserted()).toArray();
             if (kept.length > 0) {
-                insert(c, w, pick(ids, kept), pick(fps, kept), verify ? pick(checks.stored(), kept) : null);
+                insert(c, w, pick(ids, kept), pick(fps, kept), verify ? pick(stored, kept) : null);
             }
             locks.decided(ids.length);
             return decisions;
@@ -613,11 +615,10 @@ public final class IndexRouter implements AutoCloseable {
         }
     }
 
-    /** The decisions for one locked batch, numbered from {@code firstSequence}. */
+    /** The decisions for one locked batch, numbered from {@code firstSequence}; {@code stored}: {@code st.stored()}. */
     private List<Decision> decide(String c, Window w, String[] ids, long[] fps, int maxDistance, int limit, TextChecks st,
-                                  long firstSequence) {
+                                  String[] stored, long firstSequence) {
         int reach = st == null ? maxDistance : st.reach(maxDistance);
-        String[] stored = st == null ? null : st.stored();
         String[] storedKept = st == null ? null : SketchRule.keptByFingerprint(stored);
         List<Nearest> found = query(c, w, fps, maxDistance, limit, st);
         BatchTables kept = new BatchTables();
