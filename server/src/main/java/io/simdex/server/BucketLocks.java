@@ -1,6 +1,10 @@
 package io.simdex.server;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -29,12 +33,23 @@ import java.util.Map;
  * <h2>Leases</h2>
  * A lock expires after its lease, so a router that dies holding locks blocks others only that
  * long; a router aborts rather than insert once half its lease has passed.
+ *
+ * <h2>Intents</h2>
+ * A holder stores its kept documents in several steps on several shards; one that dies or
+ * fails between them leaves a document findable in some tables and not others, which the next
+ * holder would miss (and keep a near-duplicate of it) while the first caller's retry finds it
+ * stored. So before its first write a holder leaves its documents on its keys ({@link #record});
+ * unlocking with them done drops them, and anything else leaves them pending: the next lock of
+ * any of those keys returns them, and that holder stores them before deciding, completing the
+ * decisions made under the keys before it, then {@link #settle}s them everywhere.
  */
 final class BucketLocks {
     private record Held(long token, long expiresAtNanos) {
     }
 
     private final Map<Long, Held> held = new HashMap<>();
+    /** Keys with intents not known to be done; an intent is shared by the keys it was recorded on. */
+    private final Map<Long, List<LockGrant.Intent>> pending = new HashMap<>();
     private static final int STAMP_SLOTS = 1 << 18;
     private final long startStamp = System.currentTimeMillis() * 1000;
     private final long[] stamps = new long[STAMP_SLOTS];
@@ -45,9 +60,29 @@ final class BucketLocks {
 
     /**
      * Locks every key (ascending order expected) for {@code token}, waiting up to
-     * {@code waitMillis}. Returns the largest stamp of the keys, or -1 on timeout (then nothing
-     * stays locked). Re-locking keys the token holds renews them.
+     * {@code waitMillis}: the largest stamp of the keys and their pending intents, or
+     * {@link LockGrant#BUSY} on timeout (then nothing stays locked). Re-locking keys the token holds
+     * renews them.
      */
+    synchronized LockGrant grant(long[] keys, long token, long leaseMillis, long waitMillis) throws InterruptedException {
+        long stamp = lock(keys, token, leaseMillis, waitMillis);
+        if (stamp < 0) {
+            return LockGrant.BUSY;
+        }
+        if (pending.isEmpty()) {
+            return new LockGrant(stamp, List.of());
+        }
+        Map<Long, LockGrant.Intent> found = new LinkedHashMap<>();
+        for (long key : keys) {
+            for (LockGrant.Intent intent : pending.getOrDefault(key, List.of())) {
+                found.putIfAbsent(intent.token(), intent);
+                stamp = Math.max(stamp, intent.stamp());
+            }
+        }
+        return new LockGrant(stamp, List.copyOf(found.values()));
+    }
+
+    /** {@link #grant} without the intents: the largest stamp, or -1 on timeout. */
     synchronized long lock(long[] keys, long token, long leaseMillis, long waitMillis) throws InterruptedException {
         // The clock is read once, and again only after a wait: a read per key was half of a
         // 68-key lock's time. A lease taken a little later than `now` ends a little earlier than
@@ -75,14 +110,57 @@ final class BucketLocks {
         return maxStamp;
     }
 
-    /** Releases the keys {@code token} holds, recording {@code stamp} on each. */
-    synchronized int unlock(long[] keys, long token, long stamp) {
+    /**
+     * Records {@code intent} on every key if its token holds them all with leases not yet
+     * expired; returns how many it holds (all of them, or nothing was recorded).
+     */
+    synchronized int record(long[] keys, LockGrant.Intent intent) {
+        long now = System.nanoTime();
+        int holding = 0;
+        for (long key : keys) {
+            Held h = held.get(key);
+            holding += h != null && h.token == intent.token() && h.expiresAtNanos - now > 0 ? 1 : 0;
+        }
+        if (holding == keys.length) {
+            for (long key : keys) {
+                pending.computeIfAbsent(key, k -> new ArrayList<>(1)).add(intent);
+            }
+        }
+        return holding;
+    }
+
+    /** Drops the intents of {@code tokens} from every key, recording their stamps there; returns how many were dropped. */
+    synchronized int settle(long[] tokens) {
+        int dropped = 0;
+        for (Iterator<Map.Entry<Long, List<LockGrant.Intent>>> it = pending.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Long, List<LockGrant.Intent>> e = it.next();
+            for (Iterator<LockGrant.Intent> i = e.getValue().iterator(); i.hasNext(); ) {
+                LockGrant.Intent intent = i.next();
+                if (contains(tokens, intent.token())) {
+                    int slot = slot(e.getKey());
+                    stamps[slot] = Math.max(stamps[slot], intent.stamp());
+                    i.remove();
+                    dropped++;
+                }
+            }
+            if (e.getValue().isEmpty()) {
+                it.remove();
+            }
+        }
+        return dropped;
+    }
+
+    /** Releases the keys {@code token} holds, recording {@code stamp} on each; their intents go with them, unless {@code keepPending}. */
+    synchronized int unlock(long[] keys, long token, long stamp, boolean keepPending) {
         int released = 0;
         for (long key : keys) {
             Held h = held.get(key);
             if (h != null && h.token == token) {
                 held.remove(key);
                 released++;
+                if (!keepPending) {
+                    pending.remove(key);
+                }
             }
             int slot = slot(key);
             stamps[slot] = Math.max(stamps[slot], stamp);
@@ -91,9 +169,28 @@ final class BucketLocks {
         return released;
     }
 
+    /** {@link #unlock(long[], long, long, boolean)} with the token's intents done. */
+    synchronized int unlock(long[] keys, long token, long stamp) {
+        return unlock(keys, token, stamp, false);
+    }
+
     /** Keys held now, by any token (expired leases included until their keys are locked or released). */
     synchronized int held() {
         return held.size();
+    }
+
+    /** Keys with pending intents. */
+    synchronized int pendingKeys() {
+        return pending.size();
+    }
+
+    private static boolean contains(long[] tokens, long token) {
+        for (long t : tokens) {
+            if (t == token) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static int slot(long key) {
@@ -101,6 +198,6 @@ final class BucketLocks {
     }
 
     private void release(long[] keys, int count, long token) {
-        unlock(java.util.Arrays.copyOf(keys, count), token, startStamp);
+        unlock(java.util.Arrays.copyOf(keys, count), token, startStamp, true);
     }
 }

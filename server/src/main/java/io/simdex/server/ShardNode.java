@@ -477,8 +477,29 @@ public final class ShardNode implements Closeable {
         return locks.lock(lockKeys(collection, bucketKeys), token, leaseMillis, waitMillis);
     }
 
+    /** {@link #lockBuckets}, with the intents pending on the keys ({@link LockGrant#BUSY} if they stayed busy). */
+    public LockGrant grantBuckets(String collection, int[] bucketKeys, long token, long leaseMillis, long waitMillis)
+            throws InterruptedException {
+        return locks.grant(lockKeys(collection, bucketKeys), token, leaseMillis, waitMillis);
+    }
+
     public int unlockBuckets(String collection, int[] bucketKeys, long token, long stamp) {
-        return locks.unlock(lockKeys(collection, bucketKeys), token, stamp);
+        return unlockBuckets(collection, bucketKeys, token, stamp, false);
+    }
+
+    /** Releases the keys; {@code keepPending}: their intents stay for the next holder (see {@link BucketLocks}). */
+    public int unlockBuckets(String collection, int[] bucketKeys, long token, long stamp, boolean keepPending) {
+        return locks.unlock(lockKeys(collection, bucketKeys), token, stamp, keepPending);
+    }
+
+    /** Leaves {@code docs} on the keys while {@code token} holds them all; how many it holds (fewer: nothing was left). */
+    public int recordIntent(String collection, int[] bucketKeys, long token, long stamp, byte[] docs) {
+        return locks.record(lockKeys(collection, bucketKeys), new LockGrant.Intent(token, stamp, docs));
+    }
+
+    /** Drops the pending intents of {@code tokens} (their documents are stored); how many. */
+    public int settleIntents(long[] tokens) {
+        return locks.settle(tokens);
     }
 
     /** One sorted long per (collection, bucket key); sorting here gives every router the same order. */

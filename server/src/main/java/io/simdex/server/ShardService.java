@@ -1,5 +1,6 @@
 package io.simdex.server;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.Internal;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
@@ -28,6 +29,8 @@ import io.simdex.proto.v1.ShardExpireRequest;
 import io.simdex.proto.v1.ShardFlagsResponse;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.proto.v1.ShardIdsRequest;
+import io.simdex.proto.v1.ShardIntent;
+import io.simdex.proto.v1.ShardIntentRequest;
 import io.simdex.proto.v1.ShardLockRequest;
 import io.simdex.proto.v1.ShardLockResponse;
 import io.simdex.proto.v1.ShardPrepareRequest;
@@ -41,6 +44,7 @@ import io.simdex.proto.v1.ShardReadAnswer;
 import io.simdex.proto.v1.ShardReadRequest;
 import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.proto.v1.ShardResolveResponse;
+import io.simdex.proto.v1.ShardSettleRequest;
 import io.simdex.proto.v1.ShardStatsRequest;
 import io.simdex.proto.v1.ShardStatsResponse;
 import io.simdex.proto.v1.ShardSweepUrlsRequest;
@@ -395,25 +399,44 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     @Override
     public void lockBuckets(ShardLockRequest req, StreamObserver<ShardLockResponse> out) {
         answer(out, () -> {
-            long stamp;
+            LockGrant grant;
             try {
-                stamp = node.lockBuckets(collection(req.getCollection()), bucketKeys(req.getBucketKeysList()),
+                grant = node.grantBuckets(collection(req.getCollection()), bucketKeys(req.getBucketKeysList()),
                         req.getToken(), req.getLeaseMs(), req.getWaitMs());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw Status.CANCELLED.withDescription("interrupted while waiting for bucket locks").asRuntimeException();
             }
-            if (stamp < 0) {
+            if (grant.stamp() < 0) {
                 throw Status.ABORTED.withDescription("bucket locks busy for " + req.getWaitMs() + " ms; retry").asRuntimeException();
             }
-            return ShardLockResponse.newBuilder().setStamp(stamp).build();
+            ShardLockResponse.Builder r = ShardLockResponse.newBuilder().setStamp(grant.stamp());
+            for (LockGrant.Intent i : grant.pending()) {
+                r.addPending(ShardIntent.newBuilder().setToken(i.token()).setStamp(i.stamp()).setDocs(ByteString.copyFrom(i.docs())));
+            }
+            return r.build();
         });
     }
 
     @Override
     public void unlockBuckets(ShardUnlockRequest req, StreamObserver<ShardCountResponse> out) {
         answer(out, () -> ShardCountResponse.newBuilder().setChanged(node.unlockBuckets(collection(req.getCollection()),
-                bucketKeys(req.getBucketKeysList()), req.getToken(), req.getStamp())).build());
+                bucketKeys(req.getBucketKeysList()), req.getToken(), req.getStamp(), req.getKeepPending())).build());
+    }
+
+    @Override
+    public void recordIntent(ShardIntentRequest req, StreamObserver<ShardCountResponse> out) {
+        answer(out, () -> ShardCountResponse.newBuilder().setChanged(node.recordIntent(collection(req.getCollection()),
+                bucketKeys(req.getBucketKeysList()), req.getToken(), req.getStamp(), req.getDocs().toByteArray())).build());
+    }
+
+    @Override
+    public void settleIntents(ShardSettleRequest req, StreamObserver<ShardCountResponse> out) {
+        answer(out, () -> {
+            collection(req.getCollection());
+            return ShardCountResponse.newBuilder().setChanged(node.settleIntents(req.getTokensList().stream().mapToLong(Long::longValue).toArray()))
+                    .build();
+        });
     }
 
     /** As {@link Calls#answer}, for a write: the reply waits until the node's changes are durable ({@link ShardNode#awaitDurable}). */

@@ -3,6 +3,7 @@ package io.simdex.server;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -107,5 +108,32 @@ class BucketLocksTest {
         // Whenever it got them, it got them after the release, so it saw its stamp.
         assertEquals(first + 100, second.get(60, TimeUnit.SECONDS));
         assertEquals(2, locks.unlock(keys, 2, 0));
+    }
+
+    @Test
+    void intents_recordedOnlyWhileHeld_pendingAfterAnUnfinishedUnlockOrExpiry_goneWhenDoneOrSettled() throws InterruptedException {
+        BucketLocks locks = new BucketLocks();
+        long[] keys = {SALT ^ 1, SALT ^ 2};
+        long start = locks.lock(keys, 1, LONG_LEASE, 0);
+        LockGrant.Intent one = new LockGrant.Intent(1, start + 5, new byte[]{1});
+        assertEquals(0, locks.record(keys, new LockGrant.Intent(2, start + 5, new byte[]{2})), "another token's keys");
+        assertEquals(2, locks.record(keys, one));
+        locks.unlock(keys, 1, start, true);
+
+        // The next holder of either key finds it, numbered after it.
+        LockGrant second = locks.grant(new long[]{SALT ^ 2, SALT ^ 3}, 3, 0, 0);
+        assertEquals(List.of(one), second.pending());
+        assertEquals(start + 5, second.stamp());
+        // Its lease ended at once: the holder after it finds the intent still pending there too, and on key 1.
+        LockGrant third = locks.grant(keys, 4, LONG_LEASE, 0);
+        assertEquals(List.of(one), third.pending());
+        assertEquals(1, locks.record(new long[]{SALT ^ 1}, new LockGrant.Intent(4, start + 9, new byte[]{4})));
+        assertEquals(2, locks.settle(new long[]{1}), "token 1's intent, on keys 1 and 2");
+        assertEquals(1, locks.pendingKeys());
+        locks.unlock(keys, 4, start, false);
+        assertEquals(0, locks.pendingKeys(), "done with the unlock");
+        LockGrant after = locks.grant(keys, 5, LONG_LEASE, 0);
+        assertEquals(List.of(), after.pending());
+        assertEquals(start + 5, after.stamp(), "the settled intent left its stamp on its keys");
     }
 }

@@ -3,11 +3,15 @@ package io.simdex.router.index;
 import io.grpc.Status;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.router.shard.Fanout;
+import io.simdex.router.shard.Granted;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.ShardClient;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static io.simdex.router.shard.Fanout.pick;
 
@@ -21,6 +25,13 @@ import static io.simdex.router.shard.Fanout.pick;
  * <p>Every decision is numbered: {@link #stamp} is the largest number on the locked keys, and
  * the call's decisions take the next ones, which it leaves on the keys when it releases them
  * ({@link #decided}). Replaying all decisions one at a time in that order gives the same ones.
+ *
+ * <p>A call stores its kept documents in several writes to several shards; one cut short
+ * between them (its router killed, a shard failing) would leave a document in some tables and
+ * not others: the next call near it would miss it and keep a near-duplicate, while the first
+ * caller's retry finds it stored. So the call leaves its kept documents on their keys before
+ * the first write ({@link #intend}) and unlocks with them done; a call that finds such intents
+ * {@link #pending} when it locks stores them before it decides, then {@link #settled}.
  */
 final class DedupLocks implements AutoCloseable {
     /** Shard-side bucket locks expire this long after being granted. */
@@ -29,6 +40,7 @@ final class DedupLocks implements AutoCloseable {
     static final int WAIT_MILLIS = 10_000;
 
     private final ShardClient[] shards;
+    private final Placement placement;
     private final String collection;
     private final int[] keys;
     private final int[][] byShard;
@@ -37,13 +49,16 @@ final class DedupLocks implements AutoCloseable {
     private final long started = System.nanoTime();
     private long stamp;
     private long released = -1;
+    private Granted found = new Granted(0, List.of());
+    /** Intents found or left that are not known stored: the unlock keeps them pending. */
+    private boolean outstanding;
 
     private DedupLocks(ShardClient[] shards, Placement placement, String collection, int[] keys) {
         this.shards = shards;
+        this.placement = placement;
         this.collection = collection;
         this.keys = keys;
-        this.byShard = Fanout.group(keys.length, shards.length,
-                i -> placement.ownerOfBucket(keys[i] >>> BlockTables.BLOCK_BITS, keys[i] & (BlockTables.KEYS_PER_TABLE - 1)));
+        this.byShard = Fanout.group(keys.length, shards.length, i -> owner(keys[i]));
         this.locked = new boolean[shards.length];
     }
 
@@ -55,11 +70,13 @@ final class DedupLocks implements AutoCloseable {
                 if (locks.byShard[s].length > 0) {
                     // Marked before the call: a replica set may hold some replicas' locks when it fails.
                     locks.locked[s] = true;
-                    long granted = Fanout.join(shards[s].lockBuckets(collection, pick(locks.keys, locks.byShard[s]), locks.token,
-                            LEASE_MILLIS, WAIT_MILLIS));
-                    locks.stamp = Math.max(locks.stamp, granted);
+                    locks.found = locks.found.merge(Fanout.join(shards[s].lockBuckets(collection, pick(locks.keys, locks.byShard[s]),
+                            locks.token, LEASE_MILLIS, WAIT_MILLIS)));
+                    // Found pending: kept until stored, also when a later shard's lock fails.
+                    locks.outstanding = !locks.found.pending().isEmpty();
                 }
             }
+            locks.stamp = locks.found.stamp();
             return locks;
         } catch (RuntimeException e) {
             locks.close();
@@ -72,6 +89,90 @@ final class DedupLocks implements AutoCloseable {
         return stamp;
     }
 
+    /** Intents left on the locked keys by calls that stopped short: to be stored before deciding. */
+    List<Granted.Intent> pending() {
+        return found.pending();
+    }
+
+    /**
+     * The {@link #pending} intents are stored: drops them from every shard. A shard that does
+     * not answer keeps them, and whoever locks there next stores them again (the same inserts).
+     */
+    void settled() {
+        long[] tokens = found.pending().stream().mapToLong(Granted.Intent::token).toArray();
+        Fanout f = Fanout.start();
+        for (ShardClient shard : shards) {
+            f.add(shard.settleIntents(collection, tokens));
+        }
+        try {
+            f.await();
+        } catch (RuntimeException e) {
+            // Stored again by the next holder there, harmlessly.
+        }
+        outstanding = false;
+    }
+
+    /**
+     * Leaves documents {@code items} of the call (of its {@code n} decisions) on their keys, each
+     * on the keys of its fingerprint within {@code reach} (a call near it shares one), before the
+     * first write. Fails with ABORTED, leaving nothing, when a lock was lost (its lease expired
+     * and another call took it): the documents are then not stored.
+     */
+    void intend(int n, String[] ids, long[] fps, String[] stored, int[] items, int reach) {
+        outstanding = true;
+        long last = stamp + n;
+        // Per shard, the documents with a key there, each once (seen[s]: the last one added).
+        int[][] docsOf = new int[shards.length][items.length];
+        int[] count = new int[shards.length];
+        int[] seen = new int[shards.length];
+        Arrays.fill(seen, -1);
+        for (int j = 0; j < items.length; j++) {
+            for (int key : bucketKeys(new long[]{fps[items[j]]}, reach)) {
+                int s = owner(key);
+                if (seen[s] != j) {
+                    seen[s] = j;
+                    docsOf[s][count[s]++] = items[j];
+                }
+            }
+        }
+        long[] keptFps = new long[items.length];
+        for (int j = 0; j < items.length; j++) {
+            keptFps[j] = fps[items[j]];
+        }
+        int[] all = bucketKeys(keptFps, reach);
+        int[][] keysByShard = Fanout.group(all.length, shards.length, i -> owner(all[i]));
+        Fanout f = Fanout.start();
+        AtomicBoolean lost = new AtomicBoolean();
+        for (int s = 0; s < shards.length; s++) {
+            if (keysByShard[s].length > 0) {
+                int[] mine = pick(all, keysByShard[s]);
+                byte[] docs = DedupIntents.encode(ids, fps, stored, Arrays.copyOf(docsOf[s], count[s]));
+                f.add(shards[s].recordIntent(collection, mine, token, last, docs), held -> {
+                    if (held < mine.length) {
+                        lost.set(true);
+                    }
+                });
+            }
+        }
+        f.await();
+        if (lost.get()) {
+            // Not one write was made: withdraw what was left, so that no later holder stores it.
+            Fanout w = Fanout.start();
+            for (int s = 0; s < shards.length; s++) {
+                if (keysByShard[s].length > 0) {
+                    w.add(shards[s].settleIntents(collection, new long[]{token}));
+                }
+            }
+            try {
+                w.await();
+                outstanding = false;
+            } catch (RuntimeException e) {
+                // Kept pending: stored by the next holder, as if this call had stored them.
+            }
+            throw Status.ABORTED.withDescription("bucket locks expired before the documents were stored; retry").asRuntimeException();
+        }
+    }
+
     /** Fails with ABORTED once half the lease is gone: the locks may be about to expire, and inserting then could race another router. */
     void checkLease() {
         if (System.nanoTime() - started > LEASE_MILLIS / 2 * 1_000_000L) {
@@ -79,9 +180,14 @@ final class DedupLocks implements AutoCloseable {
         }
     }
 
-    /** The call's {@code n} decisions are made and stored: their numbers stay on the keys. */
+    /** The call's {@code n} decisions are made and stored: their numbers stay on the keys, their intents go. */
     void decided(int n) {
         released = stamp + n;
+        outstanding = false;
+    }
+
+    private int owner(int key) {
+        return placement.ownerOfBucket(key >>> BlockTables.BLOCK_BITS, key & (BlockTables.KEYS_PER_TABLE - 1));
     }
 
     /** Releases every lock taken; a shard that does not answer lets its lease free the keys. */
@@ -91,7 +197,7 @@ final class DedupLocks implements AutoCloseable {
         Fanout f = Fanout.start();
         for (int s = 0; s < shards.length; s++) {
             if (locked[s]) {
-                f.add(shards[s].unlockBuckets(collection, pick(keys, byShard[s]), token, leave));
+                f.add(shards[s].unlockBuckets(collection, pick(keys, byShard[s]), token, leave, outstanding));
             }
         }
         try {

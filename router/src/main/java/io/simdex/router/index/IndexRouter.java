@@ -15,6 +15,9 @@ import io.simdex.router.shard.ShardClient;
 import io.simdex.router.shard.WriteBatch;
 import io.simdex.server.store.FingerprintSketch;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -48,6 +51,7 @@ import static io.simdex.router.shard.Fanout.pick;
  * is idempotent, so retrying the request completes it.
  */
 public final class IndexRouter implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(IndexRouter.class);
 
     private final ShardClient[] shards;
     private final Placement placement;
@@ -526,10 +530,19 @@ public final class IndexRouter implements AutoCloseable {
         // What the store keeps for each text: judged by in the request, then stored.
         String[] stored = verify ? checks.stored() : null;
         try (DedupLocks locks = DedupLocks.acquire(shards, placement, c, probes, reach)) {
+            if (!locks.pending().isEmpty()) {
+                // Documents a call cut short had decided under these keys: stored first, as that call would have.
+                DedupIntents cut = DedupIntents.decode(locks.pending());
+                insert(c, w, cut.ids(), cut.fps(), cut.stored());
+                locks.settled();
+                LOG.warn("Dedup on {} stored {} documents that {} Dedup calls cut short had decided to keep", c, cut.ids().length,
+                        locks.pending().size());
+            }
             List<Decision> decisions = decide(c, w, ids, fps, maxDistance, limit, checks, stored, locks.stamp() + 1);
             locks.checkLease();
             int[] kept = IntStream.range(0, ids.length).filter(i -> decisions.get(i).inserted()).toArray();
             if (kept.length > 0) {
+                locks.intend(ids.length, ids, fps, verify ? stored : null, kept, reach);
                 insert(c, w, pick(ids, kept), pick(fps, kept), verify ? pick(stored, kept) : null);
             }
             locks.decided(ids.length);

@@ -1,6 +1,7 @@
 package io.simdex.router.shard;
 
 import io.grpc.Status;
+import io.simdex.server.LockGrant;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.DocMaps.IdList;
 
@@ -135,11 +136,13 @@ public class LocalShardClient implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<Long> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
+    public CompletableFuture<Granted> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
         try {
-            long stamp = node.lockBuckets(c, keys, token, leaseMillis, waitMillis);
-            return stamp >= 0 ? CompletableFuture.completedFuture(stamp) : CompletableFuture.failedFuture(
-                    Status.ABORTED.withDescription("bucket locks busy for " + waitMillis + " ms; retry").asRuntimeException());
+            LockGrant grant = node.grantBuckets(c, keys, token, leaseMillis, waitMillis);
+            return grant.stamp() >= 0 ? CompletableFuture.completedFuture(new Granted(grant.stamp(),
+                    grant.pending().stream().map(i -> new Granted.Intent(i.token(), i.stamp(), i.docs())).toList()))
+                    : CompletableFuture.failedFuture(Status.ABORTED.withDescription("bucket locks busy for " + waitMillis + " ms; retry")
+                    .asRuntimeException());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return CompletableFuture.failedFuture(Status.CANCELLED.withDescription("interrupted").asRuntimeException());
@@ -147,8 +150,18 @@ public class LocalShardClient implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<Integer> unlockBuckets(String c, int[] keys, long token, long stamp) {
-        return run(() -> node.unlockBuckets(c, keys, token, stamp));
+    public CompletableFuture<Integer> unlockBuckets(String c, int[] keys, long token, long stamp, boolean keepPending) {
+        return run(() -> node.unlockBuckets(c, keys, token, stamp, keepPending));
+    }
+
+    @Override
+    public CompletableFuture<Integer> recordIntent(String c, int[] keys, long token, long stamp, byte[] docs) {
+        return run(() -> node.recordIntent(c, keys, token, stamp, docs));
+    }
+
+    @Override
+    public CompletableFuture<Integer> settleIntents(String c, long[] tokens) {
+        return run(() -> node.settleIntents(tokens));
     }
 
     /** Closes the node: a router that owns its local shards closes them with itself. */

@@ -6,6 +6,7 @@ import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.MoreExecutors;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Internal;
+import com.google.protobuf.UnsafeByteOperations;
 import io.grpc.Context;
 import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.IdList;
@@ -17,6 +18,7 @@ import io.simdex.proto.v1.ShardDropUrlJobRequest;
 import io.simdex.proto.v1.ShardExpireRequest;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.proto.v1.ShardIdsRequest;
+import io.simdex.proto.v1.ShardIntentRequest;
 import io.simdex.proto.v1.ShardLockRequest;
 import io.simdex.proto.v1.ShardPrepareRequest;
 import io.simdex.proto.v1.ShardPreviousResponse;
@@ -28,6 +30,7 @@ import io.simdex.proto.v1.ShardProbeResponse;
 import io.simdex.proto.v1.ShardReadAnswer;
 import io.simdex.proto.v1.ShardReadRequest;
 import io.simdex.proto.v1.ShardResolveRequest;
+import io.simdex.proto.v1.ShardSettleRequest;
 import io.simdex.proto.v1.ShardStatsRequest;
 import io.simdex.proto.v1.ShardSweepUrlsRequest;
 import io.simdex.proto.v1.ShardTextsRequest;
@@ -496,15 +499,28 @@ public final class RemoteShardClient implements ShardClient {
     }
 
     @Override
-    public CompletableFuture<Long> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
+    public CompletableFuture<Granted> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
         return adapt(watched(stub().lockBuckets(ShardLockRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
-                .setToken(token).setLeaseMs(leaseMillis).setWaitMs(waitMillis).build())), r -> r.getStamp());
+                .setToken(token).setLeaseMs(leaseMillis).setWaitMs(waitMillis).build())), r -> new Granted(r.getStamp(),
+                r.getPendingList().stream().map(i -> new Granted.Intent(i.getToken(), i.getStamp(), i.getDocs().toByteArray())).toList()));
     }
 
     @Override
-    public CompletableFuture<Integer> unlockBuckets(String c, int[] keys, long token, long stamp) {
+    public CompletableFuture<Integer> unlockBuckets(String c, int[] keys, long token, long stamp, boolean keepPending) {
         return adapt(watched(stub().unlockBuckets(ShardUnlockRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
-                .setToken(token).setStamp(stamp).build())), r -> (int) r.getChanged());
+                .setToken(token).setStamp(stamp).setKeepPending(keepPending).build())), r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<Integer> recordIntent(String c, int[] keys, long token, long stamp, byte[] docs) {
+        return adapt(watched(stub().recordIntent(ShardIntentRequest.newBuilder().setCollection(c).addAllBucketKeys(boxed(keys))
+                .setToken(token).setStamp(stamp).setDocs(UnsafeByteOperations.unsafeWrap(docs)).build())), r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<Integer> settleIntents(String c, long[] tokens) {
+        return adapt(watched(stub().settleIntents(ShardSettleRequest.newBuilder().setCollection(c)
+                .addAllTokens(Arrays.stream(tokens).boxed().toList()).build())), r -> (int) r.getChanged());
     }
 
     private static List<Integer> boxed(int[] keys) {

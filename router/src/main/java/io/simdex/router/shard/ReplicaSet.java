@@ -434,16 +434,19 @@ public final class ReplicaSet implements ShardClient {
      * down is skipped as long as the write quorum still holds the locks.
      */
     @Override
-    public CompletableFuture<Long> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
-        CompletableFuture<long[]> chain = CompletableFuture.completedFuture(new long[]{0, 0}); // {stamp, serving locks}
+    public CompletableFuture<Granted> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
+        record Locks(Granted granted, int serving) {
+        }
+        CompletableFuture<Locks> chain = CompletableFuture.completedFuture(new Locks(new Granted(0, List.of()), 0));
         int n = serving.length + incoming.length;
         for (int i = 0; i < n; i++) {
             boolean isServing = i < serving.length;
             ShardClient replica = isServing ? serving[i] : incoming[i - serving.length];
             chain = chain.thenCompose(acc -> replica.lockBuckets(c, keys, token, leaseMillis, waitMillis)
-                    .handle((stamp, failure) -> {
+                    .handle((granted, failure) -> {
                         if (failure == null) {
-                            return new long[]{Math.max(acc[0], stamp), acc[1] + (isServing ? 1 : 0)};
+                            // Any replica's pending intents count: one that missed the record still holds the lock.
+                            return new Locks(acc.granted.merge(granted), acc.serving + (isServing ? 1 : 0));
                         }
                         if (isServing && failsOver(failure)) {
                             return acc;
@@ -452,17 +455,28 @@ public final class ReplicaSet implements ShardClient {
                     }));
         }
         return chain.thenApply(acc -> {
-            if (acc[1] < writeQuorum) {
-                throw Status.UNAVAILABLE.withDescription("bucket locks held on " + acc[1] + " of " + serving.length
+            if (acc.serving < writeQuorum) {
+                throw Status.UNAVAILABLE.withDescription("bucket locks held on " + acc.serving + " of " + serving.length
                         + " replicas, " + writeQuorum + " needed").asRuntimeException();
             }
-            return acc[0];
+            return acc.granted;
         });
     }
 
     @Override
-    public CompletableFuture<Integer> unlockBuckets(String c, int[] keys, long token, long stamp) {
-        return write(r -> r.unlockBuckets(c, keys, token, stamp), ReplicaSet::first);
+    public CompletableFuture<Integer> unlockBuckets(String c, int[] keys, long token, long stamp, boolean keepPending) {
+        return write(r -> r.unlockBuckets(c, keys, token, stamp, keepPending), ReplicaSet::first);
+    }
+
+    /** The fewest keys any replica that answered holds: fewer than asked means a lock was lost somewhere. */
+    @Override
+    public CompletableFuture<Integer> recordIntent(String c, int[] keys, long token, long stamp, byte[] docs) {
+        return write(r -> r.recordIntent(c, keys, token, stamp, docs), Math::min);
+    }
+
+    @Override
+    public CompletableFuture<Integer> settleIntents(String c, long[] tokens) {
+        return write(r -> r.settleIntents(c, tokens), ReplicaSet::first);
     }
 
     /** The nodes' clients belong to the cluster view. */

@@ -116,10 +116,22 @@ public interface ShardClient extends AutoCloseable {
 
     CompletableFuture<Boolean> dropUrlJob(String job);
 
-    /** Locks bucket keys for {@code token}; the largest stamp on them. Fails with ABORTED when they stay busy. */
-    CompletableFuture<Long> lockBuckets(String collection, int[] bucketKeys, long token, int leaseMillis, int waitMillis);
+    /** Locks bucket keys for {@code token}: the largest stamp on them, and their pending intents. Fails with ABORTED when they stay busy. */
+    CompletableFuture<Granted> lockBuckets(String collection, int[] bucketKeys, long token, int leaseMillis, int waitMillis);
 
-    CompletableFuture<Integer> unlockBuckets(String collection, int[] bucketKeys, long token, long stamp);
+    /** Releases the token's keys, recording {@code stamp}; {@code keepPending}: their intents stay for the next holder. */
+    CompletableFuture<Integer> unlockBuckets(String collection, int[] bucketKeys, long token, long stamp, boolean keepPending);
+
+    /** {@link #unlockBuckets(String, int[], long, long, boolean)} with everything intended done. */
+    default CompletableFuture<Integer> unlockBuckets(String collection, int[] bucketKeys, long token, long stamp) {
+        return unlockBuckets(collection, bucketKeys, token, stamp, false);
+    }
+
+    /** Leaves {@code docs} on the keys while the token holds them all: how many it holds (fewer: nothing was left). */
+    CompletableFuture<Integer> recordIntent(String collection, int[] bucketKeys, long token, long stamp, byte[] docs);
+
+    /** Drops the tokens' pending intents from every key of the node: their documents are stored. */
+    CompletableFuture<Integer> settleIntents(String collection, long[] tokens);
 
     @Override
     void close();

@@ -115,14 +115,37 @@ class ReplicaSetTest {
     void locks_skipADownReplicaWithinTheQuorum_andReportTheLargestStamp() {
         ShardClient a = replica("a");
         ShardClient b = replica("b");
-        long high = a.lockBuckets("c", new int[]{1}, 1, 1000, 10).join() + 1_000_000_000L; // above b's stamps too
+        long high = a.lockBuckets("c", new int[]{1}, 1, 1000, 10).join().stamp() + 1_000_000_000L; // above b's stamps too
         a.unlockBuckets("c", new int[]{1}, 1, high).join();
         AtomicInteger calls = new AtomicInteger();
-        long stamp = set(List.of(b, failing(Status.Code.UNAVAILABLE, calls), a), List.of(), 2).lockBuckets("c", new int[]{1}, 2, 1000, 10).join();
+        long stamp = set(List.of(b, failing(Status.Code.UNAVAILABLE, calls), a), List.of(), 2).lockBuckets("c", new int[]{1}, 2, 1000, 10)
+                .join().stamp();
         assertEquals(high, stamp);
         StatusRuntimeException e = (StatusRuntimeException) assertThrows(CompletionException.class, () ->
                 set(List.of(b, failing(Status.Code.UNAVAILABLE, calls)), List.of(), 2).lockBuckets("c", new int[]{2}, 3, 1000, 10).join()).getCause();
         assertTrue(e.getStatus().getDescription().contains("1 of 2 replicas"), e.getStatus().toString());
+    }
+
+    @Test
+    void locks_returnAnIntentPendingOnAnyReplica_once_withItsStamp() {
+        ShardClient a = replica("a");
+        ShardClient b = replica("b");
+        ShardClient c = replica("c");
+        ReplicaSet set = set(List.of(a, b, c), List.of(), 2);
+        long first = set.lockBuckets("c", new int[]{1, 2}, 7, 60_000, 10).join().stamp();
+        byte[] docs = {1, 2, 3};
+        long last = first + 1_000_000_000L;
+        assertEquals(2, a.recordIntent("c", new int[]{1, 2}, 7, last, docs).join());
+        assertEquals(2, b.recordIntent("c", new int[]{1, 2}, 7, last, docs).join()); // c missed the record
+        set.unlockBuckets("c", new int[]{1, 2}, 7, first, true).join();
+
+        Granted granted = set(List.of(c, b, a), List.of(), 2).lockBuckets("c", new int[]{2}, 8, 60_000, 10).join();
+        assertEquals(List.of(7L), granted.pending().stream().map(Granted.Intent::token).toList());
+        assertArrayEquals(docs, granted.pending().get(0).docs());
+        assertEquals(last, granted.stamp(), "numbered after the decisions the intent stands for");
+        set.settleIntents("c", new long[]{7}).join();
+        set.unlockBuckets("c", new int[]{2}, 8, last).join();
+        assertEquals(List.of(), set.lockBuckets("c", new int[]{1, 2}, 9, 60_000, 10).join().pending(), "settled on every replica");
     }
 
     @Test

@@ -1,0 +1,178 @@
+package io.simdex.router.index;
+
+import io.simdex.fingerprint.BlockTables;
+import io.simdex.fingerprint.Hamming;
+import io.simdex.router.shard.LocalShardClient;
+import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.ShardClient;
+import io.simdex.server.ShardNode;
+import io.simdex.server.store.StoreSizing;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A Dedup cut short between its writes (a shard failing, its router killed) leaves a document
+ * in some tables and not in others. The next Dedup near it must still find it, and the first
+ * caller's retry must then report it stored: one of the two is kept, as in a serial replay.
+ */
+class DedupCutShortTest {
+    private static final String C = "c";
+    private static final int K = 3;
+    /** The shard whose bucket additions fail while {@link #cut} is set. */
+    private static final int FAILING = 1;
+
+    @TempDir
+    Path dir;
+
+    private final List<ShardNode> nodes = new ArrayList<>();
+    private final List<ShardClient> clients = new ArrayList<>();
+    private final AtomicBoolean cut = new AtomicBoolean();
+    private final Placement placement = Placement.roundRobin(3);
+    private final SplittableRandom rnd = new SplittableRandom(5);
+
+    @AfterEach
+    void close() {
+        nodes.forEach(ShardNode::close);
+    }
+
+    @Test
+    void dedup_insertCutAfterSomeTables_nextNearDocumentIsItsDuplicate_retryReportsItStored() {
+        try (IndexRouter index = new IndexRouter(shards(), placement)) {
+            long[] pair = partlyStoredPair();
+            long x = pair[0];
+            long y = pair[1];
+            cut.set(true);
+            assertThrows(RuntimeException.class, () -> index.dedup(C, Window.FOREVER, new String[]{"x"}, new long[]{x}, K));
+            assertEquals(List.of("x"), ids(index.query(C, Window.FOREVER, new long[]{x}, 0, 0).get(0)),
+                    "x is in the tables the failing shard does not own");
+            assertEquals(List.of(), ids(index.query(C, Window.FOREVER, new long[]{y}, K, 0).get(0)),
+                    "and not in those it shares with y");
+            cut.set(false);
+
+            IndexRouter.Decision yDecision = index.dedup(C, Window.FOREVER, new String[]{"y"}, new long[]{y}, K).get(0);
+            assertEquals(false, yDecision.inserted(), "y is decided after x, which its call had decided kept");
+            assertEquals(List.of("x"), yDecision.duplicates().stream().map(IndexRouter.Hit::id).toList());
+            assertTrue(index.dedup(C, Window.FOREVER, new String[]{"x"}, new long[]{x}, K).get(0).inserted(), "the retry finds x stored");
+            assertEquals(List.of("x"), ids(index.query(C, Window.FOREVER, new long[]{y}, K, 0).get(0)), "x alone is stored, in every table");
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                long alone = x ^ otherBlocksBit(t);
+                assertEquals(List.of("x"), ids(index.query(C, Window.FOREVER, new long[]{alone}, K, 0).get(0)), "table " + t);
+            }
+        }
+    }
+
+    @Test
+    void dedup_holderDiedAfterItsIntent_nextHolderStoresItsDocumentsOnceTheLeaseEnds() {
+        try (IndexRouter index = new IndexRouter(shards(), placement)) {
+            long x = rnd.nextLong();
+            long y = x ^ 0b11L;
+            // A call that locked x's keys with a short lease, left its intent and died before any write.
+            long token = 99;
+            int[] keys = DedupLocks.bucketKeys(new long[]{x}, K);
+            for (int key : keys) {
+                ShardClient owner = ownerOf(key);
+                long stamp = owner.lockBuckets(C, new int[]{key}, token, 300, 1_000).join().stamp();
+                assertEquals(1, owner.recordIntent(C, new int[]{key}, token, stamp + 1,
+                        DedupIntents.encode(new String[]{"x"}, new long[]{x}, null, new int[]{0})).join());
+            }
+
+            IndexRouter.Decision yDecision = index.dedup(C, Window.FOREVER, new String[]{"y"}, new long[]{y}, K).get(0);
+            assertEquals(false, yDecision.inserted());
+            assertEquals(List.of("x"), yDecision.duplicates().stream().map(IndexRouter.Hit::id).toList());
+            for (int key : keys) {
+                assertEquals(List.of(), ownerOf(key).lockBuckets(C, new int[]{key}, 100, 1_000, 1_000).join().pending(), "settled everywhere");
+                ownerOf(key).unlockBuckets(C, new int[]{key}, 100, 0).join();
+            }
+        }
+    }
+
+    private ShardClient ownerOf(int key) {
+        return clients.get(placement.ownerOfBucket(key >>> BlockTables.BLOCK_BITS, key & (BlockTables.KEYS_PER_TABLE - 1)));
+    }
+
+    private List<ShardClient> shards() {
+        List<ShardClient> shards = clients;
+        for (int i = 0; i < 3; i++) {
+            ShardNode node = new ShardNode(dir.resolve("s" + i), c -> StoreSizing.forShare(10_000, 3, 8));
+            nodes.add(node);
+            boolean failing = i == FAILING;
+            shards.add(new LocalShardClient(node) {
+                @Override
+                public CompletableFuture<Integer> bucketAddMany(String c, long g, int[] tables, long[][] fps, boolean[] fresh) {
+                    return failing && cut.get() ? CompletableFuture.failedFuture(new IllegalStateException("cut in the bucket adds"))
+                            : super.bucketAddMany(c, g, tables, fps, fresh);
+                }
+
+                @Override
+                public CompletableFuture<Integer> bucketAdd(String c, long g, int table, long[] fps, boolean fresh) {
+                    return failing && cut.get() ? CompletableFuture.failedFuture(new IllegalStateException("cut in the bucket adds"))
+                            : super.bucketAdd(c, g, table, fps, fresh);
+                }
+            });
+        }
+        return shards;
+    }
+
+    /**
+     * x and y 2 bits apart, in the blocks of tables 0 and 1, where the failing shard owns x's
+     * buckets of tables 2 and 3 (the blocks they share) and not both of the others: cut there,
+     * x is stored where y cannot find it.
+     */
+    private long[] partlyStoredPair() {
+        while (true) {
+            long x = rnd.nextLong();
+            boolean sharedOnFailing = owner(x, 2) == FAILING && owner(x, 3) == FAILING;
+            if (sharedOnFailing && (owner(x, 0) != FAILING || owner(x, 1) != FAILING)) {
+                long y = x ^ bitOnlyIn(0) ^ bitOnlyIn(1);
+                assertEquals(2, Hamming.distance(x, y));
+                return new long[]{x, y};
+            }
+        }
+    }
+
+    private int owner(long fp, int table) {
+        return placement.ownerOfBucket(table, BlockTables.block(fp, table));
+    }
+
+    /** A bit that changes table {@code t}'s block and no other. */
+    private static long bitOnlyIn(int t) {
+        for (int b = 0; b < 64; b++) {
+            long bit = 1L << b;
+            int changed = 0;
+            for (int u = 0; u < BlockTables.TABLES; u++) {
+                changed += BlockTables.block(0L, u) != BlockTables.block(bit, u) ? 1 << u : 0;
+            }
+            if (changed == 1 << t) {
+                return bit;
+            }
+        }
+        throw new AssertionError("no bit of table " + t + " alone");
+    }
+
+    /** Bits in every block but table {@code t}'s: x moved by them is found only through table t (distance 3). */
+    private static long otherBlocksBit(int t) {
+        long bits = 0;
+        for (int u = 0; u < BlockTables.TABLES; u++) {
+            if (u != t) {
+                bits |= bitOnlyIn(u);
+            }
+        }
+        return bits;
+    }
+
+    private static List<String> ids(IndexRouter.Nearest n) {
+        return n.hits().stream().map(IndexRouter.Hit::id).toList();
+    }
+}
