@@ -1,11 +1,12 @@
 package io.simdex.server;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Locks on (collection, bucket key) held by a router's token across several RPCs: the shard's
@@ -38,80 +39,106 @@ import java.util.Map;
  * A holder stores its kept documents in several steps on several shards; one that dies or
  * fails between them leaves a document findable in some tables and not others, which the next
  * holder would miss (and keep a near-duplicate of it) while the first caller's retry finds it
- * stored. So before its first write a holder leaves its documents on its keys ({@link #record});
- * unlocking with them done drops them, and anything else leaves them pending: the next lock of
- * any of those keys returns them, and that holder stores them before deciding, completing the
- * decisions made under the keys before it, then {@link #settle}s them everywhere.
+ * stored. So before its first write a holder leaves its documents here ({@link #record}, kept
+ * by token while it holds every key); unlocking with them done drops them, and anything else
+ * leaves them pending: the next lock of any of its keys (expired, or released unfinished)
+ * returns them, and that holder stores them before deciding, completing the decisions made
+ * under the keys before it, then {@link #settle}s them on every node. A key passes on the
+ * tokens it inherited, so intents survive a chain of holders that each stop short. Nothing of
+ * this costs a key anything while no call fails: an intent is one map entry per call.
  */
 final class BucketLocks {
-    private record Held(long token, long expiresAtNanos) {
+    private static final long[] NONE = new long[0];
+
+    /** {@code inherited}: tokens whose intents were pending when {@code token} took the key. */
+    private record Held(long token, long expiresAtNanos, long[] inherited) {
     }
 
     private final Map<Long, Held> held = new HashMap<>();
-    /** Keys with intents not known to be done; an intent is shared by the keys it was recorded on. */
-    private final Map<Long, List<LockGrant.Intent>> pending = new HashMap<>();
+    /** By token: intents recorded and neither done nor settled. */
+    private final Map<Long, LockGrant.Intent> intents = new HashMap<>();
     private static final int STAMP_SLOTS = 1 << 18;
     private final long startStamp = System.currentTimeMillis() * 1000;
     private final long[] stamps = new long[STAMP_SLOTS];
 
     BucketLocks() {
-        java.util.Arrays.fill(stamps, startStamp);
+        Arrays.fill(stamps, startStamp);
     }
 
     /**
      * Locks every key (ascending order expected) for {@code token}, waiting up to
-     * {@code waitMillis}: the largest stamp of the keys and their pending intents, or
-     * {@link LockGrant#BUSY} on timeout (then nothing stays locked). Re-locking keys the token holds
-     * renews them.
+     * {@code waitMillis}: the largest stamp of the keys and the intents pending on them, or
+     * {@link LockGrant#BUSY} on timeout (then nothing stays locked). Re-locking keys the token
+     * holds renews them.
      */
     synchronized LockGrant grant(long[] keys, long token, long leaseMillis, long waitMillis) throws InterruptedException {
-        long stamp = lock(keys, token, leaseMillis, waitMillis);
-        if (stamp < 0) {
-            return LockGrant.BUSY;
-        }
-        if (pending.isEmpty()) {
-            return new LockGrant(stamp, List.of());
-        }
-        Map<Long, LockGrant.Intent> found = new LinkedHashMap<>();
-        for (long key : keys) {
-            for (LockGrant.Intent intent : pending.getOrDefault(key, List.of())) {
-                found.putIfAbsent(intent.token(), intent);
-                stamp = Math.max(stamp, intent.stamp());
-            }
-        }
-        return new LockGrant(stamp, List.copyOf(found.values()));
-    }
-
-    /** {@link #grant} without the intents: the largest stamp, or -1 on timeout. */
-    synchronized long lock(long[] keys, long token, long leaseMillis, long waitMillis) throws InterruptedException {
         // The clock is read once, and again only after a wait: a read per key was half of a
         // 68-key lock's time. A lease taken a little later than `now` ends a little earlier than
         // it would; an expiry judged by it is judged late, never early.
         long now = System.nanoTime();
         long deadline = now + waitMillis * 1_000_000;
         long maxStamp = startStamp;
+        Set<Long> inherited = null;
         for (int i = 0; i < keys.length; i++) {
             while (true) {
                 Held h = held.get(keys[i]);
                 if (h == null || h.token == token || h.expiresAtNanos - now <= 0) {
-                    held.put(keys[i], new Held(token, now + leaseMillis * 1_000_000));
+                    long[] carried = h == null ? NONE : h.token == token ? h.inherited : pendingOf(h);
+                    held.put(keys[i], new Held(token, now + leaseMillis * 1_000_000, carried));
+                    if (carried.length > 0) {
+                        inherited = inherited == null ? new LinkedHashSet<>() : inherited;
+                        for (long t : carried) {
+                            inherited.add(t);
+                        }
+                    }
                     break;
                 }
                 long left = Math.min(deadline - now, h.expiresAtNanos - now);
                 if (deadline - now <= 0) {
                     release(keys, i, token);
-                    return -1;
+                    return LockGrant.BUSY;
                 }
                 wait(Math.max(1, left / 1_000_000));
                 now = System.nanoTime();
             }
             maxStamp = Math.max(maxStamp, stamps[slot(keys[i])]);
         }
-        return maxStamp;
+        if (inherited == null) {
+            return new LockGrant(maxStamp, List.of());
+        }
+        List<LockGrant.Intent> pending = new ArrayList<>(inherited.size());
+        for (long t : inherited) {
+            LockGrant.Intent intent = intents.get(t);
+            if (intent != null) {
+                pending.add(intent);
+                maxStamp = Math.max(maxStamp, intent.stamp());
+            }
+        }
+        return new LockGrant(maxStamp, pending);
+    }
+
+    /** {@link #grant} without the intents: the largest stamp, or -1 on timeout. */
+    synchronized long lock(long[] keys, long token, long leaseMillis, long waitMillis) throws InterruptedException {
+        return grant(keys, token, leaseMillis, waitMillis).stamp();
+    }
+
+    /** The tokens with intents pending on a key that {@code h} held: what it inherited, and its own. */
+    private long[] pendingOf(Held h) {
+        int n = 0;
+        long[] out = new long[h.inherited.length + 1];
+        for (long t : h.inherited) {
+            if (intents.containsKey(t)) {
+                out[n++] = t;
+            }
+        }
+        if (intents.containsKey(h.token)) {
+            out[n++] = h.token;
+        }
+        return n == 0 ? NONE : Arrays.copyOf(out, n);
     }
 
     /**
-     * Records {@code intent} on every key if its token holds them all with leases not yet
+     * Records {@code intent} for its token if the token holds every key with a lease not yet
      * expired; returns how many it holds (all of them, or nothing was recorded).
      */
     synchronized int record(long[] keys, LockGrant.Intent intent) {
@@ -122,54 +149,49 @@ final class BucketLocks {
             holding += h != null && h.token == intent.token() && h.expiresAtNanos - now > 0 ? 1 : 0;
         }
         if (holding == keys.length) {
-            for (long key : keys) {
-                pending.computeIfAbsent(key, k -> new ArrayList<>(1)).add(intent);
-            }
+            intents.put(intent.token(), intent);
         }
         return holding;
     }
 
-    /** Drops the intents of {@code tokens} from every key, recording their stamps there; returns how many were dropped. */
+    /** Drops the intents of {@code tokens}: their documents are stored. Returns how many were pending. */
     synchronized int settle(long[] tokens) {
         int dropped = 0;
-        for (Iterator<Map.Entry<Long, List<LockGrant.Intent>>> it = pending.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<Long, List<LockGrant.Intent>> e = it.next();
-            for (Iterator<LockGrant.Intent> i = e.getValue().iterator(); i.hasNext(); ) {
-                LockGrant.Intent intent = i.next();
-                if (contains(tokens, intent.token())) {
-                    int slot = slot(e.getKey());
-                    stamps[slot] = Math.max(stamps[slot], intent.stamp());
-                    i.remove();
-                    dropped++;
-                }
-            }
-            if (e.getValue().isEmpty()) {
-                it.remove();
-            }
+        for (long t : tokens) {
+            dropped += intents.remove(t) != null ? 1 : 0;
         }
         return dropped;
     }
 
-    /** Releases the keys {@code token} holds, recording {@code stamp} on each; their intents go with them, unless {@code keepPending}. */
+    /**
+     * Releases the keys {@code token} holds, recording {@code stamp} on each. Unless
+     * {@code keepPending}, the token's intent is done; else its keys keep what is pending on them
+     * (its intent, what it inherited) for their next holder.
+     */
     synchronized int unlock(long[] keys, long token, long stamp, boolean keepPending) {
         int released = 0;
+        long now = System.nanoTime();
         for (long key : keys) {
             Held h = held.get(key);
             if (h != null && h.token == token) {
-                held.remove(key);
                 released++;
-                if (!keepPending) {
-                    pending.remove(key);
+                if (keepPending && (h.inherited.length > 0 || intents.containsKey(token))) {
+                    held.put(key, new Held(token, now, h.inherited)); // expired: free, with its pending
+                } else {
+                    held.remove(key);
                 }
             }
             int slot = slot(key);
             stamps[slot] = Math.max(stamps[slot], stamp);
         }
+        if (!keepPending) {
+            intents.remove(token);
+        }
         notifyAll();
         return released;
     }
 
-    /** {@link #unlock(long[], long, long, boolean)} with the token's intents done. */
+    /** {@link #unlock(long[], long, long, boolean)} with the token's intent done. */
     synchronized int unlock(long[] keys, long token, long stamp) {
         return unlock(keys, token, stamp, false);
     }
@@ -179,18 +201,9 @@ final class BucketLocks {
         return held.size();
     }
 
-    /** Keys with pending intents. */
-    synchronized int pendingKeys() {
-        return pending.size();
-    }
-
-    private static boolean contains(long[] tokens, long token) {
-        for (long t : tokens) {
-            if (t == token) {
-                return true;
-            }
-        }
-        return false;
+    /** Intents recorded and neither done nor settled. */
+    synchronized int intents() {
+        return intents.size();
     }
 
     private static int slot(long key) {
@@ -198,6 +211,6 @@ final class BucketLocks {
     }
 
     private void release(long[] keys, int count, long token) {
-        unlock(java.util.Arrays.copyOf(keys, count), token, startStamp, true);
+        unlock(Arrays.copyOf(keys, count), token, startStamp, true);
     }
 }

@@ -111,7 +111,7 @@ class BucketLocksTest {
     }
 
     @Test
-    void intents_recordedOnlyWhileHeld_pendingAfterAnUnfinishedUnlockOrExpiry_goneWhenDoneOrSettled() throws InterruptedException {
+    void intents_recordedOnlyWhileHeld_pendingAfterAnUnfinishedUnlockOrExpiry_passedAlong_goneWhenDoneOrSettled() throws InterruptedException {
         BucketLocks locks = new BucketLocks();
         long[] keys = {SALT ^ 1, SALT ^ 2};
         long start = locks.lock(keys, 1, LONG_LEASE, 0);
@@ -124,16 +124,32 @@ class BucketLocksTest {
         LockGrant second = locks.grant(new long[]{SALT ^ 2, SALT ^ 3}, 3, 0, 0);
         assertEquals(List.of(one), second.pending());
         assertEquals(start + 5, second.stamp());
-        // Its lease ended at once: the holder after it finds the intent still pending there too, and on key 1.
-        LockGrant third = locks.grant(keys, 4, LONG_LEASE, 0);
+        // Its lease ended at once, unfinished: the holder after it finds the intent still pending,
+        // through key 1 (token 1's) and key 2 (passed on by token 3).
+        LockGrant third = locks.grant(new long[]{SALT ^ 2}, 4, LONG_LEASE, 0);
         assertEquals(List.of(one), third.pending());
+        assertEquals(List.of(one), locks.grant(new long[]{SALT ^ 1}, 4, LONG_LEASE, 0).pending());
         assertEquals(1, locks.record(new long[]{SALT ^ 1}, new LockGrant.Intent(4, start + 9, new byte[]{4})));
-        assertEquals(2, locks.settle(new long[]{1}), "token 1's intent, on keys 1 and 2");
-        assertEquals(1, locks.pendingKeys());
-        locks.unlock(keys, 4, start, false);
-        assertEquals(0, locks.pendingKeys(), "done with the unlock");
-        LockGrant after = locks.grant(keys, 5, LONG_LEASE, 0);
-        assertEquals(List.of(), after.pending());
-        assertEquals(start + 5, after.stamp(), "the settled intent left its stamp on its keys");
+        assertEquals(1, locks.settle(new long[]{1, 77}), "token 1's intent; 77 has none");
+        assertEquals(1, locks.intents());
+        locks.unlock(keys, 4, start + 9, false);
+        assertEquals(0, locks.intents(), "done with the unlock");
+        assertEquals(List.of(), locks.grant(new long[]{SALT ^ 1, SALT ^ 2, SALT ^ 3}, 5, LONG_LEASE, 0).pending());
+    }
+
+    @Test
+    void intents_aLockThatTimesOut_leavesWhatItInheritedPending() throws InterruptedException {
+        BucketLocks locks = new BucketLocks();
+        long[] keys = {SALT ^ 1, SALT ^ 2};
+        long start = locks.lock(keys, 1, 0, 0);
+        LockGrant.Intent one = new LockGrant.Intent(1, start + 5, new byte[]{1});
+        // Recorded while the lease lasts (a lease of 0 has ended: the record is refused).
+        assertEquals(0, locks.record(keys, one));
+        locks.lock(keys, 1, LONG_LEASE, 0);
+        assertEquals(2, locks.record(keys, one));
+        locks.unlock(keys, 1, start, true);
+        locks.lock(new long[]{SALT ^ 2}, 9, LONG_LEASE, 0); // key 2 busy
+        assertEquals(LockGrant.BUSY, locks.grant(keys, 3, LONG_LEASE, 0), "key 1 taken, then key 2 busy");
+        assertEquals(List.of(one), locks.grant(new long[]{SALT ^ 1}, 4, LONG_LEASE, 0).pending());
     }
 }
