@@ -135,8 +135,10 @@ class SimdexServicer(object):
     Race-free across clients and routers: of two near-duplicates submitted at the same
     moment, exactly one is kept. ABORTED when the affected buckets stay locked by other
     Dedup calls for too long: retry (the embedded server decides and stores a request of more
-    than 64 fingerprints 64 at a time, so its first groups may be stored; the retry reports
-    them inserted).
+    than 64 documents 64 at a time, so its first groups may be stored; the retry reports
+    them inserted). A call that fails after deciding (a shard unreachable, its router killed)
+    may have stored part of what it kept: the next Dedup near those documents stores the rest
+    before it decides, and a retry reports them inserted.
     """
     context.set_code(grpc.StatusCode.UNIMPLEMENTED)
     context.set_details('Method not implemented!')
