@@ -11,7 +11,9 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.simdex.core.Partitions;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.Hamming;
+import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.ShardGrpc;
+import io.simdex.proto.v1.ShardIntentDocs;
 import io.simdex.proto.v1.ShardProbeManyRequest;
 import io.simdex.proto.v1.ShardProbeManyResponse;
 import io.simdex.proto.v1.ShardReadAnswer;
@@ -653,5 +655,42 @@ class RemoteShardsTest {
         TreeSet<String> out = new TreeSet<>();
         nearest.hits().forEach(h -> out.add(h.id()));
         return out;
+    }
+
+    /**
+     * A call that locked x's keys on replica sets of remote nodes, left its intent over gRPC and
+     * died before writing: once its lease ends, the next Dedup near x stores x first, is x's
+     * duplicate, and settles the intent on every node; x's retry then finds it stored.
+     */
+    @Test
+    void dedup_replicaSetsOfRemoteNodes_aHolderDeadAfterItsIntent_isCompletedByTheNextCallNearIt() throws Exception {
+        List<ShardClient> groups = replicaSets(node -> CompletableFuture.completedFuture(null));
+        Placement placement = Placement.roundRobin(NODES);
+        try (IndexRouter index = new IndexRouter(groups, placement, List.copyOf(clients), 2, false)) {
+            long x = new SplittableRandom(3).nextLong();
+            long y = x ^ 0b101L;
+            byte[] docs = ShardIntentDocs.newBuilder().addIds("x").addFingerprints(x).addStored("").addHasStored(false).build().toByteArray();
+            long token = 77;
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                int block = BlockTables.block(x, t);
+                ShardClient group = groups.get(placement.ownerOfBucket(t, block));
+                int[] key = {BlockTables.bucketKey(t, block)};
+                long stamp = group.lockBuckets("c", key, token, 300, 1_000).join().stamp();
+                assertEquals(1, group.recordIntent("c", key, token, stamp + 1, docs).join());
+            }
+
+            IndexRouter.Decision decision = index.dedup("c", Window.FOREVER, new String[]{"y"}, new long[]{y}, 3).get(0);
+            assertEquals(false, decision.inserted());
+            assertEquals(List.of("x"), decision.duplicates().stream().map(IndexRouter.Hit::id).toList());
+            assertEquals(NODES, calls.get("SettleIntents").sum(), "settled on every node");
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                int block = BlockTables.block(x, t);
+                ShardClient group = groups.get(placement.ownerOfBucket(t, block));
+                int[] key = {BlockTables.bucketKey(t, block)};
+                assertEquals(List.of(), group.lockBuckets("c", key, 78, 60_000, 1_000).join().pending(), "table " + t);
+                group.unlockBuckets("c", key, 78, 0).join();
+            }
+            assertTrue(index.dedup("c", Window.FOREVER, new String[]{"x"}, new long[]{x}, 3).get(0).inserted(), "x's retry finds it stored");
+        }
     }
 }

@@ -95,14 +95,15 @@ final class DedupLocks implements AutoCloseable {
     }
 
     /**
-     * The {@link #pending} intents are stored: drops them from every shard. A shard that does
-     * not answer keeps them, and whoever locks there next stores them again (the same inserts).
+     * The {@link #pending} intents are stored: drops them from each of {@code nodes} (every node
+     * once). A node that does not answer keeps them, and whoever locks there next stores them
+     * again (the same inserts).
      */
-    void settled() {
+    void settled(ShardClient[] nodes) {
         long[] tokens = found.pending().stream().mapToLong(Granted.Intent::token).toArray();
         Fanout f = Fanout.start();
-        for (ShardClient shard : shards) {
-            f.add(shard.settleIntents(collection, tokens));
+        for (ShardClient node : nodes) {
+            f.add(node.settleIntents(collection, tokens));
         }
         try {
             f.await();

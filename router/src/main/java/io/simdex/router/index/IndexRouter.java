@@ -534,7 +534,7 @@ public final class IndexRouter implements AutoCloseable {
                 // Documents a call cut short had decided under these keys: stored first, as that call would have.
                 DedupIntents cut = DedupIntents.decode(locks.pending());
                 insert(c, w, cut.ids(), cut.fps(), cut.stored());
-                locks.settled();
+                locks.settled(nodes);
                 LOG.warn("Dedup on {} stored {} documents that {} Dedup calls cut short had decided to keep", c, cut.ids().length,
                         locks.pending().size());
             }
