@@ -535,6 +535,7 @@ public final class IndexRouter implements AutoCloseable {
                 DedupIntents cut = DedupIntents.decode(locks.pending());
                 insert(c, w, cut.ids(), cut.fps(), cut.stored());
                 locks.settled(nodes);
+                CutShortDedups.completed(locks.pending().size(), cut.ids().length);
                 LOG.warn("Dedup on {} stored {} documents that {} Dedup calls cut short had decided to keep", c, cut.ids().length,
                         locks.pending().size());
             }

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.simdex.router.index.CutShortDedups;
 import io.simdex.router.index.SketchReads;
 
 import java.io.IOException;
@@ -66,6 +67,10 @@ public final class MetricsEndpoint implements AutoCloseable {
                 .description("Kept sketches read to judge text probes' candidates, this process").register(registry);
         FunctionCounter.builder("simdex.sketch.capped.probes", SketchReads.class, c -> SketchReads.capped())
                 .description("Text probes whose candidates were cut to the nearest 1,024 fingerprints, this process").register(registry);
+        FunctionCounter.builder("simdex.dedup.completed.calls", CutShortDedups.class, c -> CutShortDedups.calls())
+                .description("Dedup calls found cut short between their writes, completed by a later call, this process").register(registry);
+        FunctionCounter.builder("simdex.dedup.completed.documents", CutShortDedups.class, c -> CutShortDedups.documents())
+                .description("Documents of Dedup calls cut short, stored by a later call, this process").register(registry);
     }
 
     /** Serves {@code /metrics} on {@code host:port} (port 0 picks a free one, see {@link #port}). */

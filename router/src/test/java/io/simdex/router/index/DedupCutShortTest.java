@@ -60,10 +60,14 @@ class DedupCutShortTest {
             assertEquals(List.of(), ids(index.query(C, Window.FOREVER, new long[]{y}, K, 0).get(0)),
                     "and not in those it shares with y");
             cut.set(false);
+            long calls = CutShortDedups.calls();
+            long documents = CutShortDedups.documents();
 
             IndexRouter.Decision yDecision = index.dedup(C, Window.FOREVER, new String[]{"y"}, new long[]{y}, K).get(0);
             assertEquals(false, yDecision.inserted(), "y is decided after x, which its call had decided kept");
             assertEquals(List.of("x"), yDecision.duplicates().stream().map(IndexRouter.Hit::id).toList());
+            assertEquals(1, CutShortDedups.calls() - calls, "counted for the metrics");
+            assertEquals(1, CutShortDedups.documents() - documents);
             assertTrue(index.dedup(C, Window.FOREVER, new String[]{"x"}, new long[]{x}, K).get(0).inserted(), "the retry finds x stored");
             assertEquals(List.of("x"), ids(index.query(C, Window.FOREVER, new long[]{y}, K, 0).get(0)), "x alone is stored, in every table");
             for (int t = 0; t < BlockTables.TABLES; t++) {

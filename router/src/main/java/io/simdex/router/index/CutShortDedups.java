@@ -1,0 +1,33 @@
+package io.simdex.router.index;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Process-wide counts of the Dedup calls found cut short (their intents pending on the keys a
+ * later call locked, see {@link DedupLocks}) and of their documents that later call stored:
+ * exported as {@code simdex_dedup_completed_calls_total} and
+ * {@code simdex_dedup_completed_documents_total}. Nonzero only after a failure: a router killed
+ * amid Dedups, a shard failing a write. Counted once per process, as {@link SketchReads} is.
+ */
+public final class CutShortDedups {
+    private static final LongAdder CALLS = new LongAdder();
+    private static final LongAdder DOCUMENTS = new LongAdder();
+
+    private CutShortDedups() {
+    }
+
+    static void completed(int calls, int documents) {
+        CALLS.add(calls);
+        DOCUMENTS.add(documents);
+    }
+
+    /** Calls cut short whose documents were stored by a later call, so far. */
+    public static long calls() {
+        return CALLS.sum();
+    }
+
+    /** Documents so stored, so far. */
+    public static long documents() {
+        return DOCUMENTS.sum();
+    }
+}
