@@ -122,20 +122,7 @@ final class DedupLocks implements AutoCloseable {
     void intend(int n, String[] ids, long[] fps, String[] stored, int[] items, int reach) {
         outstanding = true;
         long last = stamp + n;
-        // Per shard, the documents with a key there, each once (seen[s]: the last one added).
-        int[][] docsOf = new int[shards.length][items.length];
-        int[] count = new int[shards.length];
-        int[] seen = new int[shards.length];
-        Arrays.fill(seen, -1);
-        for (int j = 0; j < items.length; j++) {
-            for (int key : bucketKeys(new long[]{fps[items[j]]}, reach)) {
-                int s = owner(key);
-                if (seen[s] != j) {
-                    seen[s] = j;
-                    docsOf[s][count[s]++] = items[j];
-                }
-            }
-        }
+        int[][] docsOf = documentsByShard(fps, items, reach);
         long[] keptFps = new long[items.length];
         for (int j = 0; j < items.length; j++) {
             keptFps[j] = fps[items[j]];
@@ -147,7 +134,7 @@ final class DedupLocks implements AutoCloseable {
         for (int s = 0; s < shards.length; s++) {
             if (keysByShard[s].length > 0) {
                 int[] mine = pick(all, keysByShard[s]);
-                byte[] docs = DedupIntents.encode(ids, fps, stored, Arrays.copyOf(docsOf[s], count[s]));
+                byte[] docs = DedupIntents.encode(ids, fps, stored, docsOf[s]);
                 f.add(shards[s].recordIntent(collection, mine, token, last, docs), held -> {
                     if (held < mine.length) {
                         lost.set(true);
@@ -172,6 +159,37 @@ final class DedupLocks implements AutoCloseable {
             }
             throw Status.ABORTED.withDescription("bucket locks expired before the documents were stored; retry").asRuntimeException();
         }
+    }
+
+    /** Per shard, the documents {@code items} with a key there within {@code reach}, each once. */
+    private int[][] documentsByShard(long[] fps, int[] items, int reach) {
+        // (document, shard) pairs, seen[s] the last document paired with shard s; then grouped by shard.
+        int[] pairDoc = new int[items.length * 4];
+        int[] pairShard = new int[pairDoc.length];
+        int pairs = 0;
+        int[] seen = new int[shards.length];
+        Arrays.fill(seen, -1);
+        for (int j = 0; j < items.length; j++) {
+            for (int key : bucketKeys(new long[]{fps[items[j]]}, reach)) {
+                int s = owner(key);
+                if (seen[s] != j) {
+                    seen[s] = j;
+                    if (pairs == pairDoc.length) {
+                        pairDoc = Arrays.copyOf(pairDoc, 2 * pairs);
+                        pairShard = Arrays.copyOf(pairShard, 2 * pairs);
+                    }
+                    pairDoc[pairs] = items[j];
+                    pairShard[pairs++] = s;
+                }
+            }
+        }
+        int[] shardOf = pairShard;
+        int[][] pairsOf = Fanout.group(pairs, shards.length, i -> shardOf[i]);
+        int[][] docsOf = new int[shards.length][];
+        for (int s = 0; s < shards.length; s++) {
+            docsOf[s] = pick(pairDoc, pairsOf[s]);
+        }
+        return docsOf;
     }
 
     /** Fails with ABORTED once half the lease is gone: the locks may be about to expire, and inserting then could race another router. */
