@@ -61,8 +61,29 @@ final class BucketLocks {
     private final long startStamp = System.currentTimeMillis() * 1000;
     private final long[] stamps = new long[STAMP_SLOTS];
 
+    /** Where intents are kept across a restart; null: in memory only. */
+    private final IntentLog log;
+
     BucketLocks() {
+        this(null);
+    }
+
+    /**
+     * Locks whose intents {@code log} keeps: those it held, not done, are pending again, on
+     * keys free for their next holder.
+     */
+    BucketLocks(IntentLog log) {
+        this.log = log;
         Arrays.fill(stamps, startStamp);
+        if (log != null) {
+            long now = System.nanoTime();
+            for (IntentLog.Entry e : log.pending()) {
+                intents.put(e.intent().token(), e.intent());
+                for (long key : e.keys()) {
+                    held.putIfAbsent(key, new Held(e.intent().token(), now, NONE));
+                }
+            }
+        }
     }
 
     /**
@@ -149,6 +170,9 @@ final class BucketLocks {
             holding += h != null && h.token == intent.token() && h.expiresAtNanos - now > 0 ? 1 : 0;
         }
         if (holding == keys.length) {
+            if (log != null) {
+                log.intent(intent, keys);
+            }
             intents.put(intent.token(), intent);
         }
         return holding;
@@ -158,7 +182,7 @@ final class BucketLocks {
     synchronized int settle(long[] tokens) {
         int dropped = 0;
         for (long t : tokens) {
-            dropped += intents.remove(t) != null ? 1 : 0;
+            dropped += done(t) ? 1 : 0;
         }
         return dropped;
     }
@@ -185,10 +209,31 @@ final class BucketLocks {
             stamps[slot] = Math.max(stamps[slot], stamp);
         }
         if (!keepPending) {
-            intents.remove(token);
+            done(token);
         }
         notifyAll();
         return released;
+    }
+
+    /** Drops the intent of {@code token}, if any (and from the log, which starts over when none is left). */
+    private boolean done(long token) {
+        if (intents.remove(token) == null) {
+            return false;
+        }
+        if (log != null) {
+            log.done(token);
+            if (intents.isEmpty()) {
+                log.empty();
+            }
+        }
+        return true;
+    }
+
+    /** With FSYNC durability, puts the intents recorded so far on stable storage (outside the monitor: others lock meanwhile). */
+    void forceIntents() {
+        if (log != null) {
+            log.force();
+        }
     }
 
     /** {@link #unlock(long[], long, long, boolean)} with the token's intent done. */

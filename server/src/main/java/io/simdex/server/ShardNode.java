@@ -51,7 +51,8 @@ public final class ShardNode implements Closeable {
     private final Function<String, StoreSizing> sizing;
     private final ConcurrentHashMap<String, CollectionGenerations> collections = new ConcurrentHashMap<>();
     private final ThreadLocal<Matches> matches = ThreadLocal.withInitial(Matches::new);
-    private final BucketLocks locks = new BucketLocks();
+    private final BucketLocks locks;
+    private final IntentLog intentLog;
     private final ConcurrentHashMap<String, UrlSeenSet> urlJobs = new ConcurrentHashMap<>();
     private final ActivePulls pulls = new ActivePulls();
     private final MutationLog log;
@@ -82,6 +83,9 @@ public final class ShardNode implements Closeable {
         this.dataDir = dataDir;
         this.sizing = sizing;
         this.log = log;
+        // Intents are forced before the first write they cover exactly when writes are (FSYNC logs, PROCESS does not).
+        this.intentLog = IntentLog.open(dataDir, log != MutationLog.NONE);
+        this.locks = new BucketLocks(intentLog);
     }
 
     public Path dataDir() {
@@ -494,7 +498,9 @@ public final class ShardNode implements Closeable {
 
     /** Leaves {@code docs} on the keys while {@code token} holds them all; how many it holds (fewer: nothing was left). */
     public int recordIntent(String collection, int[] bucketKeys, long token, long stamp, byte[] docs) {
-        return locks.record(lockKeys(collection, bucketKeys), new LockGrant.Intent(token, stamp, docs));
+        int held = locks.record(lockKeys(collection, bucketKeys), new LockGrant.Intent(token, stamp, docs));
+        locks.forceIntents();
+        return held;
     }
 
     /** Drops the pending intents of {@code tokens} (their documents are stored); how many. */
@@ -621,6 +627,7 @@ public final class ShardNode implements Closeable {
         urlJobs.values().forEach(UrlSeenSet::close);
         urlJobs.clear();
         log.close();
+        intentLog.close();
     }
 
     /**

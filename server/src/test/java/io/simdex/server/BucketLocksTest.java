@@ -1,7 +1,11 @@
 package io.simdex.server;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +13,7 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -151,5 +156,37 @@ class BucketLocksTest {
         locks.lock(new long[]{SALT ^ 2}, 9, LONG_LEASE, 0); // key 2 busy
         assertEquals(LockGrant.BUSY, locks.grant(keys, 3, LONG_LEASE, 0), "key 1 taken, then key 2 busy");
         assertEquals(List.of(one), locks.grant(new long[]{SALT ^ 1}, 4, LONG_LEASE, 0).pending());
+    }
+
+    @Test
+    void intents_inTheLog_arePendingAfterARestart_untilDone_aTornTailIgnored(@TempDir Path dir) throws Exception {
+        long[] keys = {SALT ^ 1, SALT ^ 2};
+        LockGrant.Intent one;
+        try (IntentLog log = IntentLog.open(dir, false)) {
+            BucketLocks locks = new BucketLocks(log);
+            long start = locks.lock(keys, 1, LONG_LEASE, 0);
+            one = new LockGrant.Intent(1, start + 5, new byte[]{7, 8});
+            assertEquals(2, locks.record(keys, one));
+            long other = locks.lock(new long[]{SALT ^ 3}, 2, LONG_LEASE, 0);
+            assertEquals(1, locks.record(new long[]{SALT ^ 3}, new LockGrant.Intent(2, other + 1, new byte[]{9})));
+            locks.unlock(new long[]{SALT ^ 3}, 2, other + 1, false); // token 2 is done; token 1 is killed holding its keys
+        }
+        Files.write(dir.resolve(IntentLog.FILE), new byte[]{0, 0, 0, 40, 1, 2}, StandardOpenOption.APPEND); // a torn record
+
+        try (IntentLog log = IntentLog.open(dir, false)) {
+            BucketLocks locks = new BucketLocks(log);
+            LockGrant next = locks.grant(new long[]{SALT ^ 2, SALT ^ 3}, 3, LONG_LEASE, 0);
+            assertEquals(1, next.pending().size(), "token 1's intent, on key 2; token 2 was done");
+            assertEquals(1, next.pending().get(0).token());
+            assertArrayEquals(new byte[]{7, 8}, next.pending().get(0).docs());
+            assertTrue(next.stamp() >= one.stamp(), "numbered after it");
+            assertEquals(1, locks.settle(new long[]{1}));
+            locks.unlock(new long[]{SALT ^ 2, SALT ^ 3}, 3, next.stamp(), false);
+        }
+        try (IntentLog log = IntentLog.open(dir, false)) {
+            assertEquals(List.of(), log.pending(), "settled before the restart");
+            BucketLocks locks = new BucketLocks(log);
+            assertEquals(List.of(), locks.grant(keys, 4, LONG_LEASE, 0).pending());
+        }
     }
 }

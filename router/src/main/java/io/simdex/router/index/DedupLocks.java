@@ -7,7 +7,6 @@ import io.simdex.router.shard.Granted;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.ShardClient;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;

@@ -102,6 +102,27 @@ class DedupCutShortTest {
         }
     }
 
+    @Test
+    void dedup_nodesRestartedAfterAHolderLeftItsIntent_nextCallNearItStoresItFirst() {
+        long x = rnd.nextLong();
+        long y = x ^ 0b110L;
+        try (IndexRouter index = new IndexRouter(shards(), placement)) {
+            for (int key : DedupLocks.bucketKeys(new long[]{x}, K)) {
+                long stamp = ownerOf(key).lockBuckets(C, new int[]{key}, 42, 60_000, 1_000).join().stamp();
+                ownerOf(key).recordIntent(C, new int[]{key}, 42, stamp + 1, DedupIntents.encode(new String[]{"x"}, new long[]{x}, null,
+                        new int[]{0})).join();
+            }
+            // Killed with its locks held (a clean close forgets them as a kill does); the intents are on disk.
+        }
+        nodes.clear();
+        clients.clear();
+        try (IndexRouter index = new IndexRouter(shards(), placement)) {
+            IndexRouter.Decision yDecision = index.dedup(C, Window.FOREVER, new String[]{"y"}, new long[]{y}, K).get(0);
+            assertEquals(false, yDecision.inserted(), "the restarted nodes hand x's intent to y's call, no lease to wait for");
+            assertEquals(List.of("x"), yDecision.duplicates().stream().map(IndexRouter.Hit::id).toList());
+        }
+    }
+
     private ShardClient ownerOf(int key) {
         return clients.get(placement.ownerOfBucket(key >>> BlockTables.BLOCK_BITS, key & (BlockTables.KEYS_PER_TABLE - 1)));
     }
