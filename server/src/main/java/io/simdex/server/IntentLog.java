@@ -166,12 +166,14 @@ final class IntentLog implements Closeable {
         crc.update(record.array(), HEADER, length);
         record.putInt(0, length).putInt(4, (int) crc.getValue());
         record.flip();
+        long start = end;
         try {
             while (record.hasRemaining()) {
                 end += channel.write(record, end);
             }
             appended++;
         } catch (IOException e) {
+            end = start; // the next record overwrites a torn one, which would hide it from a reader
             throw new UncheckedIOException("cannot write the Dedup intents", e);
         }
     }
