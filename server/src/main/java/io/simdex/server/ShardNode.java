@@ -473,22 +473,13 @@ public final class ShardNode implements Closeable {
     }
 
     /**
-     * Locks {@code bucketKeys} of {@code collection} for {@code token} (see {@link BucketLocks});
-     * returns the largest stamp on them, or -1 if they stayed busy for {@code waitMillis}.
+     * Locks {@code bucketKeys} of {@code collection} for {@code token} (see {@link BucketLocks}):
+     * the largest stamp on them and their pending intents, or {@link LockGrant#BUSY} if they
+     * stayed busy for {@code waitMillis}.
      */
-    public long lockBuckets(String collection, int[] bucketKeys, long token, long leaseMillis, long waitMillis)
-            throws InterruptedException {
-        return locks.lock(lockKeys(collection, bucketKeys), token, leaseMillis, waitMillis);
-    }
-
-    /** {@link #lockBuckets}, with the intents pending on the keys ({@link LockGrant#BUSY} if they stayed busy). */
-    public LockGrant grantBuckets(String collection, int[] bucketKeys, long token, long leaseMillis, long waitMillis)
+    public LockGrant lockBuckets(String collection, int[] bucketKeys, long token, long leaseMillis, long waitMillis)
             throws InterruptedException {
         return locks.grant(lockKeys(collection, bucketKeys), token, leaseMillis, waitMillis);
-    }
-
-    public int unlockBuckets(String collection, int[] bucketKeys, long token, long stamp) {
-        return unlockBuckets(collection, bucketKeys, token, stamp, false);
     }
 
     /** Releases the keys; {@code keepPending}: their intents stay for the next holder (see {@link BucketLocks}). */

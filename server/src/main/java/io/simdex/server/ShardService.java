@@ -401,7 +401,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         answer(out, () -> {
             LockGrant grant;
             try {
-                grant = node.grantBuckets(collection(req.getCollection()), bucketKeys(req.getBucketKeysList()),
+                grant = node.lockBuckets(collection(req.getCollection()), bucketKeys(req.getBucketKeysList()),
                         req.getToken(), req.getLeaseMs(), req.getWaitMs());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

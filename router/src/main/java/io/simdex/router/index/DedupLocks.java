@@ -121,13 +121,13 @@ final class DedupLocks implements AutoCloseable {
     void intend(int n, String[] ids, long[] fps, String[] stored, int[] items, int reach) {
         outstanding = true;
         long last = stamp + n;
-        int[][] docsOf = documentsByShard(fps, items, reach);
         long[] keptFps = new long[items.length];
         for (int j = 0; j < items.length; j++) {
             keptFps[j] = fps[items[j]];
         }
         int[] all = bucketKeys(keptFps, reach);
         int[][] keysByShard = Fanout.group(all.length, shards.length, i -> owner(all[i]));
+        int[][] docsOf = documentsByShard(keptFps, items, reach);
         Fanout f = Fanout.start();
         AtomicBoolean lost = new AtomicBoolean();
         for (int s = 0; s < shards.length; s++) {
@@ -160,16 +160,18 @@ final class DedupLocks implements AutoCloseable {
         }
     }
 
-    /** Per shard, the documents {@code items} with a key there within {@code reach}, each once. */
-    private int[][] documentsByShard(long[] fps, int[] items, int reach) {
+    /** Per shard, the documents {@code items} (fingerprints {@code keptFps}) with a key there within {@code reach}, each once. */
+    private int[][] documentsByShard(long[] keptFps, int[] items, int reach) {
         // (document, shard) pairs, seen[s] the last document paired with shard s; then grouped by shard.
         int[] pairDoc = new int[items.length * 4];
         int[] pairShard = new int[pairDoc.length];
         int pairs = 0;
         int[] seen = new int[shards.length];
         Arrays.fill(seen, -1);
+        int[] keys = new int[keysPerFingerprint(reach)];
         for (int j = 0; j < items.length; j++) {
-            for (int key : bucketKeys(new long[]{fps[items[j]]}, reach)) {
+            keysOf(keptFps[j], reach, keys, 0);
+            for (int key : keys) {
                 int s = owner(key);
                 if (seen[s] != j) {
                     seen[s] = j;
@@ -243,17 +245,10 @@ final class DedupLocks implements AutoCloseable {
      * unrelated block only makes a call wait for another it did not need to, never miss one.
      */
     static int[] bucketKeys(long[] fps, int reach) {
-        int per = reach > BlockTables.MAX_DISTANCE ? 1 + NIBBLES : 1;
-        int[] keys = new int[fps.length * BlockTables.TABLES * per];
+        int[] keys = new int[fps.length * keysPerFingerprint(reach)];
         int n = 0;
         for (long fp : fps) {
-            for (int t = 0; t < BlockTables.TABLES; t++) {
-                int block = BlockTables.block(fp, t);
-                keys[n++] = BlockTables.bucketKey(t, block);
-                for (int j = 0; per > 1 && j < NIBBLES; j++) {
-                    keys[n++] = BlockTables.bucketKey(t, masked(block, j));
-                }
-            }
+            n = keysOf(fp, reach, keys, n);
         }
         Arrays.sort(keys);
         int distinct = 0;
@@ -263,6 +258,24 @@ final class DedupLocks implements AutoCloseable {
             }
         }
         return Arrays.copyOf(keys, distinct);
+    }
+
+    /** Bucket keys a fingerprint locks within {@code reach}, repeats included. */
+    private static int keysPerFingerprint(int reach) {
+        return BlockTables.TABLES * (reach > BlockTables.MAX_DISTANCE ? 1 + NIBBLES : 1);
+    }
+
+    /** Writes {@code fp}'s keys within {@code reach} (unsorted, maybe repeated) into {@code out} from {@code at}; the index after them. */
+    private static int keysOf(long fp, int reach, int[] out, int at) {
+        boolean masked = reach > BlockTables.MAX_DISTANCE;
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            int block = BlockTables.block(fp, t);
+            out[at++] = BlockTables.bucketKey(t, block);
+            for (int j = 0; masked && j < NIBBLES; j++) {
+                out[at++] = BlockTables.bucketKey(t, masked(block, j));
+            }
+        }
+        return at;
     }
 
     /**

@@ -138,7 +138,7 @@ public class LocalShardClient implements ShardClient {
     @Override
     public CompletableFuture<Granted> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
         try {
-            LockGrant grant = node.grantBuckets(c, keys, token, leaseMillis, waitMillis);
+            LockGrant grant = node.lockBuckets(c, keys, token, leaseMillis, waitMillis);
             return grant.stamp() >= 0 ? CompletableFuture.completedFuture(new Granted(grant.stamp(),
                     grant.pending().stream().map(i -> new Granted.Intent(i.token(), i.stamp(), i.docs())).toList()))
                     : CompletableFuture.failedFuture(Status.ABORTED.withDescription("bucket locks busy for " + waitMillis + " ms; retry")
