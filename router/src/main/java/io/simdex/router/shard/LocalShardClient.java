@@ -5,6 +5,7 @@ import io.simdex.server.LockGrant;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.DocMaps.IdList;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -139,8 +140,9 @@ public class LocalShardClient implements ShardClient {
     public CompletableFuture<Granted> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
         try {
             LockGrant grant = node.lockBuckets(c, keys, token, leaseMillis, waitMillis);
-            return grant.stamp() >= 0 ? CompletableFuture.completedFuture(new Granted(grant.stamp(),
-                    grant.pending().stream().map(i -> new Granted.Intent(i.token(), i.stamp(), i.docs())).toList()))
+            // Nothing pending (every lock but one after a failure): no stream to build per lock group.
+            return grant.stamp() >= 0 ? CompletableFuture.completedFuture(new Granted(grant.stamp(), grant.pending().isEmpty() ? List.of()
+                    : grant.pending().stream().map(i -> new Granted.Intent(i.token(), i.stamp(), i.docs())).toList()))
                     : CompletableFuture.failedFuture(Status.ABORTED.withDescription("bucket locks busy for " + waitMillis + " ms; retry")
                     .asRuntimeException());
         } catch (InterruptedException e) {
