@@ -82,6 +82,10 @@ final class Json {
         if (s.hasSketch() && s.getSketch().getEnabled()) {
             JsonObject t = new JsonObject();
             t.addProperty("candidateDistance", s.getSketch().getCandidateDistance());
+            if (s.getSketch().getWideMaxLetters() != 0) {
+                t.addProperty("wideCandidateDistance", s.getSketch().getWideCandidateDistance());
+                t.addProperty("wideMaxLetters", s.getSketch().getWideMaxLetters());
+            }
             t.addProperty("minJaccard", s.getSketch().getMinJaccard());
             o.add("sketch", t);
         }

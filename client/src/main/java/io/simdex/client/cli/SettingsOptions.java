@@ -78,6 +78,14 @@ final class SettingsOptions {
     @Option(names = "--sketch-distance", paramLabel = "K", description = "Candidate distance for sketch verification, 0..7 (server default 5).")
     Integer sketchDistance;
 
+    @Option(names = "--sketch-wide-distance", paramLabel = "K", description = "Candidate distance for sketch verification of texts "
+            + "of at most --sketch-wide-letters letters and digits, 0..7 (server default 7).")
+    Integer sketchWideDistance;
+
+    @Option(names = "--sketch-wide-letters", paramLabel = "N", description = "Longest text, in letters and digits, that takes "
+            + "--sketch-wide-distance, 0..100000 (server default 900).")
+    Integer sketchWideLetters;
+
     @Option(names = "--short-fingerprint", negatable = true, description = "Fingerprint short texts by 1-bit MinHash instead of "
             + "SimHash; needs sketches (server default: on where sketches are).")
     Boolean shortFingerprint;
@@ -210,7 +218,7 @@ final class SettingsOptions {
     }
 
     private void sketch(CollectionSettings.Builder b) throws BadInputException {
-        boolean tuned = sketchMinJaccard != null || sketchDistance != null;
+        boolean tuned = sketchMinJaccard != null || sketchDistance != null || sketchWideDistance != null || sketchWideLetters != null;
         if (Boolean.FALSE.equals(sketch)) {
             if (tuned) {
                 throw new BadInputException("--sketch-* options contradict --no-sketch");
@@ -223,6 +231,12 @@ final class SettingsOptions {
             }
             if (sketchDistance != null) {
                 t.setCandidateDistance(sketchDistance);
+            }
+            if (sketchWideDistance != null) {
+                t.setWideCandidateDistance(sketchWideDistance);
+            }
+            if (sketchWideLetters != null) {
+                t.setWideMaxLetters(sketchWideLetters);
             }
             b.setSketch(t);
         }
@@ -248,8 +262,12 @@ final class SettingsOptions {
                     .append(", jaccard>=").append(t.getMinJaccard()).append(')');
         }
         if (s.hasSketch() && s.getSketch().getEnabled()) {
-            b.append(" sketch(k<=").append(s.getSketch().getCandidateDistance()).append(", jaccard>=")
-                    .append(s.getSketch().getMinJaccard()).append(')');
+            b.append(" sketch(k<=").append(s.getSketch().getCandidateDistance());
+            if (s.getSketch().getWideCandidateDistance() > s.getSketch().getCandidateDistance()) {
+                b.append(", k<=").append(s.getSketch().getWideCandidateDistance()).append(" up to ")
+                        .append(s.getSketch().getWideMaxLetters()).append(" letters");
+            }
+            b.append(", jaccard>=").append(s.getSketch().getMinJaccard()).append(')');
         }
         if (s.hasShortFingerprint() && s.getShortFingerprint().getEnabled()) {
             b.append(" short-fingerprint(<=").append(s.getShortFingerprint().getMaxLetters()).append(" letters, k<=")

@@ -41,6 +41,13 @@ class SettingsOptionsTest {
     }
 
     @Test
+    void sketchWideFlags_setTheWideRadiusAndItsLength() throws BadInputException {
+        assertEquals(SketchSettings.newBuilder().setEnabled(true).setWideCandidateDistance(6).setWideMaxLetters(500).build(),
+                parse("--sketch-wide-distance", "6", "--sketch-wide-letters", "500").getSketch(), "a wide option turns sketches on");
+        assertThrows(BadInputException.class, () -> parse("--no-sketch", "--sketch-wide-letters", "500"));
+    }
+
+    @Test
     void sketchFlags_tunedButOff_rejected() {
         BadInputException e = assertThrows(BadInputException.class, () -> parse("--no-sketch", "--sketch-min-jaccard", "0.5"));
         assertTrue(e.getMessage().contains("--no-sketch"), e.getMessage());
@@ -52,6 +59,9 @@ class SettingsOptionsTest {
         assertFalse(SettingsOptions.describe(s.setSketch(SketchSettings.newBuilder().setEnabled(false)).build()).contains("sketch"));
         assertTrue(SettingsOptions.describe(s.setSketch(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4)
                 .setCandidateDistance(7)).build()).contains(" sketch(k<=7, jaccard>=0.4)"));
+        assertTrue(SettingsOptions.describe(s.setSketch(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4)
+                .setCandidateDistance(5).setWideCandidateDistance(7).setWideMaxLetters(900)).build())
+                .contains(" sketch(k<=5, k<=7 up to 900 letters, jaccard>=0.4)"));
     }
 
     @Test

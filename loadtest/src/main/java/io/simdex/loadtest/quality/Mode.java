@@ -102,20 +102,34 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
     /** As above, short texts fingerprinted by {@link BitMinHash#partitioned} when {@code partitioned}. */
     static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard, double minHashJaccard, double band,
                          boolean partitioned) {
+        return byLength(maxLetters, minHashRadius, simHashRadius, minJaccard, minHashJaccard, band, partitioned, simHashRadius, 0);
+    }
+
+    /**
+     * As above, a SimHash probe by a text of at most {@code wideLetters} letters taking its
+     * candidates within {@code wideRadius} (the collection setting sketch.wide_*).
+     */
+    static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard, double minHashJaccard, double band,
+                         boolean partitioned, int wideRadius, int wideLetters) {
         ShortTextFingerprint rule = new ShortTextFingerprint(maxLetters);
         String thresholds = minHashJaccard == minJaccard ? String.format(java.util.Locale.ROOT, "J >= %.2f", minJaccard)
                 : String.format(java.util.Locale.ROOT, "J >= %.2f (MinHash candidates %.2f)", minJaccard, minHashJaccard);
+        String simHash = wideRadius > simHashRadius && wideLetters > 0
+                ? String.format(java.util.Locale.ROOT, "SimHash above (k <= %d up to %d letters, k <= %d above)", wideRadius, wideLetters, simHashRadius)
+                : String.format(java.util.Locale.ROOT, "SimHash above (k <= %d)", simHashRadius);
         return new Mode(String.format(java.util.Locale.ROOT,
-                "simdex + sketch, %sb-bit MinHash fingerprint up to %d letters (k <= %d), SimHash above (k <= %d), %s, both probed within %sx",
-                partitioned ? "partitioned " : "", maxLetters, minHashRadius, simHashRadius, thresholds, band == (int) band ? String.valueOf((int) band) : String.valueOf(band)),
+                "simdex + sketch, %sb-bit MinHash fingerprint up to %d letters (k <= %d), %s, %s, both probed within %sx",
+                partitioned ? "partitioned " : "", maxLetters, minHashRadius, simHash, thresholds, band == (int) band ? String.valueOf((int) band) : String.valueOf(band)),
                 "8 + 38", (s, p) -> {
                     boolean storedShort = rule.isShort(s.storedLetters[p]);
                     boolean probesKind = rule.isShort(s.probeLetters[p]) == storedShort || rule.probesBoth(s.probeLetters[p], band);
                     int distance = storedShort ? (partitioned ? s.partMinHash[p] : s.bitMinHash[p]) : s.simdex[p];
                     boolean blockNear = partitioned ? s.partMinHashBlockNear[p] : s.bitMinHashBlockNear[p];
+                    // The probing text's length picks its SimHash radius, as the router does.
+                    int simHashReach = s.probeLetters[p] <= wideLetters ? Math.max(simHashRadius, wideRadius) : simHashRadius;
                     // Beyond 7 a MinHash candidate is one the probed buckets hold: a block within one bit.
                     boolean candidate = storedShort ? distance <= Math.min(7, minHashRadius)
-                            || distance <= minHashRadius && blockNear : distance <= simHashRadius;
+                            || distance <= minHashRadius && blockNear : distance <= simHashReach;
                     return probesKind && candidate && s.estimate[1][p] >= (storedShort ? minHashJaccard : minJaccard);
                 });
     }

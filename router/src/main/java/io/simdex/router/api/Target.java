@@ -60,17 +60,22 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
             }
             sketches[i] = sketchRule.sketch(normalised[i]);
             rules[i] = sketchRule;
-            if (shortFingerprint == null || !probing) {
+            if (!probing) {
                 continue;
             }
             int letters = BitMinHash.letters(normalised[i]);
+            SketchRule simHashRule = CollectionSettingsRules.sketchRule(settings, letters);
+            rules[i] = simHashRule;
+            if (shortFingerprint == null) {
+                continue;
+            }
             boolean isShort = shortFingerprint.lengths().isShort(letters);
-            rules[i] = isShort ? shortFingerprint.probeRule() : sketchRule;
+            rules[i] = isShort ? shortFingerprint.probeRule() : simHashRule;
             if (shortFingerprint.lengths().probesBoth(letters)) {
                 // The text's other fingerprint; SimHash cuts the same features from the normalised text as from the text.
                 secondItems[seconds] = i;
                 secondFps[seconds] = isShort ? text.fingerprint(normalised[i]) : shortFingerprint.fingerprint(normalised[i]);
-                secondRules[seconds] = isShort ? sketchRule : shortFingerprint.probeRule();
+                secondRules[seconds] = isShort ? simHashRule : shortFingerprint.probeRule();
                 seconds++;
             }
         }

@@ -3,6 +3,8 @@ package io.simdex.router.api;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.simdex.core.text.BitMinHash;
+import io.simdex.core.text.MinHashSketch;
+import io.simdex.core.text.Sketcher;
 import io.simdex.core.text.TextFingerprinter;
 import io.simdex.core.text.TextSettings;
 import io.simdex.fingerprint.crawl.ContentHash;
@@ -251,6 +253,93 @@ class ShortFingerprintTest {
             assertFalse(batch.get(1).getInserted());
             assertEquals("y-under", batch.get(1).getDuplicates(0).getId());
         }
+    }
+
+    /**
+     * New collections take SimHash candidates to 7 for texts of at most 900 letters: a near copy
+     * 6 or 7 bits from a 600-letter text is found, one as far from a 1,200-letter text is not,
+     * and neither is found in a collection that asks for 5 at every length; settings stored
+     * before the wide radius existed keep their one distance.
+     */
+    @Test
+    void wideRadius_nearCopiesAtSixOrSevenBits_foundUpTo900Letters() throws Exception {
+        String mid = letters(600, 3);
+        String midCopy = nearCopy(mid, 4);
+        String big = letters(1200, 5);
+        String bigCopy = nearCopy(big, 6);
+        int midLetters = BitMinHash.letters(ContentHash.normalise(midCopy));
+        assertTrue(midLetters > 450 && midLetters <= 900, "probes with SimHash only, within the wide length: " + midLetters);
+        assertTrue(BitMinHash.letters(ContentHash.normalise(bigCopy)) > 900);
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            CollectionSettings defaults = s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollections(0).getSettings();
+            assertEquals(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4).setCandidateDistance(5).setWideCandidateDistance(7)
+                    .setWideMaxLetters(900).build(), defaults.getSketch());
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("narrow").setSettings(CollectionSettings.newBuilder()
+                    .setSketch(SketchSettings.newBuilder().setEnabled(true).setWideCandidateDistance(5))).build());
+            for (String c : List.of("default", "narrow")) {
+                s.stub().insert(InsertRequest.newBuilder().setCollection(c).addDocuments(Document.newBuilder().setId("mid").setText(mid))
+                        .addDocuments(Document.newBuilder().setId("big").setText(big)).build());
+            }
+            List<QueryResult> found = query(s, "default", midCopy, bigCopy);
+            assertEquals(List.of("mid"), found.get(0).getMatchesList().stream().map(m -> m.getId()).toList());
+            assertEquals(0, found.get(1).getTotalMatches(), "a text over 900 letters takes candidates to 5");
+            for (QueryResult r : query(s, "narrow", midCopy, bigCopy)) {
+                assertEquals(0, r.getTotalMatches());
+            }
+            DedupResult d = s.stub().dedup(DedupRequest.newBuilder().addDocuments(Document.newBuilder().setId("mid-copy").setText(midCopy))
+                    .build()).getResults(0);
+            assertFalse(d.getInserted());
+            assertEquals("mid", d.getDuplicates(0).getId());
+        }
+        CollectionSettings stored = CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()).toBuilder()
+                .setSketch(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4).setCandidateDistance(5)).build();
+        assertEquals(5, CollectionSettingsRules.sketchRule(stored, 600).candidateDistance());
+        assertEquals(7, CollectionSettingsRules.sketchRule(CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()), 900)
+                .candidateDistance());
+        assertEquals(5, CollectionSettingsRules.sketchRule(CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()), 901)
+                .candidateDistance());
+        assertTrue(CollectionSettingsRules.sameSettings(stored, CollectionSettings.getDefaultInstance()),
+                "a create without settings finds the collection stored before the field existed");
+        assertFalse(CollectionSettingsRules.sameSettings(stored, CollectionSettings.newBuilder()
+                .setSketch(SketchSettings.newBuilder().setEnabled(true).setWideMaxLetters(600)).build()));
+    }
+
+    @Test
+    void badWideSketchSettings_invalidArgument() throws Exception {
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            SketchSettings.Builder on = SketchSettings.newBuilder().setEnabled(true);
+            assertInvalid(s, CollectionSettings.newBuilder().setSketch(on.clone().setWideCandidateDistance(8)),
+                    "settings.sketch.wide_candidate_distance 8 outside 0..7");
+            assertInvalid(s, CollectionSettings.newBuilder().setSketch(on.clone().setWideMaxLetters(100_001)),
+                    "settings.sketch.wide_max_letters 100001 outside 0..100000");
+            assertEquals(1, s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsCount(), "only the default");
+        }
+    }
+
+    /**
+     * {@code text} with words replaced by made-up ones until its SimHash is 6 or 7 bits away and
+     * its sketch still estimates at least 0.6: the first such copy of a seeded search.
+     */
+    private static String nearCopy(String text, int seed) {
+        TextFingerprinter simHash = TextFingerprinter.of(TextSettings.recommended());
+        long fp = simHash.fingerprint(text);
+        MinHashSketch sketch = Sketcher.DEFAULT.sketch(ContentHash.normalise(text));
+        java.util.Random rnd = new java.util.Random(seed);
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            String[] words = text.split(" ");
+            for (int edits = 0; edits < 10; edits++) {
+                words[rnd.nextInt(words.length)] = letters(8, rnd.nextInt());
+                String copy = String.join(" ", words);
+                int d = Long.bitCount(fp ^ simHash.fingerprint(copy));
+                if (d > 7) {
+                    break;
+                }
+                if (d >= 6 && sketch.estimate(Sketcher.DEFAULT.sketch(ContentHash.normalise(copy))) >= 0.6) {
+                    return copy;
+                }
+            }
+        }
+        throw new AssertionError("no copy 6 or 7 bits away");
     }
 
     /** About {@code n} letters of words made up from {@code seed}: texts of different seeds share few letter pairs. */
