@@ -82,9 +82,9 @@ final class Json {
         if (s.hasSketch() && s.getSketch().getEnabled()) {
             JsonObject t = new JsonObject();
             t.addProperty("candidateDistance", s.getSketch().getCandidateDistance());
-            if (s.getSketch().getWideMaxLetters() != 0) {
+            if (s.getSketch().getWideMaxWords() != 0) {
                 t.addProperty("wideCandidateDistance", s.getSketch().getWideCandidateDistance());
-                t.addProperty("wideMaxLetters", s.getSketch().getWideMaxLetters());
+                t.addProperty("wideMaxWords", s.getSketch().getWideMaxWords());
             }
             t.addProperty("minJaccard", s.getSketch().getMinJaccard());
             o.add("sketch", t);

@@ -79,12 +79,12 @@ final class SettingsOptions {
     Integer sketchDistance;
 
     @Option(names = "--sketch-wide-distance", paramLabel = "K", description = "Candidate distance for sketch verification of texts "
-            + "of at most --sketch-wide-letters letters and digits, 0..7 (server default 7).")
+            + "of at most --sketch-wide-words words, 0..7 (server default 7).")
     Integer sketchWideDistance;
 
-    @Option(names = "--sketch-wide-letters", paramLabel = "N", description = "Longest text, in letters and digits, that takes "
-            + "--sketch-wide-distance, 0..100000 (server default 900).")
-    Integer sketchWideLetters;
+    @Option(names = "--sketch-wide-words", paramLabel = "N", description = "Most words (a Han character is one) of a text that takes "
+            + "--sketch-wide-distance, 0..100000 (server default 150).")
+    Integer sketchWideWords;
 
     @Option(names = "--short-fingerprint", negatable = true, description = "Fingerprint short texts by 1-bit MinHash instead of "
             + "SimHash; needs sketches (server default: on where sketches are).")
@@ -218,7 +218,7 @@ final class SettingsOptions {
     }
 
     private void sketch(CollectionSettings.Builder b) throws BadInputException {
-        boolean tuned = sketchMinJaccard != null || sketchDistance != null || sketchWideDistance != null || sketchWideLetters != null;
+        boolean tuned = sketchMinJaccard != null || sketchDistance != null || sketchWideDistance != null || sketchWideWords != null;
         if (Boolean.FALSE.equals(sketch)) {
             if (tuned) {
                 throw new BadInputException("--sketch-* options contradict --no-sketch");
@@ -235,8 +235,8 @@ final class SettingsOptions {
             if (sketchWideDistance != null) {
                 t.setWideCandidateDistance(sketchWideDistance);
             }
-            if (sketchWideLetters != null) {
-                t.setWideMaxLetters(sketchWideLetters);
+            if (sketchWideWords != null) {
+                t.setWideMaxWords(sketchWideWords);
             }
             b.setSketch(t);
         }
@@ -265,7 +265,7 @@ final class SettingsOptions {
             b.append(" sketch(k<=").append(s.getSketch().getCandidateDistance());
             if (s.getSketch().getWideCandidateDistance() > s.getSketch().getCandidateDistance()) {
                 b.append(", k<=").append(s.getSketch().getWideCandidateDistance()).append(" up to ")
-                        .append(s.getSketch().getWideMaxLetters()).append(" letters");
+                        .append(s.getSketch().getWideMaxWords()).append(" words");
             }
             b.append(", jaccard>=").append(s.getSketch().getMinJaccard()).append(')');
         }

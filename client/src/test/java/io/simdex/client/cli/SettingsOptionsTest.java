@@ -42,9 +42,9 @@ class SettingsOptionsTest {
 
     @Test
     void sketchWideFlags_setTheWideRadiusAndItsLength() throws BadInputException {
-        assertEquals(SketchSettings.newBuilder().setEnabled(true).setWideCandidateDistance(6).setWideMaxLetters(500).build(),
-                parse("--sketch-wide-distance", "6", "--sketch-wide-letters", "500").getSketch(), "a wide option turns sketches on");
-        assertThrows(BadInputException.class, () -> parse("--no-sketch", "--sketch-wide-letters", "500"));
+        assertEquals(SketchSettings.newBuilder().setEnabled(true).setWideCandidateDistance(6).setWideMaxWords(500).build(),
+                parse("--sketch-wide-distance", "6", "--sketch-wide-words", "500").getSketch(), "a wide option turns sketches on");
+        assertThrows(BadInputException.class, () -> parse("--no-sketch", "--sketch-wide-words", "500"));
     }
 
     @Test
@@ -60,8 +60,8 @@ class SettingsOptionsTest {
         assertTrue(SettingsOptions.describe(s.setSketch(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4)
                 .setCandidateDistance(7)).build()).contains(" sketch(k<=7, jaccard>=0.4)"));
         assertTrue(SettingsOptions.describe(s.setSketch(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4)
-                .setCandidateDistance(5).setWideCandidateDistance(7).setWideMaxLetters(900)).build())
-                .contains(" sketch(k<=5, k<=7 up to 900 letters, jaccard>=0.4)"));
+                .setCandidateDistance(5).setWideCandidateDistance(7).setWideMaxWords(150)).build())
+                .contains(" sketch(k<=5, k<=7 up to 150 words, jaccard>=0.4)"));
     }
 
     @Test

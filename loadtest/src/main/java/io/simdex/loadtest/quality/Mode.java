@@ -106,16 +106,16 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
     }
 
     /**
-     * As above, a SimHash probe by a text of at most {@code wideLetters} letters taking its
+     * As above, a SimHash probe by a text of at most {@code wideWords} words taking its
      * candidates within {@code wideRadius} (the collection setting sketch.wide_*).
      */
     static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard, double minHashJaccard, double band,
-                         boolean partitioned, int wideRadius, int wideLetters) {
+                         boolean partitioned, int wideRadius, int wideWords) {
         ShortTextFingerprint rule = new ShortTextFingerprint(maxLetters);
         String thresholds = minHashJaccard == minJaccard ? String.format(java.util.Locale.ROOT, "J >= %.2f", minJaccard)
                 : String.format(java.util.Locale.ROOT, "J >= %.2f (MinHash candidates %.2f)", minJaccard, minHashJaccard);
-        String simHash = wideRadius > simHashRadius && wideLetters > 0
-                ? String.format(java.util.Locale.ROOT, "SimHash above (k <= %d up to %d letters, k <= %d above)", wideRadius, wideLetters, simHashRadius)
+        String simHash = wideRadius > simHashRadius && wideWords > 0
+                ? String.format(java.util.Locale.ROOT, "SimHash above (k <= %d up to %d words, k <= %d above)", wideRadius, wideWords, simHashRadius)
                 : String.format(java.util.Locale.ROOT, "SimHash above (k <= %d)", simHashRadius);
         return new Mode(String.format(java.util.Locale.ROOT,
                 "simdex + sketch, %sb-bit MinHash fingerprint up to %d letters (k <= %d), %s, %s, both probed within %sx",
@@ -126,7 +126,7 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
                     int distance = storedShort ? (partitioned ? s.partMinHash[p] : s.bitMinHash[p]) : s.simdex[p];
                     boolean blockNear = partitioned ? s.partMinHashBlockNear[p] : s.bitMinHashBlockNear[p];
                     // The probing text's length picks its SimHash radius, as the router does.
-                    int simHashReach = s.probeLetters[p] <= wideLetters ? Math.max(simHashRadius, wideRadius) : simHashRadius;
+                    int simHashReach = s.probeWords[p] <= wideWords ? Math.max(simHashRadius, wideRadius) : simHashRadius;
                     // Beyond 7 a MinHash candidate is one the probed buckets hold: a block within one bit.
                     boolean candidate = storedShort ? distance <= Math.min(7, minHashRadius)
                             || distance <= minHashRadius && blockNear : distance <= simHashReach;

@@ -6,6 +6,7 @@ import io.simdex.core.text.ShingleJaccard;
 import io.simdex.core.text.Sketcher;
 import io.simdex.core.text.TextFingerprinter;
 import io.simdex.core.text.TextSettings;
+import io.simdex.core.text.WordCount;
 import io.simdex.fingerprint.crawl.ContentHash;
 
 import java.util.List;
@@ -51,6 +52,8 @@ final class PairScores {
     /** Letters and digits of the pair's first text (stored first), and of its second (probing it). */
     final int[] storedLetters;
     final int[] probeLetters;
+    /** Words of the pair's second text ({@link WordCount}): what picks its SimHash radius. */
+    final int[] probeWords;
 
     PairScores(Corpus corpus) {
         this.corpus = corpus;
@@ -91,6 +94,8 @@ final class PairScores {
         textLetters = IntStream.range(0, normal.length).map(i -> BitMinHash.letters(normal[i])).toArray();
         storedLetters = new int[n];
         probeLetters = new int[n];
+        probeWords = new int[n];
+        int[] textWords = IntStream.range(0, normal.length).map(i -> WordCount.of(normal[i])).toArray();
         IntStream.range(0, n).parallel().forEach(p -> {
             Corpus.Pair pair = corpus.pairs.get(p);
             int a = pair.a();
@@ -106,6 +111,7 @@ final class PairScores {
             partMinHashBlockNear[p] = blockNear(partFp[a] ^ partFp[b]);
             storedLetters[p] = textLetters[a];
             probeLetters[p] = textLetters[b];
+            probeWords[p] = textWords[b];
             exact[p] = ShingleSets.jaccard(sets[a], sets[b]);
             for (int s = 0; s < SHAPES.size(); s++) {
                 estimate[s][p] = sketches[s][a].estimate(sketches[s][b]);

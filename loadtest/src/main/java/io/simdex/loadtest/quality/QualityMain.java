@@ -48,19 +48,19 @@ public final class QualityMain implements Callable<Integer> {
     @Option(names = "--short", defaultValue = "600", description = "Short documents per language (default: ${DEFAULT-VALUE}).")
     int shortDocs;
 
-    /** New collections' SimHash radius for texts of at most {@link #WIDE_LETTERS} letters (CollectionSettingsRules). */
+    /** New collections' SimHash radius for texts of at most {@link #WIDE_WORDS} words (CollectionSettingsRules). */
     static final int WIDE_RADIUS = 7;
-    static final int WIDE_LETTERS = 3 * ShortTextFingerprint.DEFAULT_MAX_LETTERS;
+    static final int WIDE_WORDS = 150;
 
     /**
      * What a collection created with default settings does (CollectionSettingsRules): short texts
      * by their b-bit MinHash fingerprint within 12 bits (a block within one bit beyond 7), verified
-     * at 0.2; longer texts by SimHash within 7 up to 900 letters and 5 above, verified at 0.4;
+     * at 0.2; longer texts by SimHash within 7 up to 150 words and 5 above, verified at 0.4;
      * texts near the boundary probe with both.
      */
     static Mode newCollections() {
         return Mode.byLength(ShortTextFingerprint.DEFAULT_MAX_LETTERS, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false,
-                WIDE_RADIUS, WIDE_LETTERS);
+                WIDE_RADIUS, WIDE_WORDS);
     }
 
     public static void main(String[] args) {
@@ -99,17 +99,17 @@ public final class QualityMain implements Callable<Integer> {
                 Mode.sketch(1, 6, 0.4, false), Mode.sketch(1, 5, 0.4, false), Mode.sketch(1, 4, 0.4, false),
                 Mode.bitMinHash(7, 0.4), Mode.bitMinHash(6, 0.4),
                 // New collections' mode (the short-fingerprint grid's best, added below) with one thing changed:
-                // SimHash probes to 5 at every length (new collections before the wide radius) or over 900 letters to 6, MinHash
+                // SimHash probes to 5 at every length (new collections before the wide radius) or over 150 words to 6, MinHash
                 // candidates verified at 0.4, MinHash probes to 7 or 16, the band, partitioned blocks.
                 Mode.byLength(300, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND),
-                // --sketch-distance 6: SimHash probes over 900 letters to 6.
-                Mode.byLength(300, 12, 6, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_LETTERS),
-                Mode.byLength(300, 12, 5, 0.4, 0.4, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_LETTERS),
-                Mode.byLength(300, 7, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_LETTERS),
-                Mode.byLength(300, 16, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_LETTERS),
-                Mode.byLength(300, 12, 5, 0.4, 0.2, 2.5, false, WIDE_RADIUS, WIDE_LETTERS),
-                Mode.byLength(300, 12, 5, 0.4, 0.2, 1, false, WIDE_RADIUS, WIDE_LETTERS),
-                Mode.byLength(300, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, true, WIDE_RADIUS, WIDE_LETTERS)));
+                // --sketch-distance 6: SimHash probes over 150 words to 6.
+                Mode.byLength(300, 12, 6, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_WORDS),
+                Mode.byLength(300, 12, 5, 0.4, 0.4, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_WORDS),
+                Mode.byLength(300, 7, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_WORDS),
+                Mode.byLength(300, 16, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_WORDS),
+                Mode.byLength(300, 12, 5, 0.4, 0.2, 2.5, false, WIDE_RADIUS, WIDE_WORDS),
+                Mode.byLength(300, 12, 5, 0.4, 0.2, 1, false, WIDE_RADIUS, WIDE_WORDS),
+                Mode.byLength(300, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, true, WIDE_RADIUS, WIDE_WORDS)));
         tunings.subList(0, tunings.size() - 1).forEach(t -> modes.add(t.get(0).mode()));
         String command = "loadtest/quality/run-eval.sh --seed " + seed + " --long " + longDocs + " --short " + shortDocs;
         String report = Report.markdown(scores, modes, tunings, features, command, sources.describe());

@@ -119,23 +119,23 @@ final class Tuning {
         for (int t = 5; t <= 60; t += 5) {
             if (RANDOM_CANDIDATES_AT_50M * chanceAgreement(t / 100.0) <= MAX_RANDOM_FALSE_POSITIVES) {
                 out.add(Mode.byLength(ShortTextFingerprint.DEFAULT_MAX_LETTERS, 12, 5, 0.4, t / 100.0, ShortTextFingerprint.PROBE_BAND,
-                        false, QualityMain.WIDE_RADIUS, QualityMain.WIDE_LETTERS));
+                        false, QualityMain.WIDE_RADIUS, QualityMain.WIDE_WORDS));
             }
         }
         return out;
     }
 
     /**
-     * New collections' mode with SimHash probes of texts up to a length taking candidates to 6
+     * New collections' mode with SimHash probes of texts of up to some words taking candidates to 6
      * or 7 (sketch.wide_*): wider finds more at every length here, so the length new collections
      * use is bounded by what the extra sketch reads cost (dedup-cpu), not by this grid.
      */
     static List<Mode> wideGrid() {
         List<Mode> out = new ArrayList<>();
         for (int radius = 6; radius <= 7; radius++) {
-            for (int letters : new int[] {450, 600, 750, 900, 1200, ShortTextFingerprint.MAX_LETTERS}) {
+            for (int words : new int[] {50, 100, 150, 200, 300, 100_000}) {
                 out.add(Mode.byLength(ShortTextFingerprint.DEFAULT_MAX_LETTERS, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false,
-                        radius, letters));
+                        radius, words));
             }
         }
         return out;

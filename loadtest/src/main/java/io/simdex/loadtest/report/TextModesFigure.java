@@ -88,7 +88,7 @@ final class TextModesFigure implements Figure {
         targets.add(quality("9a", "long texts (English and Chinese man pages, English READMEs)", LONG, scores, dir));
         targets.add(quality("9b", "short texts (English sentences, Chinese posts)", SHORT, scores, dir));
         targets.add(quality("9c", "texts of 190-440 letters around the short-text boundary", BOUNDARY, scores, dir));
-        // By WORDS: 9d is the long texts', 9f the shortest's, 9h the 150-word texts' (the longest that take SimHash candidates to 7).
+        // By WORDS: 9d is the long texts', 9f the shortest's, 9h the 150-word texts' (the most words that take SimHash candidates to 7).
         String[] ids = {"9f", "9e", "9h", "9d"};
         for (int i = 0; i < WORDS.size(); i++) {
             List<Cost> runs = runs(dir, WORDS.get(i)).stream().map(Cost::read).toList();

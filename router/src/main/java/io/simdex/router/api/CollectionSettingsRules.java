@@ -52,23 +52,24 @@ public final class CollectionSettingsRules {
     static final int DEFAULT_SKETCH_CANDIDATE_DISTANCE = 5;
     static final double DEFAULT_SKETCH_MIN_JACCARD = 0.4;
     /**
-     * SimHash candidates of a new collection's texts of at most {@link #DEFAULT_WIDE_MAX_LETTERS}
-     * letters and digits: to 7, which the 68 buckets probed at 5 already hold, so only the
-     * sketches read for the extra candidates cost more (dedup-cpu at 20,000 stored, Dedup CPU
-     * at 7 against 5: 1.00x for 60-word texts, 1.07x for 100, 1.03x for 150; for 300-word
-     * texts 1.47x, which is why longer texts keep 5). On loadtest/quality's tuning half, texts of
-     * 190-440 letters went from F1 0.931 to 0.955 (English) and 0.969 to 0.986 (Chinese),
-     * precision unchanged (its RESULTS.md, "SimHash within 7" rows for the held-out half).
+     * SimHash candidates of a new collection's texts of at most {@link #DEFAULT_WIDE_MAX_WORDS}
+     * words: to 7, which the 68 buckets probed at 5 already hold, so only the sketches read for
+     * the extra candidates cost more. On loadtest/quality's tuning half, English texts of
+     * 190-440 letters (35-80 words) went from F1 0.931 to 0.955, precision unchanged (its
+     * RESULTS.md: "k <= 7 up to N words" rows, the wide-radius grid).
      */
     static final int DEFAULT_WIDE_CANDIDATE_DISTANCE = 7;
     /**
-     * The longest text, in letters and digits, that takes {@link #DEFAULT_WIDE_CANDIDATE_DISTANCE}:
-     * three times the short-text fingerprint's boundary, about 150 English words. On the tuning
-     * half the English 190-440-letter texts' F1 rose with the limit up to 750 letters (0.953 at
-     * 600, 0.955 at 750 and above) and the Chinese long texts' up to the whole length; the cost
-     * above stops it short of 300-word texts.
+     * The most words a text may have to take {@link #DEFAULT_WIDE_CANDIDATE_DISTANCE} in a new
+     * collection. Counted in words, not letters, since a Han character is a feature of its own: a
+     * 300-word Chinese text of dedup-cpu's corpus has about 600 characters, and its candidates to
+     * 7 took 52 sketch reads a probe instead of 10.6 (Dedup 2.6x --no-sketch's CPU instead of
+     * 1.8x). Longer limits find more on the tuning half (Chinese long texts up to their whole
+     * length); the cost bounds it.
      */
-    static final int DEFAULT_WIDE_MAX_LETTERS = 3 * ShortTextFingerprint.DEFAULT_MAX_LETTERS;
+    static final int DEFAULT_WIDE_MAX_WORDS = 150;
+    /** Largest wide_max_words accepted. */
+    static final int MAX_WIDE_WORDS = 100_000;
     /**
      * Whether a new collection with sketches fingerprints its short texts by 1-bit MinHash
      * ({@link ShortTextFingerprint}): yes, up to 300 letters, candidates to 12. On
@@ -220,9 +221,9 @@ public final class CollectionSettingsRules {
             wanted.getSketchBuilder().setCandidateDistance(existing.getSketch().getCandidateDistance());
         }
         // Stored before the wide radius existed: a request that leaves it unset asks for what that collection does.
-        if (existing.getSketch().getEnabled() && wanted.getSketch().getEnabled() && existing.getSketch().getWideMaxLetters() == 0
-                && requested.getSketch().getWideCandidateDistance() == 0 && requested.getSketch().getWideMaxLetters() == 0) {
-            wanted.getSketchBuilder().clearWideCandidateDistance().clearWideMaxLetters();
+        if (existing.getSketch().getEnabled() && wanted.getSketch().getEnabled() && existing.getSketch().getWideMaxWords() == 0
+                && requested.getSketch().getWideCandidateDistance() == 0 && requested.getSketch().getWideMaxWords() == 0) {
+            wanted.getSketchBuilder().clearWideCandidateDistance().clearWideMaxWords();
         }
         if (!requested.hasShortFingerprint() && !existing.hasShortFingerprint()) {
             wanted.clearShortFingerprint();
@@ -306,15 +307,15 @@ public final class CollectionSettingsRules {
             throw Validation.invalid("settings.sketch.wide_candidate_distance " + Integer.toUnsignedString(t.getWideCandidateDistance())
                     + " outside 0.." + BlockTables.MAX_NEIGHBOUR_DISTANCE);
         }
-        if (t.getWideMaxLetters() > ShortTextFingerprint.MAX_LETTERS) {
-            throw Validation.invalid("settings.sketch.wide_max_letters " + Integer.toUnsignedString(t.getWideMaxLetters())
-                    + " outside 0.." + ShortTextFingerprint.MAX_LETTERS);
+        if (t.getWideMaxWords() > MAX_WIDE_WORDS) {
+            throw Validation.invalid("settings.sketch.wide_max_words " + Integer.toUnsignedString(t.getWideMaxWords())
+                    + " outside 0.." + MAX_WIDE_WORDS);
         }
         return SketchSettings.newBuilder().setEnabled(true)
                 .setMinJaccard(t.getMinJaccard() == 0 ? DEFAULT_SKETCH_MIN_JACCARD : t.getMinJaccard())
                 .setCandidateDistance(t.getCandidateDistance() == 0 ? DEFAULT_SKETCH_CANDIDATE_DISTANCE : t.getCandidateDistance())
                 .setWideCandidateDistance(t.getWideCandidateDistance() == 0 ? DEFAULT_WIDE_CANDIDATE_DISTANCE : t.getWideCandidateDistance())
-                .setWideMaxLetters(t.getWideMaxLetters() == 0 ? DEFAULT_WIDE_MAX_LETTERS : t.getWideMaxLetters())
+                .setWideMaxWords(t.getWideMaxWords() == 0 ? DEFAULT_WIDE_MAX_WORDS : t.getWideMaxWords())
                 .build();
     }
 
@@ -380,14 +381,14 @@ public final class CollectionSettingsRules {
     }
 
     /**
-     * The sketch rule of a SimHash probe by a text of {@code letters} letters and digits: the
-     * collection's ({@link #sketchRule}), or the wider one its settings give texts of at most
-     * {@code wide_max_letters}; null when sketches are off.
+     * The sketch rule of a SimHash probe by a text of {@code words} words ({@link io.simdex.core.text.WordCount}):
+     * the collection's ({@link #sketchRule}), or the wider one its settings give texts of at most
+     * {@code wide_max_words}; null when sketches are off.
      */
-    static SketchRule sketchRule(CollectionSettings s, int letters) {
+    static SketchRule sketchRule(CollectionSettings s, int words) {
         SketchRule rule = sketchRule(s);
         SketchSettings t = s.getSketch();
-        if (rule == null || letters > t.getWideMaxLetters() || t.getWideCandidateDistance() <= rule.candidateDistance()) {
+        if (rule == null || words > t.getWideMaxWords() || t.getWideCandidateDistance() <= rule.candidateDistance()) {
             return rule;
         }
         return new SketchRule(t.getWideCandidateDistance(), rule.minJaccard(), rule.sketcher());

@@ -3,6 +3,7 @@ package io.simdex.router.api;
 import io.simdex.core.text.BitMinHash;
 import io.simdex.core.text.MinHashSketch;
 import io.simdex.core.text.TextFingerprinter;
+import io.simdex.core.text.WordCount;
 import io.simdex.fingerprint.crawl.ContentHash;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.router.index.IndexRouter;
@@ -63,12 +64,12 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
             if (!probing) {
                 continue;
             }
-            int letters = BitMinHash.letters(normalised[i]);
-            SketchRule simHashRule = CollectionSettingsRules.sketchRule(settings, letters);
+            SketchRule simHashRule = CollectionSettingsRules.sketchRule(settings, WordCount.of(normalised[i]));
             rules[i] = simHashRule;
             if (shortFingerprint == null) {
                 continue;
             }
+            int letters = BitMinHash.letters(normalised[i]);
             boolean isShort = shortFingerprint.lengths().isShort(letters);
             rules[i] = isShort ? shortFingerprint.probeRule() : simHashRule;
             if (shortFingerprint.lengths().probesBoth(letters)) {

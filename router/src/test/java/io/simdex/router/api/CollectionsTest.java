@@ -53,12 +53,12 @@ class CollectionsTest {
             assertEquals(21_600, created.getSettings().getGenerationSeconds(), "default generation: retention / 8");
             assertEquals(Weighting.TF, created.getSettings().getWeighting(), "defaults are filled in");
             assertEquals(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4).setCandidateDistance(5)
-                            .setWideCandidateDistance(7).setWideMaxLetters(900).build(),
+                            .setWideCandidateDistance(7).setWideMaxWords(150).build(),
                     created.getSettings().getSketch(), "sketches are on unless turned off, with their defaults");
             CollectionInfo sketched = s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("sketched").setSettings(
                     CollectionSettings.newBuilder().setSketch(SketchSettings.newBuilder().setEnabled(true))).build()).getCollection();
             assertEquals(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4).setCandidateDistance(5)
-                            .setWideCandidateDistance(7).setWideMaxLetters(900).build(),
+                            .setWideCandidateDistance(7).setWideMaxWords(150).build(),
                     sketched.getSettings().getSketch(), "the sketch defaults are filled in");
             CollectionInfo plain = s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("plain").setSettings(
                     CollectionSettings.newBuilder().setSketch(SketchSettings.newBuilder().setEnabled(false))).build()).getCollection();

@@ -7,6 +7,7 @@ import io.simdex.core.text.MinHashSketch;
 import io.simdex.core.text.Sketcher;
 import io.simdex.core.text.TextFingerprinter;
 import io.simdex.core.text.TextSettings;
+import io.simdex.core.text.WordCount;
 import io.simdex.fingerprint.crawl.ContentHash;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.CreateCollectionRequest;
@@ -256,24 +257,25 @@ class ShortFingerprintTest {
     }
 
     /**
-     * New collections take SimHash candidates to 7 for texts of at most 900 letters: a near copy
-     * 6 or 7 bits from a 600-letter text is found, one as far from a 1,200-letter text is not,
+     * New collections take SimHash candidates to 7 for texts of at most 150 words: a near copy
+     * 6 or 7 bits from a 100-word text is found, one as far from a 200-word text is not,
      * and neither is found in a collection that asks for 5 at every length; settings stored
      * before the wide radius existed keep their one distance.
      */
     @Test
-    void wideRadius_nearCopiesAtSixOrSevenBits_foundUpTo900Letters() throws Exception {
+    void wideRadius_nearCopiesAtSixOrSevenBits_foundUpTo150Words() throws Exception {
         String mid = letters(600, 3);
         String midCopy = nearCopy(mid, 4);
         String big = letters(1200, 5);
         String bigCopy = nearCopy(big, 6);
-        int midLetters = BitMinHash.letters(ContentHash.normalise(midCopy));
-        assertTrue(midLetters > 450 && midLetters <= 900, "probes with SimHash only, within the wide length: " + midLetters);
-        assertTrue(BitMinHash.letters(ContentHash.normalise(bigCopy)) > 900);
+        assertTrue(BitMinHash.letters(ContentHash.normalise(midCopy)) > 450, "probes with SimHash only");
+        int midWords = WordCount.of(ContentHash.normalise(midCopy));
+        assertTrue(midWords <= 150, "within the wide length: " + midWords);
+        assertTrue(WordCount.of(ContentHash.normalise(bigCopy)) > 150);
         try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
             CollectionSettings defaults = s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollections(0).getSettings();
             assertEquals(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4).setCandidateDistance(5).setWideCandidateDistance(7)
-                    .setWideMaxLetters(900).build(), defaults.getSketch());
+                    .setWideMaxWords(150).build(), defaults.getSketch());
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("narrow").setSettings(CollectionSettings.newBuilder()
                     .setSketch(SketchSettings.newBuilder().setEnabled(true).setWideCandidateDistance(5))).build());
             for (String c : List.of("default", "narrow")) {
@@ -282,7 +284,7 @@ class ShortFingerprintTest {
             }
             List<QueryResult> found = query(s, "default", midCopy, bigCopy);
             assertEquals(List.of("mid"), found.get(0).getMatchesList().stream().map(m -> m.getId()).toList());
-            assertEquals(0, found.get(1).getTotalMatches(), "a text over 900 letters takes candidates to 5");
+            assertEquals(0, found.get(1).getTotalMatches(), "a text of over 150 words takes candidates to 5");
             for (QueryResult r : query(s, "narrow", midCopy, bigCopy)) {
                 assertEquals(0, r.getTotalMatches());
             }
@@ -293,15 +295,15 @@ class ShortFingerprintTest {
         }
         CollectionSettings stored = CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()).toBuilder()
                 .setSketch(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4).setCandidateDistance(5)).build();
-        assertEquals(5, CollectionSettingsRules.sketchRule(stored, 600).candidateDistance());
-        assertEquals(7, CollectionSettingsRules.sketchRule(CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()), 900)
+        assertEquals(5, CollectionSettingsRules.sketchRule(stored, 100).candidateDistance());
+        assertEquals(7, CollectionSettingsRules.sketchRule(CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()), 150)
                 .candidateDistance());
-        assertEquals(5, CollectionSettingsRules.sketchRule(CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()), 901)
+        assertEquals(5, CollectionSettingsRules.sketchRule(CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()), 151)
                 .candidateDistance());
         assertTrue(CollectionSettingsRules.sameSettings(stored, CollectionSettings.getDefaultInstance()),
                 "a create without settings finds the collection stored before the field existed");
         assertFalse(CollectionSettingsRules.sameSettings(stored, CollectionSettings.newBuilder()
-                .setSketch(SketchSettings.newBuilder().setEnabled(true).setWideMaxLetters(600)).build()));
+                .setSketch(SketchSettings.newBuilder().setEnabled(true).setWideMaxWords(100)).build()));
     }
 
     @Test
@@ -310,8 +312,8 @@ class ShortFingerprintTest {
             SketchSettings.Builder on = SketchSettings.newBuilder().setEnabled(true);
             assertInvalid(s, CollectionSettings.newBuilder().setSketch(on.clone().setWideCandidateDistance(8)),
                     "settings.sketch.wide_candidate_distance 8 outside 0..7");
-            assertInvalid(s, CollectionSettings.newBuilder().setSketch(on.clone().setWideMaxLetters(100_001)),
-                    "settings.sketch.wide_max_letters 100001 outside 0..100000");
+            assertInvalid(s, CollectionSettings.newBuilder().setSketch(on.clone().setWideMaxWords(100_001)),
+                    "settings.sketch.wide_max_words 100001 outside 0..100000");
             assertEquals(1, s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsCount(), "only the default");
         }
     }
