@@ -13,9 +13,17 @@ public final class WordCount {
 
     /** The words of a normalised text (NFKC, lower case: see {@code ContentHash.normalise}). */
     public static int of(String normalised) {
+        return of(normalised, Integer.MAX_VALUE - 1);
+    }
+
+    /**
+     * The words of a normalised text, counted up to {@code max + 1}: whether a text has more
+     * than {@code max} words is decided without reading past its first {@code max + 1}.
+     */
+    public static int of(String normalised, int max) {
         int words = 0;
         boolean inWord = false;
-        for (int i = 0; i < normalised.length(); ) {
+        for (int i = 0; i < normalised.length() && words <= max; ) {
             int cp = normalised.codePointAt(i);
             i += Character.charCount(cp);
             int c = CharClass.of(cp);

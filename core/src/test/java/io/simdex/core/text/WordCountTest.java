@@ -14,4 +14,11 @@ class WordCountTest {
         assertEquals(4, WordCount.of("今天,下午"));
         assertEquals(2, WordCount.of("नमस्ते दुनिया"), "a combining vowel sign continues its word");
     }
+
+    @Test
+    void countedUpToOneOverTheLimit() {
+        assertEquals(3, WordCount.of("a b c d e", 2));
+        assertEquals(5, WordCount.of("a b c d e", 5));
+        assertEquals(0, WordCount.of("a b", -1));
+    }
 }

@@ -65,7 +65,7 @@ public final class DedupCpuCommand implements Callable<Integer> {
     @Option(names = "--words", description = "Words per text: 300 is long, 20 short (default: ${DEFAULT-VALUE}).")
     int words = 300;
 
-    @Option(names = "--modes", split = ",", description = "off, on (the server's default candidate distance, 5) or on-kN (to N); "
+    @Option(names = "--modes", split = ",", description = "off, on (the server's defaults: candidates to 5, to 7 for texts of at most 150 words) or on-kN (to N at every length); "
             + "a mode ending in -simhash turns the short-text fingerprint off (default: ${DEFAULT-VALUE}).")
     List<String> modes = List.of("off", "on");
 
@@ -111,7 +111,7 @@ public final class DedupCpuCommand implements Callable<Integer> {
         }
         for (String mode : modes) {
             stub.createCollection(CreateCollectionRequest.newBuilder().setName(mode).setSettings(CollectionSettings.newBuilder()
-                    .setSketch(SketchSettings.newBuilder().setEnabled(!mode.equals("off")).setCandidateDistance(candidateDistance(mode)))
+                    .setSketch(sketchSettings(mode))
                     .setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(!mode.equals("off") && !mode.endsWith(SIMHASH))))
                     .build());
             for (int from = 0; from < stored; from += BATCH) {
@@ -257,6 +257,15 @@ public final class DedupCpuCommand implements Callable<Integer> {
 
     /** What {@code --json} writes. */
     record Result(int stored, String corpus, int words, int measuredBatches, int batch, long sizedFor, List<ModeResult> modes) {
+    }
+
+    /**
+     * A mode's sketch settings: off, the server's defaults ({@code on}), or candidates to N at
+     * every length ({@code on-kN}: the wide radius of short texts set to N too).
+     */
+    static SketchSettings sketchSettings(String mode) {
+        int k = candidateDistance(mode);
+        return SketchSettings.newBuilder().setEnabled(!mode.equals("off")).setCandidateDistance(k).setWideCandidateDistance(k).build();
     }
 
     /** The candidate distance of an {@code on-kN} mode: N; of {@code on}, 0 (the server's default, 5). */

@@ -10,7 +10,6 @@ import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DedupResponse;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.SimdexGrpc;
-import io.simdex.proto.v1.SketchSettings;
 import io.simdex.router.EmbeddedSimdex;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -89,7 +88,7 @@ public class DedupTextBenchmark {
         channel = ManagedChannelBuilder.forAddress("127.0.0.1", simdex.port()).usePlaintext().build();
         stub = SimdexGrpc.newBlockingStub(channel);
         stub.createCollection(CreateCollectionRequest.newBuilder().setName("c").setSettings(CollectionSettings.newBuilder()
-                .setSketch(SketchSettings.newBuilder().setEnabled(!sketch.equals("off")).setCandidateDistance(DedupCpuCommand.candidateDistance(sketch))))
+                .setSketch(DedupCpuCommand.sketchSettings(sketch)))
                 .build());
         TextCorpus corpus = this.corpus.equals("small") ? new TextCorpus(42) : TextCorpus.wide(42);
         String[] loaded = new String[stored];

@@ -64,7 +64,9 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
             if (!probing) {
                 continue;
             }
-            SketchRule simHashRule = CollectionSettingsRules.sketchRule(settings, WordCount.of(normalised[i]));
+            // Counted only as far as the collection's wide limit: a long text stops there.
+            SketchRule simHashRule = CollectionSettingsRules.sketchRule(settings,
+                    WordCount.of(normalised[i], settings.getSketch().getWideMaxWords()));
             rules[i] = simHashRule;
             if (shortFingerprint == null) {
                 continue;
