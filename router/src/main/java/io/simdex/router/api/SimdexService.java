@@ -267,10 +267,10 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             long[] fps = new long[n];
             String[] texts = new String[n];
             for (int i = 0; i < n; i++) {
-                fps[i] = probe(c, i, req.getProbes(i));
-                if (req.getProbes(i).hasText()) {
-                    texts[i] = ContentHash.normalise(req.getProbes(i).getText());
-                }
+                Probe p = req.getProbes(i);
+                // Normalised once: the fingerprint and the verification both read it.
+                texts[i] = p.hasText() ? ContentHash.normalise(Validation.text("probes", i, ".text", p.getText())) : null;
+                fps[i] = probe(c, i, p, texts[i]);
             }
             return index().queryAsync(c.name(), c.window(), fps, k, limit, c.probeChecks(texts)).thenApply(hits -> {
                 QueryResponse.Builder b = QueryResponse.newBuilder();
@@ -395,10 +395,11 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         return index().seenUrls().sweep(clock.instant().getEpochSecond());
     }
 
-    private long probe(Target c, int i, Probe p) {
+    /** A probe's fingerprint; {@code normalised} is its text's normal form, null for a fingerprint. */
+    private long probe(Target c, int i, Probe p, String normalised) {
         return switch (p.getContentCase()) {
             case FINGERPRINT -> p.getFingerprint();
-            case TEXT -> c.fingerprint("probes[" + i + "].text", p.getText());
+            case TEXT -> c.fingerprint("probes[" + i + "].text", p.getText(), normalised);
             case CONTENT_NOT_SET -> throw Validation.invalid("probes[" + i + "] has neither fingerprint nor text");
         };
     }
