@@ -292,6 +292,20 @@ class ShortFingerprintTest {
                     .build()).getResults(0);
             assertFalse(d.getInserted());
             assertEquals("mid", d.getDuplicates(0).getId());
+
+            // Within one request: the copy 6 or 7 bits away is decided against the text kept before it.
+            String other = letters(600, 7);
+            String otherCopy = nearCopy(other, 8);
+            List<DedupResult> batch = s.stub().dedup(DedupRequest.newBuilder()
+                    .addDocuments(Document.newBuilder().setId("other").setText(other))
+                    .addDocuments(Document.newBuilder().setId("other-copy").setText(otherCopy)).build()).getResultsList();
+            assertTrue(batch.get(0).getInserted());
+            assertFalse(batch.get(1).getInserted());
+            assertEquals("other", batch.get(1).getDuplicates(0).getId());
+            List<DedupResult> narrow = s.stub().dedup(DedupRequest.newBuilder().setCollection("narrow")
+                    .addDocuments(Document.newBuilder().setId("other").setText(other))
+                    .addDocuments(Document.newBuilder().setId("other-copy").setText(otherCopy)).build()).getResultsList();
+            assertTrue(narrow.get(0).getInserted() && narrow.get(1).getInserted(), "at 5 the copy is not a candidate");
         }
         CollectionSettings stored = CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()).toBuilder()
                 .setSketch(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4).setCandidateDistance(5)).build();
