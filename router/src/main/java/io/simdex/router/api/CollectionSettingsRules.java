@@ -381,15 +381,15 @@ public final class CollectionSettingsRules {
     }
 
     /**
-     * The sketch rule of a SimHash probe by a text of {@code words} words ({@link io.simdex.core.text.WordCount}):
-     * the collection's ({@link #sketchRule}), or the wider one its settings give texts of at most
-     * {@code wide_max_words}; null when sketches are off.
+     * The sketch rule of SimHash probes by texts of at most {@code wide_max_words} words
+     * ({@link io.simdex.core.text.WordCount}); null when it is no wider than {@link #sketchRule}
+     * (sketches off, or settings stored before it existed).
      */
-    static SketchRule sketchRule(CollectionSettings s, int words) {
+    static SketchRule wideSketchRule(CollectionSettings s) {
         SketchRule rule = sketchRule(s);
         SketchSettings t = s.getSketch();
-        if (rule == null || words > t.getWideMaxWords() || t.getWideCandidateDistance() <= rule.candidateDistance()) {
-            return rule;
+        if (rule == null || t.getWideMaxWords() == 0 || t.getWideCandidateDistance() <= rule.candidateDistance()) {
+            return null;
         }
         return new SketchRule(t.getWideCandidateDistance(), rule.minJaccard(), rule.sketcher());
     }

@@ -43,6 +43,8 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
         if (shortText == null && sketchRule == null) {
             return null;
         }
+        SketchRule wideRule = CollectionSettingsRules.wideSketchRule(settings);
+        int wideMaxWords = settings.getSketch().getWideMaxWords();
         int n = normalised.length;
         String[] shortOnes = new String[n];
         MinHashSketch[] sketches = new MinHashSketch[n];
@@ -64,9 +66,8 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
             if (!probing) {
                 continue;
             }
-            // Counted only as far as the collection's wide limit: a long text stops there.
-            SketchRule simHashRule = CollectionSettingsRules.sketchRule(settings,
-                    WordCount.of(normalised[i], settings.getSketch().getWideMaxWords()));
+            // Words counted only as far as the limit: a long text stops there.
+            SketchRule simHashRule = wideRule != null && WordCount.of(normalised[i], wideMaxWords) <= wideMaxWords ? wideRule : sketchRule;
             rules[i] = simHashRule;
             if (shortFingerprint == null) {
                 continue;

@@ -309,10 +309,8 @@ class ShortFingerprintTest {
         }
         CollectionSettings stored = CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()).toBuilder()
                 .setSketch(SketchSettings.newBuilder().setEnabled(true).setMinJaccard(0.4).setCandidateDistance(5)).build();
-        assertEquals(5, CollectionSettingsRules.sketchRule(stored, 100).candidateDistance());
-        assertEquals(7, CollectionSettingsRules.sketchRule(CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()), 150)
-                .candidateDistance());
-        assertEquals(5, CollectionSettingsRules.sketchRule(CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()), 151)
+        assertNull(CollectionSettingsRules.wideSketchRule(stored));
+        assertEquals(7, CollectionSettingsRules.wideSketchRule(CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()))
                 .candidateDistance());
         assertTrue(CollectionSettingsRules.sameSettings(stored, CollectionSettings.getDefaultInstance()),
                 "a create without settings finds the collection stored before the field existed");
