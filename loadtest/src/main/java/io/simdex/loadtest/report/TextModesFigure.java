@@ -30,7 +30,7 @@ final class TextModesFigure implements Figure {
     private static final List<String> BOUNDARY = List.of("en boundary", "zh boundary");
     /** The summary's modes, by key, as the table heads them. */
     private static final Map<String, String> MODES = modes();
-    /** Words per text of the dedup-cpu runs: short, around the 300-letter boundary (English), long. */
+    /** Words per text of the dedup-cpu runs: short, around the 300-letter boundary (English), the most words that take SimHash candidates to 7, long. */
     private static final List<Integer> WORDS = List.of(20, 60, 150, 300);
     /** The dedup-cpu run of ten times the stored texts (200,000 in the report), which target 9g reads. */
     static final String BYTES_RUN = "cpu-20-big.json";
