@@ -107,6 +107,17 @@ class TextFingerprinterTest {
     }
 
     @Test
+    void check_refusesWhatFingerprintRefuses_withTheSameMessage() {
+        for (String text : new String[] {"The, of and to! 的了是", "", "，。！?-- ...", null}) {
+            IllegalArgumentException byFingerprint = assertThrows(IllegalArgumentException.class, () -> fingerprinter.fingerprint(text));
+            IllegalArgumentException byCheck = assertThrows(IllegalArgumentException.class, () -> fingerprinter.check(text));
+            assertEquals(byFingerprint.getMessage(), byCheck.getMessage());
+        }
+        fingerprinter.check(TEA_ZH);
+        TextFingerprinter.of(KEEP_STOP_WORDS).check("The, of and to!");
+    }
+
+    @Test
     void fingerprint_nullText_throws() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> fingerprinter.fingerprint(null));
         assertEquals("text is null", e.getMessage());

@@ -100,16 +100,16 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
     /** As {@link #fingerprint(String, String)}, given the text's normal form ({@link ContentHash#normalise}) if known, else null. */
     long fingerprint(String field, String text, String normalised) {
         Validation.text(field, text);
-        long simHash;
+        String normal = shortFingerprint == null ? null : normalised != null ? normalised : ContentHash.normalise(text);
+        boolean isShort = normal != null && shortFingerprint.isShort(normal);
         try {
-            simHash = this.text.fingerprint(text);
+            if (!isShort) {
+                return this.text.fingerprint(text);
+            }
+            this.text.check(text); // refused as SimHash refuses it, whichever fingerprint it gets
         } catch (IllegalArgumentException e) {
             throw Validation.invalid(field + ": " + e.getMessage());
         }
-        if (shortFingerprint == null) {
-            return simHash;
-        }
-        String normal = normalised != null ? normalised : ContentHash.normalise(text);
-        return shortFingerprint.isShort(normal) ? shortFingerprint.fingerprint(normal) : simHash;
+        return shortFingerprint.fingerprint(normal);
     }
 }

@@ -4,6 +4,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.simdex.core.text.BitMinHash;
 import io.simdex.core.text.MinHashSketch;
+import io.simdex.core.text.ShortTextFingerprint;
 import io.simdex.core.text.Sketcher;
 import io.simdex.core.text.TextFingerprinter;
 import io.simdex.core.text.TextSettings;
@@ -23,6 +24,8 @@ import io.simdex.proto.v1.QueryResult;
 import io.simdex.proto.v1.ShortFingerprintBlocks;
 import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.SketchSettings;
+import io.simdex.proto.v1.StatsRequest;
+import io.simdex.proto.v1.StopWords;
 import io.simdex.router.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,6 +75,32 @@ class ShortFingerprintTest {
             CollectionSettings plain = s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollectionsList().stream()
                     .filter(i -> i.getName().equals("plain")).findFirst().orElseThrow().getSettings();
             assertFalse(plain.getShortFingerprint().getEnabled(), "without sketches: off");
+        }
+    }
+
+    @Test
+    void shortTextsSimHashWouldRefuse_invalidArgument_andNothingStored() throws Exception {
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("dropping").setSettings(CollectionSettings.newBuilder()
+                    .setStopWords(StopWords.DROP_STOP_WORDS)).build());
+            // Both texts are short, so they would get a MinHash fingerprint: they are refused as SimHash refuses them.
+            String[][] refused = {{"", "，。！?-- ...", "text has no word"}, {"dropping", "The, of and to!", "only stop words"}};
+            for (String[] r : refused) {
+                assertTrue(new ShortTextFingerprint(ShortTextFingerprint.DEFAULT_MAX_LETTERS).isShort(BitMinHash.letters(ContentHash.normalise(r[1]))));
+                StatusRuntimeException f = assertThrows(StatusRuntimeException.class, () -> s.stub().fingerprint(
+                        FingerprintRequest.newBuilder().setCollection(r[0]).addTexts(r[1]).build()));
+                assertEquals(Status.Code.INVALID_ARGUMENT, f.getStatus().getCode());
+                assertTrue(f.getStatus().getDescription().contains(r[2]), f.getStatus().getDescription());
+                StatusRuntimeException i = assertThrows(StatusRuntimeException.class, () -> s.stub().insert(InsertRequest.newBuilder()
+                        .setCollection(r[0]).addDocuments(Document.newBuilder().setId("ok").setText(POST))
+                        .addDocuments(Document.newBuilder().setId("bad").setText(r[1])).build()));
+                assertEquals(Status.Code.INVALID_ARGUMENT, i.getStatus().getCode());
+                assertTrue(i.getStatus().getDescription().contains(r[2]), i.getStatus().getDescription());
+                assertEquals(0, s.stub().stats(StatsRequest.newBuilder().setCollection(r[0]).build()).getDocuments(), r[0]);
+            }
+            // Stop words kept (the default): a short text of stop words is a text like any other.
+            s.stub().insert(InsertRequest.newBuilder().addDocuments(Document.newBuilder().setId("stop").setText("The, of and to!")).build());
+            assertEquals(1, s.stub().stats(StatsRequest.getDefaultInstance()).getDocuments());
         }
     }
 
