@@ -7,6 +7,7 @@ import io.simdex.core.Partitions;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.Hamming;
+import io.simdex.proto.v1.DeleteRequest;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.InsertRequest;
 import io.simdex.proto.v1.Member;
@@ -42,7 +43,9 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -73,6 +76,10 @@ class ReplicatedClusterIT {
     private static final int CALLS = 20;
     private static final int ACKS = 400;
     private static final Set<String> FOUNDERS = Set.of("node-1", "node-2", "node-3");
+    /** Documents "gone-i" stored with the load; while node-2 is down the first DELETED are deleted and the next REBOUND get new fingerprints. */
+    private static final int MISSED = 2_000;
+    private static final int DELETED = 1_000;
+    private static final int REBOUND = 500;
 
     /** Static: JUnit injects instance {@code @TempDir} fields only before each test, after {@code @BeforeAll}. */
     @TempDir
@@ -85,6 +92,9 @@ class ReplicatedClusterIT {
     private final Set<String> reached = Collections.synchronizedSet(new HashSet<>());
     private long[] probes;
     private List<TreeSet<String>> expected;
+    /** Fingerprints of the "gone-i" documents: as loaded, and those of the rebound ones after node-2 went down. */
+    private final long[] goneFps = new SplittableRandom(55).longs(MISSED).toArray();
+    private final long[] reboundFps = new SplittableRandom(56).longs(REBOUND).toArray();
     private ClusterTraffic traffic;
 
     @BeforeAll
@@ -122,6 +132,11 @@ class ReplicatedClusterIT {
         assertEquals(LOADED, stub.withDeadlineAfter(60, TimeUnit.SECONDS).stats(StatsRequest.getDefaultInstance()).getDocuments());
         probes = BruteForce.probes(fps, PROBES, 17);
         expected = BruteForce.expected(fps, probes);
+        InsertRequest.Builder gone = InsertRequest.newBuilder();
+        for (int i = 0; i < MISSED; i++) {
+            gone.addDocuments(Document.newBuilder().setId("gone-" + i).setFingerprint(goneFps[i]));
+        }
+        assertEquals(null, insert(stub, gone.build(), "gone-*"));
         reached.add("1M fingerprints loaded");
     }
 
@@ -141,6 +156,17 @@ class ReplicatedClusterIT {
         cluster.awaitMember("node-2", "reported down", m -> !m.getLive());
         figure("dead node detected (SIGKILL to Atomix reporting it down, seen through Admin.Members): %.1f s", seconds(killed));
         awaitTraffic("while node-2 is down", CALLS, ACKS); // also: the writer got acknowledgements while a node was down
+
+        // Deletes and rebinds node-2 misses: once it serves alone, none may come back.
+        List<String> deleted = IntStream.range(0, DELETED).mapToObj(i -> "gone-" + i).toList();
+        assertEquals(DELETED, retried(() -> stub.withDeadlineAfter(60, TimeUnit.SECONDS)
+                .delete(DeleteRequest.newBuilder().addAllIds(deleted).build()).getDeleted()));
+        InsertRequest.Builder rebound = InsertRequest.newBuilder();
+        for (int i = 0; i < REBOUND; i++) {
+            rebound.addDocuments(Document.newBuilder().setId("gone-" + (DELETED + i)).setFingerprint(reboundFps[i]));
+        }
+        assertEquals(null, insert(stub, rebound.build(), "gone-* rebound"));
+        assertMissedChangesHeld("while node-2 is down");
     }
 
     @Test
@@ -171,6 +197,7 @@ class ReplicatedClusterIT {
         cluster.awaitMember("node-1", "reported down", m -> !m.getLive());
         BruteForce.assertAllAcknowledgedFound(stub, traffic.acked);
         BruteForce.assertExact(stub, probes, expected);
+        assertMissedChangesHeld("with node-2 serving alone what it shares with node-1");
     }
 
     @Test
@@ -289,8 +316,50 @@ class ReplicatedClusterIT {
         figure("acknowledged writes checked: %,d", traffic.acked.size());
         // Every write was acknowledged (errors is empty), so the copies add up exactly:
         // nothing moved away was left behind, nothing was copied twice.
-        assertEquals(LOADED + traffic.acked.size(), stub.withDeadlineAfter(60, TimeUnit.SECONDS)
+        assertMissedChangesHeld("at the end");
+        assertEquals(LOADED + MISSED - DELETED + traffic.acked.size(), stub.withDeadlineAfter(60, TimeUnit.SECONDS)
                 .stats(StatsRequest.getDefaultInstance()).getDocuments(), "documents (stored copies / R)");
+    }
+
+    /**
+     * The deleted "gone-i" documents are found nowhere, the rebound ones only at their new
+     * fingerprints, the others where they were: a node that missed the changes and copied from
+     * its peers when it came back must not bring the old records back.
+     */
+    private void assertMissedChangesHeld(String when) {
+        long[] asked = new long[MISSED + REBOUND];
+        System.arraycopy(goneFps, 0, asked, 0, MISSED);
+        System.arraycopy(reboundFps, 0, asked, MISSED, REBOUND);
+        QueryResponse r = stub.withDeadlineAfter(60, TimeUnit.SECONDS).query(BruteForce.query(asked, 0));
+        List<String> wrong = new ArrayList<>();
+        for (int i = 0; i < MISSED; i++) {
+            boolean found = BruteForce.ids(r, i).contains("gone-" + i);
+            if (found != i >= DELETED + REBOUND) {
+                wrong.add("gone-" + i + (found ? " found at its old fingerprint" : " not found"));
+            }
+        }
+        for (int i = 0; i < REBOUND; i++) {
+            if (!BruteForce.ids(r, MISSED + i).contains("gone-" + (DELETED + i))) {
+                wrong.add("gone-" + (DELETED + i) + " not found at its new fingerprint");
+            }
+        }
+        assertEquals(List.of(), wrong.subList(0, Math.min(20, wrong.size())),
+                wrong.size() + " of the deleted and rebound documents wrong " + when + " (the first 20 shown)");
+    }
+
+    /** Calls {@code call} until it does not fail UNAVAILABLE, for up to the state timeout. */
+    private static <T> T retried(Supplier<T> call) {
+        long deadline = System.nanoTime() + ProcessCluster.STATE_TIMEOUT.toNanos();
+        while (true) {
+            try {
+                return call.get();
+            } catch (StatusRuntimeException e) {
+                if (e.getStatus().getCode() != Status.Code.UNAVAILABLE || System.nanoTime() - deadline >= 0) {
+                    throw e;
+                }
+                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+            }
+        }
     }
 
     /**

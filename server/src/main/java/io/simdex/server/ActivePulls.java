@@ -2,6 +2,7 @@ package io.simdex.server;
 
 import io.simdex.core.Partitions;
 
+import java.util.Collection;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -36,6 +37,8 @@ final class ActivePulls {
 
     private final Stripe[] stripes = new Stripe[Partitions.COUNT];
     private final CopyOnWriteArrayList<PullTombstones> pulls = new CopyOnWriteArrayList<>();
+    /** Whether a pull watches keys for adds ({@link #watch}): adds take their partition's lock only then. */
+    private volatile boolean watching;
 
     ActivePulls() {
         for (int i = 0; i < stripes.length; i++) {
@@ -52,7 +55,45 @@ final class ActivePulls {
 
     /** Forgets a finished (or failed) pull's tombstones. */
     void end(PullTombstones t) {
-        pulls.remove(t);
+        underEveryLock(() -> {
+            pulls.remove(t);
+            watching = pulls.stream().anyMatch(PullTombstones::isWatching);
+            return null;
+        });
+    }
+
+    /**
+     * Makes {@code t} watch {@code keys}: from now on an add of one of them here is recorded in
+     * {@code t} under its partition's lock ({@link #adding}). An add that checked
+     * {@link #watching()} just before is not recorded; the caller gives such writes time to
+     * reach every replica before it trusts what it removes.
+     */
+    void watch(PullTombstones t, Collection<?> keys) {
+        underEveryLock(() -> {
+            t.watch(keys);
+            watching = true;
+            return null;
+        });
+    }
+
+    /** Whether an add must go through {@link #adding}: false but while a mirroring pull removes records. */
+    boolean watching() {
+        return watching;
+    }
+
+    /**
+     * Locks {@code partition} and records {@code key} (of that partition) in every pull that
+     * watches it: call before adding the key while {@link #watching()}, and add it before closing
+     * the stripe.
+     */
+    Stripe adding(int partition, Object key) {
+        Stripe s = lock(partition);
+        for (PullTombstones t : pulls) {
+            if (t.covers(partition) && t.watches(key)) {
+                t.add(key);
+            }
+        }
+        return s;
     }
 
     /** Locks {@code partition}: for checking a copied record against the tombstones and writing it. */

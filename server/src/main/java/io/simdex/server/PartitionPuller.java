@@ -9,6 +9,7 @@ import io.simdex.proto.v1.ShardControlGrpc;
 
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -49,10 +50,26 @@ public final class PartitionPuller {
     }
 
     long pull(String source, PartitionSet partitions, LongConsumer progress) {
-        ManagedChannel channel = NettyChannelBuilder.forTarget(source, peers.channel())
-                .maxInboundMessageSize(ShardService.MAX_MESSAGE_BYTES).build();
         // Registered before the export starts reading, so no delete here can slip in unrecorded.
         PullTombstones tombstones = node.pulls().begin(partitions);
+        try {
+            long records = copy(source, partitions, tombstones, chunk -> { }, progress);
+            // Pulled records have no log records: with FSYNC they are forced before the pull reports done.
+            node.checkpoint();
+            return records;
+        } finally {
+            node.pulls().end(tombstones);
+        }
+    }
+
+    /**
+     * Streams the source's export of {@code partitions} and applies each chunk here, skipping
+     * what {@code tombstones} cover; {@code seen} sees each chunk once it is applied. Returns
+     * the records handled.
+     */
+    long copy(String source, PartitionSet partitions, PullTombstones tombstones, Consumer<ExportChunk> seen, LongConsumer progress) {
+        ManagedChannel channel = NettyChannelBuilder.forTarget(source, peers.channel())
+                .maxInboundMessageSize(ShardService.MAX_MESSAGE_BYTES).build();
         try {
             ChunkApplier applier = new ChunkApplier(node, tombstones);
             PartitionsRequest request = PartitionsRequest.newBuilder()
@@ -60,14 +77,13 @@ public final class PartitionPuller {
             Iterator<ExportChunk> chunks = ShardControlGrpc.newBlockingStub(channel).exportPartitions(request);
             long records = 0;
             while (chunks.hasNext()) {
-                records += applier.apply(chunks.next());
+                ExportChunk chunk = chunks.next();
+                records += applier.apply(chunk);
+                seen.accept(chunk);
                 progress.accept(records);
             }
-            // Pulled records have no log records: with FSYNC they are forced before the pull reports done.
-            node.checkpoint();
             return records;
         } finally {
-            node.pulls().end(tombstones);
             // Also cancels the export if applying failed midway.
             channel.shutdownNow();
         }

@@ -1,11 +1,14 @@
 package io.simdex.server;
 
+import java.util.Collection;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What one running pull must not copy: the keys of its partitions that this node deleted, or
- * rebound, since the pull began (see {@link ActivePulls}). Lives as long as the pull.
+ * rebound, since the pull began (see {@link ActivePulls}). Lives as long as the pull. A
+ * mirroring pull also watches the keys it may remove ({@link PartitionMirror}): an add of one
+ * here since then is recorded too, and the key is kept.
  */
 final class PullTombstones {
     /** A bucket entry removed here. */
@@ -26,6 +29,8 @@ final class PullTombstones {
 
     private final PartitionSet partitions;
     private final Set<Object> keys = ConcurrentHashMap.newKeySet();
+    /** Keys a mirroring pull may remove here: an add of one here is recorded too (see {@link ActivePulls#adding}). */
+    private final Set<Object> watched = ConcurrentHashMap.newKeySet();
     /** Collection -> the oldest generation this node kept when it expired older ones. */
     private final ConcurrentHashMap<String, Long> expiredBefore = new ConcurrentHashMap<>();
 
@@ -43,6 +48,19 @@ final class PullTombstones {
 
     void add(Object key) {
         keys.add(key);
+    }
+
+    /** From now on, an add here of one of {@code keys} is recorded like a delete; the caller holds every partition lock. */
+    void watch(Collection<?> keys) {
+        watched.addAll(keys);
+    }
+
+    boolean watches(Object key) {
+        return watched.contains(key);
+    }
+
+    boolean isWatching() {
+        return !watched.isEmpty();
     }
 
     boolean contains(Object key) {

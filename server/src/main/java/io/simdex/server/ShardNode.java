@@ -242,6 +242,17 @@ public final class ShardNode implements Closeable {
 
     private int addToBuckets(String collection, long generation, int table, long[] fps, boolean checkPresence) {
         BucketTable buckets = collection(collection).writable(generation).buckets();
+        if (pulls.watching()) {
+            // A mirroring pull may be about to remove one of these: it must see the add (PartitionMirror).
+            int changed = 0;
+            for (long fp : fps) {
+                try (ActivePulls.Stripe s = pulls.adding(Partitions.ofBucket(table, BlockTables.block(fp, table)),
+                        new PullTombstones.BucketEntry(collection, generation, table, fp))) {
+                    changed += buckets.add(table, fp, true) ? 1 : 0;
+                }
+            }
+            return changed;
+        }
         if (!checkPresence) {
             for (int from = 0, to; from < fps.length; from = to) {
                 int block = BlockTables.block(fps[from], table);
@@ -337,8 +348,16 @@ public final class ShardNode implements Closeable {
     public boolean[] attachIds(String collection, long generation, long[] fps, String[] ids) {
         DocMaps docs = collection(collection).writable(generation).docs();
         boolean[] out = new boolean[fps.length];
+        boolean watched = pulls.watching();
         for (int i = 0; i < fps.length; i++) {
-            out[i] = docs.attach(fps[i], ids[i]);
+            if (!watched) {
+                out[i] = docs.attach(fps[i], ids[i]);
+                continue;
+            }
+            try (ActivePulls.Stripe s = pulls.adding(Partitions.ofFingerprint(fps[i]),
+                    new PullTombstones.Attachment(collection, generation, fps[i], ids[i]))) {
+                out[i] = docs.attach(fps[i], ids[i]);
+            }
         }
         log.attachIds(collection, generation, fps, ids);
         return out;

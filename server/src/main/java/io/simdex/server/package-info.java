@@ -21,6 +21,8 @@
  *       UNAVAILABLE and writes apply.</li>
  *   <li>While a pull runs, a local delete of a pulled partition leaves a tombstone, so the copy
  *       never resurrects what was deleted here ({@link io.simdex.server.ActivePulls}).</li>
+ *   <li>A mirroring pull ({@link io.simdex.server.PartitionMirror}) removes only records the
+ *       source lacked twice, 2 s apart, that did not change here since the pull began.</li>
  *   <li>Check-and-insert is serial per bucket key across routers
  *       ({@link io.simdex.server.BucketLocks}).</li>
  * </ul>

@@ -19,6 +19,7 @@ import io.simdex.router.metrics.StoreMetrics;
 import io.simdex.router.transport.HandlerThreads;
 import io.simdex.router.transport.InlineCalls;
 import io.simdex.server.NodeState;
+import io.simdex.server.PartitionMirror;
 import io.simdex.server.PartitionPuller;
 import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
@@ -32,6 +33,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +52,11 @@ import java.util.logging.Logger;
  *
  * <p>After a restart the node has missed the writes made while it was down. It takes writes at
  * once but refuses reads ("catching up", so routers fail over) until it has pulled each of its
- * partitions from a live peer replica. The same happens while it runs when a router reports
- * that it missed an acknowledged write ({@link MissedWrites}). A router marks a node only after
+ * partitions from a live peer replica. It mirrors them ({@link PartitionMirror}) from a peer
+ * that no router reports behind: what that peer no longer holds (a delete or rebind made while
+ * this node was down) goes here too; from a peer itself behind it only copies. The same
+ * happens while it runs when a router reports that it missed an acknowledged write
+ * ({@link MissedWrites}). A router marks a node only after
  * the write quorum has the write, with a put issued after that, and acknowledges the write
  * only once the mark is committed: so a mark the node reads before it starts pulling is covered
  * by that pull, and a later one makes it pull again before it clears its mark. A write still
@@ -180,7 +185,7 @@ public final class ClusterNode implements AutoCloseable {
     /**
      * Catches up after the start, then whenever a router reports that this node missed an
      * acknowledged write ({@link MissedWrites}): stop serving reads, let writes in flight
-     * settle, pull every partition from live peers, clear the report, serve reads again.
+     * settle, mirror every partition from a live peer, clear the report, serve reads again.
      */
     private void catchUp() {
         try {
@@ -246,7 +251,7 @@ public final class ClusterNode implements AutoCloseable {
         }
     }
 
-    /** Pulls every partition of this node from a live peer; returns how many had none. */
+    /** Pulls every partition of this node from a live peer, one in sync if any; returns how many had none. */
     private int pullFromPeers() {
         PartitionMap map = store.current();
         int me = map.indexOf(config.id());
@@ -255,6 +260,7 @@ public final class ClusterNode implements AutoCloseable {
         }
         int uncovered = 0;
         Set<String> live = member.liveIds();
+        Map<Integer, Boolean> inSync = new HashMap<>();
         Map<Integer, List<Integer>> byPeer = new LinkedHashMap<>();
         for (int p = 0; p < Partitions.COUNT; p++) {
             int[] replicas = map.replicas(p);
@@ -262,17 +268,37 @@ public final class ClusterNode implements AutoCloseable {
                 continue;
             }
             boolean covered = replicas.length == 1;
+            int chosen = -1;
             for (int r : replicas) {
-                if (r != me && live.contains(map.nodes().get(r).getId())) {
-                    byPeer.computeIfAbsent(r, k -> new ArrayList<>()).add(p);
-                    covered = true;
+                if (r == me || !live.contains(map.nodes().get(r).getId())) {
+                    continue;
+                }
+                // A peer known to have missed writes is copied from only when no other is live.
+                boolean sync = inSync.computeIfAbsent(r, k -> inSync(map.nodes().get(k).getId()));
+                if (chosen < 0 || sync && !inSync.get(chosen)) {
+                    chosen = r;
+                }
+                if (sync) {
                     break;
                 }
             }
+            if (chosen >= 0) {
+                byPeer.computeIfAbsent(chosen, k -> new ArrayList<>()).add(p);
+                covered = true;
+            }
             uncovered += covered ? 0 : 1;
         }
-        pullInParallel(map, byPeer);
+        pullInParallel(map, byPeer, inSync);
         return uncovered;
+    }
+
+    /** Whether no router has reported {@code nodeId} as having missed a write (false when that cannot be read now). */
+    private boolean inSync(String nodeId) {
+        try {
+            return missed.markVersion(nodeId) < 0;
+        } catch (RuntimeException noQuorumNow) {
+            return false;
+        }
     }
 
     /**
@@ -282,8 +308,9 @@ public final class ClusterNode implements AutoCloseable {
      * failure. Interrupted (the node closing), it cancels the pulls and waits for their threads,
      * so no copy writes to a store being closed.
      */
-    private void pullInParallel(PartitionMap map, Map<Integer, List<Integer>> byPeer) {
+    private void pullInParallel(PartitionMap map, Map<Integer, List<Integer>> byPeer, Map<Integer, Boolean> inSync) {
         PartitionPuller puller = new PartitionPuller(node, peers);
+        PartitionMirror mirror = new PartitionMirror(node, peers);
         ExecutorService pool = HandlerThreads.pool(Math.max(1, Math.min(byPeer.size(), HandlerThreads.perCore())), "catch-up-pull");
         try {
             List<Future<?>> pulls = new ArrayList<>();
@@ -292,9 +319,19 @@ public final class ClusterNode implements AutoCloseable {
                 int[] partitions = e.getValue().stream().mapToInt(Integer::intValue).toArray();
                 pulls.add(pool.submit(() -> {
                     long started = System.nanoTime();
-                    long records = puller.pull(peer.getAddress(), partitions, n -> { });
-                    LOG.info(String.format("%s pulled %d partitions from %s: %d records in %.1f s", config.id(), partitions.length,
-                            peer.getId(), records, (System.nanoTime() - started) / 1e9));
+                    if (!inSync.get(e.getKey())) {
+                        long records = puller.pull(peer.getAddress(), partitions, n -> { });
+                        LOG.info(String.format("%s pulled %d partitions from %s (itself behind, so nothing removed here): %d records in %.1f s",
+                                config.id(), partitions.length, peer.getId(), records, (System.nanoTime() - started) / 1e9));
+                        return null;
+                    }
+                    // Mirrored: what the peer no longer has (a delete or rebind this node missed) goes here too.
+                    PartitionMirror.Result r = mirror.mirror(peer.getAddress(), partitions, PartitionMirror.Settle.waiting(CATCH_UP_DELAY),
+                            () -> inSync(peer.getId()), n -> { });
+                    LOG.info(String.format("%s mirrored %d partitions from %s: %d records in %.1f s, %d removed here%s", config.id(),
+                            partitions.length, peer.getId(), r.records(), (System.nanoTime() - started) / 1e9, r.removed(),
+                            r.refused() ? " (removal refused, see above)" : ""));
+                    return null;
                 }));
             }
             RuntimeException failed = null;
