@@ -45,7 +45,9 @@ import java.util.Set;
  * returns them, and that holder stores them before deciding, completing the decisions made
  * under the keys before it, then {@link #settle}s them on every node. A key passes on the
  * tokens it inherited, so intents survive a chain of holders that each stop short. Nothing of
- * this costs a key anything while no call fails: an intent is one map entry per call.
+ * this costs a key anything while no call fails: an intent is one map entry per call. A replica
+ * that missed the unlock keeps the intent: once it has caught up it settles those its peers no
+ * longer hold ({@link StaleIntents}).
  */
 final class BucketLocks {
     private static final long[] NONE = new long[0];
@@ -249,6 +251,16 @@ final class BucketLocks {
     /** Intents recorded and neither done nor settled. */
     synchronized int intents() {
         return intents.size();
+    }
+
+    /** The tokens of the intents recorded and neither done nor settled. */
+    synchronized long[] pendingTokens() {
+        return intents.keySet().stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** Those of {@code tokens} whose intents are pending. */
+    synchronized long[] pendingAmong(long[] tokens) {
+        return Arrays.stream(tokens).filter(intents::containsKey).toArray();
     }
 
     private static int slot(long key) {

@@ -6,6 +6,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.simdex.proto.v1.ExportChunk;
+import io.simdex.proto.v1.IntentTokens;
 import io.simdex.proto.v1.NodeStatus;
 import io.simdex.proto.v1.NodeStatusRequest;
 import io.simdex.proto.v1.PartitionsRequest;
@@ -16,6 +17,7 @@ import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.proto.v1.ShardCountResponse;
 import io.simdex.server.tls.PeerCredentials;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
@@ -141,6 +143,13 @@ public final class ShardControlService extends ShardControlGrpc.ShardControlImpl
     @Override
     public void status(NodeStatusRequest req, StreamObserver<NodeStatus> out) {
         answer(out, this::status);
+    }
+
+    @Override
+    public void pendingIntents(IntentTokens req, StreamObserver<IntentTokens> out) {
+        answer(out, () -> IntentTokens.newBuilder()
+                .addAllTokens(Arrays.stream(node.pendingIntents(req.getTokensList().stream().mapToLong(Long::longValue).toArray()))
+                        .boxed().toList()).build());
     }
 
     private NodeStatus status() {

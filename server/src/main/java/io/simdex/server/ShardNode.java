@@ -518,6 +518,16 @@ public final class ShardNode implements Closeable {
         return locks.settle(tokens);
     }
 
+    /** The tokens of the Dedup intents pending here. */
+    public long[] pendingIntents() {
+        return locks.pendingTokens();
+    }
+
+    /** Those of {@code tokens} whose Dedup intents are pending here. */
+    public long[] pendingIntents(long[] tokens) {
+        return locks.pendingAmong(tokens);
+    }
+
     /** One sorted long per (collection, bucket key); sorting here gives every router the same order. */
     private static long[] lockKeys(String collection, int[] bucketKeys) {
         long salt = io.simdex.core.Hashing.hash(collection) << 20;

@@ -21,6 +21,7 @@ import io.simdex.router.transport.InlineCalls;
 import io.simdex.server.NodeState;
 import io.simdex.server.PartitionMirror;
 import io.simdex.server.PartitionPuller;
+import io.simdex.server.StaleIntents;
 import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
@@ -43,6 +44,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
@@ -234,7 +236,12 @@ public final class ClusterNode implements AutoCloseable {
      */
     private boolean catchUpOnce(long mark) {
         try {
-            int uncovered = pullFromPeers();
+            long[] intentsBefore = node.pendingIntents();
+            Pulled pulled = pullFromPeers();
+            int uncovered = pulled.uncovered();
+            if (uncovered == 0 && pulled.everyPartitionMirrored()) {
+                settleStaleIntents(intentsBefore, pulled.peers());
+            }
             if (mark >= 0 && uncovered > 0) {
                 LOG.warning(config.id() + " missed writes and " + uncovered + " of its partitions have no live peer: not serving reads yet");
                 return false;
@@ -251,12 +258,31 @@ public final class ClusterNode implements AutoCloseable {
         }
     }
 
-    /** Pulls every partition of this node from a live peer, one in sync if any; returns how many had none. */
-    private int pullFromPeers() {
+    /** Settles the Dedup intents kept here from before the catch-up that no peer holds any more ({@link StaleIntents}). */
+    private void settleStaleIntents(long[] before, List<String> peerAddresses) {
+        try {
+            int settled = StaleIntents.settle(node, before, peerAddresses, peers);
+            if (settled > 0) {
+                LOG.info(config.id() + " settled " + settled + " Dedup intents its peers had settled while it was behind");
+            }
+        } catch (RuntimeException e) {
+            LOG.warning(config.id() + " could not ask its peers which Dedup intents they hold (" + e + "); its own stay pending");
+        }
+    }
+
+    /**
+     * What a catch-up pulled: partitions without a live peer, the peers' addresses, and whether
+     * every partition was mirrored from a peer in sync, with nothing refused.
+     */
+    private record Pulled(int uncovered, List<String> peers, boolean everyPartitionMirrored) {
+    }
+
+    /** Pulls every partition of this node from a live peer, one in sync if any. */
+    private Pulled pullFromPeers() {
         PartitionMap map = store.current();
         int me = map.indexOf(config.id());
         if (me < 0) {
-            return 0; // not placed yet: nothing to catch up on
+            return new Pulled(0, List.of(), false); // not placed yet: nothing to catch up on
         }
         int uncovered = 0;
         Set<String> live = member.liveIds();
@@ -288,8 +314,8 @@ public final class ClusterNode implements AutoCloseable {
             }
             uncovered += covered ? 0 : 1;
         }
-        pullInParallel(map, byPeer, inSync);
-        return uncovered;
+        boolean mirrored = pullInParallel(map, byPeer, inSync);
+        return new Pulled(uncovered, byPeer.keySet().stream().map(r -> map.nodes().get(r).getAddress()).toList(), mirrored);
     }
 
     /** Whether no router has reported {@code nodeId} as having missed a write (false when that cannot be read now). */
@@ -308,9 +334,10 @@ public final class ClusterNode implements AutoCloseable {
      * failure. Interrupted (the node closing), it cancels the pulls and waits for their threads,
      * so no copy writes to a store being closed.
      */
-    private void pullInParallel(PartitionMap map, Map<Integer, List<Integer>> byPeer, Map<Integer, Boolean> inSync) {
+    private boolean pullInParallel(PartitionMap map, Map<Integer, List<Integer>> byPeer, Map<Integer, Boolean> inSync) {
         PartitionPuller puller = new PartitionPuller(node, peers);
         PartitionMirror mirror = new PartitionMirror(node, peers);
+        AtomicBoolean everyMirrored = new AtomicBoolean(true);
         ExecutorService pool = HandlerThreads.pool(Math.max(1, Math.min(byPeer.size(), HandlerThreads.perCore())), "catch-up-pull");
         try {
             List<Future<?>> pulls = new ArrayList<>();
@@ -320,6 +347,7 @@ public final class ClusterNode implements AutoCloseable {
                 pulls.add(pool.submit(() -> {
                     long started = System.nanoTime();
                     if (!inSync.get(e.getKey())) {
+                        everyMirrored.set(false);
                         long records = puller.pull(peer.getAddress(), partitions, n -> { });
                         LOG.info(String.format("%s pulled %d partitions from %s (itself behind, so nothing removed here): %d records in %.1f s",
                                 config.id(), partitions.length, peer.getId(), records, (System.nanoTime() - started) / 1e9));
@@ -328,6 +356,9 @@ public final class ClusterNode implements AutoCloseable {
                     // Mirrored: what the peer no longer has (a delete or rebind this node missed) goes here too.
                     PartitionMirror.Result r = mirror.mirror(peer.getAddress(), partitions, PartitionMirror.Settle.waiting(CATCH_UP_DELAY),
                             () -> inSync(peer.getId()), n -> { });
+                    if (r.refused()) {
+                        everyMirrored.set(false);
+                    }
                     LOG.info(String.format("%s mirrored %d partitions from %s: %d records in %.1f s, %d removed here%s", config.id(),
                             partitions.length, peer.getId(), r.records(), (System.nanoTime() - started) / 1e9, r.removed(),
                             r.refused() ? " (removal refused, see above)" : ""));
@@ -350,6 +381,7 @@ public final class ClusterNode implements AutoCloseable {
             if (failed != null) {
                 throw failed;
             }
+            return everyMirrored.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("catch-up interrupted", e);
