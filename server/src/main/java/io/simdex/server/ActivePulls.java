@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  * a pull of partitions P runs, every delete here of a key in P is recorded in the pull's
  * {@link PullTombstones}, and the pull skips copied records they cover. Writes made here stay:
  * adds are set unions the copy cannot undo, and a rebind is recorded like a delete, since the
- * copied binding would overwrite it.
+ * copied binding would overwrite it. A mirroring pull, which removes what the source lacks,
+ * also has the adds of the keys it may remove recorded ({@link #watch}), so it keeps them.
  *
  * <h2>Atomicity</h2>
  * A local change of a key (record, then change) and a copied record (check, then write) both
