@@ -66,6 +66,7 @@ class ClusterMetricsIT {
             for (int i = 1; i <= 3; i++) {
                 String node = Metrics.scrape(Metrics.port(cluster.process("node-" + i)));
                 assertEquals(1, Metrics.value(node, "simdex_node_readable"), "node-" + i);
+                assertEquals(0, Metrics.value(node, "simdex_node_catchup_removed_total"), "node-" + i + ": nothing missed, nothing removed");
                 assertEquals(epoch, Metrics.value(node, "simdex_cluster_epoch"), "node-" + i);
                 stored += Metrics.value(node, "simdex_documents{collection=\"default\"}");
             }

@@ -181,6 +181,11 @@ class ReplicatedClusterIT {
             cluster.awaitMember("node-2", "caught up (readable)", Member::getReadable);
             figure("node restart to readable (Raft rejoin + 2 s wait + pull from peers): %.1f s", seconds(restarted));
             reached.add("node-2 caught up");
+            String metrics = Metrics.scrape(Metrics.port(cluster.process("node-2")));
+            double removed = Metrics.value(metrics, "simdex_node_catchup_removed_total");
+            assertTrue(removed > 0, "node-2 removed what it missed: " + removed);
+            assertEquals(0, Metrics.value(metrics, "simdex_node_catchup_refused_total"));
+            figure("records node-2's catch-up removed (the deletes and rebinds it missed): %,.0f", removed);
         } finally {
             traffic.stopWriter();
         }

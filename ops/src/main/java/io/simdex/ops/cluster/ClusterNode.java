@@ -82,9 +82,12 @@ public final class ClusterNode implements AutoCloseable {
     private final MetricsEndpoint metrics;
     private final PeerCredentials peers;
     private final ExecutorService handlers;
+    private final ClusterMetrics.CatchUps catchUps;
 
     private ClusterNode(ClusterConfig config, ShardNode node, NodeState state, Server server, HealthStatusManager health,
-            AtomixMember member, PartitionMapStore store, MetricsEndpoint metrics, PeerCredentials peers, ExecutorService handlers) {
+            AtomixMember member, PartitionMapStore store, MetricsEndpoint metrics, PeerCredentials peers, ExecutorService handlers,
+            ClusterMetrics.CatchUps catchUps) {
+        this.catchUps = catchUps;
         this.handlers = handlers;
         this.metrics = metrics;
         this.config = config;
@@ -112,6 +115,7 @@ public final class ClusterNode implements AutoCloseable {
         NettyServerBuilder builder = ServerBounds.apply(
                 NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()), peers.server()));
         MetricsEndpoint metrics = null;
+        ClusterMetrics.CatchUps catchUps = new ClusterMetrics.CatchUps();
         if (config.metricsPort() != ClusterConfig.NO_METRICS) {
             metrics = MetricsEndpoint.start(config.host(), config.metricsPort());
             builder.addStreamTracerFactory(metrics.grpcCalls());
@@ -142,9 +146,9 @@ public final class ClusterNode implements AutoCloseable {
         health.setStatus(ShardGrpc.SERVICE_NAME, ServingStatus.SERVING);
         health.setStatus(ShardControlGrpc.SERVICE_NAME, ServingStatus.SERVING);
         if (metrics != null) {
-            ClusterMetrics.bindNode(metrics, state, member, store);
+            ClusterMetrics.bindNode(metrics, state, member, store, catchUps);
         }
-        ClusterNode n = new ClusterNode(config, node, state, server, health, member, store, metrics, peers, handlers);
+        ClusterNode n = new ClusterNode(config, node, state, server, health, member, store, metrics, peers, handlers, catchUps);
         n.catchUp.start();
         return n;
     }
@@ -262,6 +266,7 @@ public final class ClusterNode implements AutoCloseable {
     private void settleStaleIntents(long[] before, List<String> peerAddresses) {
         try {
             int settled = StaleIntents.settle(node, before, peerAddresses, peers);
+            catchUps.settledIntents.add(settled);
             if (settled > 0) {
                 LOG.info(config.id() + " settled " + settled + " Dedup intents its peers had settled while it was behind");
             }
@@ -356,8 +361,10 @@ public final class ClusterNode implements AutoCloseable {
                     // Mirrored: what the peer no longer has (a delete or rebind this node missed) goes here too.
                     PartitionMirror.Result r = mirror.mirror(peer.getAddress(), partitions, PartitionMirror.Settle.waiting(CATCH_UP_DELAY),
                             () -> inSync(peer.getId()), n -> { });
+                    catchUps.removed.add(r.removed());
                     if (r.refused()) {
                         everyMirrored.set(false);
+                        catchUps.refused.increment();
                     }
                     LOG.info(String.format("%s mirrored %d partitions from %s: %d records in %.1f s, %d removed here%s", config.id(),
                             partitions.length, peer.getId(), r.records(), (System.nanoTime() - started) / 1e9, r.removed(),

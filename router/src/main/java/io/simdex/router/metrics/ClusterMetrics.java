@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -33,7 +34,8 @@ import java.util.function.Supplier;
  * quorum acknowledged that failed on that replica, as this router saw them, and
  * {@code simdex_router_clock_offset_seconds}: its own clock minus its nodes' agreed clock at the
  * last reading (positive: ahead; see ClusterClock). A node adds
- * {@code simdex_node_readable}: 0 while it catches up from its peers and refuses reads.
+ * {@code simdex_node_readable}: 0 while it catches up from its peers and refuses reads, and the
+ * counters of its catch-ups ({@link CatchUps}).
  */
 public final class ClusterMetrics {
     private ClusterMetrics() {
@@ -85,11 +87,26 @@ public final class ClusterMetrics {
     }
 
     /** A cluster node's gauges: its fence epoch, whether it serves reads, membership, moves. */
-    public static void bindNode(MetricsEndpoint endpoint, NodeState state, AtomixMember member, PartitionMapStore store) {
+    public static void bindNode(MetricsEndpoint endpoint, NodeState state, AtomixMember member, PartitionMapStore store, CatchUps catchUps) {
         MeterRegistry registry = endpoint.registry();
         common(registry, store::lastSeenOrNull, member);
         Gauge.builder("simdex.node.readable", state, s -> s.readable() ? 1 : 0)
                 .description("1 if the node serves reads, 0 while it catches up from its peers").register(registry);
+        FunctionCounter.builder("simdex.node.catchup.removed", catchUps.removed, LongAdder::sum)
+                .description("Records a catch-up removed because the peer no longer had them: deletes and rebinds the node missed")
+                .register(registry);
+        FunctionCounter.builder("simdex.node.catchup.refused", catchUps.refused, LongAdder::sum)
+                .description("Catch-up pulls that removed nothing: the peer fell behind, or lacked too much to trust")
+                .register(registry);
+        FunctionCounter.builder("simdex.node.stale.intents.settled", catchUps.settledIntents, LongAdder::sum)
+                .description("Dedup intents a catch-up settled because the peers had settled them").register(registry);
+    }
+
+    /** What a node's catch-ups did: its counters, as {@code simdex_node_catchup_*_total} and {@code simdex_node_stale_intents_settled_total}. */
+    public static final class CatchUps {
+        public final LongAdder removed = new LongAdder();
+        public final LongAdder refused = new LongAdder();
+        public final LongAdder settledIntents = new LongAdder();
     }
 
     private static void common(MeterRegistry registry, Supplier<PartitionMap> map, AtomixMember member) {
