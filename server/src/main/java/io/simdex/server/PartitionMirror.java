@@ -84,6 +84,10 @@ public final class PartitionMirror {
                 node.checkpoint();
                 return new Result(records, 0, false);
             }
+            if (missing.overflowed()) {
+                LOG.warning(String.format("more than %,d records here are missing at %s (of %,d it sent): none is removed",
+                        MirrorCandidates.MAX, source, records));
+            }
             if (missing.overflowed() || refused(candidates.size(), records, source)) {
                 node.checkpoint();
                 return new Result(records, 0, true);
@@ -113,7 +117,7 @@ public final class PartitionMirror {
         if (missing <= MIN_REFUSED || missing <= sent / 2) {
             return false;
         }
-        LOG.warning(String.format("%d records here are missing at %s (of %d it sent): more than a third of them, so none is removed",
+        LOG.warning(String.format("%,d records here are missing at %s (of %,d it sent): more than a third of this node's, so none is removed",
                 missing, source, sent));
         return true;
     }
