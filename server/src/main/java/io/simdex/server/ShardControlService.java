@@ -27,7 +27,8 @@ import static io.simdex.server.Calls.stream;
 
 /**
  * The shard control plane over gRPC (shard.proto's {@code ShardControl}): partition exports,
- * pulls and drops for replication and moves, the placement epoch and the node's status. It
+ * pulls and drops for replication and moves, the placement epoch, the node's status, and the
+ * Dedup intents pending on it (for a peer that caught up, {@link StaleIntents}). It
  * serves on the same port as {@link ShardService}, behind the same {@link EpochFence} on a
  * cluster node, and answers whether or not the node is readable.
  */
