@@ -160,7 +160,7 @@ class ReplicatedClusterIT {
         // Deletes and rebinds node-2 misses: once it serves alone, none may come back.
         List<String> deleted = IntStream.range(0, DELETED).mapToObj(i -> "gone-" + i).toList();
         assertEquals(DELETED, retried(() -> stub.withDeadlineAfter(60, TimeUnit.SECONDS)
-                .delete(DeleteRequest.newBuilder().addAllIds(deleted).build()).getDeleted()));
+                .delete(DeleteRequest.newBuilder().addAllIds(deleted).build()).getDeleted(), "Delete of gone-*"));
         InsertRequest.Builder rebound = InsertRequest.newBuilder();
         for (int i = 0; i < REBOUND; i++) {
             rebound.addDocuments(Document.newBuilder().setId("gone-" + (DELETED + i)).setFingerprint(reboundFps[i]));
@@ -352,20 +352,6 @@ class ReplicatedClusterIT {
                 wrong.size() + " of the deleted and rebound documents wrong " + when + " (the first 20 shown)");
     }
 
-    /** Calls {@code call} until it does not fail UNAVAILABLE, for up to the state timeout. */
-    private static <T> T retried(Supplier<T> call) {
-        long deadline = System.nanoTime() + ProcessCluster.STATE_TIMEOUT.toNanos();
-        while (true) {
-            try {
-                return call.get();
-            } catch (StatusRuntimeException e) {
-                if (e.getStatus().getCode() != Status.Code.UNAVAILABLE || System.nanoTime() - deadline >= 0) {
-                    throw e;
-                }
-                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
-            }
-        }
-    }
 
     /**
      * 10,000 documents per Insert from 2 threads. A batch that fails UNAVAILABLE is sent again
@@ -401,19 +387,30 @@ class ReplicatedClusterIT {
         assertEquals(List.of(), failures, "failed Insert batches");
     }
 
-    /** Sends one load batch; null once acknowledged, else why it failed. */
     /** Sends {@code req} until acknowledged, again after each UNAVAILABLE for up to the state timeout; null, or why it failed. */
     static String insert(SimdexGrpc.SimdexBlockingStub stub, InsertRequest req, String what) {
+        try {
+            retried(() -> stub.withDeadlineAfter(60, TimeUnit.SECONDS).insert(req), "Insert of " + what);
+            return null;
+        } catch (StatusRuntimeException e) {
+            return "Insert of " + what + " failed: " + e;
+        }
+    }
+
+    /**
+     * Calls {@code call} until it does not fail UNAVAILABLE, for up to the state timeout since the
+     * first attempt; each retry is printed. Throws the last failure.
+     */
+    private static <T> T retried(Supplier<T> call, String what) {
         long deadline = System.nanoTime() + ProcessCluster.STATE_TIMEOUT.toNanos();
         for (int attempt = 1; ; attempt++) {
             try {
-                stub.withDeadlineAfter(60, TimeUnit.SECONDS).insert(req);
-                return null;
+                return call.get();
             } catch (StatusRuntimeException e) {
                 if (e.getStatus().getCode() != Status.Code.UNAVAILABLE || System.nanoTime() - deadline >= 0) {
-                    return "Insert of " + what + " failed (attempt " + attempt + "): " + e;
+                    throw e;
                 }
-                System.out.println("[cluster] load: Insert of " + what + " sent again after attempt " + attempt + ": " + e.getStatus());
+                System.out.println("[cluster] " + what + " sent again after attempt " + attempt + ": " + e.getStatus());
                 LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1)); // backoff: an immediate UNAVAILABLE must not spin
             }
         }
