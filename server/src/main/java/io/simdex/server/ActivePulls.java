@@ -88,13 +88,7 @@ final class ActivePulls {
      * the stripe.
      */
     Stripe adding(int partition, Object key) {
-        Stripe s = lock(partition);
-        for (PullTombstones t : pulls) {
-            if (t.covers(partition) && t.watches(key)) {
-                t.add(key);
-            }
-        }
-        return s;
+        return recording(partition, key, true);
     }
 
     /** Locks {@code partition}: for checking a copied record against the tombstones and writing it. */
@@ -109,9 +103,14 @@ final class ActivePulls {
      * call before deleting or rebinding the key, and change it before closing the stripe.
      */
     Stripe changing(int partition, Object key) {
+        return recording(partition, key, false);
+    }
+
+    /** Locks {@code partition} and records {@code key} in every pull of it ({@code onlyWatched}: that watches the key). */
+    private Stripe recording(int partition, Object key, boolean onlyWatched) {
         Stripe s = lock(partition);
         for (PullTombstones t : pulls) {
-            if (t.covers(partition)) {
+            if (t.covers(partition) && (!onlyWatched || t.watches(key))) {
                 t.add(key);
             }
         }
