@@ -37,18 +37,16 @@ public final class DocMaps implements Closeable {
     /** Maps whose generations are sized for the ids {@code idSizes} has seen when each is made. */
     DocMaps(Path dir, GrowingMap.Sizes entries, IdSizes idSizes, boolean clean) {
         this.idSizes = idSizes;
-        // Each generation may bloat to 2x its entries (extra segment tiers) before the next
-        // generation takes new keys, so an uneven spread over segments never fails a write.
         // The two maps are opened side by side: a new one spends seconds in page faults zeroing
         // its hash lookups (kernel memset, one core). A 50M-sized store on 4 shards was created
         // in 15.7-17.8 s with the maps opened one after the other, in 12.3 s side by side.
         CompletableFuture<GrowingMap<String, Long>> ids = CompletableFuture.supplyAsync(() -> new GrowingMap<>(dir, "ids", entries,
-                n -> ChronicleMap.of(String.class, Long.class).entries(n).averageKey(idSizes.sample())
-                        .actualChunkSize(IdSizes.CHUNK_BYTES).maxBloatFactor(2.0), clean));
+                n -> IdEntrySegments.laidOut(ChronicleMap.of(String.class, Long.class).entries(n), n, idSizes.average(),
+                        (b, id) -> b.averageKey(id)), clean));
         try {
             // A fingerprint's value holds its ids, one for most fingerprints.
-            fpToIds = new FingerprintIds(new GrowingMap<>(dir, "fps", entries, n -> ChronicleMap.of(Long.class, String.class)
-                    .entries(n).averageValue(idSizes.sample()).actualChunkSize(IdSizes.CHUNK_BYTES).maxBloatFactor(2.0), clean),
+            fpToIds = new FingerprintIds(new GrowingMap<>(dir, "fps", entries, n -> IdEntrySegments.laidOut(ChronicleMap.of(Long.class, String.class)
+                    .entries(n), n, idSizes.average(), (b, id) -> b.averageValue(id)), clean),
                     dir, idSizes.average(), clean);
         } catch (RuntimeException e) {
             ids.thenAccept(GrowingMap::close);

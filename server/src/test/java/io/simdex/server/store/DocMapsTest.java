@@ -185,6 +185,30 @@ class DocMapsTest {
         }
     }
 
+    /**
+     * A full first generation of 16-byte ids, 5,000 a segment: each map's file takes at most 43 B
+     * an entry (32 of it the entry's four chunks; 42.0 measured). Laid out by Chronicle Map
+     * itself, each took 47.9 ({@link IdEntrySegments}).
+     */
+    @Test
+    void fullGenerationOfSixteenByteIds_takesAtMost43BytesAnEntryInEachMap() throws Exception {
+        int n = 19_500;
+        try (DocMaps docs = new DocMaps(dir, new GrowingMap.Sizes(20_000, 40_000), new IdSizes(16), true)) {
+            for (int i = 0; i < n; i++) {
+                String id = String.format("doc-%012d", i);
+                docs.bind(id, i * 0x9E3779B97F4A7C15L);
+                docs.attach(i * 0x9E3779B97F4A7C15L, id);
+            }
+            assertEquals(n, docs.documents());
+            assertEquals(n, docs.fingerprints());
+        }
+        for (String file : new String[]{"ids-0.cm", "fps-0.cm"}) {
+            double perEntry = Files.size(dir.resolve(file)) / (double) n;
+            assertTrue(perEntry <= 43, file + ": " + perEntry + " B an entry");
+        }
+        assertFalse(Files.exists(dir.resolve("ids-1.cm")), "a second generation of ids");
+    }
+
     /** The allocation unit a Chronicle Map file was made with, from the description at its start. */
     private static int chunkSize(Path file) throws IOException {
         byte[] head = new byte[4096];

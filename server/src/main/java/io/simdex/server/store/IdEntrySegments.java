@@ -1,0 +1,59 @@
+package io.simdex.server.store;
+
+import net.openhft.chronicle.map.ChronicleMapBuilder;
+
+import java.util.function.BiFunction;
+
+/**
+ * The segment layout of a map whose entries are an id and 8 bytes (the id and fingerprint maps
+ * of {@link DocMaps}): segments of at most {@link #ENTRIES_PER_SEGMENT} entries, each with room
+ * for {@link #ROOM} times its entries' chunks.
+ *
+ * <p>Why: left to itself, Chronicle Map lays such a map out in power-of-two segments with room
+ * for a segment far above its mean (it sizes for the 99.999th percentile of each segment's
+ * count), and with 8-byte hash slots once a segment's chunks outgrow 4-byte ones. A map of 250,000
+ * 16-byte ids (a 1M-document store's shard) took 48.2 B of file an entry so, and 40.7 laid out
+ * here; one of 2.5M, 45.9 and 40.7. An entry is 32 of them (four 8-byte chunks: the id, its size
+ * byte, the fingerprint, a 4-byte checksum).
+ *
+ * <p>A segment past its room is not a failure: it takes an extra tier, up to the maps' bloat
+ * factor, and a generation whose tiers are spent counts as full ({@link GrowingMap}). Keys are
+ * placed by hash, so a segment's count is binomial: 5% above a mean of 5,400 is 3.7 standard
+ * deviations, which about one segment in 10,000 of a full generation exceeds.
+ */
+final class IdEntrySegments {
+    /**
+     * Most entries a segment is laid out for: with more, its chunks (four an entry of a 16-byte
+     * id) outgrow what a 4-byte hash slot addresses, and its hash slots double to 8 bytes. A
+     * shard map of 250,000 entries took 41.0 B an entry in segments of 5,411 and 46.9 in
+     * segments of 5,528.
+     */
+    static final long ENTRIES_PER_SEGMENT = 5_400;
+    /** A segment's chunks over those its mean count of entries of the average size needs. */
+    static final double ROOM = 1.05;
+    /** Besides the id, an entry holds the id's size (one byte up to 127), 8 bytes, and a 4-byte checksum. */
+    private static final int OTHER_ENTRY_BYTES = 1 + Long.BYTES + 4;
+
+    private IdEntrySegments() {
+    }
+
+    /**
+     * Lays out {@code builder}, made for {@code entries} entries, for ids of {@code averageIdBytes}
+     * on average: {@code idSize} tells the builder that size by a sample id (the key's or the
+     * value's).
+     */
+    static <K, V> ChronicleMapBuilder<K, V> laidOut(ChronicleMapBuilder<K, V> builder, long entries, int averageIdBytes,
+            BiFunction<ChronicleMapBuilder<K, V>, String, ChronicleMapBuilder<K, V>> idSize) {
+        long segments = Math.max(1, (entries + ENTRIES_PER_SEGMENT - 1) / ENTRIES_PER_SEGMENT);
+        long perSegment = (entries + segments - 1) / segments;
+        long chunksPerEntry = (averageIdBytes + OTHER_ENTRY_BYTES + IdSizes.CHUNK_BYTES - 1) / IdSizes.CHUNK_BYTES;
+        // Each generation may bloat to 2x its entries (extra segment tiers) before the next
+        // generation takes new keys, so an uneven spread over segments never fails a write.
+        return idSize.apply(builder, "x".repeat(averageIdBytes))
+                .actualChunkSize(IdSizes.CHUNK_BYTES)
+                .maxBloatFactor(2.0)
+                .actualSegments((int) segments)
+                .entriesPerSegment(perSegment)
+                .actualChunksPerSegmentTier((long) Math.ceil(perSegment * chunksPerEntry * ROOM));
+    }
+}
