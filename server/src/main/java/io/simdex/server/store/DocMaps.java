@@ -41,12 +41,12 @@ public final class DocMaps implements Closeable {
         // its hash lookups (kernel memset, one core). A 50M-sized store on 4 shards was created
         // in 15.7-17.8 s with the maps opened one after the other, in 12.3 s side by side.
         CompletableFuture<GrowingMap<String, Long>> ids = CompletableFuture.supplyAsync(() -> new GrowingMap<>(dir, "ids", entries,
-                n -> IdEntrySegments.laidOut(ChronicleMap.of(String.class, Long.class).entries(n), n, idSizes.average(),
+                n -> IdEntrySegments.laidOut(ChronicleMap.of(String.class, Long.class).entries(n), n, idSizes,
                         (b, id) -> b.averageKey(id)), clean));
         try {
             // A fingerprint's value holds its ids, one for most fingerprints.
             fpToIds = new FingerprintIds(new GrowingMap<>(dir, "fps", entries, n -> IdEntrySegments.laidOut(ChronicleMap.of(Long.class, String.class)
-                    .entries(n), n, idSizes.average(), (b, id) -> b.averageValue(id)), clean),
+                    .entries(n), n, idSizes, (b, id) -> b.averageValue(id)), clean),
                     dir, idSizes.average(), clean);
         } catch (RuntimeException e) {
             ids.thenAccept(GrowingMap::close);

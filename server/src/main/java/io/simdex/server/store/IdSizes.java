@@ -52,6 +52,15 @@ final class IdSizes {
         return n < MIN_SEEN ? guess : (int) Math.max(1, Math.min(guess, (bytes.sum() + n - 1) / n));
     }
 
+    /**
+     * Whether the ids seen are longer on average than the guess, and so than {@link #average}:
+     * false until {@link #MIN_SEEN} are seen.
+     */
+    boolean longerThanGuess() {
+        long n = ids.sum();
+        return n >= MIN_SEEN && bytes.sum() > n * guess;
+    }
+
     /** An id of {@link #average} bytes, as Chronicle Map's builders take a size: by a sample. */
     String sample() {
         return "x".repeat(average());

@@ -209,6 +209,49 @@ class DocMapsTest {
         assertFalse(Files.exists(dir.resolve("ids-1.cm")), "a second generation of ids");
     }
 
+    /**
+     * A generation made once the ids seen are known is laid out by {@link IdEntrySegments} for
+     * ids of the guess or shorter (30,000 entries: 6 segments of 5,000, each with chunks for
+     * 5% over 5,000 entries of four chunks), and by Chronicle Map itself for longer ones, which
+     * would overflow those segments' tiers (see there).
+     */
+    @Test
+    void laterGenerations_inSegmentsOf5400_unlessIdsAreLongerThanTheGuess() throws Exception {
+        Path shortIds = dir.resolve("short");
+        Path longIds = dir.resolve("long");
+        fill(shortIds, i -> String.format("doc-%012d", i));
+        fill(longIds, i -> "https://example.com/some/path/to/a/page/with/a/long/address/" + (1_000_000 + i));
+        for (String file : new String[]{"ids-1.cm", "fps-1.cm"}) {
+            assertEquals(6, headerNumber(shortIds.resolve(file), "actualSegments"), file);
+            assertEquals(21_000, headerNumber(shortIds.resolve(file), "actualChunksPerSegmentTier"), file);
+            long longTier = headerNumber(longIds.resolve(file), "actualChunksPerSegmentTier");
+            long longSegments = headerNumber(longIds.resolve(file), "actualSegments");
+            assertTrue(longSegments != 6 || longTier != 26_250, file + ": " + longSegments + " segments of " + longTier + " chunks");
+        }
+    }
+
+    /** Binds and attaches 2,000 ids, so that a second generation of 30,000 is made. */
+    private static void fill(Path store, IntFunction<String> id) throws IOException {
+        Files.createDirectories(store);
+        try (DocMaps docs = new DocMaps(store, new GrowingMap.Sizes(1024, 30_000), new IdSizes(24), true)) {
+            for (int i = 0; i < 2000; i++) {
+                docs.bind(id.apply(i), i);
+                docs.attach(i, id.apply(i));
+            }
+        }
+    }
+
+    /** A number from the description at the start of a Chronicle Map file. */
+    private static long headerNumber(Path file, String key) throws IOException {
+        byte[] head = new byte[4096];
+        try (InputStream in = Files.newInputStream(file)) {
+            in.readNBytes(head, 0, head.length);
+        }
+        Matcher m = Pattern.compile(key + ": (\\d+)").matcher(new String(head, StandardCharsets.ISO_8859_1));
+        assertTrue(m.find(), "no " + key + " in the header of " + file);
+        return Long.parseLong(m.group(1));
+    }
+
     /** The allocation unit a Chronicle Map file was made with, from the description at its start. */
     private static int chunkSize(Path file) throws IOException {
         byte[] head = new byte[4096];

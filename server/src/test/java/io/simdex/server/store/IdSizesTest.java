@@ -3,6 +3,8 @@ package io.simdex.server.store;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class IdSizesTest {
     @Test
@@ -18,12 +20,27 @@ class IdSizesTest {
     }
 
     @Test
-    void idsLongerThanTheGuess_keepTheGuess() {
+    void idsLongerThanTheGuess_keepTheGuess_andSaySo() {
         IdSizes sizes = new IdSizes(24);
-        for (int i = 0; i < IdSizes.MIN_SEEN; i++) {
+        for (int i = 0; i < IdSizes.MIN_SEEN - 1; i++) {
             sizes.seen("https://example.com/a/page/" + i);
         }
+        assertFalse(sizes.longerThanGuess(), "too few seen to tell");
+        sizes.seen("https://example.com/a/page/last");
         assertEquals(24, sizes.average());
+        assertTrue(sizes.longerThanGuess());
+    }
+
+    @Test
+    void idsOfTheGuessOrShorter_areNotLonger() {
+        IdSizes exact = new IdSizes(4);
+        IdSizes shorter = new IdSizes(24);
+        for (int i = 0; i < IdSizes.MIN_SEEN; i++) {
+            exact.seen("abcd");
+            shorter.seen("abcd");
+        }
+        assertFalse(exact.longerThanGuess());
+        assertFalse(shorter.longerThanGuess());
     }
 
     @Test
