@@ -29,10 +29,8 @@ final class IdEntrySegments {
      * segments of 5,528.
      */
     static final long ENTRIES_PER_SEGMENT = 5_400;
-    /** A segment's chunks over those its mean count of entries of the average size needs. */
+    /** A segment's chunks over those its mean count of entries needs ({@link IdSizes#chunksPerEntry}). */
     static final double ROOM = 1.05;
-    /** Besides the id, an entry holds the id's size (one byte up to 127), 8 bytes, and a 4-byte checksum. */
-    private static final int OTHER_ENTRY_BYTES = 1 + Long.BYTES + 4;
 
     private IdEntrySegments() {
     }
@@ -58,9 +56,8 @@ final class IdEntrySegments {
         }
         long segments = Math.max(1, (entries + ENTRIES_PER_SEGMENT - 1) / ENTRIES_PER_SEGMENT);
         long perSegment = (entries + segments - 1) / segments;
-        long chunksPerEntry = (averageIdBytes + OTHER_ENTRY_BYTES + IdSizes.CHUNK_BYTES - 1) / IdSizes.CHUNK_BYTES;
         return builder.actualSegments((int) segments)
                 .entriesPerSegment(perSegment)
-                .actualChunksPerSegmentTier((long) Math.ceil(perSegment * chunksPerEntry * ROOM));
+                .actualChunksPerSegmentTier((long) Math.ceil(perSegment * idSizes.chunksPerEntry() * ROOM));
     }
 }

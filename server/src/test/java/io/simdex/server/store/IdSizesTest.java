@@ -44,6 +44,17 @@ class IdSizesTest {
     }
 
     @Test
+    void chunksPerEntry_isTheMeanOfEachEntrysChunks_notTheChunksOfTheMeanId() {
+        IdSizes sizes = new IdSizes(24);
+        assertEquals(5.0, sizes.chunksPerEntry(), "24 + 13 bytes: the guess's, before enough are seen");
+        for (int i = 0; i < IdSizes.MIN_SEEN; i++) {
+            sizes.seen("x".repeat(i % 2 == 0 ? 18 : 20)); // 31 and 33 bytes an entry
+        }
+        assertEquals(19, sizes.average());
+        assertEquals(4.5, sizes.chunksPerEntry(), 1e-9);
+    }
+
+    @Test
     void idsAreCountedInUtf8Bytes() {
         IdSizes sizes = new IdSizes(24);
         for (int i = 0; i < IdSizes.MIN_SEEN; i++) {
