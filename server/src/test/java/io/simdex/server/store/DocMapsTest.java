@@ -230,6 +230,32 @@ class DocMapsTest {
         }
     }
 
+    /**
+     * A generation laid out for ids of 1-2 bytes (2 chunks an entry) that then takes 71-byte
+     * ones (11 chunks) runs out of segment room long before its entries: its segments take extra
+     * tiers up to the bloat factor, then it counts as full and the next generation takes the
+     * rest. Every id stays bound and attached.
+     */
+    @Test
+    void idsGrowingLongerThanTheLayout_fillGenerationsByBytes_everyIdKept() {
+        IntFunction<String> id = i -> i < 1000 ? Integer.toString(i, 36)
+                : String.format("https://example.com/a/path/that/makes/the/id/seventy/bytes/long/%07d", i);
+        int n = 20_000;
+        try (DocMaps docs = new DocMaps(dir, new GrowingMap.Sizes(1024, 20_000), new IdSizes(24), true)) {
+            for (int i = 0; i < n; i++) {
+                assertEquals(OptionalLong.empty(), docs.bind(id.apply(i), i), id.apply(i));
+                assertTrue(docs.attach(i, id.apply(i)), id.apply(i));
+            }
+            assertEquals(n, docs.documents());
+            for (int i = 0; i < n; i++) {
+                assertEquals(OptionalLong.of(i), docs.fingerprintOf(id.apply(i)), id.apply(i));
+                assertArrayEquals(new String[]{id.apply(i)}, docs.ids(i), id.apply(i));
+            }
+        }
+        // 1,024 + 20,000 entries would hold them all: the second generation was full by bytes
+        assertTrue(Files.exists(dir.resolve("ids-2.cm")), "no third generation of ids");
+    }
+
     /** Binds and attaches 2,000 ids, so that a second generation of 30,000 is made. */
     private static void fill(Path store, IntFunction<String> id) throws IOException {
         Files.createDirectories(store);
