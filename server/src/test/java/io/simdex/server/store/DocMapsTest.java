@@ -181,7 +181,7 @@ class DocMapsTest {
         Path store = dir.resolve("short");
         secondIdsFile(store, i -> "d" + i);
         for (String file : new String[]{"ids-1.cm", "fps-1.cm"}) {
-            assertEquals(IdSizes.CHUNK_BYTES, chunkSize(store.resolve(file)), file);
+            assertEquals(IdSizes.CHUNK_BYTES, headerNumber(store.resolve(file), "chunkSize"), file);
         }
     }
 
@@ -276,18 +276,6 @@ class DocMapsTest {
         Matcher m = Pattern.compile(key + ": (\\d+)").matcher(new String(head, StandardCharsets.ISO_8859_1));
         assertTrue(m.find(), "no " + key + " in the header of " + file);
         return Long.parseLong(m.group(1));
-    }
-
-    /** The allocation unit a Chronicle Map file was made with, from the description at its start. */
-    private static int chunkSize(Path file) throws IOException {
-        byte[] head = new byte[4096];
-        try (InputStream in = Files.newInputStream(file)) {
-            in.readNBytes(head, 0, head.length);
-        }
-        Matcher m = Pattern.compile("chunkSize: (\\d+)")
-                .matcher(new String(head, StandardCharsets.ISO_8859_1));
-        assertTrue(m.find(), "no chunkSize in the header of " + file);
-        return Integer.parseInt(m.group(1));
     }
 
     /** Binds and attaches 3,000 ids, so that a second generation of 4,000 is made; its file's size. */
