@@ -50,10 +50,9 @@ final class IdEntrySegments {
      */
     static <K, V> ChronicleMapBuilder<K, V> laidOut(ChronicleMapBuilder<K, V> builder, long entries, IdSizes idSizes,
             BiFunction<ChronicleMapBuilder<K, V>, String, ChronicleMapBuilder<K, V>> idSize) {
-        int averageIdBytes = idSizes.average();
         // Each generation may bloat to 2x its entries (extra segment tiers) before the next
         // generation takes new keys, so an uneven spread over segments never fails a write.
-        builder = idSize.apply(builder, "x".repeat(averageIdBytes))
+        builder = idSize.apply(builder, idSizes.sample())
                 .actualChunkSize(IdSizes.CHUNK_BYTES)
                 .maxBloatFactor(2.0);
         if (idSizes.longerThanGuess()) {
