@@ -213,6 +213,19 @@ public final class ShardNode implements Closeable {
     }
 
     /**
+     * {@link BucketTable#prefetch} of buckets (tables[i], block(fps[i])), i below {@code count},
+     * in every store: before probing them, so that their misses overlap. Returns a sum for the
+     * caller to keep.
+     */
+    public int prefetch(Stores stores, int[] tables, long[] fps, int count) {
+        int sum = 0;
+        for (BucketTable t : stores.tables) {
+            sum += t.prefetch(tables, fps, count);
+        }
+        return sum;
+    }
+
+    /**
      * As {@link #probe(String, long[], int, long, int, Matches)}, in the stores found beforehand:
      * allocates nothing once the buffers have grown.
      */

@@ -35,6 +35,7 @@ final class LocalQuery {
     private final ShardNode[] nodes;
     private final Placement placement;
     private final ThreadLocal<ShardNode.Matches> scratch = ThreadLocal.withInitial(ShardNode.Matches::new);
+    private final ThreadLocal<Neighbourhood> neighbourhood = ThreadLocal.withInitial(Neighbourhood::new);
 
     private LocalQuery(ShardNode[] nodes, Placement placement) {
         this.nodes = nodes;
@@ -76,6 +77,9 @@ final class LocalQuery {
         for (int i = 0; i < probes.length; i++) {
             long probe = probes[i];
             m.clear();
+            if (variants > 1) {
+                prefetch(c, gens, probe, variants, stores, m);
+            }
             for (int t = 0; t < BlockTables.TABLES; t++) {
                 for (int v = 0; v < variants; v++) {
                     long shifted = probe ^ FanoutQuery.flip(t, v);
@@ -96,6 +100,46 @@ final class LocalQuery {
                     : hits(c, gens, probe, m, limit, batch, verified, packed, packed == null ? null : checks.sketchRule(i)));
         }
         return out;
+    }
+
+    /**
+     * Brings in the buckets a probe of {@code variants} per table is about to read, a node's at
+     * a time ({@link ShardNode#prefetch}): beyond distance 3 those are 68, and probed one by
+     * one each waited for its own misses.
+     */
+    private void prefetch(String c, long[] gens, long probe, int variants, ShardNode.Stores[] stores, ShardNode.Matches m) {
+        Neighbourhood n = neighbourhood.get();
+        n.clear();
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            for (int v = 0; v < variants; v++) {
+                long shifted = probe ^ FanoutQuery.flip(t, v);
+                n.add(placement.ownerOfBucket(t, BlockTables.block(shifted, t)), t, shifted);
+            }
+        }
+        for (int owner = 0; owner < nodes.length; owner++) {
+            if (n.counts[owner] > 0) {
+                if (stores[owner] == null) {
+                    stores[owner] = nodes[owner].stores(c, gens);
+                }
+                m.fps().keep(nodes[owner].prefetch(stores[owner], n.tables[owner], n.fps[owner], n.counts[owner]));
+            }
+        }
+    }
+
+    /** A probe's buckets grouped by the node that owns them, reused by the thread. */
+    private final class Neighbourhood {
+        final int[][] tables = new int[nodes.length][BlockTables.TABLES * (1 + BlockTables.BLOCK_BITS)];
+        final long[][] fps = new long[nodes.length][BlockTables.TABLES * (1 + BlockTables.BLOCK_BITS)];
+        final int[] counts = new int[nodes.length];
+
+        void clear() {
+            Arrays.fill(counts, 0);
+        }
+
+        void add(int owner, int table, long fp) {
+            tables[owner][counts[owner]] = table;
+            fps[owner][counts[owner]++] = fp;
+        }
     }
 
     /** What a call reads once: matches' ids (null for a one-probe call) and their kept sketches ({@link #NO_SKETCH}: none; null map: not read). */

@@ -303,6 +303,37 @@ final class BucketPages implements Closeable {
         return ((long) ADDRESS.getAcquire(heads, bucket >>> 6) & 1L << bucket) != 0;
     }
 
+    /**
+     * The address of the bucket's page 0 if it has one and its address is known, else 0:
+     * without a map lookup or a lock, for a read that only brings the page in
+     * ({@link BucketTable#prefetch}). Under no stripe lock the page may have been removed since:
+     * its address then still lies in a mapped file, until the maps are closed (an entry of a
+     * fixed-size value is not moved).
+     */
+    long knownHeadAddress(int table, int block) {
+        return hasHead(table, block) ? knownAddress(table, block, 0) : 0;
+    }
+
+    /**
+     * The address of page {@code page} of the bucket if it is known, else 0: as
+     * {@link #knownHeadAddress}, for the later pages of a chain.
+     */
+    long knownAddress(int table, int block, int page) {
+        if (page < pagesPerGeneration) {
+            long address = addressAt(addressSlot(table, block, page));
+            return address == MISSING ? 0 : address;
+        }
+        int bucket = BlockTables.bucketKey(table, block);
+        if (page == pagesPerGeneration) {
+            long[] known = firstOverflow;
+            return known == null ? 0 : (long) ADDRESS.getOpaque(known, bucket);
+        }
+        long[][] chains = overflowAddresses;
+        long[] known = chains == null ? null : (long[]) CHAIN.getAcquire(chains, bucket);
+        int index = page - pagesPerGeneration;
+        return known != null && index < known.length ? (long) ADDRESS.getOpaque(known, index) : 0;
+    }
+
     /** The bucket's number of pages (page 0's pages field), 0 for an empty bucket. The caller holds the stripe lock. */
     int chainLength(int table, int block) {
         int bucket = BlockTables.bucketKey(table, block);

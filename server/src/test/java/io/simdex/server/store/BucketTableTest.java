@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.LongStream;
@@ -503,6 +504,74 @@ class BucketTableTest {
         assertFalse(used.contains(BlockTables.block(empty, 0)));
         e = assertThrows(IllegalStateException.class, () -> table.probe(0, empty, 3, out));
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    }
+
+    /**
+     * Prefetch reads pages under one stripe's lock, not their own: racing adds and removes that
+     * make and drop the pages of crowded buckets (chains of pages of 4), and then a close, it
+     * must read only mapped memory (anything else kills this JVM), and a probe after it finds
+     * what a linear scan does.
+     */
+    @Test
+    void prefetch_racingWritesAndClose_readsOnlyMappedPages_andChangesNoAnswer() throws Exception {
+        SplittableRandom random = new SplittableRandom(23);
+        // Every block one of 64 values: about 30 fingerprints a bucket, chains of 8 pages of 4.
+        long[] pool = random.longs(2000).map(fp -> fp & 0x0707_0707_0707_0707L).toArray();
+        BucketTable table = new BucketTable(dir, TINY, true);
+        Set<Long> stored = new HashSet<>();
+        for (int i = 0; i < pool.length; i += 2) {
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                table.add(t, pool[i]);
+            }
+            stored.add(pool[i]);
+        }
+        AtomicBoolean closed = new AtomicBoolean();
+        AtomicLong prefetches = new AtomicLong();
+        AtomicReference<Throwable> unexpected = new AtomicReference<>();
+        Thread prefetcher = new Thread(() -> {
+            SplittableRandom r = new SplittableRandom(29);
+            int[] tables = new int[68];
+            long[] fps = new long[68];
+            try {
+                while (!closed.get()) {
+                    long probe = pool[r.nextInt(pool.length)];
+                    for (int i = 0; i < 68; i++) {
+                        tables[i] = i / 17;
+                        fps[i] = i % 17 == 0 ? probe : probe ^ 1L << (16 * (i / 17) + i % 17 - 1);
+                    }
+                    table.prefetch(tables, fps, 68);
+                    prefetches.incrementAndGet();
+                }
+                assertEquals(0, table.prefetch(tables, fps, 68), "a closed table reads nothing");
+            } catch (Throwable e) {
+                unexpected.set(e);
+            }
+        });
+        prefetcher.start();
+        for (int op = 0; op < 40_000 || prefetches.get() < 1000; op++) {
+            long fp = pool[random.nextInt(pool.length)];
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                if (stored.contains(fp)) {
+                    assertTrue(table.remove(t, fp));
+                } else {
+                    assertTrue(table.add(t, fp));
+                }
+            }
+            if (!stored.remove(fp)) {
+                stored.add(fp);
+            }
+        }
+        LinearScan reference = new LinearScan(stored.stream().mapToLong(Long::longValue).toArray());
+        for (int i = 0; i < 200; i++) {
+            long query = BitFlips.flip(pool[i], i % 6, random);
+            table.prefetch(new int[] {0, 1, 2, 3}, new long[] {query, query, query, query}, 4);
+            assertArrayEquals(reference.within(query, 3), union(table, query, 3), () -> "query " + Long.toHexString(query));
+        }
+        table.close();
+        closed.set(true);
+        prefetcher.join(10_000);
+        assertFalse(prefetcher.isAlive());
+        assertEquals(null, unexpected.get());
     }
 
     /**
