@@ -85,9 +85,19 @@ public final class BitMinHash {
 
     /** How many letters and digits {@link #of} shingles in a normalised text. */
     public static int letters(String normalised) {
+        return letters(normalised, Integer.MAX_VALUE - 1);
+    }
+
+    /**
+     * The letters and digits of a normalised text, counted up to {@code max + 1}: whether a text
+     * has more than {@code max} is decided without reading past them. Every text probe asks
+     * which side of the short-text boundary it lies on (twice: its fingerprint, its checks),
+     * and the whole count of a 300-word text was 3% of its Dedup's CPU.
+     */
+    public static int letters(String normalised, int max) {
         int n = 0;
-        for (int i = 0; i < normalised.length(); i++) {
-            n += Character.isLetterOrDigit(normalised.charAt(i)) ? 1 : 0;
+        for (int i = 0; i < normalised.length() && n <= max; i++) {
+            n += CharClass.isLetterOrDigit(normalised.charAt(i)) ? 1 : 0;
         }
         return n;
     }
@@ -139,7 +149,7 @@ public final class BitMinHash {
             int count = 0;
             for (int i = 0; i < text.length(); i++) {
                 char c = text.charAt(i);
-                if (lettersOnly && !Character.isLetterOrDigit(c)) {
+                if (lettersOnly && !CharClass.isLetterOrDigit(c)) {
                     continue;
                 }
                 count++;

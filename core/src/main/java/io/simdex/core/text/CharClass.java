@@ -52,6 +52,14 @@ final class CharClass {
         return type == Character.NON_SPACING_MARK || type == Character.COMBINING_SPACING_MARK ? MARK : OTHER;
     }
 
+    /**
+     * {@link Character#isLetterOrDigit(char)}, with ASCII decided without Character's tables:
+     * the shingle and letter counts of short texts test every char of a text with it.
+     */
+    static boolean isLetterOrDigit(char c) {
+        return c < ASCII_END ? (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') : Character.isLetterOrDigit(c);
+    }
+
     /** Whether a class is one of the four CJK scripts. */
     static boolean isCjk(int charClass) {
         return charClass >= HAN;

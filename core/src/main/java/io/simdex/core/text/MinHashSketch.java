@@ -87,7 +87,7 @@ public final class MinHashSketch {
         int seen = 0;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (Character.isLetterOrDigit(c)) {
+            if (CharClass.isLetterOrDigit(c)) {
                 window = (window << Character.SIZE | c) & windowMask;
                 if (++seen >= n) {
                     add(min, mix(marker | window));

@@ -32,6 +32,14 @@ public record ShortTextFingerprint(int maxLetters) {
         return letters <= maxLetters;
     }
 
+    /**
+     * The letters and digits of a normalised text as far as they matter here: counted up to the
+     * longest text that probes with both fingerprints, plus one ({@link BitMinHash#letters(String, int)}).
+     */
+    public int letters(String normalised) {
+        return BitMinHash.letters(normalised, (int) Math.ceil(maxLetters * PROBE_BAND));
+    }
+
     /** Whether a text of {@code letters} letters and digits probes with both fingerprints. */
     public boolean probesBoth(int letters) {
         return probesBoth(letters, PROBE_BAND);

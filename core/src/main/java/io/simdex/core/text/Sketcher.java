@@ -34,7 +34,7 @@ public record Sketcher(int ngram, int bins, int bits) {
         StringBuilder b = new StringBuilder(text.length());
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (Character.isLetterOrDigit(c)) {
+            if (CharClass.isLetterOrDigit(c)) {
                 b.append(c);
             }
         }

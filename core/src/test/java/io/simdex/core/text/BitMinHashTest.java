@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -57,6 +58,31 @@ class BitMinHashTest {
         assertNotEquals(BitMinHash.of("a"), BitMinHash.of("b"), "one letter is a shingle of its own");
         assertNotEquals(BitMinHash.of("!?"), BitMinHash.of("?!"), "without letters, the characters are shingled");
         assertEquals(18, BitMinHash.letters("city council, tuesday!"));
+    }
+
+    /**
+     * The count stops past {@code max}, and agrees with Character's letters and digits on every
+     * char of the BMP, ASCII (which takes its own path) and the rest.
+     */
+    @Test
+    void letters_countedUpToMaxPlusOne_asCharacterCountsThem() {
+        assertEquals(18, BitMinHash.letters("city council, tuesday!", 18));
+        assertEquals(18, BitMinHash.letters("city council, tuesday!", 17));
+        assertEquals(4, BitMinHash.letters("city council, tuesday!", 3));
+        assertEquals(0, BitMinHash.letters(".,;", 0));
+        for (int i = 0; i <= Character.MAX_VALUE; i++) {
+            char c = (char) i;
+            assertEquals(Character.isLetterOrDigit(c) ? 1 : 0, BitMinHash.letters(String.valueOf(c)), () -> "U+" + Integer.toHexString(c));
+        }
+        ShortTextFingerprint boundary = new ShortTextFingerprint(300);
+        String text = "ab ".repeat(400);
+        assertEquals(451, boundary.letters(text), "counted one past the longest text that probes both");
+        assertEquals(800, BitMinHash.letters(text));
+        assertFalse(boundary.isShort(boundary.letters(text)));
+        assertFalse(boundary.probesBoth(boundary.letters(text)));
+        String atBand = "a".repeat(449);
+        assertTrue(boundary.probesBoth(boundary.letters(atBand)));
+        assertFalse(boundary.probesBoth(boundary.letters(atBand + "a")), "450 is 1.5 x 300: not within the band");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.simdex.router.api;
 
-import io.simdex.core.text.BitMinHash;
 import io.simdex.core.text.MinHashSketch;
 import io.simdex.core.text.TextFingerprinter;
 import io.simdex.core.text.WordCount;
@@ -72,7 +71,7 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
             if (shortFingerprint == null) {
                 continue;
             }
-            int letters = BitMinHash.letters(normalised[i]);
+            int letters = shortFingerprint.lengths().letters(normalised[i]);
             boolean isShort = shortFingerprint.lengths().isShort(letters);
             rules[i] = isShort ? shortFingerprint.probeRule() : simHashRule;
             if (shortFingerprint.lengths().probesBoth(letters)) {

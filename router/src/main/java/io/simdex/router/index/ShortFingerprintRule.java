@@ -12,7 +12,7 @@ import io.simdex.core.text.ShortTextFingerprint;
 public record ShortFingerprintRule(ShortTextFingerprint lengths, SketchRule probeRule, boolean partitioned) {
     /** Whether a normalised text is stored with its MinHash fingerprint. */
     public boolean isShort(String normalised) {
-        return lengths.isShort(BitMinHash.letters(normalised));
+        return lengths.isShort(lengths.letters(normalised));
     }
 
     /** The MinHash fingerprint of a normalised text. */
