@@ -77,7 +77,9 @@ final class LocalQuery {
         for (int i = 0; i < probes.length; i++) {
             long probe = probes[i];
             m.clear();
-            prefetch(c, gens, probe, variants, stores, m);
+            if (variants > 1) {
+                prefetch(c, gens, probe, variants, stores, m);
+            }
             for (int t = 0; t < BlockTables.TABLES; t++) {
                 for (int v = 0; v < variants; v++) {
                     long shifted = probe ^ FanoutQuery.flip(t, v);
@@ -101,11 +103,12 @@ final class LocalQuery {
     }
 
     /**
-     * Brings in the buckets a probe of {@code variants} per table is about to read, a node's at
-     * a time ({@link ShardNode#prefetch}): 4, or beyond distance 3 68, and probed one by one
-     * each waited for its own misses. Batched Query at 10M stored (distance 3) answered 1.08x
-     * and 1.22x the fingerprints a second with it, batched Dedup 0.96x and 1.02x (two rounds of
-     * `run --batch 1000 --concurrency 2 --runs 3 --compare`, servers side by side).
+     * Brings in the 68 buckets a probe beyond distance 3 is about to read, a node's at a time
+     * ({@link ShardNode#prefetch}): probed one by one, each waited for its own misses. Not for
+     * the 4 buckets of a probe within 3: spread over the nodes, they are about one a node, and
+     * each node's lock ends its loads before the next node's begin (a locked instruction waits
+     * for them), so little overlaps. With it, unary Query at 10M stored answered 0.89x and
+     * 0.96x the calls a second (c=8, two servers side by side, `run --compare`, two rounds).
      */
     private void prefetch(String c, long[] gens, long probe, int variants, ShardNode.Stores[] stores, ShardNode.Matches m) {
         Neighbourhood n = neighbourhood.get();
