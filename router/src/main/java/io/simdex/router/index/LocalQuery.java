@@ -77,7 +77,7 @@ final class LocalQuery {
         for (int i = 0; i < probes.length; i++) {
             long probe = probes[i];
             m.clear();
-            if (variants > 1) {
+            if (variants > 1 || probes.length > 1) {
                 prefetch(c, gens, probe, variants, stores, m);
             }
             for (int t = 0; t < BlockTables.TABLES; t++) {
@@ -103,12 +103,13 @@ final class LocalQuery {
     }
 
     /**
-     * Brings in the 68 buckets a probe beyond distance 3 is about to read, a node's at a time
-     * ({@link ShardNode#prefetch}): probed one by one, each waited for its own misses. Not for
-     * the 4 buckets of a probe within 3: spread over the nodes, they are about one a node, and
-     * each node's lock ends its loads before the next node's begin (a locked instruction waits
-     * for them), so little overlaps. With it, unary Query at 10M stored answered 0.89x and
-     * 0.96x the calls a second (c=8, two servers side by side, `run --compare`, two rounds).
+     * Brings in the buckets a probe is about to read, a node's at a time
+     * ({@link ShardNode#prefetch}): probed one by one, each waited for its own misses. Beyond
+     * distance 3 those are 68. Within 3 they are 4, about one a node, and a probe of a batch
+     * gains (batched Query at 10M stored: 1.22x and 1.08x the fingerprints a second, batched
+     * Dedup 0.96x and 1.02x; two servers side by side, `run --batch 1000 --concurrency 2
+     * --compare`, two rounds), but a call of one probe did not (unary Query at c=8: 0.89x and
+     * 0.96x the calls a second), so it probes as before.
      */
     private void prefetch(String c, long[] gens, long probe, int variants, ShardNode.Stores[] stores, ShardNode.Matches m) {
         Neighbourhood n = neighbourhood.get();
