@@ -184,8 +184,7 @@ final class BucketPages implements Closeable {
      */
     long address(int table, int block, int page) {
         if (page >= pagesPerGeneration) {
-            return page == pagesPerGeneration ? firstOverflowAddress(table, block)
-                    : overflowAddress(table, block, page - pagesPerGeneration);
+            return overflowAddress(table, block, page);
         }
         int slot = addressSlot(table, block, page);
         long address = addressAt(slot);
@@ -217,17 +216,21 @@ final class BucketPages implements Closeable {
     }
 
     /**
-     * The address of the bucket's first overflow page, or 0; a missing one is not remembered,
-     * as probes only ask for pages a chain counts.
+     * The address of overflow page {@code page} of the bucket, or 0: remembered, or looked up
+     * and then remembered; a missing one is not remembered, as probes only ask for pages a chain
+     * counts.
      */
-    private long firstOverflowAddress(int table, int block) {
-        int bucket = BlockTables.bucketKey(table, block);
-        long[] known = firstOverflow;
-        long address = known == null ? 0 : (long) ADDRESS.getOpaque(known, bucket);
+    private long overflowAddress(int table, int block, int page) {
+        long address = knownAddress(table, block, page);
         if (address == 0) {
-            address = lookUp(overflow, pageKey(table, block, pagesPerGeneration));
+            address = lookUp(overflow, pageKey(table, block, page));
             if (address != 0) {
-                rememberFirstOverflow(bucket, address);
+                int bucket = BlockTables.bucketKey(table, block);
+                if (page == pagesPerGeneration) {
+                    rememberFirstOverflow(bucket, address);
+                } else {
+                    rememberOverflowSlowPath(bucket, page - pagesPerGeneration, address);
+                }
             }
         }
         return address;
@@ -241,20 +244,6 @@ final class BucketPages implements Closeable {
             known = firstOverflow;
         }
         ADDRESS.setOpaque(known, bucket, address);
-    }
-
-    private long overflowAddress(int table, int block, int index) {
-        int bucket = BlockTables.bucketKey(table, block);
-        long[][] chains = overflowAddresses;
-        long[] known = chains == null ? null : (long[]) CHAIN.getAcquire(chains, bucket);
-        long address = known != null && index < known.length ? (long) ADDRESS.getOpaque(known, index) : 0;
-        if (address == 0) {
-            address = lookUp(overflow, pageKey(table, block, index + pagesPerGeneration));
-            if (address != 0) {
-                rememberOverflowSlowPath(bucket, index, address);
-            }
-        }
-        return address;
     }
 
     private void rememberOverflowSlowPath(int bucket, int index, long address) {
