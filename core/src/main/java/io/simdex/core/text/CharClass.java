@@ -34,7 +34,7 @@ final class CharClass {
 
     static int of(int cp) {
         if (cp < ASCII_END) {
-            return (cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9') || (cp >= 'A' && cp <= 'Z') ? WORD : OTHER;
+            return isLetterOrDigit((char) cp) ? WORD : OTHER;
         }
         if (cp >= CJK_UNIFIED_START && cp <= CJK_UNIFIED_END) {
             return HAN;
