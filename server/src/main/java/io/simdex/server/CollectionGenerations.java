@@ -65,7 +65,21 @@ final class CollectionGenerations implements AutoCloseable {
     }
 
     private synchronized CollectionStore create(long g) {
-        return stores.computeIfAbsent(g, n -> CollectionStore.open(dir.resolve(PREFIX + n), sizing));
+        return stores.computeIfAbsent(g, n -> CollectionStore.open(dir.resolve(PREFIX + n), sizingOf(n)));
+    }
+
+    /**
+     * The sizing of new generation {@code g}: the collection's, raised to what the fullest
+     * earlier generation here holds ({@link StoreSizing#atLeast}). The router's sweeper makes a
+     * generation 5 minutes before it starts (at most half a generation before: SimdexService's
+     * prepareLead), so the one before it holds all but those minutes of its documents.
+     */
+    StoreSizing sizingOf(long g) {
+        StoreSizing out = sizing;
+        for (CollectionStore earlier : stores.headMap(g, false).values()) {
+            out = out.atLeast(earlier.buckets().entries(), earlier.docs().documents());
+        }
+        return out;
     }
 
     /** The store of generation {@code g}, or null: reads never create files. */

@@ -35,6 +35,23 @@ class StoreSizingTest {
         assertTrue(sized * GrowingMap.PREPARE_AT > mean && sized * GrowingMap.PREPARE_AT < mean + 2_000, sized + " for a mean share of " + mean);
     }
 
+    @Test
+    void atLeast_raisesToWhatAStoreHolds_neverLowers() {
+        StoreSizing configured = new StoreSizing(1_000_000, 260_000, 65_536, 16);
+        // 4 tables' worth of a quarter of the buckets: 60 residues a bucket is 60 x 65,536 fingerprints.
+        StoreSizing grown = configured.atLeast(60L * 65_536, 2_500_000);
+        assertEquals(60L * 65_536, grown.expectedFingerprints());
+        assertEquals((long) Math.ceil(2_500_000 / GrowingMap.PREPARE_AT), grown.expectedDocuments());
+        assertEquals(65_536, grown.ownedBuckets());
+        assertEquals(16, grown.averageIdBytes());
+        assertTrue(grown.geometry().pageCapacity() > configured.geometry().pageCapacity(), "laid out for more a bucket");
+
+        assertEquals(configured, configured.atLeast(1_000, 1_000), "a smaller store keeps the configured sizing");
+        StoreSizing tablesOnly = configured.atLeast(60L * 65_536, 1_000);
+        assertEquals(260_000, tablesOnly.expectedDocuments(), "each size raised on its own");
+        assertEquals(60L * 65_536, tablesOnly.expectedFingerprints());
+    }
+
     /** Ids placed by the partition of their hash, partitions dealt to shards: no shard reaches the fill that makes its next generation. */
     @Test
     void idsPlacedByHash_fitEveryShardsSizing() {
