@@ -157,16 +157,25 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         long[] gens = toArray(req.getGenerationsList());
         ShardProbeManyResponse.Builder b = ShardProbeManyResponse.newBuilder();
         long[] shared = req.getSharedFingerprints() && req.getPartsCount() > 0 ? toArray(req.getParts(0).getFingerprintsList()) : null;
-        for (ShardProbePart part : req.getPartsList()) {
-            long[] fps = shared != null ? shared : toArray(part.getFingerprintsList());
-            ShardNode.Found[] found = node.probe(c, gens, part.getTable(), fps, part.getMaxDistance());
+        int parts = req.getPartsCount();
+        int[] tables = new int[parts];
+        long[][] fps = new long[parts][];
+        int[] maxDistances = new int[parts];
+        for (int i = 0; i < parts; i++) {
+            ShardProbePart part = req.getParts(i);
+            tables[i] = part.getTable();
+            fps[i] = shared != null ? shared : toArray(part.getFingerprintsList());
+            maxDistances[i] = part.getMaxDistance();
+        }
+        ShardNode.Found[][] found = node.probe(c, gens, tables, fps, maxDistances);
+        for (int i = 0; i < parts; i++) {
             if (req.getFlat()) {
-                FlatAnswers.addMatches(found, b);
+                FlatAnswers.addMatches(found[i], b);
             } else {
-                b.addParts(probeResponse(found));
+                b.addParts(probeResponse(found[i]));
             }
             if (ids != null) {
-                ids.add(found, fps, part.getFlip());
+                ids.add(found[i], fps[i], req.getParts(i).getFlip());
             }
         }
         if (ids != null) {

@@ -21,8 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * ProbeMany over a real socket against a linear scan in two generations: parts of many
- * fingerprints, neighbour buckets, an empty part and shared fingerprints, each answering what
- * probing its bucket alone does.
+ * fingerprints, neighbour buckets, an empty part and shared fingerprints, whose buckets a node
+ * brings in a window at a time across parts ({@link ShardNode#PREFETCH_WINDOW}), each answering
+ * what probing its bucket alone does.
  */
 class ProbeManyTest {
     private static final String C = "c";
