@@ -180,8 +180,9 @@ public final class ShardNode implements Closeable {
      * batched Query at 1.28-1.36x the fingerprints a second with windows of 68 and 1.19x with
      * windows of 8 (the node restarted with and without, alternately, for each of two rounds of
      * {@code run --batch 1000 --concurrency 2}), and batched Dedup as fast; in a store grown to
-     * ten times its layout (chains of seven pages) Query was even. The 4 buckets of a unary query within 3 probe as
-     * before: the embedded router's unary queries were slower with it (LocalQuery).
+     * ten times its layout (chains of seven pages) Query was even. The 4 buckets of a unary
+     * query within 3 probe as before: the embedded router's unary queries were slower with it
+     * (LocalQuery).
      */
     public Found[][] probe(String collection, long[] generations, int[] tables, long[][] fps, int[] maxDistances) {
         Stores stores = stores(collection, generations);

@@ -50,10 +50,10 @@ public record StoreSizing(long expectedFingerprints, long expectedDocuments, int
      * A new time generation is sized so from the fullest earlier one here, so that a collection
      * whose generations outgrow its expected size lays out the next generation for what they
      * hold: 10M documents in a store sized for 1M have chains of seven pages and answered
-     * batched Query at 0.51-0.63x the rate of a store sized for them (README, "Buckets as pages"),
-     * on 1.41x the disk. Never lowered: the
-     * configured size is the floor. {@code ownedBuckets} is at least what the shard owns (10%
-     * over for a cluster node), so the mean a bucket holds is if anything underestimated.
+     * batched Query at 0.51-0.63x the rate of a store sized for them (README, "Buckets as
+     * pages"), on 1.41x the disk. Never lowered: the configured size is the floor.
+     * {@code ownedBuckets} is at least what the shard owns (10% over for a cluster node), so
+     * the mean a bucket holds is if anything underestimated.
      */
     public StoreSizing atLeast(long tableEntries, long documents) {
         long fingerprints = (long) Math.ceil((double) tableEntries * BlockTables.KEYS_PER_TABLE / ownedBuckets);
@@ -61,7 +61,8 @@ public record StoreSizing(long expectedFingerprints, long expectedDocuments, int
         if (fingerprints <= expectedFingerprints && docs <= expectedDocuments) {
             return this;
         }
-        return new StoreSizing(Math.max(expectedFingerprints, fingerprints), Math.max(expectedDocuments, docs), ownedBuckets, averageIdBytes);
+        return new StoreSizing(Math.max(expectedFingerprints, fingerprints), Math.max(expectedDocuments, docs), ownedBuckets,
+                averageIdBytes);
     }
 
     TableGeometry geometry() {
