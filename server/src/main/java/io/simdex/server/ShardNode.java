@@ -163,11 +163,16 @@ public final class ShardNode implements Closeable {
         Found[] out = new Found[fps.length];
         Stores stores = stores(collection, generations);
         for (int i = 0; i < fps.length; i++) {
-            m.clear();
-            probe(stores, table, fps[i], maxDistance, m);
-            out[i] = m.fps().size() == 0 ? Found.NONE : new Found(m.fps().toArray(), m.generations().toArray());
+            out[i] = found(stores, table, fps[i], maxDistance, m);
         }
         return out;
+    }
+
+    /** One bucket's matches, probed with {@code m} as scratch. */
+    private Found found(Stores stores, int table, long fp, int maxDistance, Matches m) {
+        m.clear();
+        probe(stores, table, fp, maxDistance, m);
+        return m.fps().size() == 0 ? Found.NONE : new Found(m.fps().toArray(), m.generations().toArray());
     }
 
     /**
@@ -213,9 +218,7 @@ public final class ShardNode implements Closeable {
                     }
                     m.fps().keep(prefetch(stores, window.tables, window.fps, window.count));
                 }
-                m.clear();
-                probe(stores, tables[i], fps[i][j], maxDistances[i], m);
-                out[i][j] = m.fps().size() == 0 ? Found.NONE : new Found(m.fps().toArray(), m.generations().toArray());
+                out[i][j] = found(stores, tables[i], fps[i][j], maxDistances[i], m);
             }
         }
         return out;

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -73,7 +74,7 @@ class GenerationSizingTest {
 
     private static long[] sorted(long[] a) {
         long[] out = a.clone();
-        java.util.Arrays.sort(out);
+        Arrays.sort(out);
         return out;
     }
 }
