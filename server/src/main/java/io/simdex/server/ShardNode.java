@@ -248,7 +248,7 @@ public final class ShardNode implements Closeable {
 
     /**
      * A collection's bucket tables of those {@code generations} that exist, found once for the
-     * many bucket probes of a query (68 a fingerprint beyond distance 3), which otherwise looked
+     * many bucket probes of a query (up to 68 a fingerprint beyond distance 3), which otherwise looked
      * up the collection and each generation's store per bucket. A generation created after this
      * is not searched, as a probe that started before it would not have found it.
      */

@@ -50,6 +50,25 @@ public final class BlockTables {
      * bucket) once in 2,800, so a probe of a 50M-document table adds about 6 random candidates.
      */
     public static final int MAX_CANDIDATE_DISTANCE = 12;
+    /**
+     * How many tables, 0 to {@value #TABLES}, a probe within {@code maxDistance} also reads at
+     * the 16 one-bit neighbours of its block (tables 0 up to that), besides every table's own
+     * bucket: none within 3, {@code maxDistance - 3} up to 7, all four beyond 7.
+     *
+     * <p>Why fewer than four find everything up to 7: a fingerprint that shares no block with
+     * the probe (one that does is in that table's own bucket) differs in every block. If j
+     * blocks differ in one bit and the others in two or more, {@code j + 2 (4 - j) <= d}, so
+     * {@code j >= 8 - d}, and any {@code d - 3} tables include one of those j: within 5 a probe
+     * reads 36 buckets, not 68. Beyond 7 the answer is what the buckets hold
+     * ({@link #MAX_CANDIDATE_DISTANCE}), so all of them are read, as before.
+     */
+    public static int neighbourTables(int maxDistance) {
+        if (maxDistance <= MAX_DISTANCE) {
+            return 0;
+        }
+        return maxDistance <= MAX_NEIGHBOUR_DISTANCE ? maxDistance - MAX_DISTANCE : TABLES;
+    }
+
     /** Distinct keys per table. */
     public static final int KEYS_PER_TABLE = 1 << BLOCK_BITS;
     /** Bits of a residue. */

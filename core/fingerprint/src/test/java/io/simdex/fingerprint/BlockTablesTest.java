@@ -2,6 +2,9 @@ package io.simdex.fingerprint;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -65,7 +68,7 @@ class BlockTablesTest {
             // Stable: within each block, the input's order.
             java.util.Map<Integer, java.util.List<Long>> expected = new java.util.TreeMap<>();
             for (int i = 0; i < n; i++) {
-                expected.computeIfAbsent(BlockTables.block(fps[i], t), b -> new java.util.ArrayList<>()).add(fps[i]);
+                expected.computeIfAbsent(BlockTables.block(fps[i], t), b -> new ArrayList<>()).add(fps[i]);
             }
             long[] flattened = expected.values().stream().flatMap(java.util.List::stream).mapToLong(Long::longValue).toArray();
             org.junit.jupiter.api.Assertions.assertArrayEquals(flattened, grouped);
@@ -117,6 +120,61 @@ class BlockTablesTest {
         assertEquals(3, BlockTables.MAX_DISTANCE);
         assertEquals(7, BlockTables.MAX_NEIGHBOUR_DISTANCE);
         assertEquals(48, BlockTables.RESIDUE_BITS);
+    }
+
+    @Test
+    void neighbourTables_noneWithin3_distanceMinus3UpTo7_allBeyond() {
+        for (int d = 0; d <= 3; d++) {
+            assertEquals(0, BlockTables.neighbourTables(d), "d=" + d);
+        }
+        for (int d = 4; d <= 7; d++) {
+            assertEquals(d - 3, BlockTables.neighbourTables(d), "d=" + d);
+        }
+        for (int d = 8; d <= BlockTables.MAX_CANDIDATE_DISTANCE; d++) {
+            assertEquals(BlockTables.TABLES, BlockTables.neighbourTables(d), "d=" + d);
+        }
+    }
+
+    /**
+     * Every way of spreading at most d differing bits over the four blocks (bits per block 0..d)
+     * leaves a bucket the probe reads holding the fingerprint: a block with none differing, or one
+     * of the first neighbourTables(d) blocks with one. One table fewer misses some spread.
+     */
+    @Test
+    void neighbourTables_everySpreadWithin7_isInABucketReadAndNoFewerTablesSuffice() {
+        for (int d = 0; d <= BlockTables.MAX_NEIGHBOUR_DISTANCE; d++) {
+            int tables = BlockTables.neighbourTables(d);
+            boolean fewerMiss = false;
+            for (int[] spread : spreads(d)) {
+                assertTrue(inBucketRead(spread, tables), "d=" + d + ", bits per block " + Arrays.toString(spread));
+                fewerMiss |= tables > 0 && !inBucketRead(spread, tables - 1);
+            }
+            assertEquals(tables > 0, fewerMiss, "d=" + d + ": " + (tables - 1) + " tables miss some spread");
+        }
+    }
+
+    private static boolean inBucketRead(int[] bitsPerBlock, int neighbourTables) {
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            if (bitsPerBlock[t] == 0 || (t < neighbourTables && bitsPerBlock[t] == 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every (b0, b1, b2, b3) of bits per block with b0 + b1 + b2 + b3 <= d. */
+    private static List<int[]> spreads(int d) {
+        List<int[]> out = new ArrayList<>();
+        for (int a = 0; a <= d; a++) {
+            for (int b = 0; a + b <= d; b++) {
+                for (int c = 0; a + b + c <= d; c++) {
+                    for (int e = 0; a + b + c + e <= d; e++) {
+                        out.add(new int[]{a, b, c, e});
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     private static boolean sharesBlock(long a, long b) {

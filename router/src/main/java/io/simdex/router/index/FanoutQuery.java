@@ -171,18 +171,17 @@ final class FanoutQuery {
      */
     private CompletableFuture<Found[]> probe(String c, long[] gens, long[] probes, int maxDistance, int limit, int nearest,
             Map<Long, Map<Long, Ids>> ids, Readers readers) {
-        int variants = variants(maxDistance);
-        int partCount = BlockTables.TABLES * variants;
+        int partCount = parts(maxDistance);
         Found[][] parts = new Found[partCount][probes.length];
         long[][] shifted = new long[partCount][];
         long[] flips = new long[partCount];
         int[] tables = new int[partCount];
         int[] thresholds = new int[partCount];
         int[][][] groups = new int[partCount][][];
+        int part = 0;
         for (int t = 0; t < BlockTables.TABLES; t++) {
-            for (int v = 0; v < variants; v++) {
+            for (int v = 0; v < variants(maxDistance, t); v++, part++) {
                 int table = t;
-                int part = t * variants + v;
                 long flip = flip(t, v);
                 long[] probed = flip == 0 ? probes : flipped(probes, flip);
                 shifted[part] = probed;
@@ -235,9 +234,17 @@ final class FanoutQuery {
         return out;
     }
 
-    /** How many buckets of each table a probe within {@code maxDistance} reads: its own, and beyond 3 its 16 one-bit neighbours. */
-    static int variants(int maxDistance) {
-        return maxDistance > BlockTables.MAX_DISTANCE ? 1 + BlockTables.BLOCK_BITS : 1;
+    /**
+     * How many buckets of {@code table} a probe within {@code maxDistance} reads: its own, and
+     * in the first {@link BlockTables#neighbourTables} tables its 16 one-bit neighbours too.
+     */
+    static int variants(int maxDistance, int table) {
+        return table < BlockTables.neighbourTables(maxDistance) ? 1 + BlockTables.BLOCK_BITS : 1;
+    }
+
+    /** How many buckets a probe within {@code maxDistance} reads in all tables. */
+    static int parts(int maxDistance) {
+        return BlockTables.TABLES + BlockTables.neighbourTables(maxDistance) * BlockTables.BLOCK_BITS;
     }
 
     /** What a probe is XORed with for variant v of table t: 0 for its own bucket, else bit v-1 of its block. */

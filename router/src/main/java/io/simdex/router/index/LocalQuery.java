@@ -67,7 +67,6 @@ final class LocalQuery {
      * {@link TextVerification} (-1).
      */
     List<Candidates> candidates(String c, long[] gens, long[] probes, int maxDistance, int limit, TextChecks checks) {
-        int variants = FanoutQuery.variants(maxDistance);
         ShardNode.Matches m = scratch.get();
         List<Candidates> out = new ArrayList<>(probes.length);
         // The probes of a batch of texts share many candidates (to distance 7 they number in
@@ -77,11 +76,11 @@ final class LocalQuery {
         for (int i = 0; i < probes.length; i++) {
             long probe = probes[i];
             m.clear();
-            if (variants > 1 || probes.length > 1) {
-                prefetch(c, gens, probe, variants, stores, m);
+            if (maxDistance > BlockTables.MAX_DISTANCE || probes.length > 1) {
+                prefetch(c, gens, probe, maxDistance, stores, m);
             }
             for (int t = 0; t < BlockTables.TABLES; t++) {
-                for (int v = 0; v < variants; v++) {
+                for (int v = 0; v < FanoutQuery.variants(maxDistance, t); v++) {
                     long shifted = probe ^ FanoutQuery.flip(t, v);
                     int owner = placement.ownerOfBucket(t, BlockTables.block(shifted, t));
                     if (stores[owner] == null) {
@@ -105,17 +104,17 @@ final class LocalQuery {
     /**
      * Brings in the buckets a probe is about to read, a node's at a time
      * ({@link ShardNode#prefetch}): probed one by one, each waited for its own misses. Beyond
-     * distance 3 those are 68. Within 3 they are 4, about one a node, and a probe of a batch
+     * distance 3 those are 20 to 68. Within 3 they are 4, about one a node, and a probe of a batch
      * gains (batched Query at 10M stored: 1.22x and 1.08x the fingerprints a second, batched
      * Dedup 0.96x and 1.02x; two servers side by side, `run --batch 1000 --concurrency 2
      * --compare`, two rounds), but a call of one probe did not (unary Query at c=8: 0.89x and
      * 0.96x the calls a second), so it probes as before.
      */
-    private void prefetch(String c, long[] gens, long probe, int variants, ShardNode.Stores[] stores, ShardNode.Matches m) {
+    private void prefetch(String c, long[] gens, long probe, int maxDistance, ShardNode.Stores[] stores, ShardNode.Matches m) {
         Neighbourhood n = neighbourhood.get();
         n.clear();
         for (int t = 0; t < BlockTables.TABLES; t++) {
-            for (int v = 0; v < variants; v++) {
+            for (int v = 0; v < FanoutQuery.variants(maxDistance, t); v++) {
                 long shifted = probe ^ FanoutQuery.flip(t, v);
                 n.add(placement.ownerOfBucket(t, BlockTables.block(shifted, t)), t, shifted);
             }

@@ -105,6 +105,65 @@ class LocalQueryTest {
         }
     }
 
+    /**
+     * Neighbours planted with their differing bits spread over the blocks in every way that
+     * shares no block with the probe, (1,1,1,1) to (2,2,2,2) and (3,2,1,1) in every order, so
+     * that within 4..7 only some tables' one-bit-neighbour buckets hold them
+     * ({@link BlockTables#neighbourTables}): each k finds exactly those within k, d = k in and
+     * k + 1 out, as brute force and the fan-out do.
+     */
+    @Test
+    void spreadOverAllBlocks_distances4To7_matchBruteForceAndTheFanout() {
+        SplittableRandom rnd = new SplittableRandom(17);
+        int[][] spreads = {{1, 1, 1, 1}, {2, 1, 1, 1}, {2, 2, 1, 1}, {2, 2, 2, 1}, {2, 2, 2, 2}, {3, 1, 1, 1}, {3, 2, 1, 1}};
+        List<Long> stored = new ArrayList<>();
+        long[] probes = new long[40];
+        for (int q = 0; q < probes.length; q++) {
+            probes[q] = rnd.nextLong();
+            for (int[] spread : spreads) {
+                for (int rotation = 0; rotation < BlockTables.TABLES; rotation++) {
+                    long fp = probes[q];
+                    for (int t = 0; t < BlockTables.TABLES; t++) {
+                        fp = flipInBlock(fp, (t + rotation) % BlockTables.TABLES, spread[t], rnd);
+                    }
+                    stored.add(fp);
+                }
+            }
+        }
+        long[] fps = stored.stream().mapToLong(Long::longValue).toArray();
+        String[] ids = new String[fps.length];
+        for (int i = 0; i < fps.length; i++) {
+            ids[i] = "s" + i;
+        }
+        local.insert(C, Window.FOREVER, ids, fps);
+        for (int k = 4; k <= BlockTables.MAX_NEIGHBOUR_DISTANCE; k++) {
+            List<IndexRouter.Nearest> got = local.query(C, Window.FOREVER, probes, k, 0);
+            List<IndexRouter.Nearest> fannedOut = fanout.query(C, Window.FOREVER, probes, k, 0);
+            for (int q = 0; q < probes.length; q++) {
+                TreeSet<String> expected = new TreeSet<>();
+                for (int i = 0; i < fps.length; i++) {
+                    if (Hamming.distance(fps[i], probes[q]) <= k) {
+                        expected.add(ids[i]);
+                    }
+                }
+                TreeSet<String> found = new TreeSet<>();
+                got.get(q).hits().forEach(h -> found.add(h.id()));
+                assertFalse(expected.isEmpty(), "k=" + k + ": some planted within");
+                assertEquals(expected, found, "k=" + k + ", probe " + q);
+                assertEquals(fannedOut.get(q), got.get(q), "k=" + k + ", probe " + q + ": the fan-out's hits");
+            }
+        }
+    }
+
+    /** {@code fp} with {@code bits} distinct bits of block {@code table} flipped. */
+    private static long flipInBlock(long fp, int table, int bits, SplittableRandom rnd) {
+        long mask = 0;
+        while (Long.bitCount(mask) < bits) {
+            mask |= 1L << (table * BlockTables.BLOCK_BITS + rnd.nextInt(BlockTables.BLOCK_BITS));
+        }
+        return fp ^ mask;
+    }
+
     @Test
     void edges_3In4Out() {
         long stored = 0x0123_4567_89ab_cdefL;

@@ -116,7 +116,7 @@ public final class BucketTable implements Closeable {
     /**
      * Brings in what {@link #probe} of each bucket (tables[i], block(fps[i])), i below
      * {@code count}, reads first: the bucket's stripe lock and its page 0's residues. A probe
-     * beyond distance 3 reads 68 buckets, and each met its misses in turn (lock, then address,
+     * to distance 7 reads 68 buckets, and each met its misses in turn (lock, then address,
      * then page); read here first, all together, they overlap: a 20-word text's Dedup took 0.82x
      * the CPU at 200,000 stored ({@code dedup-cpu --stored 200000 --words 20}, medians of three
      * alternating runs). One stripe's read lock, held meanwhile, keeps
