@@ -114,7 +114,9 @@ final class Report {
     private static void crowding(StringBuilder b, List<PairScores> corpora) {
         b.append("## Bucket crowding: unrelated texts in one probed bucket (held-out source documents)\n\n");
         b.append("A probe reads, in each of the four tables, the bucket of its 16-bit block (distance <= 3) and, beyond 3, ")
-                .append("the block's 16 one-bit neighbours too: 68 buckets. What it scans grows with how many stored ")
+                .append("the block's 16 one-bit neighbours too: in every table for a MinHash probe and a SimHash probe to 7 ")
+                .append("(68 buckets), in two for a SimHash probe to 5 (36 buckets; BlockTables.neighbourTables); the columns ")
+                .append("below count all 68. What it scans grows with how many stored ")
                 .append("fingerprints share one of them. Two uniformly random fingerprints share a block with probability ")
                 .append("4 / 65,536 and a probed bucket with 68 / 65,536. Pairs: every two source documents of the held-out ")
                 .append("half that are unrelated as the random negatives are (different groups, word 3-gram Jaccard below 0.5); ")

@@ -44,17 +44,20 @@ public final class CollectionSettingsRules {
     /**
      * Candidates a sketch judges when the settings name no distance (see {@link #SKETCH_BY_DEFAULT}):
      * the widest radius whose Dedup stays within 2x the CPU of Dedup without sketches on
-     * 300-word texts at 20,000 stored (loadtest's {@code dedup-cpu}: 1.94x at 5, 2.28x at 6,
-     * 2.91x at 7; the ratio grows with a crowded store, 8.7-10.3x at 2M: its figures in
-     * loadtest/quality/README.md). At 6, long texts' F1 would be 0.992 and 0.993
-     * instead of 0.985 and 0.986; collections created with 6 or 7 keep it.
+     * 300-word texts at 20,000 stored (loadtest's {@code dedup-cpu --words 300 --modes
+     * off,on,on-k6}, three runs: 1.71-1.75x at 5, where a probe reads 36 buckets, and 2.03-2.11x
+     * at 6, 52 buckets and 2.5 times the sketch reads; the ratio grows with a crowded store,
+     * 8.7-10.3x at 2M when 5 read 68 buckets: its figures in loadtest/quality/README.md). At 6,
+     * long texts' F1 would be 0.992 and 0.993 instead of 0.985 and 0.986; collections created
+     * with 6 or 7 keep it.
      */
     static final int DEFAULT_SKETCH_CANDIDATE_DISTANCE = 5;
     static final double DEFAULT_SKETCH_MIN_JACCARD = 0.4;
     /**
      * SimHash candidates of a new collection's texts of at most {@link #DEFAULT_WIDE_MAX_WORDS}
-     * words: to 7, which the 68 buckets probed at 5 already hold, so only the sketches read for
-     * the extra candidates cost more. On loadtest/quality's tuning half, English texts of
+     * words: to 7, which costs a probe 68 buckets where 5 reads 36
+     * ({@link io.simdex.fingerprint.BlockTables#neighbourTables}), and the sketches read for the
+     * extra candidates. On loadtest/quality's tuning half, English texts of
      * 190-440 letters (35-80 words) went from F1 0.931 to 0.955, precision unchanged (its
      * RESULTS.md: "k <= 7 up to N words" rows, the wide-radius grid).
      */
