@@ -15,12 +15,14 @@ import java.nio.file.Path;
 /**
  * Where the pages of every (table, block) bucket lie: pages 0 .. K-1 in the base map
  * {@code buckets-G.cm} (K from {@link TableGeometry}; a small first file, then one for every
- * owned bucket's K pages: {@link TableGeometry#sizes}), later pages in the overflow map
- * {@code overflow-G.cm}, created when the first bucket the sizing did not foresee spills. Both
- * are {@link GrowingMap}s, and both hold fixed-size {@link PageLayout} values
- * keyed by {@link #pageKey}, and every page, base or overflow, is read and written in place:
- * this class is the one place that tells the two maps apart; {@link BucketTable} walks a
- * bucket's chain of pages without knowing which map holds each.
+ * owned bucket's K pages: {@link TableGeometry#sizes}), page K in the overflow map
+ * {@code overflow-G.cm}, created when the first bucket the sizing did not foresee spills, and
+ * later pages, which grow ({@link TableGeometry#capacity}), in a map per size,
+ * {@code pagesC-G.cm} for pages of C residues (tables of fixed pages keep them all in the
+ * overflow map). All are {@link GrowingMap}s of fixed-size {@link PageLayout} values keyed by
+ * {@link #pageKey}, and every page, base or overflow, is read and written in place: this class
+ * is the one place that tells the maps apart; {@link BucketTable} walks a bucket's chain of
+ * pages without knowing which map holds each.
  *
  * <h2>Addresses</h2>
  * {@link #address} answers where a page lies in its mapped file. Pages' addresses are read
@@ -81,6 +83,8 @@ final class BucketPages implements Closeable {
     private final boolean overflowChecksums;
     private final GrowingMap<Long, byte[]> base;
     private final GrowingMap<Long, byte[]> overflow;
+    /** Pages past page K by size class ({@link TableGeometry#grownCapacities}); empty for fixed pages. */
+    private final GrowingMap<Long, byte[]>[] grown;
     /**
      * Off-heap address of base page {@code bucketKey * pagesPerGeneration + page}, {@link #MISSING}
      * when looked up and absent, or 0 when not looked up yet or created or removed since. Read
@@ -132,13 +136,17 @@ final class BucketPages implements Closeable {
         base = new GrowingMap<>(dir, "buckets", geometry.sizes(geometry.pagesPerMap()).atMost(geometry.pagesPerMap()),
                 n -> ChronicleMap.of(Long.class, byte[].class).entries(n).constantValueSizeBySample(new byte[pageBytes])
                         .checksumEntries(geometry.entryChecksums()), clean);
-        overflow = GrowingMap.onFirstWrite(dir, "overflow", geometry.sizes(Math.max(1024, geometry.pagesPerMap() / 16)),
-                n -> ChronicleMap.of(Long.class, byte[].class).entries(n).constantValueSizeBySample(new byte[pageBytes])
-                        .checksumEntries(geometry.overflowChecksums())
-                        .maxBloatFactor(2.0), clean);
+        overflow = overflowMap(dir, "overflow", geometry, pageBytes, clean);
+        int[] capacities = geometry.grownCapacities();
+        @SuppressWarnings("unchecked")
+        GrowingMap<Long, byte[]>[] maps = new GrowingMap[capacities.length];
+        for (int i = 0; i < capacities.length; i++) {
+            maps[i] = overflowMap(dir, "pages" + capacities[i], geometry, PageLayout.pageBytes(capacities[i]), clean);
+        }
+        grown = maps;
         // Every page's address is remembered as the maps are read: a node that restarted would
         // otherwise look each page up on its first probe, and a store grown to ten times its
-        // sizing has seven pages a bucket. Older generations first, so a newer one's page wins.
+        // sizing has four pages a bucket. Older generations first, so a newer one's page wins.
         long[] residues = {0};
         forEachPage(base, (key, address) -> {
             residues[0] += PageLayout.countAt(address);
@@ -149,7 +157,7 @@ final class BucketPages implements Closeable {
             }
             setAddress(slot(bucket, page), address);
         });
-        forEachPage(overflow, (key, address) -> {
+        PageVisitor overflowPage = (key, address) -> {
             residues[0] += PageLayout.countAt(address);
             int bucket = (int) (key >>> 32);
             int index = (int) key - pagesPerGeneration;
@@ -158,8 +166,26 @@ final class BucketPages implements Closeable {
             } else {
                 rememberOverflowSlowPath(bucket, index, address);
             }
-        });
+        };
+        forEachPage(overflow, overflowPage);
+        for (GrowingMap<Long, byte[]> map : grown) {
+            forEachPage(map, overflowPage);
+        }
         entriesAtOpen = residues[0];
+    }
+
+    /** An overflow map of pages of {@code pageBytes}, made on its first write. */
+    private static GrowingMap<Long, byte[]> overflowMap(Path dir, String name, TableGeometry geometry, int pageBytes, boolean clean) {
+        return GrowingMap.onFirstWrite(dir, name, geometry.sizes(Math.max(1024, geometry.pagesPerMap() / 16)),
+                n -> ChronicleMap.of(Long.class, byte[].class).entries(n).constantValueSizeBySample(new byte[pageBytes])
+                        .checksumEntries(geometry.overflowChecksums())
+                        .maxBloatFactor(2.0), clean);
+    }
+
+    /** The map that holds page {@code page} of a bucket's chain, past the base pages. */
+    private GrowingMap<Long, byte[]> overflowOf(int page) {
+        int beyond = page - pagesPerGeneration;
+        return beyond == 0 || grown.length == 0 ? overflow : grown[Math.min(beyond, grown.length) - 1];
     }
 
     /** A page's key and where it lies. */
@@ -223,7 +249,7 @@ final class BucketPages implements Closeable {
     private long overflowAddress(int table, int block, int page) {
         long address = knownAddress(table, block, page);
         if (address == 0) {
-            address = lookUp(overflow, pageKey(table, block, page));
+            address = lookUp(overflowOf(page), pageKey(table, block, page));
             if (address != 0) {
                 int bucket = BlockTables.bucketKey(table, block);
                 if (page == pagesPerGeneration) {
@@ -363,7 +389,7 @@ final class BucketPages implements Closeable {
      */
     ExternalMapQueryContext<Long, byte[], ?> lock(int table, int block, int page) {
         long key = pageKey(table, block, page);
-        GrowingMap<Long, byte[]> map = page < pagesPerGeneration ? base : overflow;
+        GrowingMap<Long, byte[]> map = page < pagesPerGeneration ? base : overflowOf(page);
         for (int g = map.generationCount() - 1; g >= 0; g--) {
             ExternalMapQueryContext<Long, byte[], ?> c = lockIfPresent(map.generation(g), key);
             if (c != null) {
@@ -423,7 +449,7 @@ final class BucketPages implements Closeable {
             }
         } else {
             forgetOverflow(table, block, page);
-            overflow.put(key, bytes);
+            overflowOf(page).put(key, bytes);
         }
     }
 
@@ -439,7 +465,7 @@ final class BucketPages implements Closeable {
             base.remove(key);
         } else {
             forgetOverflow(table, block, page);
-            overflow.remove(key);
+            overflowOf(page).remove(key);
         }
     }
 
@@ -449,19 +475,30 @@ final class BucketPages implements Closeable {
     }
 
     long offHeapBytes() {
-        return base.offHeapBytes() + overflow.offHeapBytes();
+        long bytes = base.offHeapBytes() + overflow.offHeapBytes();
+        for (GrowingMap<Long, byte[]> map : grown) {
+            bytes += map.offHeapBytes();
+        }
+        return bytes;
     }
 
-    /** Pages stored in both maps. */
+    /** Pages stored in all maps. */
     long count() {
-        return base.size() + overflow.size();
+        long pages = base.size() + overflow.size();
+        for (GrowingMap<Long, byte[]> map : grown) {
+            pages += map.size();
+        }
+        return pages;
     }
 
-    /** Unmaps both maps; the caller makes sure no thread reads a page address after. */
+    /** Unmaps every map; the caller makes sure no thread reads a page address after. */
     @Override
     public void close() {
         base.close();
         overflow.close();
+        for (GrowingMap<Long, byte[]> map : grown) {
+            map.close();
+        }
     }
 
     private int addressSlot(int table, int block, int page) {

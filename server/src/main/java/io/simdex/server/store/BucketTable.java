@@ -19,8 +19,8 @@ import java.util.concurrent.locks.StampedLock;
  * The four permuted tables of one shard and collection: each (table, block) bucket is a chain
  * of fixed-size pages ({@link PageLayout}), page 0 first; {@link BucketPages} keeps them in
  * persisted Chronicle Maps, the first pages of every bucket in a base map sized for them and the
- * rest in an overflow map. One algorithm serves both: a page is an address, read and written in
- * place, wherever it lies.
+ * rest in overflow maps, each later page of a chain holding more ({@link TableGeometry#capacity}).
+ * One algorithm serves all: a page is an address, read and written in place, wherever it lies.
  *
  * <h2>Crashes</h2>
  * Pages are changed in place, in an order that a process killed at any instruction leaves
@@ -60,7 +60,6 @@ public final class BucketTable implements Closeable {
     }
 
     private final TableGeometry geometry;
-    private final int pageBytes;
     private final BucketPages pages;
     private final LockStripes<StampedLock> stripes = new LockStripes<>(STRIPES, StampedLock::new);
     private final AtomicLong entries = new AtomicLong();
@@ -72,7 +71,6 @@ public final class BucketTable implements Closeable {
 
     BucketTable(Path dir, TableGeometry geometry, boolean clean) {
         this.geometry = geometry;
-        this.pageBytes = PageLayout.pageBytes(geometry.pageCapacity());
         pages = new BucketPages(dir, geometry, clean);
         entries.set(pages.entriesAtOpen());
     }
@@ -150,14 +148,14 @@ public final class BucketTable implements Closeable {
                 int block = BlockTables.block(fps[i], tables[i]);
                 long address = pages.knownHeadAddress(tables[i], block);
                 if (address != 0) {
-                    sum += touchPage(address);
+                    sum += touchPage(address, 0);
                     // Later pages, as far as their addresses are known: a chain's pages are
                     // full but the last, and text fingerprints crowd some buckets into chains.
                     int chain = Math.min(PageLayout.pagesAt(address), PREFETCHED_PAGES);
                     for (int p = 1; p < chain; p++) {
                         long next = pages.knownAddress(tables[i], block, p);
                         if (next != 0) {
-                            sum += touchPage(next);
+                            sum += touchPage(next, p);
                         }
                     }
                 }
@@ -168,9 +166,9 @@ public final class BucketTable implements Closeable {
         }
     }
 
-    /** Touches the residues of the page at {@code address}, its count capped at a page's capacity ({@link #prefetch}). */
-    private int touchPage(long address) {
-        int residues = Math.min(Math.max(PageLayout.countAt(address), 0), geometry.pageCapacity());
+    /** Touches the residues of page {@code page} at {@code address}, its count capped at the page's capacity ({@link #prefetch}). */
+    private int touchPage(long address, int page) {
+        int residues = Math.min(Math.max(PageLayout.countAt(address), 0), geometry.capacity(page));
         long at = address + PageLayout.HEADER_BYTES;
         return touch(at, at + (long) residues * PageLayout.RESIDUE_BYTES);
     }
@@ -193,13 +191,13 @@ public final class BucketTable implements Closeable {
      * full (appends go to the last page, a remove fills its hole from the last), so their lines
      * are known without reading their headers, and the last page's header is read with them.
      * Scanned page by page, each page's misses waited for the one before; a collection holding
-     * ten times what it was created for has chains of seven pages.
+     * ten times what it was created for has chains of four pages (of seven, in fixed pages).
      */
     private void touchChain(int table, int block, int n, MatchBuffer out) {
         for (int p = 0; p < n; p++) {
             long address = pages.address(table, block, p);
             if (address != 0) {
-                out.keep(p < n - 1 ? touch(address, address + pageBytes) : MEMORY.readByte(address));
+                out.keep(p < n - 1 ? touch(address, address + PageLayout.pageBytes(geometry.capacity(p))) : MEMORY.readByte(address));
             }
         }
     }
@@ -377,8 +375,9 @@ public final class BucketTable implements Closeable {
 
     /** Writes page {@code page} of the bucket holding a prefix of {@code fps[from..to)}; returns how many it holds. */
     private int newPage(int table, int block, int page, long[] fps, int from, int to) {
-        int n = Math.min(geometry.pageCapacity(), to - from);
-        byte[] bytes = new byte[pageBytes];
+        int capacity = geometry.capacity(page);
+        int n = Math.min(capacity, to - from);
+        byte[] bytes = new byte[PageLayout.pageBytes(capacity)];
         PageLayout.count(bytes, n);
         PageLayout.pages(bytes, page == 0 ? 1 : 0);
         for (int i = 0; i < n; i++) {
@@ -408,7 +407,7 @@ public final class BucketTable implements Closeable {
     private long appendInPlace(int table, int block, int page, long[] fps, int from, int to, boolean onlyIfLast) {
         if (!pages.checksummed(page)) {
             long address = pages.address(table, block, page);
-            return address == 0 ? ABSENT : appendAt(address, table, fps, from, to, onlyIfLast);
+            return address == 0 ? ABSENT : appendAt(address, geometry.capacity(page), table, fps, from, to, onlyIfLast);
         }
         return appendInPlaceSlowPath(table, block, page, fps, from, to, onlyIfLast);
     }
@@ -419,10 +418,10 @@ public final class BucketTable implements Closeable {
      * batched Dedup at 2M stored, one per residue since Dedup's new fingerprints come one to a
      * bucket; see BucketPages#checksummed.
      */
-    private long appendAt(long address, int table, long[] fps, int from, int to, boolean onlyIfLast) {
+    private long appendAt(long address, int capacity, int table, long[] fps, int from, int to, boolean onlyIfLast) {
         int count = PageLayout.countAt(address);
         int chain = PageLayout.pagesAt(address);
-        int n = onlyIfLast && chain > 1 ? 0 : Math.min(geometry.pageCapacity() - count, to - from);
+        int n = onlyIfLast && chain > 1 ? 0 : Math.min(capacity - count, to - from);
         if (n <= 0) {
             return chain & 0xFFFF_FFFFL;
         }
@@ -442,7 +441,7 @@ public final class BucketTable implements Closeable {
             }
             MapEntry<Long, byte[]> e = c.entry();
             Data<byte[]> v = e.value();
-            long answer = appendAt(v.bytes().addressForRead(v.offset()), table, fps, from, to, onlyIfLast);
+            long answer = appendAt(v.bytes().addressForRead(v.offset()), geometry.capacity(page), table, fps, from, to, onlyIfLast);
             pages.written(page, e);
             return answer;
         }

@@ -11,7 +11,8 @@ import java.nio.file.Path;
 /**
  * Everything one shard keeps for one collection, in one directory:
  * {@code geometry.properties}, {@code buckets-G.cm}, {@code overflow-G.cm} once a bucket
- * spills past its base pages, {@code ids-G.cm},
+ * spills past its base pages and {@code pagesC-G.cm} once a chain grows further
+ * ({@link BucketPages}), {@code ids-G.cm},
  * {@code fps-G.cm}, {@code content-G.cm} once the collection records content hashes,
  * {@code texts-G.cm}, {@code sketches-G.cm} and {@code fpsketches-G.cm} once it records short
  * texts or sketches

@@ -41,17 +41,36 @@ import java.util.Properties;
  * 205 / 2 of 410 / 1 of 819: bulk load 335 / 389 / 541 s, batched Dedup 23K / 46K / 45K
  * docs/s, batched Query 67K / 115K / 144K fingerprints/s. That was without entry checksums,
  * as base pages are ({@link #entryChecksums}); with them the 2 x 410 load took 505 s.
+ *
+ * <h2>Outgrowing the sizing</h2>
+ * A collection without retention keeps its first layout however much it comes to hold. Past
+ * the first overflow page (as large as a base page, for the few buckets the sizing's two
+ * standard deviations did not cover) each page of a chain holds twice the one before, up to
+ * {@code maxPageCapacity} ({@link #capacity}): ten times the expected load reads 4 pages a
+ * bucket where fixed pages read 7, fifty times 6 where they read 32; and the full pages before
+ * a chain's last hold about as many residues as the last has room for, so the disk a chain
+ * takes stays within about twice what it holds. Each size is an
+ * overflow map of its own, since Chronicle Map wants its values near one size. Tables created
+ * with fixed pages keep them ({@code maxPageCapacity} absent from the file means
+ * {@code pageCapacity}).
  */
 public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap, boolean entryChecksums, long firstEntries,
-        boolean overflowChecksums) {
+        boolean overflowChecksums, int maxPageCapacity) {
     static final String FILE = "geometry.properties";
     /** Entries of the first file of a new store's growing maps: 1,024 pages of a bucket table, ids or fingerprints. */
     static final long FIRST_ENTRIES = 1024;
 
     public TableGeometry {
-        if (pageCapacity < 1 || pagesPerGeneration < 1 || pagesPerMap < 1 || firstEntries < 0) {
-            throw new IllegalArgumentException("bad geometry " + pageCapacity + "/" + pagesPerGeneration + "/" + pagesPerMap + "/" + firstEntries);
+        if (pageCapacity < 1 || pagesPerGeneration < 1 || pagesPerMap < 1 || firstEntries < 0 || maxPageCapacity < pageCapacity) {
+            throw new IllegalArgumentException("bad geometry " + pageCapacity + "/" + pagesPerGeneration + "/" + pagesPerMap + "/" + firstEntries
+                    + "/" + maxPageCapacity);
         }
+    }
+
+    /** A geometry of fixed pages: every page of a chain holds {@code pageCapacity}. */
+    public TableGeometry(int pageCapacity, int pagesPerGeneration, long pagesPerMap, boolean entryChecksums, long firstEntries,
+            boolean overflowChecksums) {
+        this(pageCapacity, pagesPerGeneration, pagesPerMap, entryChecksums, firstEntries, overflowChecksums, pageCapacity);
     }
 
     /**
@@ -89,9 +108,40 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
     }
 
     /**
+     * Residues page {@code page} of a bucket's chain holds: {@code pageCapacity} up to the first
+     * overflow page ({@code pagesPerGeneration}), then twice the page before, up to
+     * {@code maxPageCapacity}.
+     */
+    public int capacity(int page) {
+        int beyond = page - pagesPerGeneration;
+        if (beyond <= 0 || maxPageCapacity == pageCapacity) {
+            return pageCapacity;
+        }
+        return (int) Math.min(maxPageCapacity, (long) pageCapacity << Math.min(beyond, Integer.SIZE));
+    }
+
+    /**
+     * Size classes of the pages past the first overflow page, smallest first: class i holds
+     * page {@code pagesPerGeneration + 1 + i} and, for the last class, every page after. Empty
+     * for fixed pages.
+     */
+    public int[] grownCapacities() {
+        int classes = 0;
+        while (capacity(pagesPerGeneration + 1 + classes) < maxPageCapacity) {
+            classes++;
+        }
+        int[] out = new int[maxPageCapacity == pageCapacity ? 0 : classes + 1];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = capacity(pagesPerGeneration + 1 + i);
+        }
+        return out;
+    }
+
+    /**
      * Geometry for a shard expected to hold {@code expectedFingerprints} fingerprints in
      * {@code ownedBuckets} of the 4 x 65536 buckets: one page per bucket up to about 30M
-     * fingerprints, two up to about 60M. Its maps start small ({@link #FIRST_ENTRIES}).
+     * fingerprints, two up to about 60M. Its maps start small ({@link #FIRST_ENTRIES}), and its
+     * overflow pages grow up to {@link #MAX_CAPACITY} residues.
      */
     public static TableGeometry forExpected(long expectedFingerprints, int ownedBuckets) {
         double mean = Math.max(1.0, (double) expectedFingerprints / BlockTables.KEYS_PER_TABLE);
@@ -99,7 +149,7 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
         long pages = Math.max(1, (slots + MAX_CAPACITY - 1) / MAX_CAPACITY);
         int capacity = (int) Math.max(MIN_CAPACITY, Math.min(MAX_CAPACITY, (slots + pages - 1) / pages));
         pages = Math.max(1, (slots + capacity - 1) / capacity);
-        return new TableGeometry(capacity, (int) pages, ownedBuckets * pages, false, FIRST_ENTRIES);
+        return new TableGeometry(capacity, (int) pages, ownedBuckets * pages, false, FIRST_ENTRIES, false, Math.max(capacity, MAX_CAPACITY));
     }
 
     static final int MIN_CAPACITY = 8;
@@ -118,7 +168,8 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
                         Long.parseLong(p.getProperty("pagesPerMap")),
                         Boolean.parseBoolean(p.getProperty("entryChecksums", "true")),
                         Long.parseLong(p.getProperty("firstEntries", "0")),
-                        Boolean.parseBoolean(p.getProperty("overflowChecksums", "true")));
+                        Boolean.parseBoolean(p.getProperty("overflowChecksums", "true")),
+                        Integer.parseInt(p.getProperty("maxPageCapacity", p.getProperty("pageCapacity"))));
             }
             Properties p = new Properties();
             p.setProperty("pageCapacity", Integer.toString(fresh.pageCapacity));
@@ -127,6 +178,7 @@ public record TableGeometry(int pageCapacity, int pagesPerGeneration, long pages
             p.setProperty("entryChecksums", Boolean.toString(fresh.entryChecksums));
             p.setProperty("firstEntries", Long.toString(fresh.firstEntries));
             p.setProperty("overflowChecksums", Boolean.toString(fresh.overflowChecksums));
+            p.setProperty("maxPageCapacity", Integer.toString(fresh.maxPageCapacity));
             Writer w = new java.io.StringWriter();
             p.store(w, "bucket table geometry: fixed at creation, do not edit");
             io.simdex.core.io.DurableFiles.replace(file, w.toString());

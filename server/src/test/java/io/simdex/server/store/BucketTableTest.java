@@ -48,8 +48,66 @@ class BucketTableTest {
     /** As tables created after base pages dropped entry checksums and before overflow pages did. */
     private static final TableGeometry CHECKSUMMED_OVERFLOW = new TableGeometry(4, 3, 3 * 4096, false, 0, true);
 
+    /** As a new store's table: pages past the first overflow page grow, 4, 4, 8, 16, then 32 residues. */
+    private static final TableGeometry GROWING = new TableGeometry(4, 1, 4096, false, 16, false, 32);
+
+    /** Growing pages after three base pages: 4, 4, 4, 4, 8, then 16. */
+    private static final TableGeometry GROWING_AFTER_THREE = new TableGeometry(4, 3, 3 * 4096, false, 0, false, 16);
+
     static List<TableGeometry> geometries() {
-        return List.of(TINY, THREE_BASE_PAGES, CHECKSUMMED, SMALL_START, CHECKSUMMED_OVERFLOW);
+        return List.of(TINY, THREE_BASE_PAGES, CHECKSUMMED, SMALL_START, CHECKSUMMED_OVERFLOW, GROWING, GROWING_AFTER_THREE);
+    }
+
+    /**
+     * One bucket filled far past its base page: its chain takes the pages the geometry's
+     * capacities say (each size in a map of its own), and keeps every residue findable as it
+     * grows, after a reopen, and as removes shrink it page by page back to nothing.
+     */
+    @Test
+    void growingPages_chainTakesTheGeometrysPages_throughGrowthReopenAndShrinking() {
+        SplittableRandom random = new SplittableRandom(31);
+        long[] fps = new long[300];
+        for (int i = 0; i < fps.length; i++) {
+            fps[i] = (random.nextLong() & ~0xFFFFL) | 0x4242;
+        }
+        fps = Arrays.stream(fps).distinct().toArray();
+        try (BucketTable table = new BucketTable(dir, GROWING, true)) {
+            for (int i = 0; i < fps.length; i++) {
+                assertTrue(table.add(0, fps[i]));
+                assertEquals(pagesFor(GROWING, i + 1), table.pages(), "pages after " + (i + 1) + " adds");
+            }
+        }
+        for (int capacity : new int[]{8, 16, 32}) {
+            assertTrue(Files.exists(dir.resolve("pages" + capacity + "-0.cm")), "a map of " + capacity + "-residue pages");
+        }
+        assertFalse(Files.exists(dir.resolve("pages64-0.cm")), "no page past the largest size");
+        try (BucketTable table = new BucketTable(dir, GROWING, false)) {
+            assertEquals(fps.length, table.entries());
+            assertEquals(pagesFor(GROWING, fps.length), table.pages());
+            // The first stored goes first: each remove fills its hole from the chain's last page.
+            for (int r = 0; r < fps.length; r++) {
+                for (int j = r; j < fps.length; j += 37) {
+                    MatchBuffer out = new MatchBuffer();
+                    table.probe(0, fps[j], 0, out);
+                    assertEquals(1, out.size(), r + " removed, fp " + j);
+                }
+                assertTrue(table.remove(0, fps[r]));
+                MatchBuffer gone = new MatchBuffer();
+                table.probe(0, fps[r], 0, gone);
+                assertEquals(0, gone.size(), "fp " + r + " removed");
+                assertEquals(pagesFor(GROWING, fps.length - r - 1), table.pages(), (r + 1) + " removed");
+            }
+            assertEquals(0, table.entries());
+        }
+    }
+
+    /** Pages a chain of {@code residues} takes: base and overflow pages of the geometry's capacities, filled in turn. */
+    private static long pagesFor(TableGeometry geometry, int residues) {
+        long pages = 0;
+        for (int left = residues; left > 0; pages++) {
+            left -= geometry.capacity((int) pages);
+        }
+        return pages;
     }
 
     @ParameterizedTest

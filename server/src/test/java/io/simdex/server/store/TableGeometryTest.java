@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class TableGeometryTest {
@@ -54,7 +55,45 @@ class TableGeometryTest {
         assertEquals(TableGeometry.FIRST_ENTRIES, stored.firstEntries());
     }
 
+    @Test
+    void capacity_basePagesAndFirstOverflowPage_thenDoublingUpTo512() {
+        TableGeometry g = TableGeometry.forExpected(1_000_000, ALL_BUCKETS);
+        assertEquals(24, g.pageCapacity());
+        int[] expected = {24, 24, 48, 96, 192, 384, 512, 512, 512};
+        for (int page = 0; page < expected.length; page++) {
+            assertEquals(expected[page], g.capacity(page), "page " + page);
+        }
+        assertArrayEquals(new int[]{48, 96, 192, 384, 512}, g.grownCapacities());
+        assertEquals(512, g.capacity(Integer.MAX_VALUE), "no overflow of the shift");
+        TableGeometry large = TableGeometry.forExpected(50_000_000, ALL_BUCKETS);
+        assertArrayEquals(new int[]{512}, large.grownCapacities());
+        assertEquals(410, large.capacity(2));
+        assertEquals(512, large.capacity(3));
+    }
+
+    @Test
+    void capacity_fixedPages_everyPageAndNoGrownMaps() {
+        TableGeometry fixed = new TableGeometry(24, 1, 65536, false, 0, false);
+        assertEquals(24, fixed.maxPageCapacity());
+        for (int page = 0; page < 10; page++) {
+            assertEquals(24, fixed.capacity(page));
+        }
+        assertEquals(0, fixed.grownCapacities().length);
+    }
+
+    @Test
+    void loadOrStore_maxPageCapacity_roundTrips_absentMeansFixedPages(@TempDir Path dir) throws Exception {
+        TableGeometry fresh = TableGeometry.forExpected(1_000_000, 65536);
+        assertEquals(fresh, TableGeometry.loadOrStore(dir, fresh));
+        assertEquals(fresh, TableGeometry.loadOrStore(dir, new TableGeometry(8, 1, 1)));
+        Path old = dir.resolve("old");
+        Files.createDirectories(old);
+        Files.writeString(old.resolve(TableGeometry.FILE),
+                "pageCapacity=24\npagesPerGeneration=1\npagesPerMap=65536\nentryChecksums=false\nfirstEntries=1024\noverflowChecksums=false\n");
+        assertEquals(new TableGeometry(24, 1, 65536, false, 1024, false, 24), TableGeometry.loadOrStore(old, fresh));
+    }
+
     private static TableGeometry small(int capacity, int pages, long pagesPerMap) {
-        return new TableGeometry(capacity, pages, pagesPerMap, false, TableGeometry.FIRST_ENTRIES);
+        return new TableGeometry(capacity, pages, pagesPerMap, false, TableGeometry.FIRST_ENTRIES, false, Math.max(capacity, TableGeometry.MAX_CAPACITY));
     }
 }
