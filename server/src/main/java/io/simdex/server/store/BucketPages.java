@@ -136,12 +136,20 @@ final class BucketPages implements Closeable {
         base = new GrowingMap<>(dir, "buckets", geometry.sizes(geometry.pagesPerMap()).atMost(geometry.pagesPerMap()),
                 n -> ChronicleMap.of(Long.class, byte[].class).entries(n).constantValueSizeBySample(new byte[pageBytes])
                         .checksumEntries(geometry.entryChecksums()), clean);
-        overflow = overflowMap(dir, "overflow", geometry, pageBytes, clean);
+        overflow = overflowMap(dir, "overflow", geometry.sizes(Math.max(1024, geometry.pagesPerMap() / 16)), pageBytes,
+                geometry.overflowChecksums(), clean);
+        // A bucket has at most one page of each size but the largest: a small first file for
+        // the buckets texts crowd, then one for every owned bucket, the most it can need (a
+        // store grown to ten times its sizing has a page of the first two sizes in nearly every
+        // bucket; doubling from the small file, those maps took 1.5x the bytes of their pages).
         int[] capacities = geometry.grownCapacities();
+        long owned = Math.max(1, geometry.pagesPerMap() / geometry.pagesPerGeneration());
         @SuppressWarnings("unchecked")
         GrowingMap<Long, byte[]>[] maps = new GrowingMap[capacities.length];
         for (int i = 0; i < capacities.length; i++) {
-            maps[i] = overflowMap(dir, "pages" + capacities[i], geometry, PageLayout.pageBytes(capacities[i]), clean);
+            GrowingMap.Sizes sizes = new GrowingMap.Sizes(Math.min(TableGeometry.FIRST_ENTRIES, owned), owned);
+            maps[i] = overflowMap(dir, "pages" + capacities[i], i < capacities.length - 1 ? sizes.atMost(owned) : sizes,
+                    PageLayout.pageBytes(capacities[i]), geometry.overflowChecksums(), clean);
         }
         grown = maps;
         // Every page's address is remembered as the maps are read: a node that restarted would
@@ -175,10 +183,11 @@ final class BucketPages implements Closeable {
     }
 
     /** An overflow map of pages of {@code pageBytes}, made on its first write. */
-    private static GrowingMap<Long, byte[]> overflowMap(Path dir, String name, TableGeometry geometry, int pageBytes, boolean clean) {
-        return GrowingMap.onFirstWrite(dir, name, geometry.sizes(Math.max(1024, geometry.pagesPerMap() / 16)),
+    private static GrowingMap<Long, byte[]> overflowMap(Path dir, String name, GrowingMap.Sizes sizes, int pageBytes, boolean checksums,
+            boolean clean) {
+        return GrowingMap.onFirstWrite(dir, name, sizes,
                 n -> ChronicleMap.of(Long.class, byte[].class).entries(n).constantValueSizeBySample(new byte[pageBytes])
-                        .checksumEntries(geometry.overflowChecksums())
+                        .checksumEntries(checksums)
                         .maxBloatFactor(2.0), clean);
     }
 
