@@ -1,9 +1,5 @@
 package io.simdex.loadtest.report;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,23 +51,11 @@ final class DocBytesFigure implements Figure {
                 throw new IllegalArgumentException(stats + ": no documents");
             }
             return new Store(documents, StatsText.number(stats, "table bytes"), StatsText.number(stats, "doc bytes"),
-                    duBytes(dir.dir().resolve("disk-" + size + ".txt")));
+                    DuText.bytes(dir.dir().resolve("disk-" + size + ".txt")));
         }
 
         double diskPerDocument() {
             return diskBytes / documents;
-        }
-
-        /** The bytes {@code du -sb} gives: the first field of its one line. */
-        private static double duBytes(Path file) {
-            try {
-                String line = Files.readString(file, StandardCharsets.UTF_8).strip();
-                return Double.parseDouble(line.split("\\s+", 2)[0]);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + file, e);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(file + ": not the output of du -sb", e);
-            }
         }
     }
 }

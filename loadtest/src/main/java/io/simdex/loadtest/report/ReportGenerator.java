@@ -130,6 +130,7 @@ final class ReportGenerator {
         figures.put("bulkload-50m", new BulkLoadFigure());
         figures.put("durability-insert", new DurabilityFigure());
         figures.put("doc-bytes", new DocBytesFigure());
+        figures.put("grown-10m", new GrownFigure());
         figures.put("text-modes", new TextModesFigure());
         return Collections.unmodifiableMap(figures);
     }
