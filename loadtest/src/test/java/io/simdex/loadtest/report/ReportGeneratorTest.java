@@ -78,6 +78,11 @@ class ReportGeneratorTest {
         assertTrue(report.contains("[bulkload-50m](#fixture-bulkload-50m)"), report);
         assertTrue(report.contains("| `run-1.json` | 1 / 8 | **900** | 12,000 | **0.08** | 6.00 / 0.56 | 35.00 / 5.20 |"), report);
         assertTrue(report.contains("| `stats-10m.txt`, `disk-10m.txt` | 2,000 | 30.0 | 40.0 | **75.0** |"), report);
+        // Grown: 150K / 300K and 210K / 300K; tables 32,000 B / 800 fingerprints, disk 120,000 B / 1,000 documents.
+        assertTrue(report.contains("| `run-1.json` | 150,000 | 140,000 / 150,000 | 300,000 | 300,000 | **0.50** |"), report);
+        assertTrue(report.contains("Median of the runs' ratios: **0.60**."), report);
+        assertTrue(report.contains("| `stats-grown.txt`, `disk-grown.txt` | grown | 1,000 | 40.0 | 120.0 |"), report);
+        assertTrue(report.contains("| `stats-sized.txt`, `disk-sized.txt` | sized | 1,000 | 30.0 | 100.0 |"), report);
         assertTrue(report.contains("| zh short | 100 | **0.970 (P 0.989, R 0.951)** | 0.700 (P 1.000, R 0.500) | 0.800 (P 1.000, R 0.500) "
                 + "| 0.900 (P 1.000, R 0.500) |"), report);
         assertTrue(report.contains("| `cpu-60-1.json` | 60 words | 2,000 | 2,400 | 10.0 / 20.1 | **2.01x** | 2.0 / 3.0 | 1.50x | 1.3 | **99.5** |"), report);
