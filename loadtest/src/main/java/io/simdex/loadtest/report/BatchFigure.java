@@ -29,7 +29,7 @@ final class BatchFigure implements Figure {
         List<List<String>> rows = new ArrayList<>();
         for (Path file : dir.files("run-*.json")) {
             ResultJson r = ResultJson.read(file);
-            JsonObject simdex = simdex(r);
+            JsonObject simdex = r.requiredRunReport("simdex");
             JsonObject echo = r.runReport("echo");
             rows.add(List.of("`" + file.getFileName() + "`",
                     "**" + Md.count(r.number(simdex, "median.itemsPerSecond")) + "**",
@@ -49,14 +49,6 @@ final class BatchFigure implements Figure {
     }
 
     private double median(FigureDir dir) {
-        return dir.median("run-*.json", r -> r.number(simdex(r), "median.itemsPerSecond"));
-    }
-
-    private static JsonObject simdex(ResultJson r) {
-        JsonObject simdex = r.runReport("simdex");
-        if (simdex == null) {
-            throw new IllegalArgumentException(r.file() + ": no report for target simdex");
-        }
-        return simdex;
+        return dir.median("run-*.json", r -> r.number(r.requiredRunReport("simdex"), "median.itemsPerSecond"));
     }
 }

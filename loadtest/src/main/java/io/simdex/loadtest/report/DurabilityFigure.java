@@ -18,8 +18,8 @@ final class DurabilityFigure implements Figure {
         List<List<String>> rows = new ArrayList<>();
         for (Path file : dir.files("run-*.json")) {
             ResultJson r = ResultJson.read(file);
-            JsonObject fsync = report(r, "fsync");
-            JsonObject process = report(r, "process");
+            JsonObject fsync = r.requiredRunReport("fsync");
+            JsonObject process = r.requiredRunReport("process");
             double fsyncRate = r.number(fsync, "median.itemsPerSecond");
             double processRate = r.number(process, "median.itemsPerSecond");
             rows.add(List.of("`" + file.getFileName() + "`",
@@ -37,13 +37,5 @@ final class DurabilityFigure implements Figure {
     @Override
     public List<Target> targets(FigureDir dir) {
         return List.of();
-    }
-
-    private static JsonObject report(ResultJson r, String target) {
-        JsonObject report = r.runReport(target);
-        if (report == null) {
-            throw new IllegalArgumentException(r.file() + ": no report for target " + target);
-        }
-        return report;
     }
 }

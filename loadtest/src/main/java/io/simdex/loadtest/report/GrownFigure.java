@@ -22,11 +22,13 @@ final class GrownFigure implements Figure {
         List<Double> ratios = new ArrayList<>();
         for (Path file : dir.files("run-*.json")) {
             ResultJson r = ResultJson.read(file);
-            double grown = r.number(report(r, "grown"), "median.itemsPerSecond");
-            double sized = r.number(report(r, "sized"), "median.itemsPerSecond");
+            JsonObject grownRun = r.requiredRunReport("grown");
+            JsonObject sizedRun = r.requiredRunReport("sized");
+            double grown = r.number(grownRun, "median.itemsPerSecond");
+            double sized = r.number(sizedRun, "median.itemsPerSecond");
             ratios.add(grown / sized);
-            rows.add(List.of("`" + file.getFileName() + "`", Md.count(grown), Md.runs(r.perRun(report(r, "grown"), "itemsPerSecond"), Md::count),
-                    Md.count(sized), Md.runs(r.perRun(report(r, "sized"), "itemsPerSecond"), Md::count), "**" + Md.fixed(grown / sized, 2) + "**"));
+            rows.add(List.of("`" + file.getFileName() + "`", Md.count(grown), Md.runs(r.perRun(grownRun, "itemsPerSecond"), Md::count),
+                    Md.count(sized), Md.runs(r.perRun(sizedRun, "itemsPerSecond"), Md::count), "**" + Md.fixed(grown / sized, 2) + "**"));
         }
         StringBuilder out = new StringBuilder(Md.table(List.of("run", "grown, fingerprints/s (median run)", "runs",
                 "sized, fingerprints/s (median run)", "runs", "grown / sized"), rows));
@@ -49,13 +51,5 @@ final class GrownFigure implements Figure {
     @Override
     public List<Target> targets(FigureDir dir) {
         return List.of();
-    }
-
-    private static JsonObject report(ResultJson r, String target) {
-        JsonObject report = r.runReport(target);
-        if (report == null) {
-            throw new IllegalArgumentException(r.file() + ": no report for target " + target);
-        }
-        return report;
     }
 }

@@ -19,10 +19,6 @@ public final class HalfEchoRate {
     }
 
     static long of(ResultJson report) {
-        var echo = report.runReport("echo");
-        if (echo == null) {
-            throw new IllegalArgumentException(report.file() + ": no report for target echo");
-        }
-        return (long) (report.number(echo, "median.requestsPerSecond") / 2);
+        return (long) (report.number(report.requiredRunReport("echo"), "median.requestsPerSecond") / 2);
     }
 }

@@ -60,6 +60,15 @@ final class ResultJson {
         return null;
     }
 
+    /** {@link #runReport}, failing naming the file when the run had no such target. */
+    JsonObject requiredRunReport(String target) {
+        JsonObject report = runReport(target);
+        if (report == null) {
+            throw new IllegalArgumentException(file + ": no report for target " + target);
+        }
+        return report;
+    }
+
     /** The element of the top-level array {@code array} whose string {@code field} is {@code value}; fails naming the file if none. */
     JsonObject element(String array, String field, String value) {
         JsonElement list = root.get(array);

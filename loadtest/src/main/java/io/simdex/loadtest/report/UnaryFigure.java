@@ -39,10 +39,10 @@ final class UnaryFigure implements Figure {
             String name = open.getFileName().toString().replace("-open.json", "");
             ResultJson c8 = ResultJson.read(open.resolveSibling(name + "-c8.json"));
             ResultJson ol = ResultJson.read(open);
-            JsonObject s = report(ol, "simdex");
-            JsonObject e = report(ol, "echo");
+            JsonObject s = ol.requiredRunReport("simdex");
+            JsonObject e = ol.requiredRunReport("echo");
             rounds.add(new Round(name, ol.number(s, "settings.rate"),
-                    c8.number(report(c8, "simdex"), "median.requestsPerSecond"), c8.number(report(c8, "echo"), "median.requestsPerSecond"),
+                    c8.number(c8.requiredRunReport("simdex"), "median.requestsPerSecond"), c8.number(c8.requiredRunReport("echo"), "median.requestsPerSecond"),
                     ol.number(s, "median.latencyMicros.p99"), ol.number(e, "median.latencyMicros.p99"),
                     ol.number(s, "median.serverHandlingMicros.p99"), ol.perRun(s, "serverHandlingMicros.p99"),
                     ol.number(e, "median.serverHandlingMicros.p99"), ol.perRun(s, "serverHandlingMicros.queuedP99")));
@@ -100,13 +100,5 @@ final class UnaryFigure implements Figure {
 
     private static String bold(String text, boolean met) {
         return met ? "**" + text + "**" : text;
-    }
-
-    private static JsonObject report(ResultJson r, String target) {
-        JsonObject report = r.runReport(target);
-        if (report == null) {
-            throw new IllegalArgumentException(r.file() + ": no report for target " + target);
-        }
-        return report;
     }
 }
