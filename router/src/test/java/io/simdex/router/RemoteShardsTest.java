@@ -260,6 +260,15 @@ class RemoteShardsTest {
         return fps;
     }
 
+    /** {@code fp} with {@code bits} distinct bits of block {@code table} flipped. */
+    private static long flipInBlock(long fp, int table, int bits, SplittableRandom rnd) {
+        long mask = 0;
+        while (Long.bitCount(mask) < bits) {
+            mask |= 1L << (table * BlockTables.BLOCK_BITS + rnd.nextInt(BlockTables.BLOCK_BITS));
+        }
+        return fp ^ mask;
+    }
+
     private static String[] ids(int n) {
         return java.util.stream.IntStream.range(0, n).mapToObj(i -> "d" + i).toArray(String[]::new);
     }
@@ -294,6 +303,43 @@ class RemoteShardsTest {
             String[] ids = ids(fps.length);
             insertInBatches(index, ids, fps, 2_000);
             assertExact(index, fps, ids, rnd);
+        }
+    }
+
+    /**
+     * Probes that differ from a stored document in every block, (1,1,1,1) to (2,2,2,2) bits in
+     * every rotation, and probes 0 to 8 bits from one: at each distance from 4 to 7 only some
+     * tables' neighbour buckets hold them (BlockTables.neighbourTables), and those parts, sent to
+     * the nodes that own them, give exactly the brute-force answer.
+     */
+    @Test
+    void query_everyBlockDiffers_distances4To7_matchBruteForce() throws IOException {
+        try (IndexRouter index = new IndexRouter(replicaSets(node -> CompletableFuture.completedFuture(null)), Placement.roundRobin(NODES),
+                List.copyOf(clients), 2, false)) {
+            SplittableRandom rnd = new SplittableRandom(13);
+            long[] fps = fingerprints(rnd, 6_000);
+            String[] ids = ids(fps.length);
+            insertInBatches(index, ids, fps, 2_000);
+            int[][] spreads = {{1, 1, 1, 1}, {2, 1, 1, 1}, {2, 2, 1, 1}, {2, 2, 2, 1}, {2, 2, 2, 2}};
+            long[] probes = new long[120];
+            for (int i = 0; i < probes.length; i++) {
+                long near = fps[rnd.nextInt(fps.length)];
+                if (i % 2 == 0) {
+                    probes[i] = BitFlips.flip(near, i / 2 % 9, rnd);
+                } else {
+                    int[] spread = spreads[i / 2 % spreads.length];
+                    for (int t = 0; t < BlockTables.TABLES; t++) {
+                        near = flipInBlock(near, (t + i / 2) % BlockTables.TABLES, spread[t], rnd);
+                    }
+                    probes[i] = near;
+                }
+            }
+            for (int k = 4; k <= BlockTables.MAX_NEIGHBOUR_DISTANCE; k++) {
+                List<IndexRouter.Nearest> found = index.query("c", Window.FOREVER, probes, k, 0);
+                for (int q = 0; q < probes.length; q++) {
+                    assertEquals(bruteForce(fps, ids, probes[q], k), idsOf(found.get(q)), "probe " + q + " at distance " + k);
+                }
+            }
         }
     }
 
