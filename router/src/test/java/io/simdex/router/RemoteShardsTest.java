@@ -260,14 +260,6 @@ class RemoteShardsTest {
         return fps;
     }
 
-    /** {@code fp} with {@code bits} distinct bits of block {@code table} flipped. */
-    private static long flipInBlock(long fp, int table, int bits, SplittableRandom rnd) {
-        long mask = 0;
-        while (Long.bitCount(mask) < bits) {
-            mask |= 1L << (table * BlockTables.BLOCK_BITS + rnd.nextInt(BlockTables.BLOCK_BITS));
-        }
-        return fp ^ mask;
-    }
 
     private static String[] ids(int n) {
         return java.util.stream.IntStream.range(0, n).mapToObj(i -> "d" + i).toArray(String[]::new);
@@ -329,7 +321,7 @@ class RemoteShardsTest {
                 } else {
                     int[] spread = spreads[i / 2 % spreads.length];
                     for (int t = 0; t < BlockTables.TABLES; t++) {
-                        near = flipInBlock(near, (t + i / 2) % BlockTables.TABLES, spread[t], rnd);
+                        near = BitFlips.flipInBlock(near, (t + i / 2) % BlockTables.TABLES, spread[t], rnd);
                     }
                     probes[i] = near;
                 }

@@ -25,4 +25,22 @@ public final class BitFlips {
         }
         return fp ^ mask;
     }
+
+    /**
+     * {@code fp} with exactly {@code k} distinct random bits of block {@code table} flipped
+     * ({@link BlockTables#block}): a neighbour whose Hamming distance lies where the test wants it
+     * among the four blocks, e.g. one that differs in every block.
+     *
+     * @throws IllegalArgumentException if table is outside 0..3 or k outside 0..16
+     */
+    public static long flipInBlock(long fp, int table, int k, RandomGenerator random) {
+        if (table < 0 || table >= BlockTables.TABLES || k < 0 || k > BlockTables.BLOCK_BITS) {
+            throw new IllegalArgumentException("table must be 0..3 and k 0..16, were " + table + " and " + k);
+        }
+        long mask = 0;
+        while (Long.bitCount(mask) < k) {
+            mask |= 1L << (table * BlockTables.BLOCK_BITS + random.nextInt(BlockTables.BLOCK_BITS));
+        }
+        return fp ^ mask;
+    }
 }

@@ -25,6 +25,23 @@ class BitFlipsTest {
     }
 
     @Test
+    void flipInBlock_exactBitsInThatBlockOnly_badArgumentsRefused() {
+        SplittableRandom random = new SplittableRandom(7);
+        long fp = 0x0123_4567_89ab_cdefL;
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            for (int k = 0; k <= BlockTables.BLOCK_BITS; k++) {
+                long flipped = BitFlips.flipInBlock(fp, t, k, random);
+                for (int u = 0; u < BlockTables.TABLES; u++) {
+                    int differing = Long.bitCount((BlockTables.block(fp, u) ^ BlockTables.block(flipped, u)) & 0xFFFFL);
+                    assertEquals(u == t ? k : 0, differing, "table " + t + ", k " + k + ", block " + u);
+                }
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> BitFlips.flipInBlock(fp, 4, 1, random));
+        assertThrows(IllegalArgumentException.class, () -> BitFlips.flipInBlock(fp, 0, 17, random));
+    }
+
+    @Test
     void flip_sameSeed_sameResult() {
         assertEquals(BitFlips.flip(42L, 5, new SplittableRandom(6)), BitFlips.flip(42L, 5, new SplittableRandom(6)));
     }

@@ -124,7 +124,7 @@ class LocalQueryTest {
                 for (int rotation = 0; rotation < BlockTables.TABLES; rotation++) {
                     long fp = probes[q];
                     for (int t = 0; t < BlockTables.TABLES; t++) {
-                        fp = flipInBlock(fp, (t + rotation) % BlockTables.TABLES, spread[t], rnd);
+                        fp = BitFlips.flipInBlock(fp, (t + rotation) % BlockTables.TABLES, spread[t], rnd);
                     }
                     stored.add(fp);
                 }
@@ -155,14 +155,6 @@ class LocalQueryTest {
         }
     }
 
-    /** {@code fp} with {@code bits} distinct bits of block {@code table} flipped. */
-    private static long flipInBlock(long fp, int table, int bits, SplittableRandom rnd) {
-        long mask = 0;
-        while (Long.bitCount(mask) < bits) {
-            mask |= 1L << (table * BlockTables.BLOCK_BITS + rnd.nextInt(BlockTables.BLOCK_BITS));
-        }
-        return fp ^ mask;
-    }
 
     @Test
     void edges_3In4Out() {
