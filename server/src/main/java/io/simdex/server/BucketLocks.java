@@ -26,10 +26,10 @@ import java.util.Set;
  * from the wall clock in microseconds when the shard starts, so they keep increasing across a
  * restart. Stamps are kept per slot, not per key: a slot's stamp is the largest of the keys
  * that share it, so a lock may return a larger stamp than its keys' own, which keeps the
- * order above (numbers only need to exceed every earlier colliding document's). The low 18
- * bits of a key are its bucket key, so one collection's keys get a slot each. (As a boxed
- * {@code HashMap} of every key ever locked, {@code merge} had 13% of a batched Dedup's JFR
- * samples at 10M; an A/B of the two was within the noise of this 2-core machine.)
+ * order above (numbers only need to exceed every earlier colliding document's). A key's slot
+ * is its low 12 bits: 4,096 slots (32 KB) stay in a core's cache, where a slot per bucket key
+ * (2 MB) missed it on each key of a lock and again of its release. (As a boxed {@code HashMap}
+ * of every key ever locked, {@code merge} had 13% of a batched Dedup's JFR samples at 10M.)
  *
  * <h2>Leases</h2>
  * A lock expires after its lease, so a router that dies holding locks blocks others only that
@@ -52,14 +52,11 @@ import java.util.Set;
 final class BucketLocks {
     private static final long[] NONE = new long[0];
 
-    /** {@code inherited}: tokens whose intents were pending when {@code token} took the key. */
-    private record Held(long token, long expiresAtNanos, long[] inherited) {
-    }
-
-    private final Map<Long, Held> held = new HashMap<>();
+    /** Key -> holder token, lease end, and the tokens whose intents were pending when it took the key. */
+    private final HeldKeys held = new HeldKeys();
     /** By token: intents recorded and neither done nor settled. */
     private final Map<Long, LockGrant.Intent> intents = new HashMap<>();
-    private static final int STAMP_SLOTS = 1 << 18;
+    private static final int STAMP_SLOTS = 1 << 12;
     private final long startStamp = System.currentTimeMillis() * 1000;
     private final long[] stamps = new long[STAMP_SLOTS];
 
@@ -82,7 +79,9 @@ final class BucketLocks {
             for (IntentLog.Entry e : log.pending()) {
                 intents.put(e.intent().token(), e.intent());
                 for (long key : e.keys()) {
-                    held.putIfAbsent(key, new Held(e.intent().token(), now, NONE));
+                    if (held.find(key) < 0) {
+                        held.put(key, e.intent().token(), now, NONE);
+                    }
                 }
             }
         }
@@ -104,10 +103,10 @@ final class BucketLocks {
         Set<Long> inherited = null;
         for (int i = 0; i < keys.length; i++) {
             while (true) {
-                Held h = held.get(keys[i]);
-                if (h == null || h.token == token || h.expiresAtNanos - now <= 0) {
-                    long[] carried = h == null ? NONE : h.token == token ? h.inherited : pendingOf(h);
-                    held.put(keys[i], new Held(token, now + leaseMillis * 1_000_000, carried));
+                int h = held.find(keys[i]);
+                if (h < 0 || held.token(h) == token || held.expiresAtNanos(h) - now <= 0) {
+                    long[] carried = h < 0 ? NONE : held.token(h) == token ? held.inherited(h) : pendingOf(h);
+                    held.put(keys[i], token, now + leaseMillis * 1_000_000, carried);
                     if (carried.length > 0) {
                         inherited = inherited == null ? new LinkedHashSet<>() : inherited;
                         for (long t : carried) {
@@ -116,7 +115,7 @@ final class BucketLocks {
                     }
                     break;
                 }
-                long left = Math.min(deadline - now, h.expiresAtNanos - now);
+                long left = Math.min(deadline - now, held.expiresAtNanos(h) - now);
                 if (deadline - now <= 0) {
                     release(keys, i, token);
                     return LockGrant.BUSY;
@@ -145,17 +144,19 @@ final class BucketLocks {
         return grant(keys, token, leaseMillis, waitMillis).stamp();
     }
 
-    /** The tokens with intents pending on a key that {@code h} held: what it inherited, and its own. */
-    private long[] pendingOf(Held h) {
+    /** The tokens with intents pending on the key held in slot {@code h}: what its holder inherited, and its own. */
+    private long[] pendingOf(int h) {
         int n = 0;
-        long[] out = new long[h.inherited.length + 1];
-        for (long t : h.inherited) {
+        long[] inherited = held.inherited(h);
+        long holder = held.token(h);
+        long[] out = new long[inherited.length + 1];
+        for (long t : inherited) {
             if (intents.containsKey(t)) {
                 out[n++] = t;
             }
         }
-        if (intents.containsKey(h.token)) {
-            out[n++] = h.token;
+        if (intents.containsKey(holder)) {
+            out[n++] = holder;
         }
         return n == 0 ? NONE : Arrays.copyOf(out, n);
     }
@@ -168,8 +169,8 @@ final class BucketLocks {
         long now = System.nanoTime();
         int holding = 0;
         for (long key : keys) {
-            Held h = held.get(key);
-            holding += h != null && h.token == intent.token() && h.expiresAtNanos - now > 0 ? 1 : 0;
+            int h = held.find(key);
+            holding += h >= 0 && held.token(h) == intent.token() && held.expiresAtNanos(h) - now > 0 ? 1 : 0;
         }
         if (holding == keys.length) {
             if (log != null) {
@@ -198,11 +199,12 @@ final class BucketLocks {
         int released = 0;
         long now = System.nanoTime();
         for (long key : keys) {
-            Held h = held.get(key);
-            if (h != null && h.token == token) {
+            int h = held.find(key);
+            if (h >= 0 && held.token(h) == token) {
                 released++;
-                if (keepPending && (h.inherited.length > 0 || intents.containsKey(token))) {
-                    held.put(key, new Held(token, now, h.inherited)); // expired: free, with its pending
+                long[] inherited = held.inherited(h);
+                if (keepPending && (inherited.length > 0 || intents.containsKey(token))) {
+                    held.put(key, token, now, inherited); // expired: free, with its pending
                 } else {
                     held.remove(key);
                 }
