@@ -71,8 +71,8 @@ final class LocalQuery {
         List<Candidates> out = new ArrayList<>(probes.length);
         // The probes of a batch of texts share many candidates (to distance 7 they number in
         // the hundreds, DedupTextBenchmark): each is resolved, and its sketch read, once per call.
-        Batch batch = new Batch(probes.length > 1 ? new HashMap<>() : null, checks != null ? new HashMap<>() : null);
         ShardNode.Stores[] stores = new ShardNode.Stores[nodes.length];
+        Batch batch = new Batch(stores, probes.length > 1 ? new HashMap<>() : null, checks != null ? new HashMap<>() : null);
         for (int i = 0; i < probes.length; i++) {
             long probe = probes[i];
             m.clear();
@@ -83,10 +83,7 @@ final class LocalQuery {
                 for (int v = 0; v < FanoutQuery.variants(maxDistance, t); v++) {
                     long shifted = probe ^ FanoutQuery.flip(t, v);
                     int owner = placement.ownerOfBucket(t, BlockTables.block(shifted, t));
-                    if (stores[owner] == null) {
-                        stores[owner] = nodes[owner].stores(c, gens);
-                    }
-                    nodes[owner].probe(stores[owner], t, shifted, FanoutQuery.threshold(maxDistance, v), m);
+                    nodes[owner].probe(storesOf(owner, c, gens, stores), t, shifted, FanoutQuery.threshold(maxDistance, v), m);
                 }
             }
             MinHashSketch sketch = checks == null ? null : checks.sketch(i);
@@ -121,10 +118,7 @@ final class LocalQuery {
         }
         for (int owner = 0; owner < nodes.length; owner++) {
             if (n.counts[owner] > 0) {
-                if (stores[owner] == null) {
-                    stores[owner] = nodes[owner].stores(c, gens);
-                }
-                m.fps().keep(nodes[owner].prefetch(stores[owner], n.tables[owner], n.fps[owner], n.counts[owner]));
+                m.fps().keep(nodes[owner].prefetch(storesOf(owner, c, gens, stores), n.tables[owner], n.fps[owner], n.counts[owner]));
             }
         }
     }
@@ -145,8 +139,11 @@ final class LocalQuery {
         }
     }
 
-    /** What a call reads once: matches' ids (null for a one-probe call) and their kept sketches ({@link #NO_SKETCH}: none; null map: not read). */
-    private record Batch(Map<Match, DocMaps.IdList> resolved, Map<Match, byte[]> kept) {
+    /**
+     * What a call reads once: each node's stores (null until the call needs them), matches' ids
+     * (null for a one-probe call) and their kept sketches ({@link #NO_SKETCH}: none; null map: not read).
+     */
+    private record Batch(ShardNode.Stores[] stores, Map<Match, DocMaps.IdList> resolved, Map<Match, byte[]> kept) {
     }
 
     /** A fingerprint without a kept sketch, in {@link Batch#kept}. */
@@ -187,7 +184,7 @@ final class LocalQuery {
             if (sketch != null) {
                 byte[] kept = batch.kept().computeIfAbsent(new Match(fp, g), k -> {
                     SketchReads.reads(1);
-                    return kept(c, k.fp(), k.generation());
+                    return kept(c, gens, k.fp(), k.generation(), batch.stores());
                 });
                 if (kept != NO_SKETCH) {
                     similarity = SketchRule.estimatePacked(sketch, kept);
@@ -196,8 +193,8 @@ final class LocalQuery {
                     }
                 }
             }
-            DocMaps.IdList ids = batch.resolved() == null ? resolve(c, fp, g, limit)
-                    : batch.resolved().computeIfAbsent(new Match(fp, g), k -> resolve(c, k.fp(), k.generation(), limit));
+            DocMaps.IdList ids = batch.resolved() == null ? resolve(c, gens, fp, g, limit, batch.stores())
+                    : batch.resolved().computeIfAbsent(new Match(fp, g), k -> resolve(c, gens, k.fp(), k.generation(), limit, batch.stores()));
             hits.count(fp, ids.total());
             for (String id : ids.ids()) {
                 hits.add(id, fp, g, similarity);
@@ -206,14 +203,24 @@ final class LocalQuery {
         return hits.candidates();
     }
 
-    private DocMaps.IdList resolve(String c, long fp, long g, int limit) {
-        return nodes[placement.ownerOfFingerprint(fp)].resolveIds(c, g, fp, limit);
+    private DocMaps.IdList resolve(String c, long[] gens, long fp, long g, int limit, ShardNode.Stores[] stores) {
+        int owner = placement.ownerOfFingerprint(fp);
+        return nodes[owner].resolveIds(storesOf(owner, c, gens, stores), g, fp, limit);
     }
 
     /** The packed sketch kept for {@code fp} in generation g, {@link #NO_SKETCH} if none. */
-    private byte[] kept(String c, long fp, long g) {
-        byte[] kept = nodes[placement.ownerOfId(FingerprintSketch.key(fp))].packedSketchOf(c, g, fp);
+    private byte[] kept(String c, long[] gens, long fp, long g, ShardNode.Stores[] stores) {
+        int owner = placement.ownerOfId(FingerprintSketch.key(fp));
+        byte[] kept = nodes[owner].packedSketchOf(storesOf(owner, c, gens, stores), g, fp);
         return kept == null ? NO_SKETCH : kept;
+    }
+
+    /** Node {@code owner}'s stores of the call's generations, found on first use. */
+    private ShardNode.Stores storesOf(int owner, String c, long[] gens, ShardNode.Stores[] stores) {
+        if (stores[owner] == null) {
+            stores[owner] = nodes[owner].stores(c, gens);
+        }
+        return stores[owner];
     }
 
     /**
