@@ -14,10 +14,11 @@ import java.util.stream.IntStream;
 /**
  * A request's documents as parallel arrays, validated and fingerprinted before anything is
  * written: {@code contentKeys[i]} is the content hash of a text document (null for a
- * fingerprint), {@code known[i]} says its fingerprint came from the content index, and
- * {@code normalised[i]} is its normalised text (null for a fingerprint).
+ * fingerprint), {@code known[i]} says its fingerprint came from the content index,
+ * {@code normalised[i]} is its normalised text (null for a fingerprint) and {@code prints[i]}
+ * what fingerprinting it computed (null for a fingerprint or a known text).
  */
-record RequestDocs(String[] ids, long[] fps, byte[][] contentKeys, boolean[] known, String[] normalised) {
+record RequestDocs(String[] ids, long[] fps, byte[][] contentKeys, boolean[] known, String[] normalised, Target.TextPrint[] prints) {
     /** A digester per handler thread: {@code MessageDigest.getInstance} looks the provider up on every call. */
     private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(ContentHash::newSha256);
     /**
@@ -31,6 +32,7 @@ record RequestDocs(String[] ids, long[] fps, byte[][] contentKeys, boolean[] kno
         byte[][] keys = new byte[n][];
         boolean[] known = new boolean[n];
         String[] normalised = new String[n];
+        Target.TextPrint[] prints = new Target.TextPrint[n];
         int texts = 0;
         for (int i = 0; i < n; i++) {
             Document d = documents.get(i);
@@ -52,10 +54,15 @@ record RequestDocs(String[] ids, long[] fps, byte[][] contentKeys, boolean[] kno
             for (int i = 0; i < textIndexes.length; i++) {
                 int at = textIndexes[i];
                 known[at] = found[i];
-                fps[at] = found[i] ? recorded[i] : c.fingerprint("documents[" + at + "].text", documents.get(at).getText(), normalised[at]);
+                if (found[i]) {
+                    fps[at] = recorded[i];
+                } else {
+                    prints[at] = c.print("documents[" + at + "].text", documents.get(at).getText(), normalised[at]);
+                    fps[at] = prints[at].fp();
+                }
             }
         }
-        return new RequestDocs(ids, fps, keys, known, normalised);
+        return new RequestDocs(ids, fps, keys, known, normalised, prints);
     }
 
     /** Records the content hashes of the text documents {@code written} accepts. */

@@ -266,13 +266,21 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             int limit = Validation.limit(req.getLimit());
             long[] fps = new long[n];
             String[] texts = new String[n];
+            Target.TextPrint[] prints = new Target.TextPrint[n];
             for (int i = 0; i < n; i++) {
                 Probe p = req.getProbes(i);
                 // Normalised once: the fingerprint and the verification both read it.
                 texts[i] = p.hasText() ? ContentHash.normalise(Validation.text("probes", i, ".text", p.getText())) : null;
-                fps[i] = probe(c, i, p, texts[i]);
+                switch (p.getContentCase()) {
+                    case FINGERPRINT -> fps[i] = p.getFingerprint();
+                    case TEXT -> {
+                        prints[i] = c.print("probes[" + i + "].text", p.getText(), texts[i]);
+                        fps[i] = prints[i].fp();
+                    }
+                    case CONTENT_NOT_SET -> throw Validation.invalid("probes[" + i + "] has neither fingerprint nor text");
+                }
             }
-            return index().queryAsync(c.name(), c.window(), fps, k, limit, c.probeChecks(texts)).thenApply(hits -> {
+            return index().queryAsync(c.name(), c.window(), fps, k, limit, c.probeChecks(texts, prints)).thenApply(hits -> {
                 QueryResponse.Builder b = QueryResponse.newBuilder();
                 for (int i = 0; i < n; i++) {
                     QueryResult.Builder r = b.addResultsBuilder().setFingerprint(fps[i]).setTotalMatches(hits.get(i).total());
@@ -291,7 +299,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             int limit = Validation.limit(req.getLimit());
             RequestDocs docs = RequestDocs.read(c, req.getDocumentsList(), index());
             List<IndexRouter.Decision> decisions = index().dedup(c.name(), c.window(), docs.ids(), docs.fps(), k, limit,
-                    c.probeChecks(docs.normalised()));
+                    c.probeChecks(docs.normalised(), docs.prints()));
             docs.recordContents(index().contentIndex(), c, i -> decisions.get(i).inserted());
             DedupResponse.Builder b = DedupResponse.newBuilder();
             for (int i = 0; i < docs.ids().length; i++) {
@@ -393,15 +401,6 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     /** Removes expired URLs from every job's seen-set; returns how many. */
     public long sweepExpiredUrls() {
         return index().seenUrls().sweep(clock.instant().getEpochSecond());
-    }
-
-    /** A probe's fingerprint; {@code normalised} is its text's normal form, null for a fingerprint. */
-    private long probe(Target c, int i, Probe p, String normalised) {
-        return switch (p.getContentCase()) {
-            case FINGERPRINT -> p.getFingerprint();
-            case TEXT -> c.fingerprint("probes[" + i + "].text", p.getText(), normalised);
-            case CONTENT_NOT_SET -> throw Validation.invalid("probes[" + i + "] has neither fingerprint nor text");
-        };
     }
 
     Target existing(String name) {

@@ -25,19 +25,20 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
      * probes: what an Insert stores.
      */
     IndexRouter.TextChecks textChecks(String[] normalised) {
-        return textChecks(normalised, false);
+        return textChecks(normalised, false, null);
     }
 
     /**
      * As {@link #textChecks(String[])}, for probing with the texts' fingerprints: each text's
      * candidates are judged by the sketch rule of its fingerprint's kind, and a text near the
-     * short-text boundary probes with its other fingerprint too.
+     * short-text boundary probes with its other fingerprint too. {@code prints[i]}, if not null,
+     * is what fingerprinting text i computed ({@link #print}), not computed again here.
      */
-    IndexRouter.TextChecks probeChecks(String[] normalised) {
-        return textChecks(normalised, true);
+    IndexRouter.TextChecks probeChecks(String[] normalised, TextPrint[] prints) {
+        return textChecks(normalised, true, prints);
     }
 
-    private IndexRouter.TextChecks textChecks(String[] normalised, boolean probing) {
+    private IndexRouter.TextChecks textChecks(String[] normalised, boolean probing, TextPrint[] prints) {
         SketchRule sketchRule = CollectionSettingsRules.sketchRule(settings);
         if (shortText == null && sketchRule == null) {
             return null;
@@ -71,13 +72,15 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
             if (shortFingerprint == null) {
                 continue;
             }
-            int letters = shortFingerprint.lengths().letters(normalised[i]);
+            TextPrint print = prints == null ? null : prints[i];
+            int letters = print != null ? print.letters() : shortFingerprint.lengths().letters(normalised[i]);
             boolean isShort = shortFingerprint.lengths().isShort(letters);
             rules[i] = isShort ? shortFingerprint.probeRule() : simHashRule;
             if (shortFingerprint.lengths().probesBoth(letters)) {
                 // The text's other fingerprint; SimHash cuts the same features from the normalised text as from the text.
                 secondItems[seconds] = i;
-                secondFps[seconds] = isShort ? text.fingerprint(normalised[i]) : shortFingerprint.fingerprint(normalised[i]);
+                secondFps[seconds] = !isShort ? shortFingerprint.fingerprint(normalised[i])
+                        : print != null ? print.simHash() : text.fingerprint(normalised[i]);
                 secondRules[seconds] = isShort ? simHashRule : shortFingerprint.probeRule();
                 seconds++;
             }
@@ -98,17 +101,43 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
 
     /** As {@link #fingerprint(String, String)}, given the text's normal form ({@link ContentHash#normalise}) if known, else null. */
     long fingerprint(String field, String text, String normalised) {
+        return print(field, text, normalised).fp();
+    }
+
+    /**
+     * As {@link #fingerprint(String, String, String)}, with what the probe checks of the text
+     * need again ({@link #probeChecks}). A short text near the boundary probes with its SimHash
+     * too: computing it here validates the text as well, where a short text further from the
+     * boundary is only checked.
+     */
+    TextPrint print(String field, String text, String normalised) {
         Validation.text(field, text);
         String normal = shortFingerprint == null ? null : normalised != null ? normalised : ContentHash.normalise(text);
-        boolean isShort = normal != null && shortFingerprint.isShort(normal);
+        int letters = normal == null ? -1 : shortFingerprint.lengths().letters(normal);
+        boolean isShort = normal != null && shortFingerprint.lengths().isShort(letters);
+        long simHash;
         try {
             if (!isShort) {
-                return this.text.fingerprint(text);
+                return new TextPrint(this.text.fingerprint(text), letters, 0);
             }
-            this.text.check(text); // refused as SimHash refuses it, whichever fingerprint it gets
+            if (shortFingerprint.lengths().probesBoth(letters)) {
+                simHash = this.text.fingerprint(text);
+            } else {
+                this.text.check(text); // refused as SimHash refuses it, whichever fingerprint it gets
+                simHash = 0;
+            }
         } catch (IllegalArgumentException e) {
             throw Validation.invalid(field + ": " + e.getMessage());
         }
-        return shortFingerprint.fingerprint(normal);
+        return new TextPrint(shortFingerprint.fingerprint(normal), letters, simHash);
+    }
+
+    /**
+     * What fingerprinting a text computed: its fingerprint, its letters and digits as far as
+     * {@link io.simdex.core.text.ShortTextFingerprint#letters} counts them (-1: not counted, the
+     * collection gives short texts no MinHash fingerprint) and, for a short text that probes
+     * with both fingerprints, its SimHash (else 0).
+     */
+    record TextPrint(long fp, int letters, long simHash) {
     }
 }

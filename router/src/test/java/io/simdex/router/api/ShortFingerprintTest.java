@@ -83,8 +83,11 @@ class ShortFingerprintTest {
         try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("dropping").setSettings(CollectionSettings.newBuilder()
                     .setStopWords(StopWords.DROP_STOP_WORDS)).build());
-            // Both texts are short, so they would get a MinHash fingerprint: they are refused as SimHash refuses them.
-            String[][] refused = {{"", "，。！?-- ...", "text has no word"}, {"dropping", "The, of and to!", "only stop words"}};
+            // The texts are short, so they would get a MinHash fingerprint: they are refused as SimHash refuses them. The
+            // last, of 250 letters, also probes with its SimHash (which refuses it), the others are only checked.
+            String[][] refused = {{"", "，。！?-- ...", "text has no word"}, {"dropping", "The, of and to!", "only stop words"},
+                    {"dropping", "The, of and to! ".repeat(25), "only stop words"}};
+            assertTrue(new ShortTextFingerprint(ShortTextFingerprint.DEFAULT_MAX_LETTERS).probesBoth(BitMinHash.letters(ContentHash.normalise(refused[2][1]))));
             for (String[] r : refused) {
                 assertTrue(new ShortTextFingerprint(ShortTextFingerprint.DEFAULT_MAX_LETTERS).isShort(BitMinHash.letters(ContentHash.normalise(r[1]))));
                 StatusRuntimeException f = assertThrows(StatusRuntimeException.class, () -> s.stub().fingerprint(
