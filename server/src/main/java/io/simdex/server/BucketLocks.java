@@ -80,7 +80,7 @@ final class BucketLocks {
                 intents.put(e.intent().token(), e.intent());
                 for (long key : e.keys()) {
                     if (held.find(key) < 0) {
-                        held.put(key, e.intent().token(), now, NONE);
+                        held.add(key, e.intent().token(), now, NONE);
                     }
                 }
             }
@@ -106,7 +106,11 @@ final class BucketLocks {
                 int h = held.find(keys[i]);
                 if (h < 0 || held.token(h) == token || held.expiresAtNanos(h) - now <= 0) {
                     long[] carried = h < 0 ? NONE : held.token(h) == token ? held.inherited(h) : pendingOf(h);
-                    held.put(keys[i], token, now + leaseMillis * 1_000_000, carried);
+                    if (h < 0) {
+                        held.add(keys[i], token, now + leaseMillis * 1_000_000, carried);
+                    } else {
+                        held.set(h, token, now + leaseMillis * 1_000_000, carried);
+                    }
                     if (carried.length > 0) {
                         inherited = inherited == null ? new LinkedHashSet<>() : inherited;
                         for (long t : carried) {
@@ -204,7 +208,7 @@ final class BucketLocks {
                 released++;
                 long[] inherited = held.inherited(h);
                 if (keepPending && (inherited.length > 0 || intents.containsKey(token))) {
-                    held.put(key, token, now, inherited); // expired: free, with its pending
+                    held.set(h, token, now, inherited); // expired: free, with its pending
                 } else {
                     held.remove(key);
                 }

@@ -56,25 +56,27 @@ final class HeldKeys {
         return inherited[slot];
     }
 
-    /** Sets {@code key}'s holder, whether or not it was held. */
-    void put(long key, long token, long expiresAtNanos, long[] carried) {
-        int slot = find(key);
-        if (slot < 0) {
-            if (2 * (size + 1) > keys.length) {
-                rehash(keys.length * 2);
-            }
-            int mask = keys.length - 1;
-            slot = home(key, mask);
-            while (used[slot]) {
-                slot = (slot + 1) & mask;
-            }
-            used[slot] = true;
-            keys[slot] = key;
-            size++;
-        }
+    /** Sets the holder of the key in {@code slot} (from {@link #find}, with no add or remove since). */
+    void set(int slot, long token, long expiresAtNanos, long[] carried) {
         tokens[slot] = token;
         expires[slot] = expiresAtNanos;
         inherited[slot] = carried.length == 0 ? NONE : carried;
+    }
+
+    /** Holds {@code key}, which is not held ({@link #find} said so): one probe of the table, not two. */
+    void add(long key, long token, long expiresAtNanos, long[] carried) {
+        if (2 * (size + 1) > keys.length) {
+            rehash(keys.length * 2);
+        }
+        int mask = keys.length - 1;
+        int slot = home(key, mask);
+        while (used[slot]) {
+            slot = (slot + 1) & mask;
+        }
+        used[slot] = true;
+        keys[slot] = key;
+        size++;
+        set(slot, token, expiresAtNanos, carried);
     }
 
     /** Stops holding {@code key}, if it is held. */
@@ -116,7 +118,7 @@ final class HeldKeys {
         size = 0;
         for (int i = 0; i < oldKeys.length; i++) {
             if (oldUsed[i]) {
-                put(oldKeys[i], oldTokens[i], oldExpires[i], oldInherited[i]);
+                add(oldKeys[i], oldTokens[i], oldExpires[i], oldInherited[i]);
             }
         }
     }
