@@ -96,16 +96,12 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
      * texts one and it is short; SimHash validates either way (a text without a word is refused).
      */
     long fingerprint(String field, String text) {
-        return fingerprint(field, text, null);
-    }
-
-    /** As {@link #fingerprint(String, String)}, given the text's normal form ({@link ContentHash#normalise}) if known, else null. */
-    long fingerprint(String field, String text, String normalised) {
-        return print(field, text, normalised).fp();
+        return print(field, text, null).fp();
     }
 
     /**
-     * As {@link #fingerprint(String, String, String)}, with what the probe checks of the text
+     * As {@link #fingerprint(String, String)}, given the text's normal form
+     * ({@link ContentHash#normalise}) if known, else null, with what the probe checks of the text
      * need again ({@link #probeChecks}). A short text near the boundary probes with its SimHash
      * too: computing it here validates the text as well, where a short text further from the
      * boundary is only checked.
