@@ -5,6 +5,9 @@ import io.simdex.loadtest.gen.TextCorpus;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;
+import io.simdex.proto.v1.DedupResponse;
+import io.simdex.proto.v1.DedupResult;
+import io.simdex.proto.v1.DeleteRequest;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.Probe;
 import io.simdex.proto.v1.QueryRequest;
@@ -40,9 +43,20 @@ import java.util.stream.Stream;
  * us per text between iterations). Garbage collection of what a request allocates is not
  * counted. The modes' collections live in one embedded instance and take turns batch by batch,
  * so they share its JIT state and the machine's load. Each Dedup batch is preceded by a Query of
- * as many other texts of the pool, timed the same way. At the end, each mode's collection
- * files are weighed: the bytes its directories hold on the four shards per document it stores,
- * and those of its sketch verification (short texts, sketches) beyond {@code off}'s.
+ * as many other texts, timed the same way.
+ *
+ * <p>Every batch's texts are new, as a crawler's pages mostly are: half near-duplicates of
+ * stored texts (1-19 words replaced), half new documents, in both languages; after each Dedup
+ * the documents it stored are deleted (untimed), so each collection holds its {@code --stored}
+ * texts throughout. With {@code --repeat} the batches cycle through a pool of {@value #POOL}
+ * texts instead, as a re-crawl sends unchanged pages again: from the pool's second pass on, a
+ * text its collection stored takes its fingerprint from the content index, which skips SimHash.
+ * A collection that finds few near-duplicates stores most of the pool, so it answers mostly
+ * from the content index: {@code off} then measured 5-9 us per text where new texts take 18-70.
+ *
+ * <p>Each mode's collection files are weighed once its {@code --stored} texts are loaded,
+ * before the batches: the bytes its directories hold on the four shards per document it
+ * stores, and those of its sketch verification (short texts, sketches) beyond {@code off}'s.
  */
 @Command(name = "dedup-cpu", mixinStandardHelpOptions = true,
         description = "CPU time per text of Dedup and Query with sketch verification off and on, in the calling thread; bytes per document.")
@@ -73,13 +87,17 @@ public final class DedupCpuCommand implements Callable<Integer> {
     String corpus = "wide";
 
     /**
-     * What each collection is sized for. A collection ends with at most {@code --stored} plus
-     * {@value #POOL} documents (the texts the rounds cycle through), so {@code --stored} + 4000
+     * What each collection is sized for. A collection holds at most {@code --stored} plus a batch
+     * of documents ({@code --stored} plus {@value #POOL} with {@code --repeat}), so {@code --stored}
      * sizes its files for what it holds, which bytes per document need; the default leaves room
      * to spare, as the CPU figures in loadtest/quality/README.md were measured.
      */
     @Option(names = "--expected", description = "Documents each collection is sized for (default: stored x 2 x modes).")
     long expected;
+
+    @Option(names = "--repeat", description = "Cycle the batches through a pool of " + POOL + " texts, as a re-crawl sends pages again, "
+            + "instead of new texts in every batch.")
+    boolean repeat;
 
     @Option(names = "--json", description = "Also write the results as JSON here.")
     Path json;
@@ -88,7 +106,7 @@ public final class DedupCpuCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         long sizedFor = expected > 0 ? expected : (long) stored * 2 * modes.size();
         try (InProcessSimdex simdex = InProcessSimdex.start("dedup-cpu", sizedFor)) {
-            measure(simdex.stub());
+            measure(simdex.stub(), simdex.dir());
             Result result = result(simdex, sizedFor);
             print(result);
             if (json != null) {
@@ -102,8 +120,11 @@ public final class DedupCpuCommand implements Callable<Integer> {
     private final Map<String, long[]> sketchWork = new LinkedHashMap<>();
     private final Map<String, List<Double>> dedupMicros = new LinkedHashMap<>();
     private final Map<String, List<Double>> queryMicros = new LinkedHashMap<>();
+    /** Per mode, once its stored texts are loaded: its documents, and the bytes of its files. */
+    private final Map<String, Long> loadedDocuments = new LinkedHashMap<>();
+    private final Map<String, Footprint> loadedBytes = new LinkedHashMap<>();
 
-    private void measure(SimdexGrpc.SimdexBlockingStub stub) {
+    private void measure(SimdexGrpc.SimdexBlockingStub stub, Path dataDir) {
         TextCorpus texts = corpus.equals("small") ? new TextCorpus(42) : TextCorpus.wide(42);
         String[] loaded = new String[stored];
         for (int i = 0; i < stored; i++) {
@@ -121,22 +142,37 @@ public final class DedupCpuCommand implements Callable<Integer> {
                 }
                 stub.dedup(r.build());
             }
+            loadedDocuments.put(mode, stub.stats(StatsRequest.newBuilder().setCollection(mode).build()).getDocuments());
+            loadedBytes.put(mode, footprint(dataDir, mode));
         }
         String[] pool = new String[POOL];
-        for (int i = 0; i < POOL; i++) {
+        for (int i = 0; repeat && i < POOL; i++) {
             pool[i] = i % 2 == 0 ? texts.nearDuplicate(loaded[i % stored], language(i % stored), 1 + i % 20) : texts.document(language(i), words);
         }
+        String[] dedupTexts = new String[BATCH];
+        String[] queryTexts = new String[BATCH];
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         for (int call = 0; call < rounds; call++) {
             boolean measured = call >= rounds / 3;
+            for (int i = 0; i < BATCH; i++) {
+                int j = call * BATCH + i;
+                if (repeat) {
+                    // The Query asks for other texts than the Dedup's (half the pool away), so
+                    // it does not warm the buckets the Dedup then reads.
+                    dedupTexts[i] = pool[j % POOL];
+                    queryTexts[i] = pool[(j + POOL / 2) % POOL];
+                } else {
+                    // Near-duplicates of the Query's sources lie half the stored texts away from the Dedup's.
+                    dedupTexts[i] = newText(texts, loaded, j, 0);
+                    queryTexts[i] = newText(texts, loaded, j, stored / 2);
+                }
+            }
             for (String mode : modes) {
                 QueryRequest.Builder q = QueryRequest.newBuilder().setCollection(mode);
                 DedupRequest.Builder r = DedupRequest.newBuilder().setCollection(mode);
                 for (int i = 0; i < BATCH; i++) {
-                    // The Query asks for other texts than the Dedup's (half the pool away), so
-                    // it does not warm the buckets the Dedup then reads.
-                    q.addProbes(Probe.newBuilder().setText(pool[(call * BATCH + i + POOL / 2) % POOL]));
-                    r.addDocuments(Document.newBuilder().setId("q" + call + "-" + i).setText(pool[(call * BATCH + i) % POOL]));
+                    q.addProbes(Probe.newBuilder().setText(queryTexts[i]));
+                    r.addDocuments(Document.newBuilder().setId("q" + call + "-" + i).setText(dedupTexts[i]));
                 }
                 QueryRequest query = q.build();
                 DedupRequest request = r.build();
@@ -145,8 +181,15 @@ public final class DedupCpuCommand implements Callable<Integer> {
                 long queryCpu = threads.getCurrentThreadCpuTime() - start;
                 long[] before = {SketchReads.probes(), SketchReads.reads(), SketchReads.capped()};
                 start = threads.getCurrentThreadCpuTime();
-                stub.dedup(request);
+                DedupResponse answer = stub.dedup(request);
                 long cpu = threads.getCurrentThreadCpuTime() - start;
+                if (!repeat) {
+                    DeleteRequest.Builder stored = DeleteRequest.newBuilder().setCollection(mode);
+                    answer.getResultsList().stream().filter(DedupResult::getInserted).forEach(d -> stored.addIds(d.getId()));
+                    if (stored.getIdsCount() > 0) {
+                        stub.delete(stored.build());
+                    }
+                }
                 if (measured) {
                     queryMicros.computeIfAbsent(mode, m -> new ArrayList<>()).add(queryCpu / 1_000.0 / BATCH);
                     dedupMicros.computeIfAbsent(mode, m -> new ArrayList<>()).add(cpu / 1_000.0 / BATCH);
@@ -159,6 +202,19 @@ public final class DedupCpuCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The {@code j}th new text: for even j a near-duplicate of stored text {@code j / 2 + offset}
+     * (1-19 words replaced), for odd j a new document; both alternate the languages.
+     */
+    private String newText(TextCorpus texts, String[] loaded, int j, int offset) {
+        int k = j / 2;
+        if (j % 2 == 0) {
+            int source = (k + offset) % loaded.length;
+            return texts.nearDuplicate(loaded[source], language(source), 1 + j % 20);
+        }
+        return texts.document(language(k), words);
+    }
+
     private Result result(InProcessSimdex simdex, long sizedFor) {
         List<ModeResult> out = new ArrayList<>();
         Quartiles offDedup = null;
@@ -167,8 +223,8 @@ public final class DedupCpuCommand implements Callable<Integer> {
         for (String mode : modes) {
             Quartiles dedup = Quartiles.of(dedupMicros.get(mode));
             Quartiles query = Quartiles.of(queryMicros.get(mode));
-            long documents = simdex.stub().stats(StatsRequest.newBuilder().setCollection(mode).build()).getDocuments();
-            Footprint bytes = footprint(simdex.dir(), mode);
+            long documents = loadedDocuments.get(mode);
+            Footprint bytes = loadedBytes.get(mode);
             double verificationPerDocument = (double) bytes.verification() / documents;
             if (mode.equals("off")) {
                 offDedup = dedup;
@@ -181,7 +237,7 @@ public final class DedupCpuCommand implements Callable<Integer> {
                     (double) bytes.all() / documents, verificationPerDocument - offBytes,
                     work[0] == 0 ? 0 : (double) work[1] / work[0], work[0] == 0 ? 0 : 100.0 * work[2] / work[0]));
         }
-        return new Result(stored, corpus, words, rounds - rounds / 3, BATCH, sizedFor, out);
+        return new Result(stored, corpus, words, repeat ? "repeat" : "new", rounds - rounds / 3, BATCH, sizedFor, out);
     }
 
     /** The files of a sketch verification keeps: short texts, and sketches by id and by fingerprint (TextStore). */
@@ -220,15 +276,15 @@ public final class DedupCpuCommand implements Callable<Integer> {
     }
 
     private void print(Result r) {
-        System.out.printf("dedup-cpu: %d %s texts of %d words stored per collection (sized for %,d), %d batches of %d measured per mode%n",
-                r.stored(), r.corpus(), r.words(), r.sizedFor(), r.measuredBatches(), r.batch());
+        System.out.printf("dedup-cpu: %d %s texts of %d words stored per collection (sized for %,d), %d batches of %d %s texts measured per mode%n",
+                r.stored(), r.corpus(), r.words(), r.sizedFor(), r.measuredBatches(), r.batch(), r.texts().equals("new") ? "new" : "repeated");
         for (ModeResult m : r.modes()) {
             System.out.printf("%-6s CPU us per text: Dedup median %.1f (quartiles %.1f, %.1f)%s; Query median %.1f (quartiles %.1f, %.1f)%s%s%n",
                     m.mode(), m.dedup().median(), m.dedup().lower(), m.dedup().upper(), ratio(m.dedupRatio()),
                     m.query().median(), m.query().lower(), m.query().upper(), ratio(m.queryRatio()),
                     m.sketchReadsPerProbe() == 0 ? "" : String.format("; %.1f sketch reads per probe, %.1f%% of probes cut to the nearest %,d",
                             m.sketchReadsPerProbe(), m.cappedPercent(), VerificationBudget.FINGERPRINTS));
-            System.out.printf("%-6s %,d documents, %,d bytes on the shards: %.1f B per document%s%n", m.mode(), m.documents(), m.bytes(),
+            System.out.printf("%-6s once loaded, %,d documents, %,d bytes on the shards: %.1f B per document%s%n", m.mode(), m.documents(), m.bytes(),
                     m.bytesPerDocument(), Double.isNaN(m.extraBytesPerDocument()) || m.mode().equals("off") ? ""
                             : String.format(", sketch verification %.1f B beyond off's", m.extraBytesPerDocument()));
         }
@@ -250,13 +306,14 @@ public final class DedupCpuCommand implements Callable<Integer> {
     /**
      * One mode's figures. Ratios are against {@code off} when it is measured before this mode (NaN
      * otherwise); so are the extra bytes: the sketch verification's files per document beyond off's.
+     * Documents and bytes are those once the stored texts were loaded.
      */
     record ModeResult(String mode, Quartiles dedup, double dedupRatio, Quartiles query, double queryRatio, long documents, long bytes,
                       double bytesPerDocument, double extraBytesPerDocument, double sketchReadsPerProbe, double cappedPercent) {
     }
 
-    /** What {@code --json} writes. */
-    record Result(int stored, String corpus, int words, int measuredBatches, int batch, long sizedFor, List<ModeResult> modes) {
+    /** What {@code --json} writes; {@code texts} is "new" or "repeat" ({@code --repeat}). */
+    record Result(int stored, String corpus, int words, String texts, int measuredBatches, int batch, long sizedFor, List<ModeResult> modes) {
     }
 
     /**
