@@ -11,6 +11,11 @@ interface FeatureExtractor {
     /** The features of text already passed through {@link Normalization#apply}; empty if none. */
     List<String> features(String normalized);
 
+    /** Whether {@link #features} of this text is not empty; may stop at the first feature. */
+    default boolean any(String normalized) {
+        return !features(normalized).isEmpty();
+    }
+
     /** The extractor for these settings; only WORDS builds a HanLP segmenter. */
     static FeatureExtractor of(TextSettings settings) {
         StopWords stopWords = settings.dropStopWords() ? StopWords.defaults() : null;

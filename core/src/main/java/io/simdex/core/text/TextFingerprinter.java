@@ -116,7 +116,10 @@ public final class TextFingerprinter {
      * @throws IllegalArgumentException as {@link #fingerprint} does
      */
     public void check(String text) {
-        if (terms(text).isEmpty()) {
+        if (text == null) {
+            throw new IllegalArgumentException("text is null");
+        }
+        if (!features.any(Normalization.apply(text))) {
             throw noTermsSlowPath(text);
         }
     }

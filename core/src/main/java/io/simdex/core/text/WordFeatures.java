@@ -34,6 +34,12 @@ final class WordFeatures implements FeatureExtractor {
         return shingleSize == 1 || tokens.isEmpty() ? tokens : shingles(tokens, shingleSize);
     }
 
+    /** A text has a feature exactly when it has a token that is not a stop word: shingling keeps any token. */
+    @Override
+    public boolean any(String normalized) {
+        return tokenizer.anyToken(normalized, stopWords);
+    }
+
     private static List<String> shingles(List<String> tokens, int k) {
         int count = Math.max(1, tokens.size() - k + 1);
         int width = Math.min(k, tokens.size());

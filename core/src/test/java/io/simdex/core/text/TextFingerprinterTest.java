@@ -117,6 +117,35 @@ class TextFingerprinterTest {
         TextFingerprinter.of(KEEP_STOP_WORDS).check("The, of and to!");
     }
 
+    /**
+     * check stops at the first feature ({@link FeatureExtractor#any}) where fingerprint lists them
+     * all: over every pipeline and texts that are all stop words but one word at either end, only
+     * punctuation, Han stop characters, marks, and stop words that are such only in one case.
+     */
+    @Test
+    void check_refusesExactlyTheTextsWithoutTerms_inEveryPipeline() {
+        TextSettings[] pipelines = {TextSettings.defaults(), TextSettings.recommended(), TextSettings.charNgrams(), KEEP_STOP_WORDS,
+                new TextSettings(Tokenization.WORDS, Weighting.TF, 2, true), new TextSettings(Tokenization.WORDS, Weighting.TF, 3, true, HanTokens.CHARACTERS),
+                new TextSettings(Tokenization.CHAR_NGRAMS, Weighting.TF, 4, false), new TextSettings(Tokenization.CHAR_NGRAMS, Weighting.TF, 1, true)};
+        String[] texts = {"The, of and to!", "the of and to river", "river the of and to", "THE OF AND", "的了是", "的了是茶", "茶的了是",
+                "，。！?-- ...", "", " ", "\u0301\u0301", "a", "of", "的", "目的", "１２３", "ｔｈｅ ｏｆ", "the 的 of 了 ...", "x\u0301", "the\u00a0of\u3000and",
+                "ﬁ", "i", "it is what it is", "了了了了了了了了", "...的...", "2024", "the 2024", "?!", "😀", "the 😀 of"};
+        for (TextSettings settings : pipelines) {
+            TextFingerprinter f = TextFingerprinter.of(settings);
+            for (String text : texts) {
+                boolean hasTerms = !f.terms(text).isEmpty();
+                boolean accepted;
+                try {
+                    f.check(text);
+                    accepted = true;
+                } catch (IllegalArgumentException e) {
+                    accepted = false;
+                }
+                assertEquals(hasTerms, accepted, settings + ": \"" + text + "\"");
+            }
+        }
+    }
+
     @Test
     void fingerprint_nullText_throws() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> fingerprinter.fingerprint(null));

@@ -250,11 +250,37 @@ final class DedupLocks implements AutoCloseable {
         for (long fp : fps) {
             n = keysOf(fp, reach, keys, n);
         }
+        return keys.length >= BITSET_FROM ? distinctByBitset(keys) : distinctBySort(keys);
+    }
+
+    /** Keys a batch has from which {@link #distinctByBitset} is used; below, a sort is cheaper than the bitset's 32 KB. */
+    private static final int BITSET_FROM = 512;
+
+    private static int[] distinctBySort(int[] keys) {
         Arrays.sort(keys);
         int distinct = 0;
         for (int i = 0; i < keys.length; i++) {
             if (i == 0 || keys[i] != keys[i - 1]) {
                 keys[distinct++] = keys[i];
+            }
+        }
+        return Arrays.copyOf(keys, distinct);
+    }
+
+    /**
+     * The distinct keys ascending, through a bitset of every bucket key (2^18 bits): a Dedup of
+     * 100 texts beyond distance 3 has 2,000 keys, and sorting them was 3% of a 20-word text's
+     * Dedup CPU.
+     */
+    private static int[] distinctByBitset(int[] keys) {
+        long[] set = new long[(BlockTables.TABLES << BlockTables.BLOCK_BITS) / Long.SIZE];
+        for (int key : keys) {
+            set[key >>> 6] |= 1L << key;
+        }
+        int distinct = 0;
+        for (int w = 0; w < set.length; w++) {
+            for (long bits = set[w]; bits != 0; bits &= bits - 1) {
+                keys[distinct++] = w << 6 | Long.numberOfTrailingZeros(bits);
             }
         }
         return Arrays.copyOf(keys, distinct);

@@ -14,6 +14,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DedupLocksTest {
     private final SplittableRandom rnd = new SplittableRandom(22);
 
+    /** Small batches sort their keys, large ones go through a bitset: both give each key once, ascending. */
+    @Test
+    void bucketKeys_anyBatchSize_eachKeyOnceAscending() {
+        for (int size : new int[]{1, 5, 25, 26, 100, 1000}) {
+            for (int reach : new int[]{3, 7}) {
+                long[] fps = new long[size];
+                for (int i = 0; i < size; i++) {
+                    // Some repeats and near neighbours, so that keys repeat within the batch.
+                    fps[i] = i > 0 && rnd.nextInt(4) == 0 ? fps[rnd.nextInt(i)] ^ (rnd.nextBoolean() ? 0 : 1L << rnd.nextInt(64)) : rnd.nextLong();
+                }
+                java.util.TreeSet<Integer> expected = new java.util.TreeSet<>();
+                for (long fp : fps) {
+                    for (int key : DedupLocks.bucketKeys(new long[]{fp}, reach)) {
+                        expected.add(key);
+                    }
+                }
+                assertEquals(Arrays.toString(expected.stream().mapToInt(Integer::intValue).toArray()),
+                        Arrays.toString(DedupLocks.bucketKeys(fps, reach)), size + " fingerprints, reach " + reach);
+            }
+        }
+    }
+
     @Test
     void bucketKeys_pairWithinSeven_shareAKey_atReachSeven() {
         for (int i = 0; i < 200_000; i++) {
