@@ -63,24 +63,14 @@ final class Tokenizer {
     /** Tokens of text already passed through {@link Normalization#apply}, in text order. */
     List<String> tokenizeNormalized(String normalized) {
         List<String> tokens = new ArrayList<>(normalized.length() / 4 + 4);
-        int length = normalized.length();
-        int i = 0;
-        while (i < length) {
-            int cp = normalized.codePointAt(i);
-            int charClass = CharClass.of(cp);
-            if (charClass == CharClass.OTHER || charClass == CharClass.MARK) {
-                i += Character.charCount(cp);
-                continue;
-            }
-            int end = CharClass.runEnd(normalized, i + Character.charCount(cp), charClass);
-            String run = normalized.substring(i, end);
+        forEachRun(normalized, (from, to, charClass) -> {
             if (charClass == CharClass.HAN) {
-                segmentHan(run, tokens);
+                segmentHan(normalized.substring(from, to), tokens);
             } else {
-                tokens.add(run);
+                tokens.add(normalized.substring(from, to));
             }
-            i = end;
-        }
+            return true;
+        });
         return tokens;
     }
 
@@ -90,9 +80,32 @@ final class Tokenizer {
      * one, and listing every token was 3% of a 20-word text's Dedup.
      */
     boolean anyToken(String normalized, StopWords dropped) {
+        List<String> han = new ArrayList<>();
+        return !forEachRun(normalized, (from, to, charClass) -> {
+            if (charClass != CharClass.HAN) {
+                return dropped != null && dropped.contains(normalized.substring(from, to));
+            }
+            if (dropped == null && segment == null) {
+                return false; // a Han run cut into characters is at least one token
+            }
+            han.clear();
+            segmentHan(normalized.substring(from, to), han);
+            return dropped == null ? han.isEmpty() : han.stream().allMatch(dropped::contains);
+        });
+    }
+
+    /** A run of one character class: true to go on to the next. */
+    private interface RunVisitor {
+        boolean visit(int from, int to, int charClass);
+    }
+
+    /**
+     * Visits the runs of letters, digits or Han characters of {@code normalized} in text order
+     * (skipping the rest) while {@code visitor} returns true; false if it stopped.
+     */
+    private static boolean forEachRun(String normalized, RunVisitor visitor) {
         int length = normalized.length();
         int i = 0;
-        List<String> han = null;
         while (i < length) {
             int cp = normalized.codePointAt(i);
             int charClass = CharClass.of(cp);
@@ -101,25 +114,12 @@ final class Tokenizer {
                 continue;
             }
             int end = CharClass.runEnd(normalized, i + Character.charCount(cp), charClass);
-            if (charClass != CharClass.HAN) {
-                if (dropped == null || !dropped.contains(normalized.substring(i, end))) {
-                    return true;
-                }
-            } else if (dropped == null && segment == null) {
-                return true; // a Han run cut into characters is at least one token
-            } else {
-                han = han == null ? new ArrayList<>() : han;
-                han.clear();
-                segmentHan(normalized.substring(i, end), han);
-                for (String token : han) {
-                    if (dropped == null || !dropped.contains(token)) {
-                        return true;
-                    }
-                }
+            if (!visitor.visit(i, end, charClass)) {
+                return false;
             }
             i = end;
         }
-        return false;
+        return true;
     }
 
     private void segmentHan(String run, List<String> tokens) {
