@@ -105,6 +105,56 @@ class RemoteSketchTest {
         }
     }
 
+    /**
+     * A fingerprint's sketch goes with its last document (deleted, or its id bound to another
+     * fingerprint), on both replicas of its key; one that keeps a document keeps its sketch. A
+     * document then given that fingerprint without a text has nothing stored, so a near copy of
+     * the deleted text beyond distance 3 is not its duplicate.
+     */
+    @Test
+    void deleteAndRebind_dropTheSketchOfAFingerprintLeftWithoutDocuments_onBothReplicas() throws IOException {
+        Placement placement = Placement.roundRobin(NODES);
+        try (IndexRouter index = new IndexRouter(replicaSets(), placement, List.copyOf(clients), 2, false)) {
+            int n = 80;
+            String[] ids = ids("d", n);
+            long[] fps = new long[n];
+            String[] texts = new String[n];
+            for (int i = 0; i < n; i++) {
+                fps[i] = rnd.nextLong();
+                texts[i] = text(40);
+            }
+            // Document x shares d1's fingerprint, so d1's fingerprint keeps a document when d1 goes.
+            String[] withShared = java.util.Arrays.copyOf(ids, n + 1);
+            withShared[n] = "x";
+            long[] sharedFps = java.util.Arrays.copyOf(fps, n + 1);
+            sharedFps[n] = fps[1];
+            String[] sharedTexts = java.util.Arrays.copyOf(texts, n + 1);
+            sharedTexts[n] = texts[1];
+            index.insert("c", Window.FOREVER, withShared, sharedFps, checks(sharedTexts).stored());
+            List<String> deleted = new ArrayList<>();
+            List<String> rebound = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                (i % 4 == 0 || i == 1 ? deleted : i % 4 == 2 ? rebound : new ArrayList<String>()).add(ids[i]);
+            }
+            assertEquals(deleted.size(), index.delete("c", deleted.toArray(new String[0])));
+            index.insert("c", Window.FOREVER, rebound.toArray(new String[0]), rebound.stream().mapToLong(id -> rnd.nextLong()).toArray());
+            for (int i = 0; i < n; i++) {
+                String key = FingerprintSketch.key(fps[i]);
+                int group = placement.ownerOfId(key);
+                boolean kept = i % 2 == 1;
+                for (int node : new int[]{group, (group + 1) % NODES}) {
+                    assertEquals(kept, nodes.get(node).getTexts("c", new long[]{0}, new String[]{key})[0] != null,
+                            "sketch of d" + i + "'s fingerprint on node " + node);
+                }
+            }
+            index.insert("c", Window.FOREVER, new String[]{"fp0"}, new long[]{fps[0]});
+            String near = texts[0].replaceFirst(" \\S+ ", " changed ");
+            List<IndexRouter.Decision> d = index.dedup("c", Window.FOREVER, new String[]{"near0"}, new long[]{BitFlips.flip(fps[0], 5, rnd)}, 3, 0,
+                    checks(new String[]{near}));
+            assertTrue(d.get(0).inserted(), "a near copy of deleted d0's text 5 bits from a document given without a text");
+        }
+    }
+
     private List<ShardClient> replicaSets() throws IOException {
         for (int i = 0; i < NODES; i++) {
             ShardNode node = new ShardNode(dir.resolve("n" + i), c -> StoreSizing.forShare(50_000, NODES, 8));

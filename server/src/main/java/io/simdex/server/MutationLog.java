@@ -30,6 +30,9 @@ interface MutationLog {
     default void putTexts(String collection, long generation, String[] ids, String[] texts) {
     }
 
+    default void dropTexts(String collection, long generation, String[] ids) {
+    }
+
     default void recordContent(String collection, long generation, byte[][] hashes, long[] fps) {
     }
 

@@ -35,6 +35,7 @@ final class ShardLog implements MutationLog {
     private static final byte SWEEP_URLS = 12;
     private static final byte DROP_URL_JOB = 13;
     private static final byte DROP_PARTITIONS = 14;
+    private static final byte DROP_TEXTS = 15;
 
     private final WriteAheadLog log;
 
@@ -90,6 +91,7 @@ final class ShardLog implements MutationLog {
             case SWEEP_URLS -> node.sweepUrls(b.getLong());
             case DROP_URL_JOB -> node.dropUrlJob(RecordBody.str(b));
             case DROP_PARTITIONS -> node.dropPartitions(PartitionSet.of(RecordBody.ints(b)));
+            case DROP_TEXTS -> node.dropTexts(RecordBody.str(b), b.getLong(), RecordBody.strs(b));
             default -> throw new IllegalStateException("log record with unknown op " + op);
         }
     }
@@ -127,6 +129,11 @@ final class ShardLog implements MutationLog {
     @Override
     public void putTexts(String collection, long generation, String[] ids, String[] texts) {
         append(new RecordBody.Writer(PUT_TEXTS).str(collection).i64(generation).strs(ids).strs(texts));
+    }
+
+    @Override
+    public void dropTexts(String collection, long generation, String[] ids) {
+        append(new RecordBody.Writer(DROP_TEXTS).str(collection).i64(generation).strs(ids));
     }
 
     @Override

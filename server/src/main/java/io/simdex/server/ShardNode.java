@@ -543,6 +543,27 @@ public final class ShardNode implements Closeable {
         return ids.length;
     }
 
+    /**
+     * Removes what is kept of {@code ids} in {@code generation}: the router drops a fingerprint's
+     * sketch (its {@link io.simdex.server.store.FingerprintSketch#key}) once the fingerprint has no
+     * document left there, so that a later document of that fingerprint given without a text is
+     * not judged by a deleted text's sketch, and the sketch's bytes are freed. Returns how many
+     * were kept.
+     */
+    public int dropTexts(String collection, long generation, String[] ids) {
+        CollectionGenerations c = collection(collection);
+        int dropped = 0;
+        for (String id : ids) {
+            // A running pull must not copy the dropped entry back.
+            try (ActivePulls.Stripe s = pulls.changing(Partitions.ofId(id), new PullTombstones.Id(collection, id))) {
+                CollectionStore store = c.existing(generation);
+                dropped += store != null && store.texts().remove(id) ? 1 : 0;
+            }
+        }
+        log.dropTexts(collection, generation, ids);
+        return dropped;
+    }
+
     /** The stored short text of each id, searched in {@code generations}; null where there is none. */
     public String[] getTexts(String collection, long[] generations, String[] ids) {
         CollectionGenerations c = collection(collection);

@@ -333,6 +333,12 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     }
 
     @Override
+    public void dropTexts(ShardTextsRequest req, StreamObserver<ShardCountResponse> out) {
+        write(out, () -> ShardCountResponse.newBuilder().setChanged(node.dropTexts(collection(req.getCollection()), req.getGeneration(),
+                checkedTextKeys(req.getIdsList()))).build());
+    }
+
+    @Override
     public void getTexts(ShardTextsRequest req, StreamObserver<ShardTextsResponse> out) {
         answer(out, () -> {
             requireReadable();

@@ -80,12 +80,13 @@ class LogReplayTest {
             node.bindIds("c", 0, new String[] {"a", "b"}, new long[] {11, 22});
             node.attachIds("c", 0, new long[] {11, 22}, new String[] {"a", "b"});
             node.bucketAdd("c", 0, 2, new long[] {11, 22}, false);
-            node.putTexts("c", 0, new String[] {"a"}, new String[] {"short text of a"});
+            node.putTexts("c", 0, new String[] {"a", "k"}, new String[] {"short text of a", "a text kept by a key, then dropped"});
             node.recordContent("c", 0, new byte[][] {HASH}, new long[] {11});
             node.checkUrls("job", new byte[][] {HASH}, 100, 200, false);
             node.unbindIds("c", new String[] {"b"});
             node.detachIds("c", 0, new long[] {22}, new String[] {"b"});
             node.bucketRemove("c", 0, 2, new long[] {22});
+            node.dropTexts("c", 0, new String[] {"k"});
             node.awaitDurable();
             copy(log, saved);
         }
@@ -102,7 +103,7 @@ class LogReplayTest {
         ShardNode.Found[] found = node.probe("c", new long[] {0}, 2, new long[] {11, 22}, 0);
         assertArrayEquals(new long[] {11}, found[0].fingerprints());
         assertEquals(0, found[1].fingerprints().length);
-        assertArrayEquals(new String[] {"short text of a"}, node.getTexts("c", new long[] {0}, new String[] {"a"}));
+        assertArrayEquals(new String[] {"short text of a", null}, node.getTexts("c", new long[] {0}, new String[] {"a", "k"}));
         assertArrayEquals(new long[] {11}, node.lookupContent("c", new long[] {0}, new byte[][] {HASH}).fingerprints());
         assertFalse(node.checkUrls("job", new byte[][] {HASH}, 150, 300, true)[0], "the seen URL was forgotten");
         assertTrue(node.checkUrls("job", new byte[][] {HASH}, 250, 300, true)[0], "the URL's expiry was not replayed");

@@ -716,12 +716,26 @@ public final class IndexRouter implements AutoCloseable {
             }, (group, flags) -> scatter(flags, pick(inGen, group), empty));
         }
         f.await();
+        Fanout gone = Fanout.start();
         for (long g : Arrays.stream(gens).distinct().toArray()) {
-            long[] gone = BatchKeys.distinct(IntStream.range(0, fps.length).filter(i -> empty[i] && gens[i] == g).mapToLong(i -> fps[i]).toArray());
-            if (gone.length > 0) {
-                removeFromBuckets(c, g, gone);
+            long[] left = BatchKeys.distinct(IntStream.range(0, fps.length).filter(i -> empty[i] && gens[i] == g).mapToLong(i -> fps[i]).toArray());
+            if (left.length > 0) {
+                removeFromBuckets(gone, c, g, left);
+                dropSketches(gone, c, g, left);
             }
         }
+        gone.await();
+    }
+
+    /**
+     * Drops the sketches kept for fingerprints of generation g that no document has any more (a
+     * collection without sketches keeps none, and a drop of none costs a lookup): else a document
+     * given later with such a fingerprint and no text would be judged by a deleted text's
+     * sketch, and the sketch's bytes would stay until the generation expires.
+     */
+    private void dropSketches(Fanout f, String c, long g, long[] fps) {
+        String[] keys = Arrays.stream(fps).mapToObj(FingerprintSketch::key).toArray(String[]::new);
+        f.toOwners(shards, keys.length, i -> placement.ownerOfId(keys[i]), (shard, group) -> shard.dropTexts(c, g, pick(keys, group)));
     }
 
     /**
@@ -811,14 +825,12 @@ public final class IndexRouter implements AutoCloseable {
     }
 
     /** Removes each fingerprint from its four buckets of generation g, one call per (table, owner). */
-    private void removeFromBuckets(String c, long g, long[] fps) {
-        Fanout f = Fanout.start();
+    private void removeFromBuckets(Fanout f, String c, long g, long[] fps) {
         for (int t = 0; t < BlockTables.TABLES; t++) {
             int table = t;
             f.toOwners(shards, fps.length, i -> placement.ownerOfBucket(table, BlockTables.block(fps[i], table)),
                     (shard, group) -> shard.bucketRemove(c, g, table, pick(fps, group)));
         }
-        f.await();
     }
 
     private static void scatter(boolean[] part, int[] group, boolean[] into) {

@@ -107,6 +107,11 @@ public class LocalShardClient implements ShardClient {
     }
 
     @Override
+    public CompletableFuture<Integer> dropTexts(String c, long gen, String[] ids) {
+        return run(() -> node.dropTexts(c, gen, ids));
+    }
+
+    @Override
     public CompletableFuture<String[]> getTexts(String c, long[] gens, String[] ids) {
         return run(() -> node.getTexts(c, gens, ids));
     }

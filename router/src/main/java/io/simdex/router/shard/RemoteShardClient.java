@@ -449,6 +449,12 @@ public final class RemoteShardClient implements ShardClient {
     }
 
     @Override
+    public CompletableFuture<Integer> dropTexts(String c, long gen, String[] ids) {
+        return adapt(watched(stub().dropTexts(ShardTextsRequest.newBuilder().setCollection(c).setGeneration(gen)
+                .addAllIds(Arrays.asList(ids)).build())), r -> (int) r.getChanged());
+    }
+
+    @Override
     public CompletableFuture<String[]> getTexts(String c, long[] gens, String[] ids) {
         return adapt(watched(readStub().getTexts(ShardTextsRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens))
                 .addAllIds(Arrays.asList(ids)).build())), r -> {

@@ -395,6 +395,11 @@ public final class ReplicaSet implements ShardClient {
     }
 
     @Override
+    public CompletableFuture<Integer> dropTexts(String c, long gen, String[] ids) {
+        return write(r -> r.dropTexts(c, gen, ids), ReplicaSet::first);
+    }
+
+    @Override
     public CompletableFuture<String[]> getTexts(String c, long[] gens, String[] ids) {
         return read(r -> r.getTexts(c, gens, ids));
     }

@@ -102,6 +102,9 @@ public interface ShardClient extends AutoCloseable {
 
     CompletableFuture<Integer> putTexts(String collection, long generation, String[] ids, String[] texts);
 
+    /** Removes what is kept of the ids in {@code generation}; how many were kept. */
+    CompletableFuture<Integer> dropTexts(String collection, long generation, String[] ids);
+
     /** Stored short texts of the ids (null where none). */
     CompletableFuture<String[]> getTexts(String collection, long[] generations, String[] ids);
 

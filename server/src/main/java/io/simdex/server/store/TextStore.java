@@ -86,17 +86,17 @@ public final class TextStore implements Closeable {
         }
     }
 
-    public void remove(String id) {
-        removePacked(id);
-        texts.remove(id);
+    /** Removes what is kept for {@code id}; true if something was. */
+    public boolean remove(String id) {
+        boolean packed = removePacked(id);
+        return texts.remove(id) != null || packed;
     }
 
-    private void removePacked(String id) {
+    private boolean removePacked(String id) {
         if (FingerprintSketch.isKey(id)) {
-            fingerprintSketches.remove(FingerprintSketch.fingerprintOf(id));
-        } else {
-            sketches.remove(id);
+            return fingerprintSketches.remove(FingerprintSketch.fingerprintOf(id)) != null;
         }
+        return sketches.remove(id) != null;
     }
 
     /** Calls {@code action} with every (id, stored form). */
