@@ -155,6 +155,55 @@ class RemoteSketchTest {
         }
     }
 
+    /**
+     * A Delete that leaves a fingerprint without documents races an Insert that gives it one:
+     * the Insert's attach, sketch and bucket adds land before the Delete's bucket removal (run
+     * where the removal reaches its first shard). The Insert's document stays findable, with its
+     * sketch: exactly, and as the duplicate of a near copy 5 bits away (without its sketch, a
+     * document only counts within the request's distance).
+     */
+    @Test
+    void delete_racingAnInsertOfTheSameFingerprint_leavesTheInsertedDocumentFindableWithItsSketch() throws IOException {
+        Placement placement = Placement.roundRobin(NODES);
+        java.util.concurrent.atomic.AtomicReference<Runnable> beforeRemove = new java.util.concurrent.atomic.AtomicReference<>();
+        List<ShardClient> hooked = replicaSets().stream().map(s -> beforeBucketRemove(s, beforeRemove)).toList();
+        try (IndexRouter index = new IndexRouter(hooked, placement, List.copyOf(clients), 2, false)) {
+            long x = rnd.nextLong();
+            String text = text(40);
+            index.insert("c", Window.FOREVER, new String[]{"a"}, new long[]{x}, checks(new String[]{text}).stored());
+            beforeRemove.set(() -> index.insert("c", Window.FOREVER, new String[]{"b"}, new long[]{x}, checks(new String[]{text}).stored()));
+            assertEquals(1, index.delete("c", new String[]{"a"}));
+            assertEquals(null, beforeRemove.get(), "the insert ran inside the delete");
+
+            List<IndexRouter.Decision> same = index.dedup("c", Window.FOREVER, new String[]{"same"}, new long[]{x}, 3, 0, checks(new String[]{text}));
+            assertFalse(same.get(0).inserted());
+            assertEquals("b", same.get(0).duplicates().get(0).id());
+            String near = text.replaceFirst(" \\S+ ", " changed ");
+            List<IndexRouter.Decision> d = index.dedup("c", Window.FOREVER, new String[]{"near"}, new long[]{BitFlips.flip(x, 5, rnd)}, 3, 0,
+                    checks(new String[]{near}));
+            assertFalse(d.get(0).inserted(), "a near copy of b's text 5 bits away: judged by b's sketch");
+            assertEquals("b", d.get(0).duplicates().get(0).id());
+        }
+    }
+
+    /** {@code shard}, running {@code before} (once) when a bucket removal first reaches it. */
+    private static ShardClient beforeBucketRemove(ShardClient shard, java.util.concurrent.atomic.AtomicReference<Runnable> before) {
+        return (ShardClient) java.lang.reflect.Proxy.newProxyInstance(ShardClient.class.getClassLoader(), new Class<?>[]{ShardClient.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("bucketRemove")) {
+                        Runnable r = before.getAndSet(null);
+                        if (r != null) {
+                            r.run();
+                        }
+                    }
+                    try {
+                        return method.invoke(shard, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
     private List<ShardClient> replicaSets() throws IOException {
         for (int i = 0; i < NODES; i++) {
             ShardNode node = new ShardNode(dir.resolve("n" + i), c -> StoreSizing.forShare(50_000, NODES, 8));

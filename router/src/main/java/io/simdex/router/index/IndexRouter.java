@@ -704,7 +704,18 @@ public final class IndexRouter implements AutoCloseable {
         return false;
     }
 
-    /** Detaches ids[i] from fps[i] in gens[i]; fingerprints left without ids leave that generation's buckets. */
+    /**
+     * Detaches ids[i] from fps[i] in gens[i]; fingerprints left without ids leave that
+     * generation's buckets, and their sketches go.
+     *
+     * <p>Another request may give such a fingerprint a document meanwhile (an Insert or a Dedup
+     * of another id), with its sketch. Its bucket entry survives the removal: finding the
+     * fingerprint without ids, it appended a copy of its own, and a removal takes one copy. Its
+     * sketch would not, so once the fingerprints are out of the buckets their ids are looked up
+     * again, and only those that still have none lose their sketch. One attached between that
+     * look-up and the drop (a round trip) can still lose it: its document is then judged by
+     * distance alone, as one given without a text, until its fingerprint is stored with a text again.
+     */
     private void detachAndUnindex(String c, long[] gens, long[] fps, String[] ids) {
         boolean[] empty = new boolean[fps.length];
         Fanout f = Fanout.start();
@@ -716,15 +727,31 @@ public final class IndexRouter implements AutoCloseable {
             }, (group, flags) -> scatter(flags, pick(inGen, group), empty));
         }
         f.await();
-        Fanout gone = Fanout.start();
         for (long g : Arrays.stream(gens).distinct().toArray()) {
             long[] left = BatchKeys.distinct(IntStream.range(0, fps.length).filter(i -> empty[i] && gens[i] == g).mapToLong(i -> fps[i]).toArray());
             if (left.length > 0) {
-                removeFromBuckets(gone, c, g, left);
-                dropSketches(gone, c, g, left);
+                removeFromBuckets(c, g, left);
+                boolean[] taken = hasIds(c, g, left);
+                dropSketches(c, g, IntStream.range(0, left.length).filter(i -> !taken[i]).mapToLong(i -> left[i]).toArray());
             }
         }
-        gone.await();
+    }
+
+    /** Whether each of {@code fps} has ids in generation g. */
+    private boolean[] hasIds(String c, long g, long[] fps) {
+        boolean[] out = new boolean[fps.length];
+        Fanout f = Fanout.start();
+        f.toOwners(shards, fps.length, i -> placement.ownerOfFingerprint(fps[i]), (shard, group) -> {
+            long[] gens = new long[group.length];
+            Arrays.fill(gens, g);
+            return shard.resolveIds(c, gens, pick(fps, group), 1);
+        }, (group, found) -> {
+            for (int i = 0; i < group.length; i++) {
+                out[group[i]] = found[i].total() > 0;
+            }
+        });
+        f.await();
+        return out;
     }
 
     /**
@@ -733,9 +760,11 @@ public final class IndexRouter implements AutoCloseable {
      * given later with such a fingerprint and no text would be judged by a deleted text's
      * sketch, and the sketch's bytes would stay until the generation expires.
      */
-    private void dropSketches(Fanout f, String c, long g, long[] fps) {
+    private void dropSketches(String c, long g, long[] fps) {
         String[] keys = Arrays.stream(fps).mapToObj(FingerprintSketch::key).toArray(String[]::new);
+        Fanout f = Fanout.start();
         f.toOwners(shards, keys.length, i -> placement.ownerOfId(keys[i]), (shard, group) -> shard.dropTexts(c, g, pick(keys, group)));
+        f.await();
     }
 
     /**
@@ -825,12 +854,14 @@ public final class IndexRouter implements AutoCloseable {
     }
 
     /** Removes each fingerprint from its four buckets of generation g, one call per (table, owner). */
-    private void removeFromBuckets(Fanout f, String c, long g, long[] fps) {
+    private void removeFromBuckets(String c, long g, long[] fps) {
+        Fanout f = Fanout.start();
         for (int t = 0; t < BlockTables.TABLES; t++) {
             int table = t;
             f.toOwners(shards, fps.length, i -> placement.ownerOfBucket(table, BlockTables.block(fps[i], table)),
                     (shard, group) -> shard.bucketRemove(c, g, table, pick(fps, group)));
         }
+        f.await();
     }
 
     private static void scatter(boolean[] part, int[] group, boolean[] into) {
