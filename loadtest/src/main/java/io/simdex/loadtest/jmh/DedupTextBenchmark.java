@@ -39,7 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code on-k3} the sketch's storage and check without the neighbour probes and their locks,
  * at {@code on-k5} and {@code on-k6} the probes with fewer candidates): microseconds per
  * text, the cost the sketch adds to Dedup. Each call sends {@value #BATCH} texts, half of them near-duplicates of stored
- * ones, against {@code stored} texts loaded first.
+ * ones, against {@code stored} texts loaded first. The calls cycle through a pool of
+ * {@value #POOL} texts, as {@code dedup-cpu --repeat} does, so most texts are repeats, which a
+ * collection that stored them fingerprints from its content index; {@code dedup-cpu} without
+ * it sends new texts in every batch.
  *
  * <p>Two corpora ({@link TextCorpus}): {@code wide} (the default), the built-in idf tables'
  * vocabularies with a topic per document, where a text has about 10 unrelated texts within
@@ -48,7 +51,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * of which {@code on} resolves and verifies: a worst case for the wider radius. On a shared
  * machine compare the parameters by {@code -prof io.simdex.loadtest.jmh.CpuTimeProfiler} (CPU
  * per text) rather than by wall time; on a loaded one, by {@code simdex-loadtest dedup-cpu}
- * ({@link DedupCpuCommand}: the same workload, the CPU time of the thread doing the work).
+ * ({@link DedupCpuCommand}: the CPU time of the thread doing the work).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
