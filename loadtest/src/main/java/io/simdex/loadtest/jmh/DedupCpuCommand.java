@@ -206,7 +206,7 @@ public final class DedupCpuCommand implements Callable<Integer> {
      * The {@code j}th new text: for even j a near-duplicate of stored text {@code j / 2 + offset}
      * (1-19 words replaced), for odd j a new document; both alternate the languages.
      */
-    private String newText(TextCorpus texts, String[] loaded, int j, int offset) {
+    String newText(TextCorpus texts, String[] loaded, int j, int offset) {
         int k = j / 2;
         if (j % 2 == 0) {
             int source = (k + offset) % loaded.length;
