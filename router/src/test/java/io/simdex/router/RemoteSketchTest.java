@@ -186,15 +186,28 @@ class RemoteSketchTest {
         }
     }
 
-    /** {@code shard}, running {@code before} (once) when a bucket removal first reaches it. */
-    private static ShardClient beforeBucketRemove(ShardClient shard, java.util.concurrent.atomic.AtomicReference<Runnable> before) {
+    /** A collection that keeps no sketches by fingerprint has none to drop: its Delete asks for none. */
+    @Test
+    void delete_withoutSketches_dropsNoneAndLooksNoIdsUp() throws IOException {
+        Placement placement = Placement.roundRobin(NODES);
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        Runnable count = calls::incrementAndGet;
+        List<ShardClient> counted = replicaSets().stream().map(s -> before(s, java.util.Set.of("dropTexts", "resolveIds"), count)).toList();
+        try (IndexRouter index = new IndexRouter(counted, placement, List.copyOf(clients), 2, false)) {
+            index.insert("c", Window.FOREVER, new String[]{"a", "b"}, new long[]{rnd.nextLong(), rnd.nextLong()});
+            assertEquals(1, index.delete("c", new String[]{"a"}, false));
+            assertEquals(0, calls.get());
+            assertEquals(1, index.delete("c", new String[]{"b"}, true));
+            assertTrue(calls.get() >= 2, "a look-up and a drop: " + calls.get());
+        }
+    }
+
+    /** {@code shard}, running {@code action} before each call of a method named in {@code methods}. */
+    private static ShardClient before(ShardClient shard, java.util.Set<String> methods, Runnable action) {
         return (ShardClient) java.lang.reflect.Proxy.newProxyInstance(ShardClient.class.getClassLoader(), new Class<?>[]{ShardClient.class},
                 (proxy, method, args) -> {
-                    if (method.getName().equals("bucketRemove")) {
-                        Runnable r = before.getAndSet(null);
-                        if (r != null) {
-                            r.run();
-                        }
+                    if (methods.contains(method.getName())) {
+                        action.run();
                     }
                     try {
                         return method.invoke(shard, args);
@@ -202,6 +215,16 @@ class RemoteSketchTest {
                         throw e.getCause();
                     }
                 });
+    }
+
+    /** {@code shard}, running {@code before} (once) when a bucket removal first reaches it. */
+    private static ShardClient beforeBucketRemove(ShardClient shard, java.util.concurrent.atomic.AtomicReference<Runnable> before) {
+        return before(shard, java.util.Set.of("bucketRemove"), () -> {
+            Runnable r = before.getAndSet(null);
+            if (r != null) {
+                r.run();
+            }
+        });
     }
 
     private List<ShardClient> replicaSets() throws IOException {

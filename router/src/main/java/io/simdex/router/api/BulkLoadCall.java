@@ -45,7 +45,7 @@ final class BulkLoadCall implements StreamObserver<BulkLoadRequest> {
             collection = c.name();
             RequestDocs docs = RequestDocs.read(c, req.getDocumentsList(), service.index());
             service.withFreshMap(() -> {
-                service.index().insert(c.name(), c.window(), docs.ids(), docs.fps(), docs.shortTextsToStore(c), held);
+                service.index().insert(c.name(), c.window(), docs.ids(), docs.fps(), docs.shortTextsToStore(c), held, c.keepsSketches());
                 docs.recordContents(service.index().contentIndex(), c, i -> true);
                 return null;
             });

@@ -250,7 +250,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         answer(out, () -> {
             Target c = existing(req.getCollection());
             RequestDocs docs = RequestDocs.read(c, req.getDocumentsList(), index());
-            index().insert(c.name(), c.window(), docs.ids(), docs.fps(), docs.shortTextsToStore(c));
+            index().insert(c.name(), c.window(), docs.ids(), docs.fps(), docs.shortTextsToStore(c), null, c.keepsSketches());
             docs.recordContents(index().contentIndex(), c, i -> true);
             return InsertResponse.newBuilder().setInserted(docs.ids().length).build();
         });
@@ -323,7 +323,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                 ids[i] = Validation.id("ids", i, "", req.getIds(i));
             }
             int distinct = (int) java.util.Arrays.stream(ids).distinct().count();
-            int deleted = index().delete(c.name(), ids);
+            int deleted = index().delete(c.name(), ids, c.keepsSketches());
             return DeleteResponse.newBuilder().setDeleted(deleted).setNotFound(distinct - deleted).build();
         });
     }

@@ -90,6 +90,11 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
         return new IndexRouter.TextChecks(shortText, shortOnes, rules, sketches, second);
     }
 
+    /** Whether the collection keeps sketches by fingerprint, which go with a fingerprint's last document. */
+    boolean keepsSketches() {
+        return CollectionSettingsRules.sketchRule(settings) != null;
+    }
+
     /**
      * The fingerprint a text is stored and probed with, validated; INVALID_ARGUMENT names
      * {@code field}. Its SimHash, or its MinHash fingerprint if the collection gives short

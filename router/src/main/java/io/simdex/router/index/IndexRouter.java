@@ -302,6 +302,15 @@ public final class IndexRouter implements AutoCloseable {
      * (a bulk load) the bucket appends are held there and applied a window at a time.
      */
     public void insert(String c, Window w, String[] ids, long[] fps, String[] stored, BulkAppends held) {
+        insert(c, w, ids, fps, stored, held, true);
+    }
+
+    /**
+     * As {@link #insert(String, Window, String[], long[], String[], BulkAppends)}; {@code sketches}
+     * false for a collection that keeps no sketches by fingerprint, whose rebound ids' old
+     * fingerprints then have none to drop (two round trips saved).
+     */
+    public void insert(String c, Window w, String[] ids, long[] fps, String[] stored, BulkAppends held, boolean sketches) {
         int[] last = BatchKeys.lastOccurrences(ids);
         String[] idz = pick(ids, last);
         long[] fpz = pick(fps, last);
@@ -348,7 +357,7 @@ public final class IndexRouter implements AutoCloseable {
                 // A held append of an old fingerprint must land before its removal, or outlive it.
                 held.apply(this);
             }
-            detachAndUnindex(c, pick(previous.generation(), moved), pick(previous.previous(), moved), pick(idz, moved));
+            detachAndUnindex(c, pick(previous.generation(), moved), pick(previous.previous(), moved), pick(idz, moved), sketches);
         }
         // 4. The buckets. Bucket adds are always sent, so a retry after a failure before them
         // completes the insert: a fingerprint that had no ids is new and is appended without a
@@ -544,7 +553,7 @@ public final class IndexRouter implements AutoCloseable {
             int[] kept = IntStream.range(0, ids.length).filter(i -> decisions.get(i).inserted()).toArray();
             if (kept.length > 0) {
                 locks.intend(ids.length, ids, fps, verify ? stored : null, kept, reach);
-                insert(c, w, pick(ids, kept), pick(fps, kept), verify ? pick(stored, kept) : null);
+                insert(c, w, pick(ids, kept), pick(fps, kept), verify ? pick(stored, kept) : null, null, verify);
             }
             locks.decided(ids.length);
             return decisions;
@@ -553,6 +562,14 @@ public final class IndexRouter implements AutoCloseable {
 
     /** Removes documents by id (from every generation); returns how many existed. */
     public int delete(String c, String[] ids) {
+        return delete(c, ids, true);
+    }
+
+    /**
+     * As {@link #delete(String, String[])}; {@code sketches} false for a collection that keeps no
+     * sketches by fingerprint (two round trips saved).
+     */
+    public int delete(String c, String[] ids, boolean sketches) {
         String[] idz = Arrays.stream(ids).distinct().toArray(String[]::new);
         Previous previous = new Previous(idz.length);
         Fanout f = Fanout.start();
@@ -561,7 +578,7 @@ public final class IndexRouter implements AutoCloseable {
         f.await();
         int[] found = IntStream.range(0, idz.length).filter(i -> previous.present()[i]).toArray();
         if (found.length > 0) {
-            detachAndUnindex(c, pick(previous.generation(), found), pick(previous.previous(), found), pick(idz, found));
+            detachAndUnindex(c, pick(previous.generation(), found), pick(previous.previous(), found), pick(idz, found), sketches);
         }
         return found.length;
     }
@@ -716,7 +733,7 @@ public final class IndexRouter implements AutoCloseable {
      * look-up and the drop (a round trip) can still lose it: its document is then judged by
      * distance alone, as one given without a text, until its fingerprint is stored with a text again.
      */
-    private void detachAndUnindex(String c, long[] gens, long[] fps, String[] ids) {
+    private void detachAndUnindex(String c, long[] gens, long[] fps, String[] ids, boolean sketches) {
         boolean[] empty = new boolean[fps.length];
         Fanout f = Fanout.start();
         for (long g : Arrays.stream(gens).distinct().toArray()) {
@@ -731,6 +748,9 @@ public final class IndexRouter implements AutoCloseable {
             long[] left = BatchKeys.distinct(IntStream.range(0, fps.length).filter(i -> empty[i] && gens[i] == g).mapToLong(i -> fps[i]).toArray());
             if (left.length > 0) {
                 removeFromBuckets(c, g, left);
+                if (!sketches) {
+                    continue;
+                }
                 boolean[] taken = hasIds(c, g, left);
                 dropSketches(c, g, IntStream.range(0, left.length).filter(i -> !taken[i]).mapToLong(i -> left[i]).toArray());
             }

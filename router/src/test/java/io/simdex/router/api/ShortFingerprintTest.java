@@ -363,6 +363,26 @@ class ShortFingerprintTest {
     }
 
     /**
+     * A deleted text's sketch goes with it: a document given later with the same fingerprint and
+     * no text has nothing stored, so a near copy of the deleted text 6-7 bits away, found as the
+     * text's duplicate before the Delete, is not the new document's.
+     */
+    @Test
+    void delete_dropsTheTextsSketch_aDocumentGivenItsFingerprintAloneIsNotJudgedByIt() throws Exception {
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            String text = (COUNCIL + " ").repeat(5).strip();
+            String near = nearCopy(text, 3);
+            long fp = TextFingerprinter.of(TextSettings.recommended()).fingerprint(text);
+            s.stub().insert(InsertRequest.newBuilder().addDocuments(Document.newBuilder().setId("a").setText(text)).build());
+            assertEquals("a", query(s, "", near).get(0).getMatches(0).getId(), "the near copy before the Delete");
+            assertEquals(1, s.stub().delete(io.simdex.proto.v1.DeleteRequest.newBuilder().addIds("a").build()).getDeleted());
+            s.stub().insert(InsertRequest.newBuilder().addDocuments(Document.newBuilder().setId("fp").setFingerprint(fp)).build());
+            assertEquals(0, query(s, "", near).get(0).getMatchesCount(), "6-7 bits from a document with nothing stored");
+            assertEquals("fp", query(s, "", text).get(0).getMatches(0).getId(), "the text itself, at distance 0");
+        }
+    }
+
+    /**
      * {@code text} with words replaced by made-up ones until its SimHash is 6 or 7 bits away and
      * its sketch still estimates at least 0.6: the first such copy of a seeded search.
      */
