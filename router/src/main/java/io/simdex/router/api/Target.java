@@ -66,17 +66,18 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
             if (!probing) {
                 continue;
             }
-            // Words counted only as far as the limit: a long text stops there.
-            SketchRule simHashRule = wideRule != null && WordCount.of(normalised[i], wideMaxWords) <= wideMaxWords ? wideRule : sketchRule;
-            rules[i] = simHashRule;
             if (shortFingerprint == null) {
+                rules[i] = simHashRule(normalised[i], sketchRule, wideRule, wideMaxWords);
                 continue;
             }
             TextPrint print = prints == null ? null : prints[i];
             int letters = print != null ? print.letters() : shortFingerprint.lengths().letters(normalised[i]);
             boolean isShort = shortFingerprint.lengths().isShort(letters);
+            boolean both = shortFingerprint.lengths().probesBoth(letters);
+            // Only a text probed by its SimHash (not short, or near the boundary) needs that rule, which counts its words.
+            SketchRule simHashRule = isShort && !both ? null : simHashRule(normalised[i], sketchRule, wideRule, wideMaxWords);
             rules[i] = isShort ? shortFingerprint.probeRule() : simHashRule;
-            if (shortFingerprint.lengths().probesBoth(letters)) {
+            if (both) {
                 // The text's other fingerprint; SimHash cuts the same features from the normalised text as from the text.
                 secondItems[seconds] = i;
                 secondFps[seconds] = !isShort ? shortFingerprint.fingerprint(normalised[i])
@@ -93,6 +94,11 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
     /** Whether the collection keeps sketches by fingerprint, which go with a fingerprint's last document. */
     boolean keepsSketches() {
         return CollectionSettingsRules.sketchRule(settings) != null;
+    }
+
+    /** The sketch rule of a SimHash probe by this text: the wide one up to its words (counted only as far as the limit). */
+    private static SketchRule simHashRule(String normalised, SketchRule sketchRule, SketchRule wideRule, int wideMaxWords) {
+        return wideRule != null && WordCount.of(normalised, wideMaxWords) <= wideMaxWords ? wideRule : sketchRule;
     }
 
     /**
