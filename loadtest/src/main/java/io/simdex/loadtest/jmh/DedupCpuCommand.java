@@ -52,7 +52,7 @@ import java.util.stream.Stream;
  * texts instead, as a re-crawl sends unchanged pages again: from the pool's second pass on, a
  * text its collection stored takes its fingerprint from the content index, which skips SimHash.
  * A collection that finds few near-duplicates stores most of the pool, so it answers mostly
- * from the content index: {@code off} then measured 5-9 us per text where new texts take 18-70.
+ * from the content index: {@code off} takes 5-9 us per short text so, where new ones take 16-24.
  *
  * <p>Each mode's collection files are weighed once its {@code --stored} texts are loaded,
  * before the batches: the bytes its directories hold on the four shards per document it
