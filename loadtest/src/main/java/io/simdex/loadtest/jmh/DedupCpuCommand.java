@@ -184,10 +184,10 @@ public final class DedupCpuCommand implements Callable<Integer> {
                 DedupResponse answer = stub.dedup(request);
                 long cpu = threads.getCurrentThreadCpuTime() - start;
                 if (!repeat) {
-                    DeleteRequest.Builder stored = DeleteRequest.newBuilder().setCollection(mode);
-                    answer.getResultsList().stream().filter(DedupResult::getInserted).forEach(d -> stored.addIds(d.getId()));
-                    if (stored.getIdsCount() > 0) {
-                        stub.delete(stored.build());
+                    DeleteRequest.Builder inserted = DeleteRequest.newBuilder().setCollection(mode);
+                    answer.getResultsList().stream().filter(DedupResult::getInserted).forEach(d -> inserted.addIds(d.getId()));
+                    if (inserted.getIdsCount() > 0) {
+                        stub.delete(inserted.build());
                     }
                 }
                 if (measured) {
