@@ -551,12 +551,11 @@ public final class ShardNode implements Closeable {
      * were kept.
      */
     public int dropTexts(String collection, long generation, String[] ids) {
-        CollectionGenerations c = collection(collection);
+        CollectionStore store = collection(collection).existing(generation);
         int dropped = 0;
         for (String id : ids) {
             // A running pull must not copy the dropped entry back.
             try (ActivePulls.Stripe s = pulls.changing(Partitions.ofId(id), new PullTombstones.Id(collection, id))) {
-                CollectionStore store = c.existing(generation);
                 dropped += store != null && store.texts().remove(id) ? 1 : 0;
             }
         }

@@ -775,10 +775,9 @@ public final class IndexRouter implements AutoCloseable {
     }
 
     /**
-     * Drops the sketches kept for fingerprints of generation g that no document has any more (a
-     * collection without sketches keeps none, and a drop of none costs a lookup): else a document
-     * given later with such a fingerprint and no text would be judged by a deleted text's
-     * sketch, and the sketch's bytes would stay until the generation expires.
+     * Drops the sketches kept for fingerprints of generation g that no document has any more:
+     * else a document given later with such a fingerprint and no text would be judged by a
+     * deleted text's sketch, and the sketch's bytes would stay until the generation expires.
      */
     private void dropSketches(String c, long g, long[] fps) {
         String[] keys = Arrays.stream(fps).mapToObj(FingerprintSketch::key).toArray(String[]::new);
