@@ -7,8 +7,8 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.simdex.core.text.MinHashSketch;
 import io.simdex.core.text.Sketcher;
 import io.simdex.fingerprint.BitFlips;
-import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.IndexRouter.TextChecks;
+import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.SketchReads;
 import io.simdex.router.index.SketchRule;
 import io.simdex.router.index.Window;
@@ -25,11 +25,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -124,11 +130,11 @@ class RemoteSketchTest {
                 texts[i] = text(40);
             }
             // Document x shares d1's fingerprint, so d1's fingerprint keeps a document when d1 goes.
-            String[] withShared = java.util.Arrays.copyOf(ids, n + 1);
+            String[] withShared = Arrays.copyOf(ids, n + 1);
             withShared[n] = "x";
-            long[] sharedFps = java.util.Arrays.copyOf(fps, n + 1);
+            long[] sharedFps = Arrays.copyOf(fps, n + 1);
             sharedFps[n] = fps[1];
-            String[] sharedTexts = java.util.Arrays.copyOf(texts, n + 1);
+            String[] sharedTexts = Arrays.copyOf(texts, n + 1);
             sharedTexts[n] = texts[1];
             index.insert("c", Window.FOREVER, withShared, sharedFps, checks(sharedTexts).stored());
             List<String> deleted = new ArrayList<>();
@@ -165,7 +171,7 @@ class RemoteSketchTest {
     @Test
     void delete_racingAnInsertOfTheSameFingerprint_leavesTheInsertedDocumentFindableWithItsSketch() throws IOException {
         Placement placement = Placement.roundRobin(NODES);
-        java.util.concurrent.atomic.AtomicReference<Runnable> beforeRemove = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Runnable> beforeRemove = new AtomicReference<>();
         List<ShardClient> hooked = replicaSets().stream().map(s -> beforeBucketRemove(s, beforeRemove)).toList();
         try (IndexRouter index = new IndexRouter(hooked, placement, List.copyOf(clients), 2, false)) {
             long x = rnd.nextLong();
@@ -190,9 +196,9 @@ class RemoteSketchTest {
     @Test
     void delete_withoutSketches_dropsNoneAndLooksNoIdsUp() throws IOException {
         Placement placement = Placement.roundRobin(NODES);
-        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger calls = new AtomicInteger();
         Runnable count = calls::incrementAndGet;
-        List<ShardClient> counted = replicaSets().stream().map(s -> before(s, java.util.Set.of("dropTexts", "resolveIds"), count)).toList();
+        List<ShardClient> counted = replicaSets().stream().map(s -> before(s, Set.of("dropTexts", "resolveIds"), count)).toList();
         try (IndexRouter index = new IndexRouter(counted, placement, List.copyOf(clients), 2, false)) {
             index.insert("c", Window.FOREVER, new String[]{"a", "b"}, new long[]{rnd.nextLong(), rnd.nextLong()});
             assertEquals(1, index.delete("c", new String[]{"a"}, false));
@@ -203,23 +209,23 @@ class RemoteSketchTest {
     }
 
     /** {@code shard}, running {@code action} before each call of a method named in {@code methods}. */
-    private static ShardClient before(ShardClient shard, java.util.Set<String> methods, Runnable action) {
-        return (ShardClient) java.lang.reflect.Proxy.newProxyInstance(ShardClient.class.getClassLoader(), new Class<?>[]{ShardClient.class},
+    private static ShardClient before(ShardClient shard, Set<String> methods, Runnable action) {
+        return (ShardClient) Proxy.newProxyInstance(ShardClient.class.getClassLoader(), new Class<?>[]{ShardClient.class},
                 (proxy, method, args) -> {
                     if (methods.contains(method.getName())) {
                         action.run();
                     }
                     try {
                         return method.invoke(shard, args);
-                    } catch (java.lang.reflect.InvocationTargetException e) {
+                    } catch (InvocationTargetException e) {
                         throw e.getCause();
                     }
                 });
     }
 
     /** {@code shard}, running {@code before} (once) when a bucket removal first reaches it. */
-    private static ShardClient beforeBucketRemove(ShardClient shard, java.util.concurrent.atomic.AtomicReference<Runnable> before) {
-        return before(shard, java.util.Set.of("bucketRemove"), () -> {
+    private static ShardClient beforeBucketRemove(ShardClient shard, AtomicReference<Runnable> before) {
+        return before(shard, Set.of("bucketRemove"), () -> {
             Runnable r = before.getAndSet(null);
             if (r != null) {
                 r.run();

@@ -30,6 +30,7 @@ import io.simdex.router.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.simdex.proto.v1.DeleteRequest;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -375,7 +376,7 @@ class ShortFingerprintTest {
             long fp = TextFingerprinter.of(TextSettings.recommended()).fingerprint(text);
             s.stub().insert(InsertRequest.newBuilder().addDocuments(Document.newBuilder().setId("a").setText(text)).build());
             assertEquals("a", query(s, "", near).get(0).getMatches(0).getId(), "the near copy before the Delete");
-            assertEquals(1, s.stub().delete(io.simdex.proto.v1.DeleteRequest.newBuilder().addIds("a").build()).getDeleted());
+            assertEquals(1, s.stub().delete(DeleteRequest.newBuilder().addIds("a").build()).getDeleted());
             s.stub().insert(InsertRequest.newBuilder().addDocuments(Document.newBuilder().setId("fp").setFingerprint(fp)).build());
             assertEquals(0, query(s, "", near).get(0).getMatchesCount(), "6-7 bits from a document with nothing stored");
             assertEquals("fp", query(s, "", text).get(0).getMatches(0).getId(), "the text itself, at distance 0");

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,7 +25,7 @@ class DedupLocksTest {
                     // Some repeats and near neighbours, so that keys repeat within the batch.
                     fps[i] = i > 0 && rnd.nextInt(4) == 0 ? fps[rnd.nextInt(i)] ^ (rnd.nextBoolean() ? 0 : 1L << rnd.nextInt(64)) : rnd.nextLong();
                 }
-                java.util.TreeSet<Integer> expected = new java.util.TreeSet<>();
+                TreeSet<Integer> expected = new TreeSet<>();
                 for (long fp : fps) {
                     for (int key : DedupLocks.bucketKeys(new long[]{fp}, reach)) {
                         expected.add(key);
