@@ -7,8 +7,10 @@ import io.simdex.router.shard.Granted;
 import io.simdex.router.shard.Placement;
 import io.simdex.router.shard.ShardClient;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -30,13 +32,24 @@ import static io.simdex.router.shard.Fanout.pick;
  * not others: the next call near it would miss it and keep a near-duplicate, while the first
  * caller's retry finds it stored. So the call leaves its kept documents on their keys before
  * the first write ({@link #intend}) and unlocks with them done; a call that finds such intents
- * {@link #pending} when it locks stores them before it decides, then {@link #settled}.
+ * when it locks stores them before it decides ({@link #cutShort}), then {@link #settled}.
+ *
+ * <p>Leaving them is itself several writes, one per shard, and a call cut short among those
+ * made none of its inserts: its document is not stored, and a call near it that locked a
+ * shard the intent never reached has decided without it. Storing such a document later would
+ * keep two near-duplicates. So a call that finds intents first locks every key of their
+ * documents too, and stores only the documents whose intent it finds on every shard of their
+ * keys; the others it drops. Each shard knows a call by a token of its own ({@link #tokenAt}),
+ * as a node that serves several shards of the call keeps one intent per token, and one
+ * shard's documents must not stand for another's.
  */
 final class DedupLocks implements AutoCloseable {
     /** Shard-side bucket locks expire this long after being granted. */
     static final int LEASE_MILLIS = 30_000;
     /** How long a Dedup waits for busy buckets before failing with ABORTED. */
     static final int WAIT_MILLIS = 10_000;
+    /** Rounds of locking the keys of intents found: each finds intents left on the keys the last added, rarely any. */
+    private static final int INTENT_ROUNDS = 8;
 
     private final ShardClient[] shards;
     private final Placement placement;
@@ -44,43 +57,140 @@ final class DedupLocks implements AutoCloseable {
     private final int[] keys;
     private final int[][] byShard;
     private final boolean[] locked;
-    private final long token = ThreadLocalRandom.current().nextLong();
+    /** The call's token; shard s knows it as {@link #tokenAt}(s). */
+    private final long token;
     private final long started = System.nanoTime();
     private long stamp;
     private long released = -1;
     private Granted found = new Granted(0, List.of());
+    /** Each shard's answer to the lock. */
+    private final Granted[] grantedAt;
+    /** What the intents found leave to do, once judged; null when none was found. */
+    private CutShort cutShort;
     /** Intents found or left that are not known stored: the unlock keeps them pending. */
     private boolean outstanding;
 
-    private DedupLocks(ShardClient[] shards, Placement placement, String collection, int[] keys) {
+    private DedupLocks(ShardClient[] shards, Placement placement, String collection, int[] keys, long token) {
         this.shards = shards;
         this.placement = placement;
         this.collection = collection;
         this.keys = keys;
+        this.token = token;
         this.byShard = Fanout.group(keys.length, shards.length, i -> owner(keys[i]));
         this.locked = new boolean[shards.length];
+        this.grantedAt = new Granted[shards.length];
     }
 
-    /** Locks every bucket key of {@code fps} within {@code reach}; fails with ABORTED when they stay busy (holding none then). */
+    /**
+     * Locks every bucket key of {@code fps} within {@code reach}, and every key of the documents
+     * of the intents found there ({@link #cutShort}); fails with ABORTED when they stay busy
+     * (holding none then).
+     */
     static DedupLocks acquire(ShardClient[] shards, Placement placement, String collection, long[] fps, int reach) {
-        DedupLocks locks = new DedupLocks(shards, placement, collection, bucketKeys(fps, reach));
-        try {
-            for (int s = 0; s < shards.length; s++) {
-                if (locks.byShard[s].length > 0) {
-                    // Marked before the call: a replica set may hold some replicas' locks when it fails.
-                    locks.locked[s] = true;
-                    locks.found = locks.found.merge(Fanout.join(shards[s].lockBuckets(collection, pick(locks.keys, locks.byShard[s]),
-                            locks.token, LEASE_MILLIS, WAIT_MILLIS)));
-                    // Found pending: kept until stored, also when a later shard's lock fails.
-                    locks.outstanding = !locks.found.pending().isEmpty();
+        int[] keys = bucketKeys(fps, reach);
+        long token = ThreadLocalRandom.current().nextLong();
+        for (int round = 1; ; round++) {
+            DedupLocks locks = new DedupLocks(shards, placement, collection, keys, token);
+            locks.lockAll();
+            if (locks.found.pending().isEmpty()) {
+                return locks;
+            }
+            // Locks are taken in ascending shard order, so no two calls deadlock: keys the
+            // intents add are taken in a new round, with the first ones, in that order.
+            int[] wider;
+            try {
+                wider = locks.withIntentKeys();
+                if (wider.length == keys.length) {
+                    locks.judge();
+                    return locks;
+                }
+            } finally {
+                if (locks.cutShort == null) {
+                    locks.close();
                 }
             }
-            locks.stamp = locks.found.stamp();
-            return locks;
+            if (round == INTENT_ROUNDS) {
+                throw Status.ABORTED.withDescription("intents of Dedup calls cut short kept leading to more keys after " + round
+                        + " rounds of locks; retry").asRuntimeException();
+            }
+            keys = wider;
+        }
+    }
+
+    /** Locks this call's keys, shard after shard; on failure releases what it holds. */
+    private void lockAll() {
+        try {
+            for (int s = 0; s < shards.length; s++) {
+                if (byShard[s].length > 0) {
+                    // Marked before the call: a replica set may hold some replicas' locks when it fails.
+                    locked[s] = true;
+                    grantedAt[s] = Fanout.join(shards[s].lockBuckets(collection, pick(keys, byShard[s]), tokenAt(s), LEASE_MILLIS, WAIT_MILLIS));
+                    found = found.merge(grantedAt[s]);
+                    // Found pending: kept until stored, also when a later shard's lock fails.
+                    outstanding = !found.pending().isEmpty();
+                }
+            }
+            stamp = found.stamp();
         } catch (RuntimeException e) {
-            locks.close();
+            close();
             throw e;
         }
+    }
+
+    /** The locked keys and those of every document of the intents found, ascending. */
+    private int[] withIntentKeys() {
+        List<DedupIntents.Doc> docs = DedupIntents.decode(found.pending());
+        int[] all = Arrays.copyOf(keys, keys.length + docs.size() * keysPerFingerprint(BlockTables.MAX_DISTANCE + 1));
+        int n = keys.length;
+        for (DedupIntents.Doc d : docs) {
+            n = keysOf(d.fp(), d.reach(), all, n);
+        }
+        return distinctBySort(Arrays.copyOf(all, n));
+    }
+
+    /**
+     * Sorts the documents of the intents found, every key of which this call holds: those whose
+     * call left its intent on every shard of their keys are to be stored, the others dropped.
+     */
+    private void judge() {
+        List<Set<Long>> callsAt = new ArrayList<>(shards.length);
+        for (Granted g : grantedAt) {
+            callsAt.add(g == null ? Set.of() : DedupIntents.calls(g.pending()));
+        }
+        List<DedupIntents.Doc> docs = DedupIntents.decode(found.pending());
+        List<DedupIntents.Doc> whole = new ArrayList<>(docs.size());
+        int[] k = new int[keysPerFingerprint(BlockTables.MAX_DISTANCE + 1)];
+        for (DedupIntents.Doc d : docs) {
+            int n = keysOf(d.fp(), d.reach(), k, 0);
+            boolean everywhere = true;
+            for (int i = 0; i < n && everywhere; i++) {
+                everywhere = callsAt.get(owner(k[i])).contains(d.call());
+            }
+            if (everywhere) {
+                whole.add(d);
+            }
+        }
+        long calls = docs.stream().mapToLong(DedupIntents.Doc::call).distinct().count();
+        cutShort = new CutShort(DedupIntents.batch(whole), (int) calls, docs.size() - whole.size());
+    }
+
+    /**
+     * Documents that calls cut short decided to keep, left on every key of theirs: to be stored
+     * before this call decides, as their calls would have. {@code calls}: how many calls left the
+     * intents found; {@code dropped}: their documents whose intent some shard lacks (their calls
+     * wrote nothing of them).
+     */
+    record CutShort(DedupIntents.Batch store, int calls, int dropped) {
+    }
+
+    /** What the intents found on the locked keys leave to do; null when none was found. */
+    CutShort cutShort() {
+        return cutShort;
+    }
+
+    /** The token by which shard s knows this call. */
+    private long tokenAt(int s) {
+        return token + s;
     }
 
     /** The largest decision number on the locked keys. */
@@ -88,15 +198,10 @@ final class DedupLocks implements AutoCloseable {
         return stamp;
     }
 
-    /** Intents left on the locked keys by calls that stopped short: to be stored before deciding. */
-    List<Granted.Intent> pending() {
-        return found.pending();
-    }
-
     /**
-     * The {@link #pending} intents are stored: drops them from each of {@code nodes} (every node
-     * once). A node that does not answer keeps them, and whoever locks there next stores them
-     * again (the same inserts).
+     * The intents found are stored or dropped ({@link #cutShort}): drops them from each of
+     * {@code nodes} (every node once). A node that does not answer keeps them, and whoever
+     * locks there next judges them again (the same inserts).
      */
     void settled(ShardClient[] nodes) {
         long[] tokens = found.pending().stream().mapToLong(Granted.Intent::token).toArray();
@@ -133,8 +238,8 @@ final class DedupLocks implements AutoCloseable {
         for (int s = 0; s < shards.length; s++) {
             if (keysByShard[s].length > 0) {
                 int[] mine = pick(all, keysByShard[s]);
-                byte[] docs = DedupIntents.encode(ids, fps, stored, docsOf[s]);
-                f.add(shards[s].recordIntent(collection, mine, token, last, docs), held -> {
+                byte[] docs = DedupIntents.encode(token, reach, ids, fps, stored, docsOf[s]);
+                f.add(shards[s].recordIntent(collection, mine, tokenAt(s), last, docs), held -> {
                     if (held < mine.length) {
                         lost.set(true);
                     }
@@ -147,14 +252,15 @@ final class DedupLocks implements AutoCloseable {
             Fanout w = Fanout.start();
             for (int s = 0; s < shards.length; s++) {
                 if (keysByShard[s].length > 0) {
-                    w.add(shards[s].settleIntents(collection, new long[]{token}));
+                    w.add(shards[s].settleIntents(collection, new long[]{tokenAt(s)}));
                 }
             }
             try {
                 w.await();
                 outstanding = false;
             } catch (RuntimeException e) {
-                // Kept pending: stored by the next holder, as if this call had stored them.
+                // Kept pending: judged by the next holder, which stores a document only where
+                // its intent reached every shard of its keys (then no call near it missed it).
             }
             throw Status.ABORTED.withDescription("bucket locks expired before the documents were stored; retry").asRuntimeException();
         }
@@ -217,7 +323,7 @@ final class DedupLocks implements AutoCloseable {
         Fanout f = Fanout.start();
         for (int s = 0; s < shards.length; s++) {
             if (locked[s]) {
-                f.add(shards[s].unlockBuckets(collection, pick(keys, byShard[s]), token, leave, outstanding));
+                f.add(shards[s].unlockBuckets(collection, pick(keys, byShard[s]), tokenAt(s), leave, outstanding));
             }
         }
         try {

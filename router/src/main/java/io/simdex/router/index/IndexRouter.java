@@ -539,14 +539,18 @@ public final class IndexRouter implements AutoCloseable {
         // What the store keeps for each text: judged by in the request, then stored.
         String[] stored = verify ? checks.stored() : null;
         try (DedupLocks locks = DedupLocks.acquire(shards, placement, c, probes, reach)) {
-            if (!locks.pending().isEmpty()) {
-                // Documents a call cut short had decided under these keys: stored first, as that call would have.
-                DedupIntents cut = DedupIntents.decode(locks.pending());
-                insert(c, w, cut.ids(), cut.fps(), cut.stored());
+            DedupLocks.CutShort cut = locks.cutShort();
+            if (cut != null) {
+                // Documents calls cut short had decided under these keys: stored first, as those calls would have.
+                DedupIntents.Batch store = cut.store();
+                if (store.ids().length > 0) {
+                    insert(c, w, store.ids(), store.fps(), store.stored());
+                }
                 locks.settled(nodes);
-                CutShortDedups.completed(locks.pending().size(), cut.ids().length);
-                LOG.warn("Dedup on {} stored {} documents that {} Dedup calls cut short had decided to keep", c, cut.ids().length,
-                        locks.pending().size());
+                CutShortDedups.completed(cut.calls(), store.ids().length, cut.dropped());
+                LOG.warn("Dedup on {} found {} Dedup calls cut short: stored {} documents they had decided to keep, dropped {} they"
+                        + " had not left on every shard of their keys (nothing of those was written)", c, cut.calls(), store.ids().length,
+                        cut.dropped());
             }
             List<Decision> decisions = decide(c, w, ids, fps, maxDistance, limit, checks, stored, locks.stamp() + 1);
             locks.checkLease();

@@ -71,6 +71,9 @@ public final class MetricsEndpoint implements AutoCloseable {
                 .description("Dedup calls found cut short between their writes, completed by a later call, this process").register(registry);
         FunctionCounter.builder("simdex.dedup.completed.documents", CutShortDedups.class, c -> CutShortDedups.documents())
                 .description("Documents of Dedup calls cut short, stored by a later call, this process").register(registry);
+        FunctionCounter.builder("simdex.dedup.dropped.documents", CutShortDedups.class, c -> CutShortDedups.dropped())
+                .description("Documents of Dedup calls cut short before they were left on every shard of their keys, dropped unwritten"
+                        + " by a later call, this process").register(registry);
     }
 
     /** Serves {@code /metrics} on {@code host:port} (port 0 picks a free one, see {@link #port}). */

@@ -4,12 +4,15 @@ import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.Hamming;
 import io.simdex.router.shard.LocalShardClient;
 import io.simdex.router.shard.Placement;
+import io.simdex.router.shard.ReplicaSet;
 import io.simdex.router.shard.ShardClient;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.StoreSizing;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +20,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongPredicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -89,7 +93,7 @@ class DedupCutShortTest {
                 ShardClient owner = ownerOf(key);
                 long stamp = owner.lockBuckets(C, new int[]{key}, token, 300, 1_000).join().stamp();
                 assertEquals(1, owner.recordIntent(C, new int[]{key}, token, stamp + 1,
-                        DedupIntents.encode(new String[]{"x"}, new long[]{x}, null, new int[]{0})).join());
+                        DedupIntents.encode(token, K, new String[]{"x"}, new long[]{x}, null, new int[]{0})).join());
             }
 
             IndexRouter.Decision yDecision = index.dedup(C, Window.FOREVER, new String[]{"y"}, new long[]{y}, K).get(0);
@@ -109,7 +113,7 @@ class DedupCutShortTest {
         try (IndexRouter index = new IndexRouter(shards(), placement)) {
             for (int key : DedupLocks.bucketKeys(new long[]{x}, K)) {
                 long stamp = ownerOf(key).lockBuckets(C, new int[]{key}, 42, 60_000, 1_000).join().stamp();
-                ownerOf(key).recordIntent(C, new int[]{key}, 42, stamp + 1, DedupIntents.encode(new String[]{"x"}, new long[]{x}, null,
+                ownerOf(key).recordIntent(C, new int[]{key}, 42, stamp + 1, DedupIntents.encode(42, K, new String[]{"x"}, new long[]{x}, null,
                         new int[]{0})).join();
             }
             // Killed with its locks held (a clean close forgets them as a kill does); the intents are on disk.
@@ -123,8 +127,114 @@ class DedupCutShortTest {
         }
     }
 
+    @Test
+    void dedup_holderDiedWhileLeavingItsIntent_documentIsDroppedNotStoredBesideTheNearOneDecidedWithoutIt() {
+        try (IndexRouter index = new IndexRouter(shards(), placement)) {
+            // x and y share the blocks of tables 2 and 3, whose keys the intent never reached.
+            long x;
+            while (true) {
+                x = rnd.nextLong();
+                int reached = owner(x, 0);
+                if (owner(x, 2) != reached && owner(x, 3) != reached) {
+                    break;
+                }
+            }
+            long y = x ^ bitOnlyIn(0) ^ bitOnlyIn(1);
+            int reached = owner(x, 0);
+            // A call that locked x's keys with a short lease and died after leaving its intent on one shard.
+            long call = 77;
+            for (int key : DedupLocks.bucketKeys(new long[]{x}, K)) {
+                int s = ownerIndex(key);
+                long token = call + s;
+                long stamp = clients.get(s).lockBuckets(C, new int[]{key}, token, 300, 1_000).join().stamp();
+                if (s == reached) {
+                    assertEquals(1, clients.get(s).recordIntent(C, new int[]{key}, token, stamp + 1,
+                            DedupIntents.encode(call, K, new String[]{"x"}, new long[]{x}, null, new int[]{0})).join());
+                }
+            }
+            long dropped = CutShortDedups.dropped();
+
+            assertTrue(index.dedup(C, Window.FOREVER, new String[]{"y"}, new long[]{y}, K).get(0).inserted(),
+                    "y's keys hold no intent: x was never written");
+            IndexRouter.Decision xRetry = index.dedup(C, Window.FOREVER, new String[]{"x"}, new long[]{x}, K).get(0);
+            assertEquals(false, xRetry.inserted(), "x's intent is dropped, not stored beside y");
+            assertEquals(List.of("y"), xRetry.duplicates().stream().map(IndexRouter.Hit::id).toList());
+            assertEquals(1, CutShortDedups.dropped() - dropped, "counted for the metrics");
+            assertEquals(List.of("y"), ids(index.query(C, Window.FOREVER, new long[]{x}, K, 0).get(0)));
+            assertEquals(List.of(), clients.get(reached).lockBuckets(C, new int[]{BlockTables.bucketKey(0, BlockTables.block(x, 0))}, 5, 1_000,
+                    1_000).join().pending(), "settled");
+        }
+    }
+
+    /**
+     * Over replica sets each node serves two of the three shards, both written by the call:
+     * it keeps their intents apart.
+     */
+    @ParameterizedTest(name = "replica sets of 2 of 3 nodes: {0}")
+    @ValueSource(booleans = {false, true})
+    void dedup_callCutShortStoringTwoDocuments_nextCallNearOneSettlesItsShardsOnly_theOtherIsStoredBeforeItsNeighbour(boolean replicated) {
+        List<ShardClient> shards = shards();
+        try (IndexRouter index = replicated ? new IndexRouter(replicaSets(shards), placement, List.copyOf(shards), 2, false)
+                : new IndexRouter(shards, placement)) {
+            // d1 and its neighbour y1 have every key on shard 0; d2 none there, its tables 2
+            // and 3 on shard 1, whose writes fail (y2 shares those blocks with it), and table 0
+            // or 1 on shard 2, whose writes do not (over replica sets, shard 0's fail too).
+            long d1 = fingerprintWhere(fp -> ownersOf(fp) == 1 && ownersOf(fp ^ bitOnlyIn(0)) == 1);
+            long y1 = d1 ^ bitOnlyIn(0);
+            long d2 = fingerprintWhere(fp -> (ownersOf(fp) & 1) == 0 && owner(fp, 2) == 1 && owner(fp, 3) == 1
+                    && (owner(fp, 0) == 2 || owner(fp, 1) == 2));
+            long y2 = d2 ^ bitOnlyIn(0) ^ bitOnlyIn(1);
+            cut.set(true);
+            assertThrows(RuntimeException.class, () -> index.dedup(C, Window.FOREVER, new String[]{"d1", "d2"}, new long[]{d1, d2}, K));
+            cut.set(false);
+            assertEquals(List.of(), ids(index.query(C, Window.FOREVER, new long[]{y2}, K, 0).get(0)), "d2 is not where y2 looks");
+
+            IndexRouter.Decision first = index.dedup(C, Window.FOREVER, new String[]{"y1"}, new long[]{y1}, K).get(0);
+            assertEquals(List.of("d1"), first.duplicates().stream().map(IndexRouter.Hit::id).toList());
+            IndexRouter.Decision second = index.dedup(C, Window.FOREVER, new String[]{"y2"}, new long[]{y2}, K).get(0);
+            assertEquals(false, second.inserted(), "d2's intent outlived the settling of d1's shard");
+            assertEquals(List.of("d2"), second.duplicates().stream().map(IndexRouter.Hit::id).toList());
+            assertTrue(index.dedup(C, Window.FOREVER, new String[]{"d2"}, new long[]{d2}, K).get(0).inserted(), "the retry finds d2 stored");
+        }
+    }
+
+    /** Shard g kept by nodes g and g + 1, writes acknowledged by both (a failing node fails them). */
+    private static List<ShardClient> replicaSets(List<ShardClient> nodes) {
+        List<ShardClient> groups = new ArrayList<>();
+        for (int g = 0; g < nodes.size(); g++) {
+            int a = g;
+            int b = (g + 1) % nodes.size();
+            groups.add(new ReplicaSet(List.of(nodes.get(a), nodes.get(b)), new int[]{a, b}, List.of(), new int[0], 2, x -> true,
+                    x -> true, 0, 0, node -> CompletableFuture.completedFuture(null)));
+        }
+        return groups;
+    }
+
+    /** A random fingerprint that {@code test} accepts. */
+    private long fingerprintWhere(LongPredicate test) {
+        while (true) {
+            long fp = rnd.nextLong();
+            if (test.test(fp)) {
+                return fp;
+            }
+        }
+    }
+
+    /** The shards that own fp's buckets, as bits. */
+    private int ownersOf(long fp) {
+        int bits = 0;
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            bits |= 1 << owner(fp, t);
+        }
+        return bits;
+    }
+
+    private int ownerIndex(int key) {
+        return placement.ownerOfBucket(key >>> BlockTables.BLOCK_BITS, key & (BlockTables.KEYS_PER_TABLE - 1));
+    }
+
     private ShardClient ownerOf(int key) {
-        return clients.get(placement.ownerOfBucket(key >>> BlockTables.BLOCK_BITS, key & (BlockTables.KEYS_PER_TABLE - 1)));
+        return clients.get(ownerIndex(key));
     }
 
     private List<ShardClient> shards() {
