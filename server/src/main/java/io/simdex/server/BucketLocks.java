@@ -43,7 +43,10 @@ import java.util.Set;
  * by token while it holds every key); unlocking with them done drops them, and anything else
  * leaves them pending: the next lock of any of its keys (expired, or released unfinished)
  * returns them, and that holder stores them before deciding, completing the decisions made
- * under the keys before it, then {@link #settle}s them on every node. A key passes on the
+ * under the keys before it (those whose intent reached every shard of their keys: the router's
+ * {@code DedupLocks} judges), then {@link #settle}s them on every node. Intents are kept by
+ * token, so a router gives each shard a token of its own: a node serving two shards of a call
+ * keeps both intents. A key passes on the
  * tokens it inherited, so intents survive a chain of holders that each stop short. Nothing of
  * this costs a key anything while no call fails: an intent is one map entry per call. A replica
  * that missed the unlock keeps the intent: once it has caught up it settles those its peers no
