@@ -99,9 +99,10 @@ final class DedupLocks implements AutoCloseable {
             // intents add are taken in a new round, with the first ones, in that order.
             int[] wider;
             try {
-                wider = locks.withIntentKeys();
+                List<DedupIntents.Doc> docs = DedupIntents.decode(locks.found.pending());
+                wider = locks.withKeysOf(docs);
                 if (wider.length == keys.length) {
-                    locks.judge();
+                    locks.judge(docs);
                     return locks;
                 }
             } finally {
@@ -137,9 +138,8 @@ final class DedupLocks implements AutoCloseable {
         }
     }
 
-    /** The locked keys and those of every document of the intents found, ascending. */
-    private int[] withIntentKeys() {
-        List<DedupIntents.Doc> docs = DedupIntents.decode(found.pending());
+    /** The locked keys and those of {@code docs}, ascending. */
+    private int[] withKeysOf(List<DedupIntents.Doc> docs) {
         int[] all = Arrays.copyOf(keys, keys.length + docs.size() * keysPerFingerprint(BlockTables.MAX_DISTANCE + 1));
         int n = keys.length;
         for (DedupIntents.Doc d : docs) {
@@ -149,15 +149,15 @@ final class DedupLocks implements AutoCloseable {
     }
 
     /**
-     * Sorts the documents of the intents found, every key of which this call holds: those whose
-     * call left its intent on every shard of their keys are to be stored, the others dropped.
+     * Sorts {@code docs}, the documents of the intents found, every key of which this call
+     * holds: those whose call left its intent on every shard of their keys are to be stored, the
+     * others dropped.
      */
-    private void judge() {
+    private void judge(List<DedupIntents.Doc> docs) {
         List<Set<Long>> callsAt = new ArrayList<>(shards.length);
         for (Granted g : grantedAt) {
             callsAt.add(g == null ? Set.of() : DedupIntents.calls(g.pending()));
         }
-        List<DedupIntents.Doc> docs = DedupIntents.decode(found.pending());
         List<DedupIntents.Doc> whole = new ArrayList<>(docs.size());
         int[] k = new int[keysPerFingerprint(BlockTables.MAX_DISTANCE + 1)];
         for (DedupIntents.Doc d : docs) {
