@@ -105,11 +105,11 @@ final class DedupLocks implements AutoCloseable {
                     locks.judge(docs);
                     return locks;
                 }
-            } finally {
-                if (locks.cutShort == null) {
-                    locks.close();
-                }
+            } catch (RuntimeException e) {
+                locks.close();
+                throw e;
             }
+            locks.close();
             if (round == INTENT_ROUNDS) {
                 throw Status.ABORTED.withDescription("intents of Dedup calls cut short kept leading to more keys after " + round
                         + " rounds of locks; retry").asRuntimeException();
