@@ -19,8 +19,9 @@ import java.util.Arrays;
  *
  * <p>Cost: one 64-bit hash per shingle, then per bin and shingle one xor, one multiply and one
  * compare: each bin orders the shingles by {@code (h ^ seed) * odd}, a bijection of the strong
- * hash h with its own seed and multiplier. The bit kept is bit 31 of the bin's minimum, which
- * the ordering (decided by the high bits) leaves unbiased. A buffer of at most 1,024 hashes per
+ * hash h with its own seed and multiplier ({@link BinMinima}: eight bins a step with 512-bit
+ * vectors). The bit kept is bit 31 of the bin's minimum, which the ordering (decided by the
+ * high bits) leaves unbiased. A buffer of at most 1,024 hashes per
  * text; the {@link #partitioned} form orders each shingle in the 16 bins of its group, from a
  * second buffer of the hashes ordered by group.
  */
@@ -36,6 +37,7 @@ public final class BitMinHash {
     private static final int BLOCK_BITS = BINS / GROUPS;
     private static final long BLOCK_MASK = (1L << BLOCK_BITS) - 1;
     private static final long GROUP_SEED = 0x9E3779B97F4A7C15L;
+    private static final BinMinima BIN_MINIMA = BinMinima.chosen();
 
     static {
         for (int k = 0; k < BINS; k++) {
@@ -104,10 +106,10 @@ public final class BitMinHash {
 
     /**
      * The bins' minima over a text's shingles. Shingles are hashed into a buffer, and each
-     * bin's minimum is then taken over the buffer, bin by bin: the bin's seed, multiplier and
-     * minimum stay in registers and the new-minimum branch is rarely taken: 0.6-0.9 of the time
-     * of updating all 64 minima per shingle on 20- and 60-word texts, and under half for the
-     * partitioned form (ShortFingerprintBenchmark). The buffer holds at most
+     * bin's minimum is then taken over the buffer ({@link BinMinima}), bin by bin or eight bins
+     * at a time: the bins' seeds, multipliers and minima stay in registers, where updating all
+     * 64 minima per shingle took 1.1-1.7x the time of the scalar form on 20- and 60-word texts,
+     * and over twice for the partitioned form (ShortFingerprintBenchmark). The buffer holds at most
      * {@link #CHUNK} hashes and is folded in when full, so a long text takes no more memory.
      */
     private static final class Minima {
@@ -180,9 +182,7 @@ public final class BitMinHash {
         /** Folds the buffer into the minima and empties it. */
         private void fold() {
             if (groupSizes == null) {
-                for (int k = 0; k < BINS; k++) {
-                    min[k] = Math.min(min[k], min(hashes, 0, size, k));
-                }
+                BIN_MINIMA.fold(hashes, 0, size, SEEDS, MULTIPLIERS, 0, BINS, min, 0);
             } else {
                 foldByGroup();
             }
@@ -209,33 +209,17 @@ public final class BitMinHash {
             }
             for (int t = 0; t < GROUPS; t++) {
                 groupSizes[t] += starts[t + 1] - starts[t];
-                for (int k = t * BLOCK_BITS; k < (t + 1) * BLOCK_BITS; k++) {
-                    if (starts[t + 1] > starts[t]) {
-                        min[BINS + k] = Math.min(min[BINS + k], min(byGroup, starts[t], starts[t + 1], k));
-                    }
-                    if (groupSizes[t] == 0) {
-                        min[k] = Math.min(min[k], min(hashes, 0, size, k));
-                    }
+                if (starts[t + 1] > starts[t]) {
+                    BIN_MINIMA.fold(byGroup, starts[t], starts[t + 1], SEEDS, MULTIPLIERS, t * BLOCK_BITS, BLOCK_BITS, min, BINS);
+                }
+                if (groupSizes[t] == 0) {
+                    BIN_MINIMA.fold(hashes, 0, size, SEEDS, MULTIPLIERS, t * BLOCK_BITS, BLOCK_BITS, min, 0);
                 }
             }
         }
 
         private static int group(long hash) {
             return (int) (Hashing.mix64(hash ^ GROUP_SEED) >>> (Long.SIZE - Integer.numberOfTrailingZeros(GROUPS)));
-        }
-
-        /** Bin {@code k}'s minimum over {@code hashes[from..to)}, Long.MAX_VALUE over none. */
-        private static long min(long[] hashes, int from, int to, int k) {
-            long seed = SEEDS[k];
-            long multiplier = MULTIPLIERS[k];
-            long min = Long.MAX_VALUE;
-            for (int i = from; i < to; i++) {
-                long v = (hashes[i] ^ seed) * multiplier;
-                if (v < min) {
-                    min = v;
-                }
-            }
-            return min;
         }
     }
 
