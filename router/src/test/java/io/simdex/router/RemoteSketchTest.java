@@ -34,6 +34,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -189,6 +192,95 @@ class RemoteSketchTest {
                     checks(new String[]{near}));
             assertFalse(d.get(0).inserted(), "a near copy of b's text 5 bits away: judged by b's sketch");
             assertEquals("b", d.get(0).duplicates().get(0).id());
+        }
+    }
+
+    /**
+     * A Delete that leaves a fingerprint without documents races an Insert that gives it one
+     * between the Delete's look-up of the fingerprint's ids and its drop of the sketch (run
+     * where the drop reaches its first shard): the Insert's attach and sketch land before the
+     * drop. The look-up after the drop finds the Insert's document and the sketch is put back:
+     * a near copy 5 bits away is judged by it (dropped, it would count only within 3 bits).
+     */
+    @Test
+    void delete_racingAnInsertBeforeItsSketchDrop_putsTheSketchBack() throws IOException {
+        Placement placement = Placement.roundRobin(NODES);
+        AtomicReference<Runnable> beforeDrop = new AtomicReference<>();
+        List<ShardClient> hooked = replicaSets().stream().map(s -> before(s, Set.of("dropTexts"), () -> {
+            Runnable r = beforeDrop.getAndSet(null);
+            if (r != null) {
+                r.run();
+            }
+        })).toList();
+        try (IndexRouter index = new IndexRouter(hooked, placement, List.copyOf(clients), 2, false)) {
+            long x = rnd.nextLong();
+            String text = text(40);
+            index.insert("c", Window.FOREVER, new String[]{"a"}, new long[]{x}, checks(new String[]{text}).stored());
+            beforeDrop.set(() -> index.insert("c", Window.FOREVER, new String[]{"b"}, new long[]{x}, checks(new String[]{text}).stored()));
+            assertEquals(1, index.delete("c", new String[]{"a"}));
+            assertEquals(null, beforeDrop.get(), "the insert ran inside the delete");
+
+            String key = FingerprintSketch.key(x);
+            int owner = placement.ownerOfId(key);
+            for (int node : new int[]{owner, (owner + 1) % NODES}) {
+                assertNotNull(nodes.get(node).getTexts("c", new long[]{0}, new String[]{key})[0], "b's sketch on node " + node);
+            }
+            String near = text.replaceFirst(" \\S+ ", " changed ");
+            List<IndexRouter.Decision> d = index.dedup("c", Window.FOREVER, new String[]{"near"}, new long[]{BitFlips.flip(x, 5, rnd)}, 3, 0,
+                    checks(new String[]{near}));
+            assertFalse(d.get(0).inserted(), "a near copy of b's text 5 bits away: judged by b's sketch");
+            assertEquals("b", d.get(0).duplicates().get(0).id());
+        }
+    }
+
+    /**
+     * An Insert sends a fingerprint's sketch only once the fingerprint's ids are attached, which
+     * {@link #delete_racingAnInsertBeforeItsSketchDrop_putsTheSketchBack}'s look-up after the drop
+     * relies on: each attach is held back until a sketch is sent (or 250 ms have passed), and
+     * no sketch may be sent before every attach has completed.
+     */
+    @Test
+    void insert_sendsTheSketchOfAFingerprintAfterItsAttach() throws IOException {
+        Placement placement = Placement.roundRobin(NODES);
+        CountDownLatch sketchSent = new CountDownLatch(1);
+        AtomicInteger attaching = new AtomicInteger();
+        List<String> early = new CopyOnWriteArrayList<>();
+        List<ShardClient> watched = replicaSets().stream().map(s -> (ShardClient) Proxy.newProxyInstance(ShardClient.class.getClassLoader(),
+                new Class<?>[]{ShardClient.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("putTexts") && Arrays.stream((String[]) args[2]).anyMatch(FingerprintSketch::isKey)) {
+                        if (attaching.get() > 0) {
+                            early.add(String.join(",", (String[]) args[2]));
+                        }
+                        sketchSent.countDown();
+                    }
+                    boolean attach = method.getName().equals("attachIds");
+                    if (attach) {
+                        attaching.incrementAndGet();
+                    }
+                    Object out;
+                    try {
+                        out = method.invoke(s, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (!attach) {
+                        return out;
+                    }
+                    return ((CompletableFuture<?>) out).thenApplyAsync(v -> {
+                        try {
+                            sketchSent.await(250, TimeUnit.MILLISECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        attaching.decrementAndGet();
+                        return v;
+                    });
+                })).toList();
+        try (IndexRouter index = new IndexRouter(watched, placement, List.copyOf(clients), 2, false)) {
+            index.insert("c", Window.FOREVER, new String[]{"a", "b"}, new long[]{rnd.nextLong(), rnd.nextLong()},
+                    checks(new String[]{text(40), text(40)}).stored());
+            assertEquals(0, sketchSent.getCount(), "the documents' sketches were sent");
+            assertEquals(List.of(), early, "sketches sent while an attach was outstanding");
         }
     }
 

@@ -323,9 +323,11 @@ public final class IndexRouter implements AutoCloseable {
         // go out at once: one round trip to the nodes, not two. What verifies the documents is
         // stored before step 4 adds them to the buckets, where probes find them, so no probe
         // meets a document without it (stored after the buckets, a Query in between, or a crash
-        // there, judged the document by distance alone): sketches kept by fingerprint go with
-        // steps 1 and 2; texts and sketches kept by id follow the binding, which removes an id's
-        // old one.
+        // there, judged the document by distance alone), and after steps 1 and 2: texts and
+        // sketches kept by id follow the binding, which removes an id's old one, and a sketch
+        // kept by fingerprint follows the attach, which a Delete that drops the sketch of a
+        // fingerprint it left without documents looks for once it has dropped it
+        // (dropSketchesOfEmpty).
         Previous previous = new Previous(idz.length);
         boolean[] fresh = new boolean[fpz.length];
         Fanout f = Fanout.start();
@@ -334,17 +336,15 @@ public final class IndexRouter implements AutoCloseable {
                     (shard, group) -> shard.bindIds(c, g, pick(idz, group), pick(fpz, group)), (group, p) -> scatter(p, group, previous));
             f.toOwners(shards, fpz.length, i -> placement.ownerOfFingerprint(fpz[i]),
                     (shard, group) -> shard.attachIds(c, g, pick(fpz, group), pick(idz, group)), (group, wasEmpty) -> scatter(wasEmpty, group, fresh));
-            if (textz != null) {
-                putTexts(f, c, g, idz, fpz, textz, keptz, true);
-            }
         }
         f.await();
         if (textz != null) {
-            Fanout byId = Fanout.start();
+            Fanout verifiedBy = Fanout.start();
             try (WriteBatch batch = WriteBatch.open()) {
-                putTexts(byId, c, g, idz, fpz, textz, keptz, false);
+                putTexts(verifiedBy, c, g, idz, fpz, textz, keptz, true);
+                putTexts(verifiedBy, c, g, idz, fpz, textz, keptz, false);
             }
-            byId.await();
+            verifiedBy.await();
         }
         // 3. Ids that moved leave their old fingerprints. An old fingerprint is another key
         // than the new one (or the same in another generation's store), so this may follow the
@@ -752,11 +752,9 @@ public final class IndexRouter implements AutoCloseable {
             long[] left = BatchKeys.distinct(IntStream.range(0, fps.length).filter(i -> empty[i] && gens[i] == g).mapToLong(i -> fps[i]).toArray());
             if (left.length > 0) {
                 removeFromBuckets(c, g, left);
-                if (!sketches) {
-                    continue;
+                if (sketches) {
+                    dropSketchesOfEmpty(c, g, left);
                 }
-                boolean[] taken = hasIds(c, g, left);
-                dropSketches(c, g, IntStream.range(0, left.length).filter(i -> !taken[i]).mapToLong(i -> left[i]).toArray());
             }
         }
     }
@@ -779,15 +777,58 @@ public final class IndexRouter implements AutoCloseable {
     }
 
     /**
-     * Drops the sketches kept for fingerprints of generation g that no document has any more:
-     * else a document given later with such a fingerprint and no text would be judged by a
-     * deleted text's sketch, and the sketch's bytes would stay until the generation expires.
+     * Drops the sketches kept for fingerprints of generation g that no document has any more
+     * (of {@code left}, those a look-up finds without ids): else a document given later with
+     * such a fingerprint and no text would be judged by a deleted text's sketch, and the
+     * sketch's bytes would stay until the generation expires.
+     *
+     * <p>An Insert may give such a fingerprint a document meanwhile. The ids and the sketch
+     * live on different shards, so the look-up and the drop are not one step: an Insert whose
+     * attach and sketch land between them would lose its sketch, and its document would be
+     * judged by distance alone. An Insert puts its sketch after its attach, so if its sketch
+     * was dropped, its id is found by a second look-up after the drop; there the sketch read
+     * before the drop is put back, unless a sketch is there by then. The sketch put back is of
+     * a text with the same fingerprint, the deleted one's or the Insert's.
      */
-    private void dropSketches(String c, long g, long[] fps) {
-        String[] keys = Arrays.stream(fps).mapToObj(FingerprintSketch::key).toArray(String[]::new);
+    private void dropSketchesOfEmpty(String c, long g, long[] left) {
+        boolean[] taken = hasIds(c, g, left);
+        long[] gone = IntStream.range(0, left.length).filter(i -> !taken[i]).mapToLong(i -> left[i]).toArray();
+        if (gone.length == 0) {
+            return;
+        }
+        String[] keys = Arrays.stream(gone).mapToObj(FingerprintSketch::key).toArray(String[]::new);
+        String[] held = getTexts(c, g, keys);
         Fanout f = Fanout.start();
         f.toOwners(shards, keys.length, i -> placement.ownerOfId(keys[i]), (shard, group) -> shard.dropTexts(c, g, pick(keys, group)));
         f.await();
+        boolean[] retaken = hasIds(c, g, gone);
+        int[] back = IntStream.range(0, gone.length).filter(i -> retaken[i] && held[i] != null).toArray();
+        if (back.length == 0) {
+            return;
+        }
+        String[] backKeys = pick(keys, back);
+        String[] now = getTexts(c, g, backKeys);
+        int[] missing = IntStream.range(0, back.length).filter(i -> now[i] == null).toArray();
+        String[] putKeys = pick(backKeys, missing);
+        String[] putValues = pick(pick(held, back), missing);
+        Fanout put = Fanout.start();
+        put.toOwners(shards, putKeys.length, i -> placement.ownerOfId(putKeys[i]),
+                (shard, group) -> shard.putTexts(c, g, pick(putKeys, group), pick(putValues, group)));
+        put.await();
+    }
+
+    /** What the text store keeps for each of {@code keys} in generation g, null where nothing. */
+    private String[] getTexts(String c, long g, String[] keys) {
+        String[] out = new String[keys.length];
+        Fanout f = Fanout.start();
+        f.toOwners(shards, keys.length, i -> placement.ownerOfId(keys[i]), (shard, group) -> shard.getTexts(c, new long[]{g}, pick(keys, group)),
+                (group, found) -> {
+                    for (int i = 0; i < group.length; i++) {
+                        out[group[i]] = found[i];
+                    }
+                });
+        f.await();
+        return out;
     }
 
     /**
