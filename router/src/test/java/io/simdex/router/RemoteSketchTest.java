@@ -173,41 +173,48 @@ class RemoteSketchTest {
      */
     @Test
     void delete_racingAnInsertOfTheSameFingerprint_leavesTheInsertedDocumentFindableWithItsSketch() throws IOException {
-        Placement placement = Placement.roundRobin(NODES);
-        AtomicReference<Runnable> beforeRemove = new AtomicReference<>();
-        List<ShardClient> hooked = replicaSets().stream().map(s -> beforeBucketRemove(s, beforeRemove)).toList();
-        try (IndexRouter index = new IndexRouter(hooked, placement, List.copyOf(clients), 2, false)) {
-            long x = rnd.nextLong();
-            String text = text(40);
-            index.insert("c", Window.FOREVER, new String[]{"a"}, new long[]{x}, checks(new String[]{text}).stored());
-            beforeRemove.set(() -> index.insert("c", Window.FOREVER, new String[]{"b"}, new long[]{x}, checks(new String[]{text}).stored()));
-            assertEquals(1, index.delete("c", new String[]{"a"}));
-            assertEquals(null, beforeRemove.get(), "the insert ran inside the delete");
-
+        deleteRacingAnInsertAt("bucketRemove", (index, x, text) -> {
             List<IndexRouter.Decision> same = index.dedup("c", Window.FOREVER, new String[]{"same"}, new long[]{x}, 3, 0, checks(new String[]{text}));
             assertFalse(same.get(0).inserted());
             assertEquals("b", same.get(0).duplicates().get(0).id());
-            String near = text.replaceFirst(" \\S+ ", " changed ");
-            List<IndexRouter.Decision> d = index.dedup("c", Window.FOREVER, new String[]{"near"}, new long[]{BitFlips.flip(x, 5, rnd)}, 3, 0,
-                    checks(new String[]{near}));
-            assertFalse(d.get(0).inserted(), "a near copy of b's text 5 bits away: judged by b's sketch");
-            assertEquals("b", d.get(0).duplicates().get(0).id());
-        }
+        });
     }
 
     /**
      * A Delete that leaves a fingerprint without documents races an Insert that gives it one
      * between the Delete's look-up of the fingerprint's ids and its drop of the sketch (run
      * where the drop reaches its first shard): the Insert's attach and sketch land before the
-     * drop. The look-up after the drop finds the Insert's document and the sketch is put back:
-     * a near copy 5 bits away is judged by it (dropped, it would count only within 3 bits).
+     * drop. The look-up after the drop finds the Insert's document and the sketch is put back,
+     * on both replicas of its key, and judges a near copy 5 bits away (dropped, the document
+     * would count only within 3 bits).
      */
     @Test
     void delete_racingAnInsertBeforeItsSketchDrop_putsTheSketchBack() throws IOException {
+        deleteRacingAnInsertAt("dropTexts", (index, x, text) -> {
+            String key = FingerprintSketch.key(x);
+            int owner = Placement.roundRobin(NODES).ownerOfId(key);
+            for (int node : new int[]{owner, (owner + 1) % NODES}) {
+                assertNotNull(nodes.get(node).getTexts("c", new long[]{0}, new String[]{key})[0], "b's sketch on node " + node);
+            }
+        });
+    }
+
+    /** What a test checks of fingerprint x, given document b with {@code text}, after the race. */
+    private interface RaceCheck {
+        void check(IndexRouter index, long x, String text);
+    }
+
+    /**
+     * Deletes a, the one document of fingerprint x, while an Insert gives x document b with the
+     * same text, run where the Delete's first call of {@code method} reaches its shard; then
+     * {@code check}, and a near copy of the text 5 bits away must be found as b's duplicate,
+     * judged by b's sketch.
+     */
+    private void deleteRacingAnInsertAt(String method, RaceCheck check) throws IOException {
         Placement placement = Placement.roundRobin(NODES);
-        AtomicReference<Runnable> beforeDrop = new AtomicReference<>();
-        List<ShardClient> hooked = replicaSets().stream().map(s -> before(s, Set.of("dropTexts"), () -> {
-            Runnable r = beforeDrop.getAndSet(null);
+        AtomicReference<Runnable> race = new AtomicReference<>();
+        List<ShardClient> hooked = replicaSets().stream().map(s -> before(s, Set.of(method), () -> {
+            Runnable r = race.getAndSet(null);
             if (r != null) {
                 r.run();
             }
@@ -216,15 +223,11 @@ class RemoteSketchTest {
             long x = rnd.nextLong();
             String text = text(40);
             index.insert("c", Window.FOREVER, new String[]{"a"}, new long[]{x}, checks(new String[]{text}).stored());
-            beforeDrop.set(() -> index.insert("c", Window.FOREVER, new String[]{"b"}, new long[]{x}, checks(new String[]{text}).stored()));
+            race.set(() -> index.insert("c", Window.FOREVER, new String[]{"b"}, new long[]{x}, checks(new String[]{text}).stored()));
             assertEquals(1, index.delete("c", new String[]{"a"}));
-            assertEquals(null, beforeDrop.get(), "the insert ran inside the delete");
+            assertEquals(null, race.get(), "the insert ran inside the delete");
 
-            String key = FingerprintSketch.key(x);
-            int owner = placement.ownerOfId(key);
-            for (int node : new int[]{owner, (owner + 1) % NODES}) {
-                assertNotNull(nodes.get(node).getTexts("c", new long[]{0}, new String[]{key})[0], "b's sketch on node " + node);
-            }
+            check.check(index, x, text);
             String near = text.replaceFirst(" \\S+ ", " changed ");
             List<IndexRouter.Decision> d = index.dedup("c", Window.FOREVER, new String[]{"near"}, new long[]{BitFlips.flip(x, 5, rnd)}, 3, 0,
                     checks(new String[]{near}));
@@ -313,16 +316,6 @@ class RemoteSketchTest {
                         throw e.getCause();
                     }
                 });
-    }
-
-    /** {@code shard}, running {@code before} (once) when a bucket removal first reaches it. */
-    private static ShardClient beforeBucketRemove(ShardClient shard, AtomicReference<Runnable> before) {
-        return before(shard, Set.of("bucketRemove"), () -> {
-            Runnable r = before.getAndSet(null);
-            if (r != null) {
-                r.run();
-            }
-        });
     }
 
     private List<ShardClient> replicaSets() throws IOException {
