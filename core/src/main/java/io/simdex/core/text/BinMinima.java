@@ -2,14 +2,10 @@ package io.simdex.core.text;
 
 /**
  * Bins' minima over a buffer of shingle hashes, for {@link BitMinHash}: bin k orders a hash h
- * by {@code (h ^ seeds[k]) * multipliers[k]}. {@link #chosen} is {@link VectorBinMinima} where
- * the JVM runs with {@code --add-modules jdk.incubator.vector} on a CPU with 512-bit vectors,
- * else the scalar form; both give the same minima, and so the same fingerprints.
+ * by {@code (h ^ seeds[k]) * multipliers[k]}. {@link #chosen} is {@link VectorBinMinima} or the
+ * scalar form ({@link VectorForms}); both give the same minima, and so the same fingerprints.
  */
 abstract class BinMinima {
-    /** Set to false to take the scalar form even where the vector one would run. */
-    static final String VECTOR_PROPERTY = "simdex.vector";
-
     /** The form this JVM runs. */
     static BinMinima chosen() {
         return Chosen.INSTANCE;
@@ -21,26 +17,12 @@ abstract class BinMinima {
      */
     abstract void fold(long[] hashes, int from, int to, long[] seeds, long[] multipliers, int firstBin, int bins, long[] min, int minOffset);
 
-    /** Which form this is, for logs and benchmarks. */
+    /** Which form this is, for tests and benchmarks. */
     abstract String name();
 
     /** Holds the choice apart, so that loading a subclass does not make it (which loads the subclass). */
     private static final class Chosen {
-        static final BinMinima INSTANCE = choose();
-    }
-
-    private static BinMinima choose() {
-        if (!Boolean.parseBoolean(System.getProperty(VECTOR_PROPERTY, "true"))
-                || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-            return new Scalar();
-        }
-        try {
-            BinMinima vector = (BinMinima) Class.forName(BinMinima.class.getPackageName() + ".VectorBinMinima")
-                    .getDeclaredConstructor().newInstance();
-            return ((VectorBinMinima) vector).fits() ? vector : new Scalar();
-        } catch (ReflectiveOperationException | LinkageError e) {
-            return new Scalar();
-        }
+        static final BinMinima INSTANCE = VectorForms.choose(BinMinima.class, "VectorBinMinima", new Scalar());
     }
 
     /**

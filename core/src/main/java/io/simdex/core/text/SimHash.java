@@ -26,29 +26,38 @@ import java.util.Arrays;
  * one-shot form.
  */
 public final class SimHash {
-    /** Shift that moves bit 0 to a double's sign bit. */
-    private static final int SIGN_SHIFT = Long.SIZE - 1;
+    /**
+     * Features buffered before they are summed: a run lets the vector form keep the counters in
+     * registers ({@link SimHashSums}). A 300-word text is about five runs.
+     */
+    private static final int RUN = 64;
+    private static final SimHashSums SUMS = SimHashSums.chosen();
 
     private final double[] counters = new double[Long.SIZE];
+    private final long[] hashes = new long[RUN];
+    private final double[] weights = new double[RUN];
+    private int buffered;
 
     /** Adds {@code weight} to counter i where bit i of {@code hash} is 1, subtracts it where 0. */
     public void add(long hash, double weight) {
         if (!Double.isFinite(weight)) {
             throw new IllegalArgumentException("weight must be finite, got " + weight);
         }
-        // Branch-free: hash bits are random, so "bit ? +w : -w" mispredicts half the time. Here
-        // bit i of ~hash, moved to the sign position, negates w exactly when bit i is 0. Measured
-        // with FingerprintThroughput: character trigrams went from 11 to 30 MB/s.
-        final double[] c = counters;
-        final long weightBits = Double.doubleToRawLongBits(weight);
-        final long zeros = ~hash;
-        for (int bit = 0; bit < Long.SIZE; bit++) {
-            c[bit] += Double.longBitsToDouble(weightBits ^ ((zeros >>> bit) << SIGN_SHIFT));
+        hashes[buffered] = hash;
+        weights[buffered++] = weight;
+        if (buffered == RUN) {
+            sum();
         }
+    }
+
+    private void sum() {
+        SUMS.add(counters, hashes, weights, buffered);
+        buffered = 0;
     }
 
     /** The fingerprint: bit i is 1 iff counter i is greater than zero. */
     public long value() {
+        sum();
         final double[] c = counters;
         long fingerprint = 0L;
         for (int bit = 0; bit < Long.SIZE; bit++) {
@@ -61,6 +70,7 @@ public final class SimHash {
 
     /** Zeroes the counters so the instance can take another document. */
     public void reset() {
+        buffered = 0;
         Arrays.fill(counters, 0.0);
     }
 

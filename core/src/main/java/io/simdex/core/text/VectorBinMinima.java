@@ -6,16 +6,22 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@link BinMinima} eight bins at a time: one 512-bit xor, multiply (vpmullq) and min per hash
- * and eight bins, about 5x the scalar form's speed (60- and 300-shingle buffers, AVX-512). Loaded
- * only when {@code jdk.incubator.vector} is in the boot layer. Narrower vectors gain little or
- * lose (256 bits: 1.15x, no AVX2: 0.6x), so {@link #fits} asks for eight lanes.
+ * and eight bins, about 5x the scalar form's speed (60- and 300-shingle buffers, AVX-512).
+ * Narrower vectors gain little or lose (256 bits: 1.15x, no AVX2: 0.6x), so it refuses them
+ * ({@link VectorForms}).
  */
 final class VectorBinMinima extends BinMinima {
     private static final VectorSpecies<Long> SPECIES = LongVector.SPECIES_512;
 
-    /** Whether the CPU runs eight 64-bit lanes natively. */
-    boolean fits() {
-        return LongVector.SPECIES_PREFERRED.length() >= SPECIES.length();
+    VectorBinMinima() {
+        this(false);
+    }
+
+    /** With {@code anyWidth}, also where the CPU's vectors are narrower (slowly: for tests). */
+    VectorBinMinima(boolean anyWidth) {
+        if (!anyWidth && LongVector.SPECIES_PREFERRED.length() < SPECIES.length()) {
+            throw VectorForms.narrow(LongVector.SPECIES_PREFERRED.length());
+        }
     }
 
     @Override

@@ -76,4 +76,39 @@ class SimHashTest {
                 () -> SimHash.of(new long[] {1L, 2L}, new double[] {1}));
         assertEquals("hashes and weights differ in length: 2 vs 1", e.getMessage());
     }
+
+    /**
+     * Features are summed in runs of 64: across run boundaries, after value() (which does not
+     * end the document) and after reset(), the fingerprint is the sign of each bit's plain sum.
+     */
+    @Test
+    void add_acrossRuns_valueTwice_andReset_matchThePlainSums() {
+        java.util.Random random = new java.util.Random(3);
+        SimHash simHash = new SimHash();
+        for (int n : new int[] {0, 1, 63, 64, 65, 200}) {
+            simHash.reset();
+            double[] sums = new double[64];
+            for (int i = 0; i < n; i++) {
+                long hash = random.nextLong();
+                double weight = 0.5 + random.nextInt(4);
+                simHash.add(hash, weight);
+                for (int bit = 0; bit < 64; bit++) {
+                    sums[bit] += ((hash >>> bit) & 1) == 1 ? weight : -weight;
+                }
+                if (i == 40) {
+                    assertEquals(signs(sums), simHash.value(), "value() mid-document, n=" + n);
+                }
+            }
+            assertEquals(signs(sums), simHash.value(), "n=" + n);
+            assertEquals(signs(sums), simHash.value(), "value() again, n=" + n);
+        }
+    }
+
+    private static long signs(double[] sums) {
+        long fp = 0;
+        for (int bit = 0; bit < 64; bit++) {
+            fp |= sums[bit] > 0 ? 1L << bit : 0;
+        }
+        return fp;
+    }
 }
