@@ -25,8 +25,8 @@ abstract class SimHashSums {
 
     /**
      * Counter by counter, branch-free: hash bits are random, so "bit ? +w : -w" mispredicts half
-     * the time. Bit i of ~hash, moved to the sign position, negates w exactly when bit i is 0.
-     * Measured with FingerprintThroughput: character trigrams went from 11 to 30 MB/s.
+     * the time. Bit i of ~hash, moved to the sign position, negates w exactly when bit i is 0;
+     * with the branch, character trigrams took 2.7x as long (FingerprintThroughput).
      */
     static final class Scalar extends SimHashSums {
         /** Shift that moves bit 0 to a double's sign bit. */

@@ -23,7 +23,9 @@ final class VectorForms {
         }
         try {
             return kernel.cast(Class.forName(VectorForms.class.getPackageName() + "." + vectorClass).getDeclaredConstructor().newInstance());
-        } catch (ReflectiveOperationException | LinkageError e) { // a narrow CPU: the constructor threw, wrapped
+        } catch (ReflectiveOperationException | LinkageError e) {
+            // The constructor refused a narrow CPU (wrapped in InvocationTargetException), or
+            // the class could not link.
             return scalar;
         }
     }
