@@ -11,6 +11,21 @@ interface FeatureExtractor {
     /** The features of text already passed through {@link Normalization#apply}; empty if none. */
     List<String> features(String normalized);
 
+    /**
+     * Visits the features of {@link #features} in text order as spans of {@code normalized},
+     * without making them strings, where each feature is one (a token as the text has it, not a
+     * shingle or a segmenter's word); returns their count, or -1 where they are not spans (and
+     * visits nothing).
+     */
+    default int forEachSpan(String normalized, SpanVisitor visitor) {
+        return -1;
+    }
+
+    /** Feature {@code normalized[from, to)}. */
+    interface SpanVisitor {
+        void visit(int from, int to);
+    }
+
     /** Whether {@link #features} of this text is not empty; may stop at the first feature. */
     default boolean any(String normalized) {
         return !features(normalized).isEmpty();

@@ -96,12 +96,27 @@ public final class TextFingerprinter {
      *                                  removal; the message says which and quotes the text
      */
     public long fingerprint(String text) {
-        List<String> terms = terms(text);
+        if (text == null) {
+            throw new IllegalArgumentException("text is null");
+        }
+        String normalized = Normalization.apply(text);
+        boolean weighted = settings.weighting() == Weighting.TF_IDF;
+        SimHash simHash = new SimHash();
+        if (!weighted) {
+            // New collections' words are spans of the text: hashed in place, with no string per
+            // token (the list of substrings was most of the tokenizer's time).
+            int spans = features.forEachSpan(normalized, (from, to) -> simHash.add(TERM_HASH.hashChars(normalized, from, to - from), 1.0));
+            if (spans == 0) {
+                throw noTermsSlowPath(text);
+            }
+            if (spans > 0) {
+                return simHash.value();
+            }
+        }
+        List<String> terms = features.features(normalized);
         if (terms.isEmpty()) {
             throw noTermsSlowPath(text);
         }
-        boolean weighted = settings.weighting() == Weighting.TF_IDF;
-        SimHash simHash = new SimHash();
         for (String term : terms) {
             simHash.add(TERM_HASH.hashChars(term), weighted ? idfTable.idf(term) : 1.0);
         }

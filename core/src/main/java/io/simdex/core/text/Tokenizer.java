@@ -74,6 +74,37 @@ final class Tokenizer {
         return tokens;
     }
 
+    /** Whether every token is a span of the text as it is ({@link HanTokens#CHARACTERS}: no segmenter's words). */
+    boolean cutsSpans() {
+        return segment == null;
+    }
+
+    /**
+     * Visits the tokens of {@link #tokenizeNormalized} as spans, without substrings; their count.
+     * Only where {@link #cutsSpans}.
+     */
+    int forEachSpan(String normalized, FeatureExtractor.SpanVisitor visitor) {
+        if (segment != null) {
+            throw new IllegalStateException("a segmenter's words are not spans of the text");
+        }
+        int[] count = {0};
+        forEachRun(normalized, (from, to, charClass) -> {
+            if (charClass != CharClass.HAN) {
+                visitor.visit(from, to);
+                count[0]++;
+                return true;
+            }
+            for (int i = from; i < to; ) {
+                int end = i + Character.charCount(normalized.codePointAt(i));
+                visitor.visit(i, end);
+                count[0]++;
+                i = end;
+            }
+            return true;
+        });
+        return count[0];
+    }
+
     /**
      * Whether {@link #tokenizeNormalized} gives a token that {@code dropped} (null: none) does not
      * hold, stopping at the first: a short text fingerprinted by MinHash is only checked to have

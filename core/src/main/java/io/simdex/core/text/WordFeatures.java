@@ -34,6 +34,12 @@ final class WordFeatures implements FeatureExtractor {
         return shingleSize == 1 || tokens.isEmpty() ? tokens : shingles(tokens, shingleSize);
     }
 
+    /** Spans where stop words stay, tokens are not shingled and Han runs are cut into characters. */
+    @Override
+    public int forEachSpan(String normalized, SpanVisitor visitor) {
+        return stopWords == null && shingleSize == 1 && tokenizer.cutsSpans() ? tokenizer.forEachSpan(normalized, visitor) : -1;
+    }
+
     /** A text has a feature exactly when it has a token that is not a stop word: shingling keeps any token. */
     @Override
     public boolean any(String normalized) {

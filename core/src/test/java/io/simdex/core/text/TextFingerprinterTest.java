@@ -194,4 +194,46 @@ class TextFingerprinterTest {
     void of_nullSettings_throws() {
         assertThrows(IllegalArgumentException.class, () -> TextFingerprinter.of(null));
     }
+
+    /**
+     * Where the features are spans of the text (new collections' words: Han characters alone,
+     * stop words kept, TF), fingerprint() hashes them in place; it must give the SimHash of the
+     * listed terms, on texts of every script the tokenizer cuts: Latin, digits, Han in and beyond
+     * the BMP, kana, Hangul, combining marks, emoji and punctuation between them. The other
+     * pipelines (stop words dropped, shingles, trigrams, HanLP words) list their terms as before.
+     */
+    @Test
+    void fingerprint_hashesSpansInPlace_asTheListedTerms() {
+        LongHashFunction xx3 = LongHashFunction.xx3();
+        String[] pieces = {"river", "Levee", "42", "x7", "的", "河流", "\uD840\uDC00\uD840\uDC01", "ひらがな", "カタカナ", "한국어",
+            "e\u0301", "\uD83D\uDE00", ",", " ", "  ", "...", "-", "\u3002", "Ｆｕｌｌ", "ß", "İ"};
+        java.util.Random random = new java.util.Random(9);
+        List<TextSettings> settings = List.of(TextSettings.recommended(),
+                new TextSettings(Tokenization.WORDS, Weighting.TF, 1, false, HanTokens.CHARACTERS),
+                new TextSettings(Tokenization.WORDS, Weighting.TF, 2, false, HanTokens.CHARACTERS),
+                new TextSettings(Tokenization.WORDS, Weighting.TF, 1, true, HanTokens.CHARACTERS),
+                new TextSettings(Tokenization.CHAR_NGRAMS, Weighting.TF, TextSettings.DEFAULT_NGRAM_SIZE, false, HanTokens.CHARACTERS));
+        for (TextSettings setting : settings) {
+            TextFingerprinter f = TextFingerprinter.of(setting);
+            for (int round = 0; round < 400; round++) {
+                StringBuilder text = new StringBuilder();
+                for (int k = 1 + random.nextInt(30); k > 0; k--) {
+                    text.append(pieces[random.nextInt(pieces.length)]);
+                    if (random.nextInt(3) > 0) {
+                        text.append(' ');
+                    }
+                }
+                String t = round < 4 ? List.of(RIVER_EN, BAKERY_EN, METRO_ZH, TEA_ZH).get(round) : text.toString();
+                List<String> terms = f.terms(t);
+                if (terms.isEmpty()) {
+                    assertThrows(IllegalArgumentException.class, () -> f.fingerprint(t), t);
+                    continue;
+                }
+                long[] hashes = terms.stream().mapToLong(xx3::hashChars).toArray();
+                double[] weights = new double[hashes.length];
+                java.util.Arrays.fill(weights, 1.0);
+                assertEquals(SimHash.of(hashes, weights), f.fingerprint(t), setting + ": " + t);
+            }
+        }
+    }
 }
