@@ -94,15 +94,21 @@ final class Tokenizer {
                 count[0]++;
                 return true;
             }
-            for (int i = from; i < to; ) {
-                int end = i + Character.charCount(normalized.codePointAt(i));
-                visitor.visit(i, end);
-                count[0]++;
-                i = end;
-            }
+            count[0] += forEachCharacter(normalized, from, to, visitor);
             return true;
         });
         return count[0];
+    }
+
+    /** Visits each code point of {@code text[from, to)} as a span; their count. */
+    private static int forEachCharacter(String text, int from, int to, FeatureExtractor.SpanVisitor visitor) {
+        int count = 0;
+        for (int i = from; i < to; count++) {
+            int end = i + Character.charCount(text.codePointAt(i));
+            visitor.visit(i, end);
+            i = end;
+        }
+        return count;
     }
 
     /**
@@ -155,11 +161,7 @@ final class Tokenizer {
 
     private void segmentHan(String run, List<String> tokens) {
         if (segment == null) {
-            for (int i = 0; i < run.length(); ) {
-                int end = i + Character.charCount(run.codePointAt(i));
-                tokens.add(run.substring(i, end));
-                i = end;
-            }
+            forEachCharacter(run, 0, run.length(), (from, to) -> tokens.add(run.substring(from, to)));
             return;
         }
         if (run.length() == 1) {
