@@ -6,7 +6,7 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@link BinMinima} eight bins at a time: one 512-bit xor, multiply (vpmullq) and min per hash
- * and eight bins, about 5x the scalar form's speed (60- and 300-shingle buffers, AVX-512).
+ * and eight bins, 4-5x the scalar form's speed (60- and 300-shingle buffers, AVX-512).
  * Narrower vectors gain little or lose (256 bits: 1.15x, no AVX2: 0.6x), so it refuses them
  * ({@link VectorForms}).
  */
