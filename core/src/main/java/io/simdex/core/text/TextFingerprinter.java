@@ -96,10 +96,7 @@ public final class TextFingerprinter {
      *                                  removal; the message says which and quotes the text
      */
     public long fingerprint(String text) {
-        if (text == null) {
-            throw new IllegalArgumentException("text is null");
-        }
-        String normalized = Normalization.apply(text);
+        String normalized = normalized(text);
         boolean weighted = settings.weighting() == Weighting.TF_IDF;
         SimHash simHash = new SimHash();
         if (!weighted) {
@@ -131,10 +128,7 @@ public final class TextFingerprinter {
      * @throws IllegalArgumentException as {@link #fingerprint} does
      */
     public void check(String text) {
-        if (text == null) {
-            throw new IllegalArgumentException("text is null");
-        }
-        if (!features.any(Normalization.apply(text))) {
+        if (!features.any(normalized(text))) {
             throw noTermsSlowPath(text);
         }
     }
@@ -147,10 +141,15 @@ public final class TextFingerprinter {
      * @throws IllegalArgumentException if the text is null
      */
     public List<String> terms(String text) {
+        return features.features(normalized(text));
+    }
+
+    /** The normal form features are cut from; refuses null. */
+    private static String normalized(String text) {
         if (text == null) {
             throw new IllegalArgumentException("text is null");
         }
-        return features.features(Normalization.apply(text));
+        return Normalization.apply(text);
     }
 
     public TextSettings settings() {

@@ -797,7 +797,7 @@ public final class IndexRouter implements AutoCloseable {
             return;
         }
         String[] keys = Arrays.stream(gone).mapToObj(FingerprintSketch::key).toArray(String[]::new);
-        String[] held = getTexts(c, g, keys);
+        String[] held = verification.stored(c, new long[]{g}, keys);
         Fanout f = Fanout.start();
         f.toOwners(shards, keys.length, i -> placement.ownerOfId(keys[i]), (shard, group) -> shard.dropTexts(c, g, pick(keys, group)));
         f.await();
@@ -807,7 +807,7 @@ public final class IndexRouter implements AutoCloseable {
             return;
         }
         String[] backKeys = pick(keys, back);
-        String[] now = getTexts(c, g, backKeys);
+        String[] now = verification.stored(c, new long[]{g}, backKeys);
         int[] missing = IntStream.range(0, back.length).filter(i -> now[i] == null).toArray();
         String[] putKeys = pick(backKeys, missing);
         String[] putValues = pick(pick(held, back), missing);
@@ -815,20 +815,6 @@ public final class IndexRouter implements AutoCloseable {
         put.toOwners(shards, putKeys.length, i -> placement.ownerOfId(putKeys[i]),
                 (shard, group) -> shard.putTexts(c, g, pick(putKeys, group), pick(putValues, group)));
         put.await();
-    }
-
-    /** What the text store keeps for each of {@code keys} in generation g, null where nothing. */
-    private String[] getTexts(String c, long g, String[] keys) {
-        String[] out = new String[keys.length];
-        Fanout f = Fanout.start();
-        f.toOwners(shards, keys.length, i -> placement.ownerOfId(keys[i]), (shard, group) -> shard.getTexts(c, new long[]{g}, pick(keys, group)),
-                (group, found) -> {
-                    for (int i = 0; i < group.length; i++) {
-                        out[group[i]] = found[i];
-                    }
-                });
-        f.await();
-        return out;
     }
 
     /**

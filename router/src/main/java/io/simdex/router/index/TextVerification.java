@@ -180,12 +180,17 @@ final class TextVerification {
 
     /** Stored texts and sketches of ids (null: none), at their owners, in the window's generations. */
     private String[] stored(String c, Window w, String[] ids) {
+        return stored(c, w.live(), ids);
+    }
+
+    /** Stored texts and sketches of ids (null: none), at their owners, in {@code generations}. */
+    String[] stored(String c, long[] generations, String[] ids) {
         String[] out = new String[ids.length];
         if (ids.length == 0) {
             return out;
         }
         Fanout f = Fanout.start();
-        f.toOwners(shards, ids.length, i -> placement.ownerOfId(ids[i]), (shard, group) -> shard.getTexts(c, w.live(), pick(ids, group)),
+        f.toOwners(shards, ids.length, i -> placement.ownerOfId(ids[i]), (shard, group) -> shard.getTexts(c, generations, pick(ids, group)),
                 (group, texts) -> {
                     // Groups fill disjoint slots.
                     for (int i = 0; i < group.length; i++) {
