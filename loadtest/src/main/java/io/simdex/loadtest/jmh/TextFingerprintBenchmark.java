@@ -1,6 +1,7 @@
 package io.simdex.loadtest.jmh;
 
 import io.simdex.core.text.TextFingerprinter;
+import io.simdex.fingerprint.crawl.ContentHash;
 import io.simdex.loadtest.gen.TextCorpus;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -19,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * SimHash of a document with the default settings (words, HanLP for Chinese, stop words dropped,
  * TF): documents per second; characters per second is that times the mean length the setup prints.
+ * {@code normalise}: the normal form a router takes of every text it is given
+ * ({@link ContentHash#normalise}), documents per second.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -56,5 +59,10 @@ public class TextFingerprintBenchmark {
     @Benchmark
     public long fingerprint() {
         return fingerprinter.fingerprint(texts[next++ & (DOCUMENTS - 1)]);
+    }
+
+    @Benchmark
+    public String normalise() {
+        return ContentHash.normalise(texts[next++ & (DOCUMENTS - 1)]);
     }
 }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.security.MessageDigest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -68,6 +69,48 @@ class ContentHashTest {
             String normal = ContentHash.normalise(t);
             assertEquals(ContentHash.of(normal), ContentHash.ofNormal(normal, sha), () -> "ofNormal of " + escaped(normal));
         }
+    }
+
+    /**
+     * {@code normalise} is its definition (fold, then runs of {@link Character#isWhitespace} and
+     * {@link Character#isSpaceChar} chars to one space, trimmed) on random texts of every ASCII
+     * char, the Unicode spaces, controls that are neither (U+0085) and letters; and an ASCII text
+     * already in normal form (which folding leaves as it is) comes back as the same string.
+     */
+    @Test
+    void normalise_equalsTheDefinition_onRandomTexts() {
+        String unicode = "\u0085\u00a0\u1680\u180e\u2000\u2007\u200a\u200b\u2028\u2029\u202f\u205f\u3000\ufeffÄé漢Ｚ\u0301";
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+        for (int n = 0; n < 50_000; n++) {
+            StringBuilder text = new StringBuilder();
+            for (int i = rnd.nextInt(30); i > 0; i--) {
+                text.append(rnd.nextInt(3) == 0 ? unicode.charAt(rnd.nextInt(unicode.length())) : (char) rnd.nextInt(128));
+            }
+            String t = text.toString();
+            String normal = ContentHash.normalise(t);
+            assertEquals(definition(t), normal, () -> "normalise of " + escaped(t));
+            if (normal.chars().allMatch(c -> c < 0x80)) {
+                assertSame(normal, ContentHash.normalise(normal), () -> "an ASCII normal form is kept: " + escaped(normal));
+            }
+        }
+    }
+
+    private static String definition(String text) {
+        String folded = ContentHash.fold(text);
+        StringBuilder out = new StringBuilder();
+        boolean pendingSpace = false;
+        for (char c : folded.toCharArray()) {
+            if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
+                pendingSpace = out.length() > 0;
+            } else {
+                if (pendingSpace) {
+                    out.append(' ');
+                    pendingSpace = false;
+                }
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     private static String escaped(String s) {
