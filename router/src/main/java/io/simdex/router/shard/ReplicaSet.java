@@ -160,8 +160,13 @@ public final class ReplicaSet implements ShardClient {
      * When every replica answers, no mark is made: that path costs nothing more.
      */
     private <T> CompletableFuture<T> write(Function<ShardClient, CompletableFuture<T>> call, BinaryOperator<T> merge) {
+        return write(call, merge, RequestMarks.current());
+    }
+
+    /** As {@link #write(Function, BinaryOperator)}; {@code request} null: the write waits for its own marks, even in a scope. */
+    private <T> CompletableFuture<T> write(Function<ShardClient, CompletableFuture<T>> call, BinaryOperator<T> merge, RequestMarks request) {
         int n = serving.length + incoming.length;
-        Tally<T> tally = new Tally<>(merge, RequestMarks.current());
+        Tally<T> tally = new Tally<>(merge, request);
         for (int i = 0; i < n; i++) {
             boolean isServing = i < serving.length;
             int node = isServing ? servingNodes[i] : incomingNodes[i - serving.length];
@@ -437,21 +442,30 @@ public final class ReplicaSet implements ShardClient {
      * Locks on every replica one after another, in replica order, so two routers never each hold
      * one replica's locks while waiting for the other's; the largest stamp. A replica that is
      * down is skipped as long as the write quorum still holds the locks.
+     *
+     * <p>The intents pending on the keys are those of every replica that answered, and the
+     * caller judges documents by them (stored only where their intent reached every shard of
+     * their keys). A replica known to have missed writes may have missed an intent, so among
+     * several replicas the locks need one that is readable: with a write quorum of 1 of 2, an
+     * intent left on one replica while the other failed it, then that replica down, would
+     * otherwise be judged by the other's empty list and a document the holder had half
+     * written dropped. {@link #recordIntent} marks such a replica before its holder writes.
      */
     @Override
     public CompletableFuture<Granted> lockBuckets(String c, int[] keys, long token, int leaseMillis, int waitMillis) {
-        record Locks(Granted granted, int serving) {
+        record Locks(Granted granted, int serving, int readable) {
         }
-        CompletableFuture<Locks> chain = CompletableFuture.completedFuture(new Locks(new Granted(0, List.of()), 0));
+        CompletableFuture<Locks> chain = CompletableFuture.completedFuture(new Locks(new Granted(0, List.of()), 0, 0));
         int n = serving.length + incoming.length;
         for (int i = 0; i < n; i++) {
             boolean isServing = i < serving.length;
             ShardClient replica = isServing ? serving[i] : incoming[i - serving.length];
+            boolean authoritative = isServing && readable.test(servingNodes[i]);
             chain = chain.thenCompose(acc -> replica.lockBuckets(c, keys, token, leaseMillis, waitMillis)
                     .handle((granted, failure) -> {
                         if (failure == null) {
                             // Any replica's pending intents count: one that missed the record still holds the lock.
-                            return new Locks(acc.granted.merge(granted), acc.serving + (isServing ? 1 : 0));
+                            return new Locks(acc.granted.merge(granted), acc.serving + (isServing ? 1 : 0), acc.readable + (authoritative ? 1 : 0));
                         }
                         if (isServing && failsOver(failure)) {
                             return acc;
@@ -464,6 +478,10 @@ public final class ReplicaSet implements ShardClient {
                 throw Status.UNAVAILABLE.withDescription("bucket locks held on " + acc.serving + " of " + serving.length
                         + " replicas, " + writeQuorum + " needed").asRuntimeException();
             }
+            if (serving.length > 1 && acc.readable == 0) {
+                throw Status.UNAVAILABLE.withDescription("bucket locks held only on replicas that missed writes (" + acc.serving + " of "
+                        + serving.length + "): their pending intents may be incomplete until they catch up").asRuntimeException();
+            }
             return acc.granted;
         });
     }
@@ -473,10 +491,17 @@ public final class ReplicaSet implements ShardClient {
         return write(r -> r.unlockBuckets(c, keys, token, stamp, keepPending), ReplicaSet::first);
     }
 
-    /** The fewest keys any replica that answered holds: fewer than asked means a lock was lost somewhere. */
+    /**
+     * The fewest keys any replica that answered holds: fewer than asked means a lock was lost
+     * somewhere. A replica that missed the intent is marked behind before this answers, even
+     * inside a {@link RequestMarks} scope: the intent is read by the next holder of its keys,
+     * not only by this request, and the holder writes its documents once this answers, so a
+     * router killed before the end of its request must not leave that replica unmarked
+     * ({@link #lockBuckets}).
+     */
     @Override
     public CompletableFuture<Integer> recordIntent(String c, int[] keys, long token, long stamp, byte[] docs) {
-        return write(r -> r.recordIntent(c, keys, token, stamp, docs), Math::min);
+        return write(r -> r.recordIntent(c, keys, token, stamp, docs), Math::min, null);
     }
 
     @Override

@@ -126,6 +126,32 @@ class ReplicaSetTest {
         assertTrue(e.getStatus().getDescription().contains("1 of 2 replicas"), e.getStatus().toString());
     }
 
+    /**
+     * With a write quorum of 1 of 2, the intents of a lock are judged by the replicas that
+     * answered: the locks need a readable one among them. A replica known to have missed writes
+     * may lack an intent the other one holds, and with that one down its empty list must not be
+     * taken as the truth.
+     */
+    @Test
+    void locks_onlyOnAReplicaThatMissedWrites_unavailable_withAReadableOne_granted() {
+        ShardClient a = replica("a");
+        ShardClient b = replica("b");
+        AtomicInteger calls = new AtomicInteger();
+        ReplicaSet.Behind none = n -> CompletableFuture.completedFuture(null);
+        ReplicaSet bBehind = new ReplicaSet(List.of(failing(Status.Code.UNAVAILABLE, calls), b), new int[]{3, 5}, List.of(), new int[0], 1,
+                n -> n != 3, n -> false, 0, 0, none);
+        StatusRuntimeException e = (StatusRuntimeException) assertThrows(CompletionException.class, () ->
+                bBehind.lockBuckets("c", new int[]{1}, 1, 1000, 10).join()).getCause();
+        assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode());
+        assertTrue(e.getStatus().getDescription().contains("missed writes"), e.getStatus().toString());
+
+        ReplicaSet aReadable = new ReplicaSet(List.of(a, b), new int[]{3, 5}, List.of(), new int[0], 1, n -> true, n -> n == 3, 0, 0, none);
+        assertEquals(List.of(), aReadable.lockBuckets("c", new int[]{2}, 2, 1000, 10).join().pending());
+        ReplicaSet bReadable = new ReplicaSet(List.of(failing(Status.Code.UNAVAILABLE, calls), b), new int[]{3, 5}, List.of(), new int[0], 1,
+                n -> n != 3, n -> n == 5, 0, 0, none);
+        assertEquals(List.of(), bReadable.lockBuckets("c", new int[]{3}, 3, 1000, 10).join().pending(), "one readable replica is enough");
+    }
+
     @Test
     void locks_returnAnIntentPendingOnAnyReplica_once_withItsStamp() {
         ShardClient a = replica("a");

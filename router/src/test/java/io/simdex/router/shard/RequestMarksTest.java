@@ -125,4 +125,29 @@ class RequestMarksTest {
         behind.durable.complete(null);
         assertEquals(1, write.join());
     }
+
+    /**
+     * An intent is read by the next holder of its keys, not by this request alone: a replica
+     * that missed it is marked before the intent's write answers, even in a scope, so that a
+     * router killed before its request ends leaves no unmarked replica without the intent.
+     */
+    @Test
+    void intentInAScope_waitsForItsOwnMark_whileOtherPhasesDefer() {
+        Recorder behind = new Recorder(new CompletableFuture<>());
+        ReplicaSet set = oneDown(behind);
+        CompletableFuture<Integer> intent;
+        RequestMarks marks = RequestMarks.open();
+        try {
+            assertEquals(1, set.bucketAdd("c", 0, 0, new long[]{1}, true).join(), "a phase does not wait for Raft");
+            assertEquals(List.of(), behind.marked, "the phase's mark waits for the end of the request");
+            intent = set.recordIntent("c", new int[]{1}, 7, 9, new byte[]{1});
+            assertEquals(List.of(5), behind.marked, "the intent marks the replica that missed it at once");
+            assertFalse(intent.isDone(), "the intent answered before the replica that missed it was marked");
+            behind.durable.complete(null);
+            assertEquals(1, intent.join());
+        } finally {
+            behind.durable.complete(null); // else close would wait for the mark forever
+            marks.close();
+        }
+    }
 }
