@@ -732,10 +732,7 @@ public final class IndexRouter implements AutoCloseable {
      * <p>Another request may give such a fingerprint a document meanwhile (an Insert or a Dedup
      * of another id), with its sketch. Its bucket entry survives the removal: finding the
      * fingerprint without ids, it appended a copy of its own, and a removal takes one copy. Its
-     * sketch would not, so once the fingerprints are out of the buckets their ids are looked up
-     * again, and only those that still have none lose their sketch. One attached between that
-     * look-up and the drop (a round trip) can still lose it: its document is then judged by
-     * distance alone, as one given without a text, until its fingerprint is stored with a text again.
+     * sketch is kept by {@link #dropSketchesOfEmpty}.
      */
     private void detachAndUnindex(String c, long[] gens, long[] fps, String[] ids, boolean sketches) {
         boolean[] empty = new boolean[fps.length];
