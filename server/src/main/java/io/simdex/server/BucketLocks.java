@@ -50,7 +50,8 @@ import java.util.Set;
  * tokens it inherited, so intents survive a chain of holders that each stop short. Nothing of
  * this costs a key anything while no call fails: an intent is one map entry per call. A replica
  * that missed the unlock keeps the intent: once it has caught up it settles those its peers no
- * longer hold ({@link StaleIntents}).
+ * longer hold ({@link StaleIntents}). One that missed the record takes it from its peers then
+ * ({@link IntentAdoption}, {@link #adopt}).
  */
 final class BucketLocks {
     private static final long[] NONE = new long[0];
@@ -59,6 +60,11 @@ final class BucketLocks {
     private final HeldKeys held = new HeldKeys();
     /** By token: intents recorded and neither done nor settled. */
     private final Map<Long, LockGrant.Intent> intents = new HashMap<>();
+    /** By token: the keys each pending intent was recorded on. */
+    private final Map<Long, long[]> keysOf = new HashMap<>();
+    /** Tokens done or settled lately, pending here or not: an intent a peer still lists for one of them is not taken ({@link #adopt}). */
+    private final Set<Long> ended = new LinkedHashSet<>();
+    private static final int ENDED_KEPT = 1 << 16;
     private static final int STAMP_SLOTS = 1 << 12;
     private final long startStamp = System.currentTimeMillis() * 1000;
     private final long[] stamps = new long[STAMP_SLOTS];
@@ -81,6 +87,7 @@ final class BucketLocks {
             long now = System.nanoTime();
             for (IntentLog.Entry e : log.pending()) {
                 intents.put(e.intent().token(), e.intent());
+                keysOf.put(e.intent().token(), e.keys());
                 for (long key : e.keys()) {
                     if (held.find(key) < 0) {
                         held.add(key, e.intent().token(), now, NONE);
@@ -184,8 +191,59 @@ final class BucketLocks {
                 log.intent(intent, keys);
             }
             intents.put(intent.token(), intent);
+            keysOf.put(intent.token(), keys.clone());
         }
         return holding;
+    }
+
+    /**
+     * Takes {@code intent}, pending on a peer that holds the same keys, as pending here on
+     * {@code keys}: this node missed its record (it was behind). Its keys hand it on to their
+     * next holder as if its holder had stopped short here: a free key is left expired under its
+     * token, a held one inherits it. False if it is pending here already, or if its token was
+     * done or settled here lately (the peer has not seen that yet).
+     */
+    synchronized boolean adopt(LockGrant.Intent intent, long[] keys) {
+        long token = intent.token();
+        if (intents.containsKey(token) || ended.contains(token)) {
+            return false;
+        }
+        if (log != null) {
+            log.intent(intent, keys);
+        }
+        intents.put(token, intent);
+        keysOf.put(token, keys.clone());
+        long now = System.nanoTime();
+        for (long key : keys) {
+            int h = held.find(key);
+            if (h < 0) {
+                held.add(key, token, now, NONE);
+            } else if (held.token(h) != token) {
+                long[] inherited = held.inherited(h);
+                if (Arrays.stream(inherited).noneMatch(t -> t == token)) {
+                    long[] more = Arrays.copyOf(inherited, inherited.length + 1);
+                    more[inherited.length] = token;
+                    held.set(h, held.token(h), held.expiresAtNanos(h), more);
+                }
+            }
+        }
+        notifyAll();
+        return true;
+    }
+
+    /** The intents pending here, with their keys, but those of {@code except}. */
+    synchronized List<IntentLog.Entry> records(long[] except) {
+        Set<Long> skip = new java.util.HashSet<>();
+        for (long t : except) {
+            skip.add(t);
+        }
+        List<IntentLog.Entry> out = new ArrayList<>();
+        intents.forEach((token, intent) -> {
+            if (!skip.contains(token)) {
+                out.add(new IntentLog.Entry(intent, keysOf.get(token).clone()));
+            }
+        });
+        return out;
     }
 
     /** Drops the intents of {@code tokens}: their documents are stored. Returns how many were pending. */
@@ -210,8 +268,9 @@ final class BucketLocks {
             if (h >= 0 && held.token(h) == token) {
                 released++;
                 long[] inherited = held.inherited(h);
-                if (keepPending && (inherited.length > 0 || intents.containsKey(token))) {
-                    held.set(h, token, now, inherited); // expired: free, with its pending
+                long[] pending = keepPending ? inherited : stillPending(inherited);
+                if (pending.length > 0 || keepPending && intents.containsKey(token)) {
+                    held.set(h, token, now, pending); // expired: free, with its pending
                 } else {
                     held.remove(key);
                 }
@@ -226,8 +285,26 @@ final class BucketLocks {
         return released;
     }
 
+    /**
+     * Of the tokens a key carries, those still pending: a holder done with its keys settled what
+     * it inherited at its grant, so these are intents taken from a peer since ({@link #adopt}),
+     * which the key keeps for its next holder.
+     */
+    private long[] stillPending(long[] inherited) {
+        if (inherited.length == 0) {
+            return NONE;
+        }
+        return Arrays.stream(inherited).filter(intents::containsKey).toArray();
+    }
+
     /** Drops the intent of {@code token}, if any (and from the log, which starts over when none is left). */
     private boolean done(long token) {
+        if (ended.add(token) && ended.size() > ENDED_KEPT) {
+            java.util.Iterator<Long> oldest = ended.iterator();
+            oldest.next();
+            oldest.remove();
+        }
+        keysOf.remove(token);
         if (intents.remove(token) == null) {
             return false;
         }

@@ -6,6 +6,8 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.simdex.proto.v1.ExportChunk;
+import io.simdex.proto.v1.IntentRecord;
+import io.simdex.proto.v1.IntentRecordList;
 import io.simdex.proto.v1.IntentTokens;
 import io.simdex.proto.v1.NodeStatus;
 import io.simdex.proto.v1.NodeStatusRequest;
@@ -151,6 +153,19 @@ public final class ShardControlService extends ShardControlGrpc.ShardControlImpl
         answer(out, () -> IntentTokens.newBuilder()
                 .addAllTokens(Arrays.stream(node.pendingIntents(req.getTokensList().stream().mapToLong(Long::longValue).toArray()))
                         .boxed().toList()).build());
+    }
+
+    @Override
+    public void intentRecords(IntentTokens req, StreamObserver<IntentRecordList> out) {
+        answer(out, () -> {
+            IntentRecordList.Builder list = IntentRecordList.newBuilder();
+            for (IntentLog.Entry e : node.intentRecords(req.getTokensList().stream().mapToLong(Long::longValue).toArray())) {
+                list.addIntents(IntentRecord.newBuilder().setToken(e.intent().token()).setStamp(e.intent().stamp())
+                        .setDocs(com.google.protobuf.ByteString.copyFrom(e.intent().docs()))
+                        .addAllLockKeys(Arrays.stream(e.keys()).boxed().toList()));
+            }
+            return list.build();
+        });
     }
 
     private NodeStatus status() {

@@ -657,9 +657,37 @@ public final class ShardNode implements Closeable {
         return locks.pendingAmong(tokens);
     }
 
+    /** The Dedup intents pending here, with the lock keys each was recorded on, but those of {@code except}. */
+    List<IntentLog.Entry> intentRecords(long[] except) {
+        return locks.records(except);
+    }
+
+    /**
+     * Takes {@code records}, intents a peer holds that this node missed, as pending on their
+     * keys ({@link IntentAdoption}); returns how many it took. With FSYNC durability they are on
+     * stable storage when this returns.
+     */
+    int adoptIntents(List<IntentLog.Entry> records) {
+        int adopted = 0;
+        for (IntentLog.Entry e : records) {
+            adopted += locks.adopt(e.intent(), e.keys()) ? 1 : 0;
+        }
+        locks.forceIntents();
+        return adopted;
+    }
+
+    /** The bucket key of a lock key ({@link #lockKeys}). */
+    static int bucketKeyOf(long lockKey) {
+        return (int) (lockKey & LOCK_KEY_MASK);
+    }
+
+    /** A lock key's bits below the collection's salt hold the bucket key (18 bits: table and block). */
+    private static final int SALT_SHIFT = 20;
+    private static final long LOCK_KEY_MASK = (1L << SALT_SHIFT) - 1;
+
     /** One sorted long per (collection, bucket key); sorting here gives every router the same order. */
     private static long[] lockKeys(String collection, int[] bucketKeys) {
-        long salt = io.simdex.core.Hashing.hash(collection) << 20;
+        long salt = io.simdex.core.Hashing.hash(collection) << SALT_SHIFT;
         long[] keys = new long[bucketKeys.length];
         for (int i = 0; i < keys.length; i++) {
             keys[i] = salt ^ bucketKeys[i];

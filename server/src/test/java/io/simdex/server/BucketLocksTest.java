@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BucketLocksTest {
@@ -187,6 +188,44 @@ class BucketLocksTest {
             assertEquals(List.of(), log.pending(), "settled before the restart");
             BucketLocks locks = new BucketLocks(log);
             assertEquals(List.of(), locks.grant(keys, 4, LONG_LEASE, 0).pending());
+        }
+    }
+
+    /**
+     * An intent taken from a peer (this node missed its record) is handed on like one left
+     * here: by a free key, and by a key held meanwhile once that holder is done; it is kept
+     * through a restart. One pending here already, or whose token was settled here lately
+     * (pending here or not), is not taken: the peer has not seen the settle yet.
+     */
+    @Test
+    void intents_adoptedFromAPeer_handedOnLikeOneLeftHere_notTakenOnceSettledHere(@TempDir Path dir) throws Exception {
+        long[] keys = {SALT ^ 1, SALT ^ 2};
+        LockGrant.Intent missed = new LockGrant.Intent(7, 100, new byte[]{3});
+        try (IntentLog log = IntentLog.open(dir, false)) {
+            BucketLocks locks = new BucketLocks(log);
+            long held = locks.lock(new long[]{SALT ^ 2}, 9, LONG_LEASE, 0); // a holder of key 2 meanwhile
+            assertTrue(locks.adopt(missed, keys));
+            assertFalse(locks.adopt(missed, keys), "pending already");
+            List<IntentLog.Entry> records = locks.records(new long[0]);
+            assertEquals(List.of(7L), records.stream().map(e -> e.intent().token()).toList());
+            assertArrayEquals(keys, records.get(0).keys());
+            assertEquals(List.of(), locks.records(new long[]{7}), "the tokens asked are left out");
+            locks.unlock(new long[]{SALT ^ 2}, 9, held, false); // done with its keys, not knowing of the intent
+            assertEquals(List.of(7L), locks.grant(new long[]{SALT ^ 2}, 10, LONG_LEASE, 0).pending().stream().map(LockGrant.Intent::token).toList(),
+                    "key 2 keeps it for its next holder");
+            locks.unlock(new long[]{SALT ^ 2}, 10, held, true);
+        }
+        try (IntentLog log = IntentLog.open(dir, false)) {
+            BucketLocks locks = new BucketLocks(log);
+            LockGrant next = locks.grant(new long[]{SALT ^ 1}, 11, LONG_LEASE, 0);
+            assertEquals(List.of(7L), next.pending().stream().map(LockGrant.Intent::token).toList(), "kept through a restart");
+            assertArrayEquals(new byte[]{3}, next.pending().get(0).docs());
+            assertEquals(1, locks.settle(new long[]{7}));
+            locks.unlock(new long[]{SALT ^ 1}, 11, next.stamp(), false);
+            assertFalse(locks.adopt(missed, keys), "settled here");
+            assertEquals(0, locks.settle(new long[]{8}), "never pending here");
+            assertFalse(locks.adopt(new LockGrant.Intent(8, 100, new byte[]{4}), keys), "settled here before it was taken");
+            assertEquals(List.of(), locks.grant(keys, 12, LONG_LEASE, 0).pending());
         }
     }
 }

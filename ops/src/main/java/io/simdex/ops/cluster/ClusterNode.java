@@ -21,6 +21,7 @@ import io.simdex.router.transport.InlineCalls;
 import io.simdex.server.NodeState;
 import io.simdex.server.PartitionMirror;
 import io.simdex.server.PartitionPuller;
+import io.simdex.server.IntentAdoption;
 import io.simdex.server.StaleIntents;
 import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
@@ -245,6 +246,7 @@ public final class ClusterNode implements AutoCloseable {
             int uncovered = pulled.uncovered();
             if (uncovered == 0 && pulled.everyPartitionMirrored()) {
                 settleStaleIntents(intentsBefore, pulled.peers());
+                adoptPeersIntents(pulled);
             }
             if (mark >= 0 && uncovered > 0) {
                 LOG.warning(config.id() + " missed writes and " + uncovered + " of its partitions have no live peer: not serving reads yet");
@@ -276,10 +278,23 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /**
-     * What a catch-up pulled: partitions without a live peer, the peers' addresses, and whether
-     * every partition was mirrored from a peer in sync, with nothing refused.
+     * Takes the Dedup intents the peers hold and this node missed ({@link IntentAdoption}),
+     * before it serves again; a failure fails the catch-up, which is tried again.
      */
-    private record Pulled(int uncovered, List<String> peers, boolean everyPartitionMirrored) {
+    private void adoptPeersIntents(Pulled pulled) {
+        int adopted = IntentAdoption.adopt(node, pulled.peers(), peers, pulled.served());
+        catchUps.adoptedIntents.add(adopted);
+        if (adopted > 0) {
+            LOG.info(config.id() + " took " + adopted + " Dedup intents from its peers that it missed while behind");
+        }
+    }
+
+    /**
+     * What a catch-up pulled: partitions without a live peer, the peers' addresses, whether
+     * every partition was mirrored from a peer in sync, with nothing refused, and which bucket
+     * keys this node serves.
+     */
+    private record Pulled(int uncovered, List<String> peers, boolean everyPartitionMirrored, java.util.function.IntPredicate served) {
     }
 
     /** Pulls every partition of this node from a live peer, one in sync if any. */
@@ -287,7 +302,7 @@ public final class ClusterNode implements AutoCloseable {
         PartitionMap map = store.current();
         int me = map.indexOf(config.id());
         if (me < 0) {
-            return new Pulled(0, List.of(), false); // not placed yet: nothing to catch up on
+            return new Pulled(0, List.of(), false, bucketKey -> false); // not placed yet: nothing to catch up on
         }
         int uncovered = 0;
         Set<String> live = member.liveIds();
@@ -320,7 +335,12 @@ public final class ClusterNode implements AutoCloseable {
             uncovered += covered ? 0 : 1;
         }
         boolean mirrored = pullInParallel(map, byPeer, inSync);
-        return new Pulled(uncovered, byPeer.keySet().stream().map(r -> map.nodes().get(r).getAddress()).toList(), mirrored);
+        boolean[] mine = new boolean[Partitions.COUNT];
+        for (int p = 0; p < Partitions.COUNT; p++) {
+            mine[p] = Arrays.stream(map.replicas(p)).anyMatch(r -> r == me);
+        }
+        return new Pulled(uncovered, byPeer.keySet().stream().map(r -> map.nodes().get(r).getAddress()).toList(), mirrored,
+                bucketKey -> mine[Partitions.ofBucketKey(bucketKey)]);
     }
 
     /** Whether no router has reported {@code nodeId} as having missed a write (false when that cannot be read now). */

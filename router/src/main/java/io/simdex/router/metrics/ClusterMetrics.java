@@ -100,13 +100,19 @@ public final class ClusterMetrics {
                 .register(registry);
         FunctionCounter.builder("simdex.node.stale.intents.settled", catchUps.settledIntents, LongAdder::sum)
                 .description("Dedup intents a catch-up settled because the peers had settled them").register(registry);
+        FunctionCounter.builder("simdex.node.missed.intents.taken", catchUps.adoptedIntents, LongAdder::sum)
+                .description("Dedup intents a catch-up took from the peers because the node had missed their record").register(registry);
     }
 
-    /** What a node's catch-ups did: its counters, as {@code simdex_node_catchup_*_total} and {@code simdex_node_stale_intents_settled_total}. */
+    /**
+     * What a node's catch-ups did: its counters, as {@code simdex_node_catchup_*_total},
+     * {@code simdex_node_stale_intents_settled_total} and {@code simdex_node_missed_intents_taken_total}.
+     */
     public static final class CatchUps {
         public final LongAdder removed = new LongAdder();
         public final LongAdder refused = new LongAdder();
         public final LongAdder settledIntents = new LongAdder();
+        public final LongAdder adoptedIntents = new LongAdder();
     }
 
     private static void common(MeterRegistry registry, Supplier<PartitionMap> map, AtomixMember member) {
