@@ -1,5 +1,6 @@
 package io.simdex.server;
 
+import com.google.protobuf.ByteString;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -161,7 +162,7 @@ public final class ShardControlService extends ShardControlGrpc.ShardControlImpl
             IntentRecordList.Builder list = IntentRecordList.newBuilder();
             for (IntentLog.Entry e : node.intentRecords(req.getTokensList().stream().mapToLong(Long::longValue).toArray())) {
                 list.addIntents(IntentRecord.newBuilder().setToken(e.intent().token()).setStamp(e.intent().stamp())
-                        .setDocs(com.google.protobuf.ByteString.copyFrom(e.intent().docs()))
+                        .setDocs(ByteString.copyFrom(e.intent().docs()))
                         .addAllLockKeys(Arrays.stream(e.keys()).boxed().toList()));
             }
             return list.build();

@@ -18,10 +18,10 @@ import io.simdex.router.metrics.MetricsEndpoint;
 import io.simdex.router.metrics.StoreMetrics;
 import io.simdex.router.transport.HandlerThreads;
 import io.simdex.router.transport.InlineCalls;
+import io.simdex.server.IntentAdoption;
 import io.simdex.server.NodeState;
 import io.simdex.server.PartitionMirror;
 import io.simdex.server.PartitionPuller;
-import io.simdex.server.IntentAdoption;
 import io.simdex.server.StaleIntents;
 import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
@@ -47,6 +47,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntPredicate;
 import java.util.logging.Logger;
 
 /**
@@ -294,7 +295,7 @@ public final class ClusterNode implements AutoCloseable {
      * every partition was mirrored from a peer in sync, with nothing refused, and which bucket
      * keys this node serves.
      */
-    private record Pulled(int uncovered, List<String> peers, boolean everyPartitionMirrored, java.util.function.IntPredicate served) {
+    private record Pulled(int uncovered, List<String> peers, boolean everyPartitionMirrored, IntPredicate served) {
     }
 
     /** Pulls every partition of this node from a live peer, one in sync if any. */
