@@ -58,10 +58,8 @@ final class BucketLocks {
 
     /** Key -> holder token, lease end, and the tokens whose intents were pending when it took the key. */
     private final HeldKeys held = new HeldKeys();
-    /** By token: intents recorded and neither done nor settled. */
-    private final Map<Long, LockGrant.Intent> intents = new HashMap<>();
-    /** By token: the keys each pending intent was recorded on. */
-    private final Map<Long, long[]> keysOf = new HashMap<>();
+    /** By token: intents recorded and neither done nor settled, with the keys each was recorded on. */
+    private final Map<Long, IntentLog.Entry> intents = new HashMap<>();
     /** Tokens done or settled lately, pending here or not: an intent a peer still lists for one of them is not taken ({@link #adopt}). */
     private final Set<Long> ended = new LinkedHashSet<>();
     private static final int ENDED_KEPT = 1 << 16;
@@ -86,8 +84,7 @@ final class BucketLocks {
         if (log != null) {
             long now = System.nanoTime();
             for (IntentLog.Entry e : log.pending()) {
-                intents.put(e.intent().token(), e.intent());
-                keysOf.put(e.intent().token(), e.keys());
+                intents.put(e.intent().token(), e);
                 for (long key : e.keys()) {
                     if (held.find(key) < 0) {
                         held.add(key, e.intent().token(), now, NONE);
@@ -144,10 +141,10 @@ final class BucketLocks {
         }
         List<LockGrant.Intent> pending = new ArrayList<>(inherited.size());
         for (long t : inherited) {
-            LockGrant.Intent intent = intents.get(t);
-            if (intent != null) {
-                pending.add(intent);
-                maxStamp = Math.max(maxStamp, intent.stamp());
+            IntentLog.Entry e = intents.get(t);
+            if (e != null) {
+                pending.add(e.intent());
+                maxStamp = Math.max(maxStamp, e.intent().stamp());
             }
         }
         return new LockGrant(maxStamp, pending);
@@ -190,8 +187,7 @@ final class BucketLocks {
             if (log != null) {
                 log.intent(intent, keys);
             }
-            intents.put(intent.token(), intent);
-            keysOf.put(intent.token(), keys.clone());
+            intents.put(intent.token(), new IntentLog.Entry(intent, keys.clone()));
         }
         return holding;
     }
@@ -211,8 +207,7 @@ final class BucketLocks {
         if (log != null) {
             log.intent(intent, keys);
         }
-        intents.put(token, intent);
-        keysOf.put(token, keys.clone());
+        intents.put(token, new IntentLog.Entry(intent, keys.clone()));
         long now = System.nanoTime();
         for (long key : keys) {
             int h = held.find(key);
@@ -238,9 +233,9 @@ final class BucketLocks {
             skip.add(t);
         }
         List<IntentLog.Entry> out = new ArrayList<>();
-        intents.forEach((token, intent) -> {
+        intents.forEach((token, e) -> {
             if (!skip.contains(token)) {
-                out.add(new IntentLog.Entry(intent, keysOf.get(token).clone()));
+                out.add(new IntentLog.Entry(e.intent(), e.keys().clone()));
             }
         });
         return out;
@@ -304,7 +299,6 @@ final class BucketLocks {
             oldest.next();
             oldest.remove();
         }
-        keysOf.remove(token);
         if (intents.remove(token) == null) {
             return false;
         }

@@ -1,18 +1,14 @@
 package io.simdex.server;
 
-import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.proto.v1.IntentRecord;
 import io.simdex.proto.v1.IntentTokens;
-import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.server.tls.PeerCredentials;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
 
 /**
@@ -40,17 +36,14 @@ public final class IntentAdoption {
         int adopted = 0;
         for (String peer : peers) {
             IntentTokens have = IntentTokens.newBuilder().addAllTokens(Arrays.stream(node.pendingIntents()).boxed().toList()).build();
-            ManagedChannel channel = NettyChannelBuilder.forTarget(peer, credentials.channel()).build();
             List<IntentRecord> held;
             try {
-                held = ShardControlGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS).intentRecords(have).getIntentsList();
+                held = PeerControl.call(peer, credentials, stub -> stub.intentRecords(have).getIntentsList());
             } catch (StatusRuntimeException e) {
                 if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
                     continue;
                 }
                 throw e;
-            } finally {
-                channel.shutdownNow();
             }
             List<IntentLog.Entry> mine = new ArrayList<>(held.size());
             for (IntentRecord r : held) {

@@ -1,16 +1,12 @@
 package io.simdex.server;
 
-import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.proto.v1.IntentTokens;
-import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.server.tls.PeerCredentials;
 
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Dedup intents a node kept through a time it missed writes, that its peers settled
@@ -39,13 +35,7 @@ public final class StaleIntents {
         IntentTokens asked = IntentTokens.newBuilder().addAllTokens(Arrays.stream(before).boxed().toList()).build();
         Set<Long> held = new HashSet<>();
         for (String peer : peers) {
-            ManagedChannel channel = NettyChannelBuilder.forTarget(peer, credentials.channel()).build();
-            try {
-                held.addAll(ShardControlGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
-                        .pendingIntents(asked).getTokensList());
-            } finally {
-                channel.shutdownNow();
-            }
+            held.addAll(PeerControl.call(peer, credentials, stub -> stub.pendingIntents(asked).getTokensList()));
         }
         return node.settleIntents(Arrays.stream(before).filter(t -> !held.contains(t)).toArray());
     }
