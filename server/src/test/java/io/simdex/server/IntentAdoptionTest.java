@@ -32,9 +32,9 @@ class IntentAdoptionTest {
     void adopt_theIntentsThePeerHoldsAndThisNodeMissed_forTheBucketsItServes() throws Exception {
         try (TestShard a = new TestShard(dirA, NodeState.standalone());
              TestShard b = new TestShard(dirB, NodeState.standalone())) {
-            leavePending(a.node, KEYS_MISSED, MISSED); // b missed this record
-            leavePending(a.node, KEYS_BOTH, BOTH);
-            leavePending(b.node, KEYS_BOTH, BOTH);
+            a.leavePending(C, KEYS_MISSED, MISSED); // b missed this record
+            a.leavePending(C, KEYS_BOTH, BOTH);
+            b.leavePending(C, KEYS_BOTH, BOTH);
 
             assertEquals(0, IntentAdoption.adopt(b.node, List.of(a.target()), PeerCredentials.PLAINTEXT, bucketKey -> bucketKey != 32),
                     "a key of a bucket b does not serve: not taken");
@@ -44,12 +44,5 @@ class IntentAdoptionTest {
             assertEquals(List.of(MISSED), next.pending().stream().map(LockGrant.Intent::token).toList(), "handed on to the next holder");
             assertArrayEquals(new byte[]{1, 2, 3}, next.pending().get(0).docs());
         }
-    }
-
-    /** A holder that locked the keys, recorded its intent and stopped before its unlock with the intent done. */
-    private static void leavePending(ShardNode node, int[] keys, long token) throws InterruptedException {
-        long stamp = node.lockBuckets(C, keys, token, 10_000, 1_000).stamp();
-        assertEquals(keys.length, node.recordIntent(C, keys, token, stamp + 1, new byte[]{1, 2, 3}));
-        node.unlockBuckets(C, keys, token, stamp + 1, true);
     }
 }

@@ -32,8 +32,8 @@ class StaleIntentsTest {
         try (TestShard a = new TestShard(dirA, NodeState.standalone());
              TestShard b = new TestShard(dirB, NodeState.standalone())) {
             for (TestShard n : List.of(a, b)) {
-                leavePending(n.node, KEYS_SETTLED, SETTLED);
-                leavePending(n.node, KEYS_PENDING, PENDING);
+                n.leavePending(C, KEYS_SETTLED, SETTLED);
+                n.leavePending(C, KEYS_PENDING, PENDING);
             }
             a.node.settleIntents(new long[]{SETTLED}); // the next holder stored SETTLED's documents and settled it: B missed that
             long[] before = b.node.pendingIntents();
@@ -46,12 +46,5 @@ class StaleIntentsTest {
                     .map(LockGrant.Intent::token).toList(), "still handed on: the peer holds it too");
             assertEquals(0, StaleIntents.settle(b.node, new long[0], List.of(a.target()), PeerCredentials.PLAINTEXT));
         }
-    }
-
-    /** A holder that locked the keys, recorded its intent and stopped before its unlock with the intent done. */
-    private static void leavePending(ShardNode node, int[] keys, long token) throws InterruptedException {
-        long stamp = node.lockBuckets(C, keys, token, 10_000, 1_000).stamp();
-        assertEquals(keys.length, node.recordIntent(C, keys, token, stamp + 1, new byte[]{1, 2, 3}));
-        node.unlockBuckets(C, keys, token, stamp + 1, true);
     }
 }

@@ -41,6 +41,17 @@ final class TestShard implements AutoCloseable {
                 .maxInboundMessageSize(ShardService.MAX_MESSAGE_BYTES).build();
     }
 
+    /**
+     * Leaves an intent pending here, as a Dedup holder does that locked {@code keys} of
+     * {@code collection}, recorded its intent (documents {1, 2, 3}) and stopped before its unlock
+     * with the intent done.
+     */
+    void leavePending(String collection, int[] keys, long token) throws InterruptedException {
+        long stamp = node.lockBuckets(collection, keys, token, 10_000, 1_000).stamp();
+        org.junit.jupiter.api.Assertions.assertEquals(keys.length, node.recordIntent(collection, keys, token, stamp + 1, new byte[]{1, 2, 3}));
+        node.unlockBuckets(collection, keys, token, stamp + 1, true);
+    }
+
     String target() {
         return "127.0.0.1:" + server.getPort();
     }
