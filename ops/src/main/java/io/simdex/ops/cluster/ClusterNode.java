@@ -45,9 +45,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntPredicate;
 import java.util.logging.Logger;
 
 /**
@@ -245,10 +243,10 @@ public final class ClusterNode implements AutoCloseable {
             long[] intentsBefore = node.pendingIntents();
             Pulled pulled = pullFromPeers();
             int uncovered = pulled.uncovered();
-            if (uncovered == 0 && pulled.everyPartitionMirrored()) {
+            if (uncovered == 0 && pulled.copies().everyMirrored()) {
                 settleStaleIntents(intentsBefore, pulled.peers());
-                adoptPeersIntents(pulled);
             }
+            adoptPeersIntents(pulled);
             if (mark >= 0 && uncovered > 0) {
                 LOG.warning(config.id() + " missed writes and " + uncovered + " of its partitions have no live peer: not serving reads yet");
                 return false;
@@ -279,11 +277,17 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /**
-     * Takes the Dedup intents the peers hold and this node missed ({@link IntentAdoption}),
-     * before it serves again; a failure fails the catch-up, which is tried again.
+     * Takes the Dedup intents this node missed from the peers it mirrored in sync, those whose
+     * keys all lie in partitions copied from such peers ({@link IntentAdoption},
+     * {@link CatchUpCopies}), before it serves again; a failure fails the catch-up, which is
+     * tried again.
      */
     private void adoptPeersIntents(Pulled pulled) {
-        int adopted = IntentAdoption.adopt(node, pulled.peers(), peers, pulled.served());
+        List<String> mirrored = pulled.copies().mirroredPeers().stream().map(r -> pulled.map().nodes().get(r).getAddress()).toList();
+        if (mirrored.isEmpty()) {
+            return;
+        }
+        int adopted = IntentAdoption.adopt(node, mirrored, peers, pulled.copies().mirroredBucketKeys());
         catchUps.adoptedIntents.add(adopted);
         if (adopted > 0) {
             LOG.info(config.id() + " took " + adopted + " Dedup intents from its peers that it missed while behind");
@@ -291,11 +295,10 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /**
-     * What a catch-up pulled: partitions without a live peer, the peers' addresses, whether
-     * every partition was mirrored from a peer in sync, with nothing refused, and which bucket
-     * keys this node serves.
+     * What a catch-up pulled: partitions without a live peer, the addresses of the peers copied
+     * from, and which partition came from which peer and how (in the partition map {@code map}).
      */
-    private record Pulled(int uncovered, List<String> peers, boolean everyPartitionMirrored, IntPredicate served) {
+    private record Pulled(int uncovered, List<String> peers, CatchUpCopies copies, PartitionMap map) {
     }
 
     /** Pulls every partition of this node from a live peer, one in sync if any. */
@@ -303,7 +306,7 @@ public final class ClusterNode implements AutoCloseable {
         PartitionMap map = store.current();
         int me = map.indexOf(config.id());
         if (me < 0) {
-            return new Pulled(0, List.of(), false, bucketKey -> false); // not placed yet: nothing to catch up on
+            return new Pulled(0, List.of(), new CatchUpCopies(), map); // not placed yet: nothing to catch up on
         }
         int uncovered = 0;
         Set<String> live = member.liveIds();
@@ -335,13 +338,8 @@ public final class ClusterNode implements AutoCloseable {
             }
             uncovered += covered ? 0 : 1;
         }
-        boolean mirrored = pullInParallel(map, byPeer, inSync);
-        boolean[] mine = new boolean[Partitions.COUNT];
-        for (int p = 0; p < Partitions.COUNT; p++) {
-            mine[p] = Arrays.stream(map.replicas(p)).anyMatch(r -> r == me);
-        }
-        return new Pulled(uncovered, byPeer.keySet().stream().map(r -> map.nodes().get(r).getAddress()).toList(), mirrored,
-                bucketKey -> mine[Partitions.ofBucketKey(bucketKey)]);
+        CatchUpCopies copies = pullInParallel(map, byPeer, inSync);
+        return new Pulled(uncovered, byPeer.keySet().stream().map(r -> map.nodes().get(r).getAddress()).toList(), copies, map);
     }
 
     /** Whether no router has reported {@code nodeId} as having missed a write (false when that cannot be read now). */
@@ -356,27 +354,28 @@ public final class ClusterNode implements AutoCloseable {
     /**
      * Pulls the peers' shares at the same time, as many at once as this host has cores: a
      * receiver spends about a core per pull applying what it gets, and a restarted node of R=2
-     * over N nodes copies from N - 1 peers. Returns once every pull has ended; throws the first
-     * failure. Interrupted (the node closing), it cancels the pulls and waits for their threads,
+     * over N nodes copies from N - 1 peers. Returns once every pull has ended, with how each
+     * went; throws the first failure. Interrupted (the node closing), it cancels the pulls and waits for their threads,
      * so no copy writes to a store being closed.
      */
-    private boolean pullInParallel(PartitionMap map, Map<Integer, List<Integer>> byPeer, Map<Integer, Boolean> inSync) {
+    private CatchUpCopies pullInParallel(PartitionMap map, Map<Integer, List<Integer>> byPeer, Map<Integer, Boolean> inSync) {
         PartitionPuller puller = new PartitionPuller(node, peers);
         PartitionMirror mirror = new PartitionMirror(node, peers);
-        AtomicBoolean everyMirrored = new AtomicBoolean(true);
+        CatchUpCopies copies = new CatchUpCopies();
         ExecutorService pool = HandlerThreads.pool(Math.max(1, Math.min(byPeer.size(), HandlerThreads.perCore())), "catch-up-pull");
         try {
             List<Future<?>> pulls = new ArrayList<>();
             for (Map.Entry<Integer, List<Integer>> e : byPeer.entrySet()) {
                 PlacedNode peer = map.nodes().get(e.getKey());
                 int[] partitions = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+                copies.assign(e.getKey(), partitions);
                 pulls.add(pool.submit(() -> {
                     long started = System.nanoTime();
                     if (!inSync.get(e.getKey())) {
-                        everyMirrored.set(false);
                         long records = puller.pull(peer.getAddress(), partitions, n -> { });
                         LOG.info(String.format("%s pulled %d partitions from %s (itself behind, so nothing removed here): %d records in %.1f s",
                                 config.id(), partitions.length, peer.getId(), records, (System.nanoTime() - started) / 1e9));
+                        copies.ended(e.getKey(), false);
                         return null;
                     }
                     // Mirrored: what the peer no longer has (a delete or rebind this node missed) goes here too.
@@ -384,9 +383,9 @@ public final class ClusterNode implements AutoCloseable {
                             () -> inSync(peer.getId()), n -> { });
                     catchUps.removed.add(r.removed());
                     if (r.refused()) {
-                        everyMirrored.set(false);
                         catchUps.refused.increment();
                     }
+                    copies.ended(e.getKey(), !r.refused());
                     LOG.info(String.format("%s mirrored %d partitions from %s: %d records in %.1f s, %d removed here%s", config.id(),
                             partitions.length, peer.getId(), r.records(), (System.nanoTime() - started) / 1e9, r.removed(),
                             r.refused() ? " (removal refused, see above)" : ""));
@@ -409,7 +408,7 @@ public final class ClusterNode implements AutoCloseable {
             if (failed != null) {
                 throw failed;
             }
-            return everyMirrored.get();
+            return copies;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("catch-up interrupted", e);
