@@ -12,35 +12,52 @@ import io.simdex.proto.v1.SetEpochRequest;
 import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.router.cluster.PartitionMap.Move;
 
+import io.simdex.router.transport.HandlerThreads;
+
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 /**
- * Moves partition replicas between nodes while the cluster serves. For each batch of moves
- * (same source and target):
+ * Moves partition replicas between nodes while the cluster serves. Moves go in batches (same
+ * source and target), and batches in rounds of up to {@link #ROUND} batches from different
+ * sources, copied at once: a node joining N others takes a batch from each of up to
+ * {@link #ROUND} of them at a time rather than one stream's worth. For each round:
  * <ol>
- * <li>epoch e+1: the target is "incoming" for the batch, so every write now reaches it too;
+ * <li>epoch e+1: each target is "incoming" for its batch, so every write now reaches it too;
  *     every live node is told the epoch, which fences out writes routed by an older map;</li>
- * <li>the target pulls the partitions from a live serving replica; writes made meanwhile reach
+ * <li>each target pulls its partitions from a live serving replica; writes made meanwhile reach
  *     it directly, deletes are kept by its tombstones;</li>
- * <li>epoch e+2: the target replaces the source; nodes are told;</li>
- * <li>the source drops its copy.</li>
+ * <li>epoch e+2: each target replaces its source; nodes are told;</li>
+ * <li>the sources drop their copies.</li>
  * </ol>
- * Reads keep going to the old replicas until step 3. Every map change is a compare-and-set on
- * the epoch: if anyone else changed the map meanwhile, the move stops instead of overwriting.
+ * Reads keep going to the old replicas until step 3. A batch whose pull fails is abandoned
+ * once the others of its round have ended, which finish as above. Every map change is a
+ * compare-and-set on the epoch: if anyone else changed the map meanwhile, the move stops instead
+ * of overwriting.
  */
 public final class Rebalancer {
     private static final Logger LOG = Logger.getLogger(Rebalancer.class.getName());
     /** Partitions per batch: a pull scans the source's maps once per batch. */
     static final int BATCH = 512;
+    /**
+     * Batches copied at once, each from another source: a source's export scans its maps once
+     * per batch, so two batches of one source would scan them twice at the same time.
+     */
+    static final int ROUND = 4;
 
     private final PartitionMapStore store;
     private final ClusterView view;
@@ -73,48 +90,158 @@ public final class Rebalancer {
         return map;
     }
 
-    private void balance(Consumer<MoveProgress> progress) {
+    private void balance(Consumer<MoveProgress> caller) {
+        // The pulls of a round report from their own threads; the caller's stream takes one at a time.
+        Consumer<MoveProgress> progress = p -> {
+            synchronized (caller) {
+                caller.accept(p);
+            }
+        };
         PartitionMap map = abandonLeftovers(store.current());
         List<List<Move>> batches = batches(map, map.balancingMoves());
+        List<List<List<Move>>> rounds = rounds(batches);
         int total = batches.stream().mapToInt(List::size).sum();
         int done = 0;
         long records = 0;
         progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setEpoch(map.epoch())
-                .setStage(total == 0 ? "balanced: nothing to move" : "moving " + total + " partition replicas in " + batches.size() + " batches").build());
-        for (List<Move> batch : batches) {
-            awaitCaughtUp(map, progress);
-            Move first = batch.get(0);
-            String from = map.nodes().get(first.from()).getId();
-            String to = map.nodes().get(first.to()).getId();
-            int source = sourceOf(map, batch);
-            PartitionMap copying = map.withIncoming(batch);
-            cas(map, copying);
-            push(copying);
-            String stage = "copying " + batch.size() + " partitions from " + map.nodes().get(source).getId() + " to " + to;
-            int doneBefore = done;
-            long recordsBefore = records;
-            long copied;
-            try {
-                copied = pull(copying, source, first.to(), batch, n -> progress.accept(MoveProgress.newBuilder()
-                        .setPartitionsTotal(total).setPartitionsDone(doneBefore).setRecords(recordsBefore + n)
-                        .setEpoch(copying.epoch()).setStage(stage).build()));
-            } catch (RuntimeException e) {
-                abandon(copying, batch);
-                throw e;
+                .setStage(total == 0 ? "balanced: nothing to move" : "moving " + total + " partition replicas in " + batches.size() + " batches, "
+                        + rounds.size() + " rounds").build());
+        ExecutorService pulls = HandlerThreads.pool(ROUND, "rebalance-pull");
+        try {
+            for (List<List<Move>> round : rounds) {
+                awaitCaughtUp(map, progress);
+                int[] sources = new int[round.size()];
+                for (int b = 0; b < round.size(); b++) {
+                    sources[b] = sourceOf(map, round.get(b));
+                }
+                PartitionMap copying = map.withIncoming(moves(round));
+                cas(map, copying);
+                push(copying);
+                long copied = copyRound(pulls, copying, round, sources, total, done, records, progress);
+                PartitionMap switched = copying.withMovesDone(moves(round));
+                cas(copying, switched);
+                push(switched);
+                round.forEach(batch -> drop(switched, batch.get(0).from(), batch));
+                int moved = moves(round).size();
+                done += moved;
+                records += copied;
+                map = switched;
+                String what = describe(switched, round);
+                LOG.info(() -> "moved " + moved + " partitions " + what + ", " + copied + " records; now " + switched);
+                progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setPartitionsDone(done).setRecords(records)
+                        .setEpoch(switched.epoch()).setStage("moved " + moved + " partitions " + what).build());
             }
-            PartitionMap switched = copying.withMovesDone(batch);
-            cas(copying, switched);
-            push(switched);
-            drop(switched, first.from(), batch);
-            done += batch.size();
-            records += copied;
-            map = switched;
-            LOG.info(() -> "moved " + batch.size() + " partitions " + from + " -> " + to + ", " + copied + " records; now " + switched);
-            progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setPartitionsDone(done).setRecords(records)
-                    .setEpoch(switched.epoch()).setStage("moved " + batch.size() + " partitions from " + from + " to " + to).build());
+        } finally {
+            pulls.shutdownNow();
         }
         progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setPartitionsDone(done).setRecords(records)
                 .setEpoch(map.epoch()).setDone(true).setStage("done").build());
+    }
+
+    /**
+     * Pulls each batch of a round to its target at once and returns the records copied. When a
+     * pull fails, waits for the others, finishes those that succeeded (they hold complete
+     * copies), abandons the failed ones and throws the first failure.
+     */
+    private long copyRound(ExecutorService pulls, PartitionMap copying, List<List<Move>> round, int[] sources, int total, int doneBefore,
+            long recordsBefore, Consumer<MoveProgress> progress) {
+        String stage = "copying " + moves(round).size() + " partitions " + describe(copying, round);
+        AtomicLongArray sofar = new AtomicLongArray(round.size());
+        List<Future<Long>> running = new ArrayList<>(round.size());
+        for (int b = 0; b < round.size(); b++) {
+            int batch = b;
+            List<Move> moves = round.get(b);
+            running.add(pulls.submit(() -> pull(copying, sources[batch], moves.get(0).to(), moves, n -> {
+                sofar.set(batch, n);
+                long all = 0;
+                for (int i = 0; i < sofar.length(); i++) {
+                    all += sofar.get(i);
+                }
+                progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setPartitionsDone(doneBefore)
+                        .setRecords(recordsBefore + all).setEpoch(copying.epoch()).setStage(stage).build());
+            })));
+        }
+        long copied = 0;
+        List<List<Move>> succeeded = new ArrayList<>();
+        List<List<Move>> failed = new ArrayList<>();
+        RuntimeException failure = null;
+        for (int b = 0; b < round.size(); b++) {
+            try {
+                copied += awaitPull(running.get(b));
+                succeeded.add(round.get(b));
+            } catch (RuntimeException e) {
+                failed.add(round.get(b));
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            PartitionMap now = copying;
+            if (!succeeded.isEmpty()) {
+                try {
+                    PartitionMap switched = copying.withMovesDone(moves(succeeded));
+                    cas(copying, switched);
+                    push(switched);
+                    succeeded.forEach(batch -> drop(switched, batch.get(0).from(), batch));
+                    now = switched;
+                } catch (RuntimeException e) {
+                    failure.addSuppressed(e);
+                    failed.addAll(succeeded); // not switched: abandoned with the failed ones
+                }
+            }
+            abandon(now, failed);
+            throw failure;
+        }
+        return copied;
+    }
+
+    /** A pull's records, or its failure as thrown; interrupted, it is cancelled. */
+    private static long awaitPull(Future<Long> pull) {
+        try {
+            return pull.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            pull.cancel(true);
+            Thread.currentThread().interrupt();
+            throw Status.CANCELLED.withDescription("interrupted").asRuntimeException();
+        }
+    }
+
+    /**
+     * Batches in rounds: each round takes, in order, the next batches whose sources it has not
+     * got yet, up to {@link #ROUND}.
+     */
+    static List<List<List<Move>>> rounds(List<List<Move>> batches) {
+        List<List<List<Move>>> rounds = new ArrayList<>();
+        List<List<Move>> left = new ArrayList<>(batches);
+        while (!left.isEmpty()) {
+            List<List<Move>> round = new ArrayList<>();
+            Set<Integer> sources = new HashSet<>();
+            for (Iterator<List<Move>> it = left.iterator(); it.hasNext() && round.size() < ROUND; ) {
+                List<Move> batch = it.next();
+                if (sources.add(batch.get(0).from())) {
+                    round.add(batch);
+                    it.remove();
+                }
+            }
+            rounds.add(round);
+        }
+        return rounds;
+    }
+
+    private static List<Move> moves(List<List<Move>> batches) {
+        return batches.stream().flatMap(List::stream).toList();
+    }
+
+    /** "from a, b to c" for a round's batches. */
+    private static String describe(PartitionMap map, List<List<Move>> round) {
+        String from = round.stream().map(b -> map.nodes().get(b.get(0).from()).getId()).distinct().collect(Collectors.joining(", "));
+        String to = round.stream().map(b -> map.nodes().get(b.get(0).to()).getId()).distinct().collect(Collectors.joining(", "));
+        return "from " + from + " to " + to;
     }
 
     /**
@@ -223,12 +350,12 @@ public final class Rebalancer {
         throw Status.INTERNAL.withDescription("pull to " + map.nodes().get(target).getId() + " ended without finishing").asRuntimeException();
     }
 
-    private void abandon(PartitionMap copying, List<Move> batch) {
+    private void abandon(PartitionMap copying, List<List<Move>> batches) {
         try {
-            PartitionMap back = copying.withMovesAbandoned(batch);
+            PartitionMap back = copying.withMovesAbandoned(moves(batches));
             cas(copying, back);
             push(back);
-            drop(back, batch.get(0).to(), batch);
+            batches.forEach(batch -> drop(back, batch.get(0).to(), batch));
         } catch (RuntimeException e) {
             LOG.warning("could not abandon a failed move cleanly: " + e);
         }
