@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,15 +35,18 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -260,12 +264,7 @@ class RemoteSketchTest {
                     if (attach) {
                         attaching.incrementAndGet();
                     }
-                    Object out;
-                    try {
-                        out = method.invoke(s, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
+                    Object out = call(s, method, args);
                     if (!attach) {
                         return out;
                     }
@@ -284,6 +283,55 @@ class RemoteSketchTest {
                     checks(new String[]{text(40), text(40)}).stored());
             assertEquals(0, sketchSent.getCount(), "the documents' sketches were sent");
             assertEquals(List.of(), early, "sketches sent while an attach was outstanding");
+        }
+    }
+
+    /**
+     * A Delete that leaves a fingerprint without documents in a collection with sketches sends
+     * the fingerprint's bucket removal and the two reads its sketch's drop needs (the
+     * fingerprint's ids, its sketch) at once: each removal is held back until both reads are
+     * sent (or 5 s have passed), and must not have waited in vain. The sketch is gone after.
+     */
+    @Test
+    void delete_withSketches_sendsTheBucketRemovalAndTheDropsReadsTogether() throws IOException {
+        Placement placement = Placement.roundRobin(NODES);
+        AtomicBoolean armed = new AtomicBoolean();
+        Set<String> sent = ConcurrentHashMap.newKeySet();
+        CountDownLatch bothReads = new CountDownLatch(2);
+        List<String> removalsBeforeTheReads = new CopyOnWriteArrayList<>();
+        List<ShardClient> watched = replicaSets().stream().map(s -> (ShardClient) Proxy.newProxyInstance(ShardClient.class.getClassLoader(),
+                new Class<?>[]{ShardClient.class}, (proxy, method, args) -> {
+                    String name = method.getName();
+                    if (armed.get() && (name.equals("resolveIds") || name.equals("getTexts")) && sent.add(name)) {
+                        bothReads.countDown();
+                    }
+                    Object out = call(s, method, args);
+                    if (!armed.get() || !name.equals("bucketRemove")) {
+                        return out;
+                    }
+                    return ((CompletableFuture<?>) out).thenApplyAsync(v -> {
+                        try {
+                            if (!bothReads.await(5, TimeUnit.SECONDS)) {
+                                removalsBeforeTheReads.add("table " + args[2]);
+                            }
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return v;
+                    });
+                })).toList();
+        try (IndexRouter index = new IndexRouter(watched, placement, List.copyOf(clients), 2, false)) {
+            long x = rnd.nextLong();
+            index.insert("c", Window.FOREVER, new String[]{"a"}, new long[]{x}, checks(new String[]{text(40)}).stored());
+            armed.set(true);
+            assertEquals(1, index.delete("c", new String[]{"a"}));
+            assertEquals(Set.of("resolveIds", "getTexts"), sent);
+            assertEquals(List.of(), removalsBeforeTheReads, "bucket removals that completed before the drop's reads were sent");
+            String key = FingerprintSketch.key(x);
+            int owner = placement.ownerOfId(key);
+            for (int node : new int[]{owner, (owner + 1) % NODES}) {
+                assertNull(nodes.get(node).getTexts("c", new long[]{0}, new String[]{key})[0], "a's sketch on node " + node);
+            }
         }
     }
 
@@ -310,12 +358,17 @@ class RemoteSketchTest {
                     if (methods.contains(method.getName())) {
                         action.run();
                     }
-                    try {
-                        return method.invoke(shard, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
+                    return call(shard, method, args);
                 });
+    }
+
+    /** {@code method} of {@code shard}, throwing what it throws. */
+    private static Object call(ShardClient shard, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(shard, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
     }
 
     private List<ShardClient> replicaSets() throws IOException {

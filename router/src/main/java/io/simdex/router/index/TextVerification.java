@@ -185,11 +185,18 @@ final class TextVerification {
 
     /** Stored texts and sketches of ids (null: none), at their owners, in {@code generations}. */
     String[] stored(String c, long[] generations, String[] ids) {
+        Fanout f = Fanout.start();
+        String[] out = stored(f, c, generations, ids);
+        f.await();
+        return out;
+    }
+
+    /** As {@link #stored(String, long[], String[])}, the answers filled in once {@code f} is awaited. */
+    String[] stored(Fanout f, String c, long[] generations, String[] ids) {
         String[] out = new String[ids.length];
         if (ids.length == 0) {
             return out;
         }
-        Fanout f = Fanout.start();
         f.toOwners(shards, ids.length, i -> placement.ownerOfId(ids[i]), (shard, group) -> shard.getTexts(c, generations, pick(ids, group)),
                 (group, texts) -> {
                     // Groups fill disjoint slots.
@@ -197,7 +204,6 @@ final class TextVerification {
                         out[group[i]] = texts[i];
                     }
                 });
-        f.await();
         return out;
     }
 }
