@@ -243,7 +243,7 @@ public final class ClusterNode implements AutoCloseable {
             long[] intentsBefore = node.pendingIntents();
             Pulled pulled = pullFromPeers();
             int uncovered = pulled.uncovered();
-            if (uncovered == 0 && pulled.copies().everyMirrored()) {
+            if (pulled.placed() && uncovered == 0 && pulled.copies().everyMirrored()) {
                 settleStaleIntents(intentsBefore, pulled.peers());
             }
             adoptPeersIntents(pulled);
@@ -295,10 +295,11 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /**
-     * What a catch-up pulled: partitions without a live peer, the addresses of the peers copied
-     * from, and which partition came from which peer and how (in the partition map {@code map}).
+     * What a catch-up pulled: whether this node is placed at all, partitions without a live peer,
+     * the addresses of the peers copied from, and which partition came from which peer and how
+     * (in the partition map {@code map}).
      */
-    private record Pulled(int uncovered, List<String> peers, CatchUpCopies copies, PartitionMap map) {
+    private record Pulled(boolean placed, int uncovered, List<String> peers, CatchUpCopies copies, PartitionMap map) {
     }
 
     /** Pulls every partition of this node from a live peer, one in sync if any. */
@@ -306,7 +307,7 @@ public final class ClusterNode implements AutoCloseable {
         PartitionMap map = store.current();
         int me = map.indexOf(config.id());
         if (me < 0) {
-            return new Pulled(0, List.of(), new CatchUpCopies(), map); // not placed yet: nothing to catch up on
+            return new Pulled(false, 0, List.of(), new CatchUpCopies(), map); // not placed yet: nothing to catch up on
         }
         int uncovered = 0;
         Set<String> live = member.liveIds();
@@ -339,7 +340,7 @@ public final class ClusterNode implements AutoCloseable {
             uncovered += covered ? 0 : 1;
         }
         CatchUpCopies copies = pullInParallel(map, byPeer, inSync);
-        return new Pulled(uncovered, byPeer.keySet().stream().map(r -> map.nodes().get(r).getAddress()).toList(), copies, map);
+        return new Pulled(true, uncovered, byPeer.keySet().stream().map(r -> map.nodes().get(r).getAddress()).toList(), copies, map);
     }
 
     /** Whether no router has reported {@code nodeId} as having missed a write (false when that cannot be read now). */
