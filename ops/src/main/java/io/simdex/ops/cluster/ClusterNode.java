@@ -356,8 +356,8 @@ public final class ClusterNode implements AutoCloseable {
      * Pulls the peers' shares at the same time, as many at once as this host has cores: a
      * receiver spends about a core per pull applying what it gets, and a restarted node of R=2
      * over N nodes copies from N - 1 peers. Returns once every pull has ended, with how each
-     * went; throws the first failure. Interrupted (the node closing), it cancels the pulls and waits for their threads,
-     * so no copy writes to a store being closed.
+     * went; throws the first failure. Interrupted (the node closing), it cancels the pulls and
+     * waits for their threads, so no copy writes to a store being closed.
      */
     private CatchUpCopies pullInParallel(PartitionMap map, Map<Integer, List<Integer>> byPeer, Map<Integer, Boolean> inSync) {
         PartitionPuller puller = new PartitionPuller(node, peers);

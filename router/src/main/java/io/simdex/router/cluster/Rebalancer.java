@@ -11,7 +11,6 @@ import io.simdex.proto.v1.PullRequest;
 import io.simdex.proto.v1.SetEpochRequest;
 import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.router.cluster.PartitionMap.Move;
-
 import io.simdex.router.transport.HandlerThreads;
 
 import java.util.ArrayList;
@@ -27,9 +26,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
+import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * Moves partition replicas between nodes while the cluster serves. Moves go in batches (same
@@ -126,7 +127,7 @@ public final class Rebalancer {
                 done += moved;
                 records += copied;
                 map = switched;
-                String what = describe(switched, round);
+                String what = describe(switched, round, b -> round.get(b).get(0).from());
                 LOG.info(() -> "moved " + moved + " partitions " + what + ", " + copied + " records; now " + switched);
                 progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setPartitionsDone(done).setRecords(records)
                         .setEpoch(switched.epoch()).setStage("moved " + moved + " partitions " + what).build());
@@ -145,7 +146,7 @@ public final class Rebalancer {
      */
     private long copyRound(ExecutorService pulls, PartitionMap copying, List<List<Move>> round, int[] sources, int total, int doneBefore,
             long recordsBefore, Consumer<MoveProgress> progress) {
-        String stage = "copying " + moves(round).size() + " partitions " + describe(copying, round);
+        String stage = "copying " + moves(round).size() + " partitions " + describe(copying, round, b -> sources[b]);
         AtomicLongArray sofar = new AtomicLongArray(round.size());
         List<Future<Long>> running = new ArrayList<>(round.size());
         for (int b = 0; b < round.size(); b++) {
@@ -237,9 +238,10 @@ public final class Rebalancer {
         return batches.stream().flatMap(List::stream).toList();
     }
 
-    /** "from a, b to c" for a round's batches. */
-    private static String describe(PartitionMap map, List<List<Move>> round) {
-        String from = round.stream().map(b -> map.nodes().get(b.get(0).from()).getId()).distinct().collect(Collectors.joining(", "));
+    /** "from a, b to c" for a round's batches, batch b's source being node {@code source(b)}. */
+    private static String describe(PartitionMap map, List<List<Move>> round, IntUnaryOperator source) {
+        String from = IntStream.range(0, round.size()).mapToObj(b -> map.nodes().get(source.applyAsInt(b)).getId()).distinct()
+                .collect(Collectors.joining(", "));
         String to = round.stream().map(b -> map.nodes().get(b.get(0).to()).getId()).distinct().collect(Collectors.joining(", "));
         return "from " + from + " to " + to;
     }
