@@ -107,7 +107,7 @@ public final class ClusterNode implements AutoCloseable {
         config.security().checkNode(config.host()); // before any file is opened
         PeerCredentials peers = config.security().peers();
         int founders = Math.max(1, config.raft().size());
-        StoreSizing sizing = StoreSizing.forShare(config.expected() * config.replication(), founders, 24);
+        StoreSizing sizing = StoreSizing.forReplicas(config.expected(), config.replication(), founders, 24);
         ShardNode node = new ShardNode(config.data().resolve("shard"), c -> sizing, config.durability());
         node.openStored();
         NodeState state = new NodeState(config.id(), 0, false);

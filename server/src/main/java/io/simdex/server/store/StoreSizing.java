@@ -22,23 +22,35 @@ public record StoreSizing(long expectedFingerprints, long expectedDocuments, int
 
     /** Sizing for one of {@code shards} shards of a collection expected to hold {@code total} documents. */
     public static StoreSizing forShare(long total, int shards, int averageIdBytes) {
+        return forReplicas(total, 1, shards, averageIdBytes);
+    }
+
+    /**
+     * Sizing for one of {@code nodes} nodes that keep {@code replication} copies of a collection
+     * expected to hold {@code documents}: a node holds R / N of the partitions, so of the ids and
+     * of the buckets, while each bucket holds its block's share of all the documents however
+     * many nodes there are. (Sized for R x documents over N, as nodes once were, a node of R=2
+     * laid its pages out for twice the residues a bucket gets, and its base pages for half the
+     * buckets it owns.)
+     */
+    public static StoreSizing forReplicas(long documents, int replication, int nodes, int averageIdBytes) {
         int buckets = BlockTables.TABLES * BlockTables.KEYS_PER_TABLE;
         // 10% slack: placement by hash is not perfectly even.
-        int owned = (int) Math.min(buckets, (long) Math.ceil(buckets * 1.1 / shards));
-        return new StoreSizing(total, documentsOfShare(total, shards), owned, averageIdBytes);
+        int owned = (int) Math.min(buckets, (long) Math.ceil(buckets * 1.1 * replication / nodes));
+        return new StoreSizing(documents, documentsOfShare(documents, replication, nodes), owned, averageIdBytes);
     }
 
     /**
      * The documents one of {@code shards} shards is sized for: its share of the partitions (the
-     * most any shard gets when they do not divide evenly) of {@code total}, plus
-     * {@link #DEVIATIONS} standard deviations of that binomial count, over
+     * most any shard gets when they do not divide evenly, {@code replication} times over) of
+     * {@code total}, plus {@link #DEVIATIONS} standard deviations of that binomial count, over
      * {@link GrowingMap#PREPARE_AT}: a map makes its next generation's file (twice its size) once
      * that full, so a shard holding its share must stay below it. Sized 10% over the share, a
      * text collection of 200,000 short texts on 4 shards spent 71 B a document on sketches; sized
      * so (and with no entry checksums in the sketch file), 62.7 (loadtest dedup-cpu).
      */
-    static long documentsOfShare(long total, int shards) {
-        long partitions = Math.min(Partitions.COUNT, (Partitions.COUNT + shards - 1) / shards);
+    static long documentsOfShare(long total, int replication, int shards) {
+        long partitions = Math.min(Partitions.COUNT, (long) replication * ((Partitions.COUNT + shards - 1) / shards));
         double p = (double) partitions / Partitions.COUNT;
         double mean = total * p;
         return (long) Math.ceil((mean + DEVIATIONS * Math.sqrt(mean * (1 - p))) / GrowingMap.PREPARE_AT);

@@ -1,6 +1,7 @@
 package io.simdex.server.store;
 
 import io.simdex.core.Partitions;
+import io.simdex.fingerprint.BlockTables;
 import net.openhft.chronicle.map.ChronicleMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,6 +69,51 @@ class StoreSizingTest {
                 assertTrue(counts[s] < prepareAt, "shard " + s + " of " + shards + ": " + counts[s] + " ids, next generation made at " + prepareAt);
                 assertTrue(counts[s] > prepareAt * 0.97, "shard " + s + " of " + shards + ": " + counts[s] + " ids, sized for " + sized);
             }
+        }
+    }
+
+    /**
+     * A cluster node keeping R copies over N nodes: partitions dealt R to each, ids and bucket
+     * keys placed by their partitions. Every node's ids stay below where its map makes its next
+     * generation, its bucket keys within the base pages it is sized for, and its pages are laid
+     * out for what a bucket of the whole collection holds (as one shard's of the embedded
+     * server), not R times that.
+     */
+    @Test
+    void replicas_idsAndBucketsOfEveryNodeFitItsSizing_pagesForTheDocumentsNotTheirCopies() {
+        int total = 200_000;
+        Random rnd = new Random(31);
+        String[] ids = new String[total];
+        for (int i = 0; i < total; i++) {
+            ids[i] = Long.toHexString(rnd.nextLong());
+        }
+        for (int[] rn : new int[][] {{2, 3}, {2, 4}, {3, 4}, {3, 5}, {2, 7}}) {
+            int r = rn[0];
+            int nodes = rn[1];
+            long[] idCounts = new long[nodes];
+            for (String id : ids) {
+                int p = Partitions.ofId(id);
+                for (int k = 0; k < r; k++) {
+                    idCounts[(p + k) % nodes]++;
+                }
+            }
+            long[] bucketCounts = new long[nodes];
+            for (int key = 0; key < BlockTables.TABLES * BlockTables.KEYS_PER_TABLE; key++) {
+                int p = Partitions.ofBucketKey(key);
+                for (int k = 0; k < r; k++) {
+                    bucketCounts[(p + k) % nodes]++;
+                }
+            }
+            StoreSizing sizing = StoreSizing.forReplicas(total, r, nodes, 16);
+            long prepareAt = (long) (sizing.expectedDocuments() * GrowingMap.PREPARE_AT);
+            for (int n = 0; n < nodes; n++) {
+                String node = "node " + n + " of " + nodes + " at R=" + r;
+                assertTrue(idCounts[n] < prepareAt, node + ": " + idCounts[n] + " ids, next generation made at " + prepareAt);
+                assertTrue(idCounts[n] > prepareAt * 0.97, node + ": " + idCounts[n] + " ids, sized for " + sizing.expectedDocuments());
+                assertTrue(bucketCounts[n] <= sizing.ownedBuckets(), node + ": " + bucketCounts[n] + " bucket keys, sized for " + sizing.ownedBuckets());
+                assertTrue(bucketCounts[n] > sizing.ownedBuckets() / 1.11, node + ": " + bucketCounts[n] + " bucket keys, sized for " + sizing.ownedBuckets());
+            }
+            assertEquals(StoreSizing.forShare(total, 4, 16).geometry().pageCapacity(), sizing.geometry().pageCapacity(), "R=" + r + " N=" + nodes);
         }
     }
 
