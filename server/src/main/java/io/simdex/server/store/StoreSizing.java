@@ -29,9 +29,8 @@ public record StoreSizing(long expectedFingerprints, long expectedDocuments, int
      * Sizing for one of {@code nodes} nodes that keep {@code replication} copies of a collection
      * expected to hold {@code documents}: a node holds R / N of the partitions, so of the ids and
      * of the buckets, while each bucket holds its block's share of all the documents however
-     * many nodes there are. (Sized for R x documents over N, as nodes once were, a node of R=2
-     * laid its pages out for twice the residues a bucket gets, and its base pages for half the
-     * buckets it owns.)
+     * many nodes there are: R x documents over N would lay a node's pages out for R times the
+     * residues a bucket gets, and its base pages for 1 / R of the buckets it owns.
      */
     public static StoreSizing forReplicas(long documents, int replication, int nodes, int averageIdBytes) {
         int buckets = BlockTables.TABLES * BlockTables.KEYS_PER_TABLE;
