@@ -26,7 +26,7 @@ import java.util.Set;
  * raft=node-1,node-2,node-3  founding nodes: the Raft group and the first placement
  * replication=3              R (used when the first map is made); default 3, or the number of founders if fewer
  * write.quorum=2             W, default a majority of R (R=3: 2, so one node down stops neither reads nor writes)
- * expected=1000000           documents a new collection is sized for on a node
+ * expected=1000000           documents a new collection is sized for in the cluster (a node lays out its R / N share)
  * hedge.millis=0             routers: ask a second replica when the first has not answered a read by then (0: never)
  * handler.threads=0          routers: gRPC handler threads (0: unbounded, as handlers wait on the nodes; see HandlerThreads)
  * clock.skew.millis=5000     routers: how far apart the nodes' clocks may be before time-dependent requests are refused (see ClusterClock)
