@@ -21,7 +21,6 @@ import java.util.stream.IntStream;
 final class CatchUpCopies {
     private final int[] source = new int[Partitions.COUNT];
     private final Set<Integer> clean = ConcurrentHashMap.newKeySet();
-    private final Set<Integer> assigned = ConcurrentHashMap.newKeySet();
 
     CatchUpCopies() {
         Arrays.fill(source, -1);
@@ -29,7 +28,6 @@ final class CatchUpCopies {
 
     /** Partitions {@code partitions} are to be copied from peer {@code peer} (its index in the partition map). */
     void assign(int peer, int[] partitions) {
-        assigned.add(peer);
         for (int p : partitions) {
             source[p] = peer;
         }
@@ -44,7 +42,7 @@ final class CatchUpCopies {
 
     /** Whether every peer assigned partitions was mirrored in sync. */
     boolean everyMirrored() {
-        return clean.containsAll(assigned);
+        return Arrays.stream(source).allMatch(peer -> peer < 0 || clean.contains(peer));
     }
 
     /** The peers (indices in the partition map) mirrored in sync, ascending. */
