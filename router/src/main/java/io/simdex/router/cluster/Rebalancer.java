@@ -14,6 +14,7 @@ import io.simdex.router.cluster.PartitionMap.Move;
 import io.simdex.router.transport.HandlerThreads;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -26,7 +27,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
-import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
@@ -36,7 +36,10 @@ import java.util.stream.IntStream;
  * Moves partition replicas between nodes while the cluster serves. Moves go in batches (same
  * source and target), and batches in rounds of up to {@link #ROUND} batches from different
  * sources, copied at once: a node joining N others takes a batch from each of up to
- * {@link #ROUND} of them at a time rather than one stream's worth. For each round:
+ * {@link #ROUND} of them at a time rather than one stream's worth. A replica leaving a draining
+ * node is copied from another replica of its partition where there is one, spread over them
+ * ({@link #batches}): a drain then copies from several nodes at once, and a node that is down
+ * for good can be drained. For each round:
  * <ol>
  * <li>epoch e+1: each target is "incoming" for its batch, so every write now reaches it too;
  *     every live node is told the epoch, which fences out writes routed by an older map;</li>
@@ -99,9 +102,9 @@ public final class Rebalancer {
             }
         };
         PartitionMap map = abandonLeftovers(store.current());
-        List<List<Move>> batches = batches(map, map.balancingMoves());
-        List<List<List<Move>>> rounds = rounds(batches);
-        int total = batches.stream().mapToInt(List::size).sum();
+        List<Batch> batches = batches(map, map.balancingMoves(), liveIds.get());
+        List<List<Batch>> rounds = rounds(batches);
+        int total = batches.stream().mapToInt(b -> b.moves().size()).sum();
         int done = 0;
         long records = 0;
         progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setEpoch(map.epoch())
@@ -109,7 +112,7 @@ public final class Rebalancer {
                         + rounds.size() + " rounds").build());
         ExecutorService pulls = HandlerThreads.pool(ROUND, "rebalance-pull");
         try {
-            for (List<List<Move>> round : rounds) {
+            for (List<Batch> round : rounds) {
                 awaitCaughtUp(map, progress);
                 int[] sources = new int[round.size()];
                 for (int b = 0; b < round.size(); b++) {
@@ -122,12 +125,12 @@ public final class Rebalancer {
                 PartitionMap switched = copying.withMovesDone(moves(round));
                 cas(copying, switched);
                 push(switched);
-                round.forEach(batch -> drop(switched, batch.get(0).from(), batch));
+                round.forEach(batch -> dropReplaced(switched, batch));
                 int moved = moves(round).size();
                 done += moved;
                 records += copied;
                 map = switched;
-                String what = describe(switched, round, b -> round.get(b).get(0).from());
+                String what = describe(switched, moves(round).stream().mapToInt(Move::from), round);
                 LOG.info(() -> "moved " + moved + " partitions " + what + ", " + copied + " records; now " + switched);
                 progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setPartitionsDone(done).setRecords(records)
                         .setEpoch(switched.epoch()).setStage("moved " + moved + " partitions " + what).build());
@@ -144,15 +147,15 @@ public final class Rebalancer {
      * pull fails, waits for the others, finishes those that succeeded (they hold complete
      * copies), abandons the failed ones and throws the first failure.
      */
-    private long copyRound(ExecutorService pulls, PartitionMap copying, List<List<Move>> round, int[] sources, int total, int doneBefore,
+    private long copyRound(ExecutorService pulls, PartitionMap copying, List<Batch> round, int[] sources, int total, int doneBefore,
             long recordsBefore, Consumer<MoveProgress> progress) {
-        String stage = "copying " + moves(round).size() + " partitions " + describe(copying, round, b -> sources[b]);
+        String stage = "copying " + moves(round).size() + " partitions " + describe(copying, Arrays.stream(sources), round);
         AtomicLongArray sofar = new AtomicLongArray(round.size());
         List<Future<Long>> running = new ArrayList<>(round.size());
         for (int b = 0; b < round.size(); b++) {
             int batch = b;
-            List<Move> moves = round.get(b);
-            running.add(pulls.submit(() -> pull(copying, sources[batch], moves.get(0).to(), moves, n -> {
+            Batch planned = round.get(b);
+            running.add(pulls.submit(() -> pull(copying, sources[batch], planned.target(), planned.moves(), n -> {
                 sofar.set(batch, n);
                 long all = 0;
                 for (int i = 0; i < sofar.length(); i++) {
@@ -163,8 +166,8 @@ public final class Rebalancer {
             })));
         }
         long copied = 0;
-        List<List<Move>> succeeded = new ArrayList<>();
-        List<List<Move>> failed = new ArrayList<>();
+        List<Batch> succeeded = new ArrayList<>();
+        List<Batch> failed = new ArrayList<>();
         RuntimeException failure = null;
         for (int b = 0; b < round.size(); b++) {
             try {
@@ -186,7 +189,7 @@ public final class Rebalancer {
                     PartitionMap switched = copying.withMovesDone(moves(succeeded));
                     cas(copying, switched);
                     push(switched);
-                    succeeded.forEach(batch -> drop(switched, batch.get(0).from(), batch));
+                    succeeded.forEach(batch -> dropReplaced(switched, batch));
                     now = switched;
                 } catch (RuntimeException e) {
                     failure.addSuppressed(e);
@@ -216,15 +219,15 @@ public final class Rebalancer {
      * Batches in rounds: each round takes, in order, the next batches whose sources it has not
      * got yet, up to {@link #ROUND}.
      */
-    static List<List<List<Move>>> rounds(List<List<Move>> batches) {
-        List<List<List<Move>>> rounds = new ArrayList<>();
-        List<List<Move>> left = new ArrayList<>(batches);
+    static List<List<Batch>> rounds(List<Batch> batches) {
+        List<List<Batch>> rounds = new ArrayList<>();
+        List<Batch> left = new ArrayList<>(batches);
         while (!left.isEmpty()) {
-            List<List<Move>> round = new ArrayList<>();
+            List<Batch> round = new ArrayList<>();
             Set<Integer> sources = new HashSet<>();
-            for (Iterator<List<Move>> it = left.iterator(); it.hasNext() && round.size() < ROUND; ) {
-                List<Move> batch = it.next();
-                if (sources.add(batch.get(0).from())) {
+            for (Iterator<Batch> it = left.iterator(); it.hasNext() && round.size() < ROUND; ) {
+                Batch batch = it.next();
+                if (sources.add(batch.source())) {
                     round.add(batch);
                     it.remove();
                 }
@@ -234,16 +237,15 @@ public final class Rebalancer {
         return rounds;
     }
 
-    private static List<Move> moves(List<List<Move>> batches) {
-        return batches.stream().flatMap(List::stream).toList();
+    private static List<Move> moves(List<Batch> batches) {
+        return batches.stream().flatMap(b -> b.moves().stream()).toList();
     }
 
-    /** "from a, b to c" for a round's batches, batch b's source being node {@code source(b)}. */
-    private static String describe(PartitionMap map, List<List<Move>> round, IntUnaryOperator source) {
-        String from = IntStream.range(0, round.size()).mapToObj(b -> map.nodes().get(source.applyAsInt(b)).getId()).distinct()
-                .collect(Collectors.joining(", "));
-        String to = round.stream().map(b -> map.nodes().get(b.get(0).to()).getId()).distinct().collect(Collectors.joining(", "));
-        return "from " + from + " to " + to;
+    /** "from a, b to c": nodes {@code from}, and the targets of {@code round}. */
+    private static String describe(PartitionMap map, IntStream from, List<Batch> round) {
+        String sources = from.distinct().mapToObj(n -> map.nodes().get(n).getId()).collect(Collectors.joining(", "));
+        String to = round.stream().map(b -> map.nodes().get(b.target()).getId()).distinct().collect(Collectors.joining(", "));
+        return "from " + sources + " to " + to;
     }
 
     /**
@@ -302,37 +304,64 @@ public final class Rebalancer {
         }
     }
 
-    /** Moves grouped by (source, target), at most {@link #BATCH} partitions each. */
-    private static List<List<Move>> batches(PartitionMap map, List<Move> moves) {
+    /**
+     * Moves of one target copied from one source, at most {@link #BATCH} partitions: the source
+     * keeps all of them, and each move's {@code from} is the replica its target replaces.
+     */
+    record Batch(int source, int target, List<Move> moves) {
+    }
+
+    /**
+     * Moves grouped by (source, target), at most {@link #BATCH} partitions each. A move copies
+     * from the replica it replaces, unless that node is draining: then from the live replica of
+     * its partition, not draining, that has the fewest copies to serve so far (the draining node
+     * itself if there is none, as at R=1). Where every move came from the draining node, a drain
+     * copied one batch at a time, and one of a node that is down failed: no other node keeps all
+     * of a batch's partitions.
+     */
+    static List<Batch> batches(PartitionMap map, List<Move> moves, Set<String> live) {
+        int[] serving = new int[map.nodes().size()];
         Map<Long, List<Move>> byPair = new LinkedHashMap<>();
         for (Move m : moves) {
-            byPair.computeIfAbsent(((long) m.from() << 32) | m.to(), k -> new ArrayList<>()).add(m);
-        }
-        List<List<Move>> out = new ArrayList<>();
-        for (List<Move> pair : byPair.values()) {
-            for (int i = 0; i < pair.size(); i += BATCH) {
-                out.add(pair.subList(i, Math.min(pair.size(), i + BATCH)));
+            int source = m.from();
+            if (map.nodes().get(m.from()).getDraining()) {
+                for (int r : map.replicas(m.partition())) {
+                    PlacedNode n = map.nodes().get(r);
+                    if (r != m.from() && !n.getDraining() && live.contains(n.getId())
+                            && (source == m.from() || serving[r] < serving[source])) {
+                        source = r;
+                    }
+                }
             }
+            serving[source]++;
+            byPair.computeIfAbsent(((long) source << 32) | m.to(), k -> new ArrayList<>()).add(m);
         }
+        List<Batch> out = new ArrayList<>();
+        byPair.forEach((pair, pairMoves) -> {
+            for (int i = 0; i < pairMoves.size(); i += BATCH) {
+                out.add(new Batch((int) (pair >>> 32), (int) (long) pair, pairMoves.subList(i, Math.min(pairMoves.size(), i + BATCH))));
+            }
+        });
         return out;
     }
 
-    /** A live replica that keeps every partition of the batch: the source, or another one. */
-    private int sourceOf(PartitionMap map, List<Move> batch) {
+    /** A live replica that keeps every partition of the batch: its source, or another one. */
+    private int sourceOf(PartitionMap map, Batch batch) {
         Set<String> live = liveIds.get();
-        int from = batch.get(0).from();
-        if (live.contains(map.nodes().get(from).getId())) {
-            return from;
+        if (live.contains(map.nodes().get(batch.source()).getId()) && keepsAll(map, batch.source(), batch.moves())) {
+            return batch.source();
         }
         for (int candidate = 0; candidate < map.nodes().size(); candidate++) {
-            int c = candidate;
-            if (live.contains(map.nodes().get(c).getId())
-                    && batch.stream().allMatch(m -> java.util.Arrays.stream(map.replicas(m.partition())).anyMatch(r -> r == c))) {
-                return c;
+            if (live.contains(map.nodes().get(candidate).getId()) && keepsAll(map, candidate, batch.moves())) {
+                return candidate;
             }
         }
-        throw Status.UNAVAILABLE.withDescription("no live replica keeps all of " + batch.size() + " partitions of node "
-                + map.nodes().get(from).getId()).asRuntimeException();
+        throw Status.UNAVAILABLE.withDescription("no live replica keeps all of " + batch.moves().size() + " partitions of node "
+                + map.nodes().get(batch.source()).getId()).asRuntimeException();
+    }
+
+    private static boolean keepsAll(PartitionMap map, int node, List<Move> moves) {
+        return moves.stream().allMatch(m -> Arrays.stream(map.replicas(m.partition())).anyMatch(r -> r == node));
     }
 
     private long pull(PartitionMap map, int source, int target, List<Move> batch, java.util.function.LongConsumer progress) {
@@ -352,15 +381,22 @@ public final class Rebalancer {
         throw Status.INTERNAL.withDescription("pull to " + map.nodes().get(target).getId() + " ended without finishing").asRuntimeException();
     }
 
-    private void abandon(PartitionMap copying, List<List<Move>> batches) {
+    private void abandon(PartitionMap copying, List<Batch> batches) {
         try {
             PartitionMap back = copying.withMovesAbandoned(moves(batches));
             cas(copying, back);
             push(back);
-            batches.forEach(batch -> drop(back, batch.get(0).to(), batch));
+            batches.forEach(batch -> drop(back, batch.target(), batch.moves()));
         } catch (RuntimeException e) {
             LOG.warning("could not abandon a failed move cleanly: " + e);
         }
+    }
+
+    /** Drops each moved partition at the node whose replica it replaced. */
+    private void dropReplaced(PartitionMap map, Batch batch) {
+        Map<Integer, List<Move>> byFrom = new LinkedHashMap<>();
+        batch.moves().forEach(m -> byFrom.computeIfAbsent(m.from(), k -> new ArrayList<>()).add(m));
+        byFrom.forEach((from, moves) -> drop(map, from, moves));
     }
 
     private void drop(PartitionMap map, int node, List<Move> batch) {

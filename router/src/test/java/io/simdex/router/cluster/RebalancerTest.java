@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,9 +41,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A node joining three: the partition map in a real Raft group in this JVM, the four nodes
- * gRPC servers over loopback that answer the rebalancer's control calls (the joining node's
- * pulls report what they were asked to copy, without copying).
+ * A node joining three, and one of four drained: the partition map in a real Raft group in this
+ * JVM, the four nodes gRPC servers over loopback that answer the rebalancer's control calls
+ * (a target's pulls report what they were asked to copy, without copying).
  */
 class RebalancerTest {
     private static final int SOURCES = 3;
@@ -61,11 +62,11 @@ class RebalancerTest {
 
     @Test
     void join_pullsFromEverySourceAtOnce_thenEveryShareEven() throws Exception {
-        Cluster c = cluster(null);
+        Cluster c = cluster(SOURCES, 2, null, SOURCES);
         MoveProgress last = c.rebalancer().addNodeAndWait(c.joining());
 
         assertTrue(last.getDone(), last.toString());
-        assertEquals(SOURCES, c.target().mostPullsAtOnce.get(), "pulls the joining node ran at the same time");
+        assertEquals(SOURCES, c.pulls().most.get(), "pulls the joining node ran at the same time");
         PartitionMap map = c.store().current();
         int target = map.indexOf("node-4");
         int held = map.partitionsOf(target).length;
@@ -82,13 +83,13 @@ class RebalancerTest {
 
     @Test
     void join_whereOneSourcesPullFails_finishesTheRoundsOthers_abandonsThatOne() throws Exception {
-        Cluster c = cluster("node-2");
+        Cluster c = cluster(SOURCES, 2, "node-2", SOURCES);
         PartitionMap before = c.store().current();
         int[] onNode2 = before.partitionsOf(before.indexOf("node-2"));
 
         StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> c.rebalancer().addNodeAndWait(c.joining()));
         assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.toString());
-        assertEquals(SOURCES, c.target().mostPullsAtOnce.get(), "the failed pull ran beside the others");
+        assertEquals(SOURCES, c.pulls().most.get(), "the failed pull ran beside the others");
 
         PartitionMap map = c.store().current();
         int target = map.indexOf("node-4");
@@ -107,12 +108,72 @@ class RebalancerTest {
         assertTrue(abandoned.stream().allMatch(p -> set(onNode2).contains(p) && !onTarget.contains(p)), abandoned.toString());
     }
 
+    @Test
+    void drain_copiesEachReplicaFromAnotherReplicaOfItsPartition_fromSeveralNodesAtOnce() throws Exception {
+        // R=3 over four nodes: each partition of node-4 goes to the one node that lacks it,
+        // copied from one of the two that keep it.
+        Cluster c = cluster(SOURCES + 1, 3, null, SOURCES);
+        MoveProgress last = c.rebalancer().drainAndWait("node-4");
+
+        assertTrue(last.getDone(), last.toString());
+        assertEquals(Partitions.COUNT * 3 / 4, last.getPartitionsDone(), "node-4's share moved");
+        assertEquals(SOURCES, c.pulls().most.get(), "pulls running at the same time, on the three targets");
+        assertEquals(Set.of(), c.pulls().sources.getOrDefault(c.target().placed.getAddress(), Set.of()), "partitions copied from node-4 itself");
+        assertSpreadOverTheOthers(c.store().current(), 3);
+        assertEquals(Partitions.COUNT * 3 / 4, c.target().dropped.size(), "node-4 dropped every partition it had");
+    }
+
+    @Test
+    void drain_ofANodeThatIsDown_copiesFromTheOtherReplicas() throws Exception {
+        // R=2 placed round a ring: node-4's partitions have their other replica on node-1 or node-3.
+        Cluster c = cluster(SOURCES + 1, 2, null, 2);
+        c.live().remove("node-4");
+        MoveProgress last = c.rebalancer().drainAndWait("node-4");
+
+        assertTrue(last.getDone(), last.toString());
+        assertEquals(Set.of(), c.pulls().sources.getOrDefault(c.target().placed.getAddress(), Set.of()), "partitions copied from node-4, which is down");
+        assertEquals(2, c.pulls().most.get(), "pulls running at the same time, from node-1 and node-3");
+        assertSpreadOverTheOthers(c.store().current(), 2);
+        assertEquals(Set.of(), c.target().dropped, "calls to node-4, which is down");
+    }
+
+    @Test
+    void drain_atOneReplica_copiesFromTheDrainedNode_oneBatchAtATime() throws Exception {
+        Cluster c = cluster(SOURCES + 1, 1, null, 1);
+        PartitionMap before = c.store().current();
+        Set<Integer> onNode4 = set(before.partitionsOf(before.indexOf("node-4")));
+        MoveProgress last = c.rebalancer().drainAndWait("node-4");
+
+        assertTrue(last.getDone(), last.toString());
+        assertEquals(Set.of(c.target().placed.getAddress()), c.pulls().sources.keySet(), "the nodes copied from");
+        assertEquals(onNode4, c.pulls().sources.get(c.target().placed.getAddress()));
+        assertEquals(1, c.pulls().most.get(), "pulls running at the same time");
+        PartitionMap map = c.store().current();
+        assertEquals(0, map.partitionsOf(map.indexOf("node-4")).length);
+    }
+
+    /** Every partition at R={@code replication} on nodes 1-3, none incoming, their shares even. */
+    private static void assertSpreadOverTheOthers(PartitionMap map, int replication) {
+        int node4 = map.indexOf("node-4");
+        for (int p = 0; p < Partitions.COUNT; p++) {
+            int[] replicas = map.replicas(p);
+            assertEquals(replication, replicas.length, "partition " + p);
+            assertEquals(replication, Arrays.stream(replicas).distinct().count(), "partition " + p);
+            assertTrue(Arrays.stream(replicas).noneMatch(r -> r == node4), "partition " + p + " still on node-4");
+            assertEquals(0, map.incoming(p).length, "partition " + p + " still incoming");
+        }
+        for (String n : List.of("node-1", "node-2", "node-3")) {
+            int share = map.partitionsOf(map.indexOf(n)).length;
+            assertTrue(Math.abs(share - replication * Partitions.COUNT / 3) <= 1, n + " keeps " + share);
+        }
+    }
+
     private static Set<Integer> set(int[] partitions) {
         return Arrays.stream(partitions).boxed().collect(Collectors.toSet());
     }
 
-    /** The map store, the four nodes (node-4 joining) and a rebalancer. */
-    private record Cluster(PartitionMapStore store, List<FakeNode> nodes, Joiner rebalancer) {
+    /** The map store, the four nodes (node-4 joining or drained), the pulls they ran, the live set and a rebalancer. */
+    private record Cluster(PartitionMapStore store, List<FakeNode> nodes, Pulls pulls, Set<String> live, Joiner rebalancer) {
         FakeNode target() {
             return nodes.get(SOURCES);
         }
@@ -122,25 +183,35 @@ class RebalancerTest {
         }
     }
 
-    /** Rebalancer.addNode, progress kept. */
+    /** Rebalancer.addNode and drain, progress kept. */
     private record Joiner(Rebalancer rebalancer) {
         MoveProgress addNodeAndWait(PlacedNode node) {
             List<MoveProgress> seen = new ArrayList<>();
             rebalancer.addNode(node, seen::add);
             return seen.get(seen.size() - 1);
         }
+
+        MoveProgress drainAndWait(String nodeId) {
+            List<MoveProgress> seen = new ArrayList<>();
+            rebalancer.drain(nodeId, seen::add);
+            return seen.get(seen.size() - 1);
+        }
     }
 
-    /** Nodes 1-3 holding the map's partitions at R=2, node-4 up and not placed; pulls from {@code failingSource} fail. */
-    private Cluster cluster(String failingSource) throws Exception {
+    /**
+     * Nodes 1-{@code placed} holding the map's partitions at R={@code replication}, the others up
+     * and not placed; pulls from {@code failingSource} fail; each pull waits for
+     * {@code pullsAtOnce} to run at once.
+     */
+    private Cluster cluster(int placed, int replication, String failingSource, int pullsAtOnce) throws Exception {
+        Pulls pulls = new Pulls(pullsAtOnce);
         List<FakeNode> nodes = new ArrayList<>();
         for (int i = 1; i <= SOURCES + 1; i++) {
-            FakeNode n = new FakeNode("node-" + i);
+            FakeNode n = new FakeNode("node-" + i, pulls);
             open.add(n);
             nodes.add(n);
         }
-        FakeNode target = nodes.get(SOURCES);
-        target.failPullsFrom = failingSource == null ? null : nodes.get(Integer.parseInt(failingSource.substring(5)) - 1).placed.getAddress();
+        pulls.failFrom = failingSource == null ? null : nodes.get(Integer.parseInt(failingSource.substring(5)) - 1).placed.getAddress();
         int founderPort = freePort();
         Properties p = new Properties();
         p.setProperty("id", "raft-1");
@@ -154,11 +225,12 @@ class RebalancerTest {
         open.add(founder);
         PartitionMapStore store = new PartitionMapStore(founder.atomix());
         open.add(store);
-        store.initializeIfAbsent(PartitionMap.initial(nodes.subList(0, SOURCES).stream().map(n -> n.placed).toList(), 2, 1));
-        Set<String> live = nodes.stream().map(n -> n.placed.getId()).collect(Collectors.toSet());
-        ClusterView view = new ClusterView(store, () -> live, 0, new MissedWrites(founder.atomix())); // closes its MissedWrites
+        store.initializeIfAbsent(PartitionMap.initial(nodes.subList(0, placed).stream().map(n -> n.placed).toList(), replication, 1));
+        Set<String> live = ConcurrentHashMap.newKeySet();
+        nodes.forEach(n -> live.add(n.placed.getId()));
+        ClusterView view = new ClusterView(store, () -> Set.copyOf(live), 0, new MissedWrites(founder.atomix())); // closes its MissedWrites
         open.add(view);
-        return new Cluster(store, nodes, new Joiner(new Rebalancer(store, view, () -> live)));
+        return new Cluster(store, nodes, pulls, live, new Joiner(new Rebalancer(store, view, () -> Set.copyOf(live))));
     }
 
     private static int freePort() throws IOException {
@@ -168,19 +240,51 @@ class RebalancerTest {
     }
 
     /**
-     * A node's control service: readable, takes epochs, records drops; its pulls wait (up to
-     * 20 s) until {@link #SOURCES} run at once, count how many did, and report each partition as
-     * one record, or fail when asked to copy from {@link #failPullsFrom}.
+     * The pulls of all nodes: how many ran at once at most, the partitions copied from each
+     * source address; each waits (up to 20 s) until {@link #atOnce} have run at the same time,
+     * and one from {@link #failFrom} fails.
      */
+    private static final class Pulls {
+        final int atOnce;
+        final AtomicInteger most = new AtomicInteger();
+        final Map<String, Set<Integer>> sources = new ConcurrentHashMap<>();
+        volatile String failFrom;
+        private final AtomicInteger running = new AtomicInteger();
+
+        Pulls(int atOnce) {
+            this.atOnce = atOnce;
+        }
+
+        /** Whether the pull from {@code source} of {@code partitions} succeeds, once the others of its round arrived. */
+        boolean run(String source, List<Integer> partitions) {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (most.get() < atOnce && System.nanoTime() < deadline) {
+                    Thread.sleep(5); // polls a condition: the others of the round arriving
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                running.decrementAndGet();
+            }
+            if (source.equals(failFrom)) {
+                return false;
+            }
+            sources.computeIfAbsent(source, k -> ConcurrentHashMap.newKeySet()).addAll(partitions);
+            return true;
+        }
+    }
+
+    /** A node's control service: readable, takes epochs, records drops; its pulls go through {@link Pulls}, a partition a record. */
     private static final class FakeNode extends ShardControlGrpc.ShardControlImplBase implements AutoCloseable {
         final PlacedNode placed;
         final Set<Integer> dropped = ConcurrentHashMap.newKeySet();
-        final AtomicInteger mostPullsAtOnce = new AtomicInteger();
-        volatile String failPullsFrom;
-        private final AtomicInteger pulling = new AtomicInteger();
+        private final Pulls pulls;
         private final Server server;
 
-        FakeNode(String id) throws IOException {
+        FakeNode(String id, Pulls pulls) throws IOException {
+            this.pulls = pulls;
             server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0)).addService(this).build().start();
             placed = PlacedNode.newBuilder().setId(id).setAddress("127.0.0.1:" + server.getPort()).build();
         }
@@ -206,19 +310,7 @@ class RebalancerTest {
 
         @Override
         public void pullPartitions(PullRequest req, StreamObserver<PullProgress> out) {
-            int now = pulling.incrementAndGet();
-            mostPullsAtOnce.accumulateAndGet(now, Math::max);
-            try {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (mostPullsAtOnce.get() < SOURCES && System.nanoTime() < deadline) {
-                    Thread.sleep(5); // polls a condition: the others of the round arriving
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                pulling.decrementAndGet();
-            }
-            if (req.getSource().equals(failPullsFrom)) {
+            if (!pulls.run(req.getSource(), req.getPartitionsList())) {
                 out.onError(Status.UNAVAILABLE.withDescription("source down").asRuntimeException());
                 return;
             }
