@@ -35,6 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -150,6 +151,35 @@ class RebalancerTest {
         assertEquals(1, c.pulls().most.get(), "pulls running at the same time");
         PartitionMap map = c.store().current();
         assertEquals(0, map.partitionsOf(map.indexOf("node-4")).length);
+    }
+
+    @Test
+    void drainPlan_atR3OverSix_copiesFromTheOtherReplicasEvenly_fourSourcesARound() {
+        List<PlacedNode> six = IntStream.rangeClosed(1, 6)
+                .mapToObj(i -> PlacedNode.newBuilder().setId("node-" + i).setAddress("127.0.0.1:" + (7500 + i)).build()).toList();
+        // Placed round a ring, p on nodes p, p+1, p+2: node-6's partitions have their other
+        // replicas on node-4 and node-5, node-5 and node-1, or node-1 and node-2.
+        PartitionMap map = PartitionMap.initial(six, 3, 2).withDraining("node-6", true);
+        int drained = map.indexOf("node-6");
+        List<Rebalancer.Batch> batches = Rebalancer.batches(map, map.balancingMoves(), six.stream().map(PlacedNode::getId).collect(Collectors.toSet()));
+
+        int[] served = new int[six.size()];
+        for (Rebalancer.Batch b : batches) {
+            assertTrue(b.moves().size() <= Rebalancer.BATCH, b.moves().size() + " partitions in a batch");
+            for (PartitionMap.Move m : b.moves()) {
+                assertEquals(drained, m.from(), m.toString());
+                assertEquals(b.target(), m.to(), m.toString());
+                assertTrue(Arrays.stream(map.replicas(m.partition())).anyMatch(r -> r == b.source()), "source " + b.source() + " of " + m + " keeps it");
+            }
+            served[b.source()] += b.moves().size();
+        }
+        assertEquals(0, served[drained], "partitions copied from node-6");
+        assertEquals(map.partitionsOf(drained).length, Arrays.stream(served).sum());
+        for (String n : List.of("node-1", "node-2", "node-4", "node-5")) {
+            int share = served[map.indexOf(n)];
+            assertTrue(Math.abs(share - map.partitionsOf(drained).length / 4) <= 2, n + " serves " + share + " of " + Arrays.toString(served));
+        }
+        assertEquals(4, Rebalancer.rounds(batches).get(0).size(), "batches of the first round");
     }
 
     /** Every partition at R={@code replication} on nodes 1-3, none incoming, their shares even. */
