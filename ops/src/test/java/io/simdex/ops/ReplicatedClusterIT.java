@@ -58,8 +58,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * killing its partner, so the restarted node alone serves the partitions they share); a node
  * SIGSTOPped past the call timeout, which misses writes without restarting and must be
  * reported, catch up and hold them all; a fourth node added and the partitions rebalanced while
- * the reader and writer run; then drained and removed again. Every query must give exactly the
- * brute-force answer, and every acknowledged write must be found at the end.
+ * the reader and writer run; then SIGKILLed, drained while down and removed. Every query must
+ * give exactly the brute-force answer, and every acknowledged write must be found at the end.
  *
  * <p>Each phase is its own test, run in order. A phase that needs a state an earlier phase
  * failed to reach is aborted by an assumption naming that state. Nothing waits a fixed time:
@@ -286,15 +286,20 @@ class ReplicatedClusterIT {
 
     @Test
     @Order(8)
-    void drainAndRemove_node4_whileReading_sharesBackToThree() throws Exception {
+    void drainAndRemove_node4_afterItWasKilled_whileReadingAndWriting_sharesBackToThree() throws Exception {
         require("node-4 placed");
         SimdexAdmin admin = cluster.admin();
+        // A node lost for good: its replicas are copied from their partitions' other replicas.
+        traffic.step("node-4 killed");
+        cluster.process("node-4").kill9();
+        cluster.awaitMember("node-4", "reported down", m -> !m.getLive());
         traffic.phase("drain");
         traffic.step("node-4 drained and removed");
         long drainStart = System.nanoTime();
         MoveProgress drained = admin.drainNode("node-4", p -> { });
-        figure("drain of node-4: %d partition replicas, %,d records in %.1f s", drained.getPartitionsDone(), drained.getRecords(),
-                seconds(drainStart));
+        assertTrue(drained.getDone(), drained.toString());
+        figure("drain of node-4 (SIGKILLed before): %d partition replicas, %,d records in %.1f s", drained.getPartitionsDone(),
+                drained.getRecords(), seconds(drainStart));
         PlacementResponse afterRemove = admin.removeNode("node-4");
         assertEquals(List.of("node-1", "node-2", "node-3"), afterRemove.getNodesList().stream().map(NodeShare::getNode).toList());
         for (NodeShare n : afterRemove.getNodesList()) {
