@@ -105,6 +105,11 @@ public final class ClusterView implements IndexView, AutoCloseable {
         return out;
     }
 
+    /** Whether the Raft map marks {@code nodeId} as having missed an acknowledged write (a read through the Raft group). */
+    public boolean markedBehind(String nodeId) {
+        return missed.markVersion(nodeId) != -1;
+    }
+
     private synchronized void install(PartitionMap map) {
         if (map == null || (built != null && built.map().epoch() >= map.epoch())) {
             return;

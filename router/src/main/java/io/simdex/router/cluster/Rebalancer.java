@@ -171,7 +171,9 @@ public final class Rebalancer {
         RuntimeException failure = null;
         for (int b = 0; b < round.size(); b++) {
             try {
-                copied += awaitPull(running.get(b));
+                long records = awaitPull(running.get(b));
+                requireNotBehind(copying, sources[b]);
+                copied += records;
                 succeeded.add(round.get(b));
             } catch (RuntimeException e) {
                 failed.add(round.get(b));
@@ -200,6 +202,22 @@ public final class Rebalancer {
             throw failure;
         }
         return copied;
+    }
+
+    /**
+     * Fails when {@code source} is marked behind now: it missed a write acknowledged while it was
+     * being copied, or just before (a mark is committed before its write is acknowledged, and
+     * {@link #awaitCaughtUp} saw every node readable before the round), so its copy may lack that
+     * write. Switched in, the copy would keep lacking it unmarked; and when the replica it replaces
+     * is the only other one that took the write (a drain at R=2, W=1), the drop would lose it.
+     * Read from the Raft map, not a router's view of it, which may lag.
+     */
+    private void requireNotBehind(PartitionMap map, int source) {
+        String id = map.nodes().get(source).getId();
+        if (view.markedBehind(id)) {
+            throw Status.UNAVAILABLE.withDescription(id + ", copied from, missed an acknowledged write during the copy: run the command"
+                    + " again once it has caught up").asRuntimeException();
+        }
     }
 
     /** A pull's records, or its failure as thrown; interrupted, it is cancelled. */

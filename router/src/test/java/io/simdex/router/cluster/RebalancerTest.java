@@ -34,6 +34,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -107,6 +108,34 @@ class RebalancerTest {
         Set<Integer> abandoned = c.target().dropped;
         assertTrue(abandoned.size() > 0, "node-4 dropped its part of the failed batch");
         assertTrue(abandoned.stream().allMatch(p -> set(onNode2).contains(p) && !onTarget.contains(p)), abandoned.toString());
+    }
+
+    @Test
+    void join_whereASourceMissesAWriteDuringItsCopy_abandonsThatBatch_movesTheOthers() throws Exception {
+        Cluster c = cluster(SOURCES, 2, null, SOURCES);
+        String node2 = c.nodes().get(1).placed.getAddress();
+        // A router saw node-2 fail a write its quorum took, while node-2 was being copied.
+        c.pulls().during = source -> {
+            if (source.equals(node2)) {
+                c.missed().mark("node-2").join();
+            }
+        };
+        PartitionMap before = c.store().current();
+        int[] onNode2 = before.partitionsOf(before.indexOf("node-2"));
+
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> c.rebalancer().addNodeAndWait(c.joining()));
+        assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.toString());
+        assertTrue(e.getStatus().getDescription().startsWith("node-2, copied from, missed an acknowledged write"), e.toString());
+        PartitionMap map = c.store().current();
+        Set<Integer> onTarget = set(map.partitionsOf(map.indexOf("node-4")));
+        assertTrue(onTarget.size() > 0, "the round's other batches moved");
+        assertEquals(set(onNode2), set(map.partitionsOf(map.indexOf("node-2"))), "node-2 keeps every partition it had");
+        assertEquals(Set.of(), c.nodes().get(1).dropped, "node-2 dropped nothing");
+        assertTrue(c.target().dropped.stream().allMatch(p -> set(onNode2).contains(p) && !onTarget.contains(p)),
+                "node-4 dropped only its copy of node-2's batch: " + c.target().dropped);
+        for (int p = 0; p < Partitions.COUNT; p++) {
+            assertEquals(0, map.incoming(p).length, "partition " + p + " left incoming");
+        }
     }
 
     @Test
@@ -203,7 +232,8 @@ class RebalancerTest {
     }
 
     /** The map store, the four nodes (node-4 joining or drained), the pulls they ran, the live set and a rebalancer. */
-    private record Cluster(PartitionMapStore store, List<FakeNode> nodes, Pulls pulls, Set<String> live, Joiner rebalancer) {
+    private record Cluster(PartitionMapStore store, List<FakeNode> nodes, Pulls pulls, Set<String> live, MissedWrites missed,
+                           Joiner rebalancer) {
         FakeNode target() {
             return nodes.get(SOURCES);
         }
@@ -258,9 +288,10 @@ class RebalancerTest {
         store.initializeIfAbsent(PartitionMap.initial(nodes.subList(0, placed).stream().map(n -> n.placed).toList(), replication, 1));
         Set<String> live = ConcurrentHashMap.newKeySet();
         nodes.forEach(n -> live.add(n.placed.getId()));
-        ClusterView view = new ClusterView(store, () -> Set.copyOf(live), 0, new MissedWrites(founder.atomix())); // closes its MissedWrites
+        MissedWrites missed = new MissedWrites(founder.atomix());
+        ClusterView view = new ClusterView(store, () -> Set.copyOf(live), 0, missed); // closes its MissedWrites
         open.add(view);
-        return new Cluster(store, nodes, pulls, live, new Joiner(new Rebalancer(store, view, () -> Set.copyOf(live))));
+        return new Cluster(store, nodes, pulls, live, missed, new Joiner(new Rebalancer(store, view, () -> Set.copyOf(live))));
     }
 
     private static int freePort() throws IOException {
@@ -279,6 +310,8 @@ class RebalancerTest {
         final AtomicInteger most = new AtomicInteger();
         final Map<String, Set<Integer>> sources = new ConcurrentHashMap<>();
         volatile String failFrom;
+        /** Called with each pull's source address while the pull runs. */
+        volatile Consumer<String> during = source -> { };
         private final AtomicInteger running = new AtomicInteger();
 
         Pulls(int atOnce) {
@@ -288,6 +321,7 @@ class RebalancerTest {
         /** Whether the pull from {@code source} of {@code partitions} succeeds, once the others of its round arrived. */
         boolean run(String source, List<Integer> partitions) {
             most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            during.accept(source);
             try {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                 while (most.get() < atOnce && System.nanoTime() < deadline) {
