@@ -333,9 +333,9 @@ public final class Rebalancer {
      * Moves grouped by (source, target), at most {@link #BATCH} partitions each. A move copies
      * from the replica it replaces, unless that node is draining: then from the live replica of
      * its partition, not draining, that has the fewest copies to serve so far (the draining node
-     * itself if there is none, as at R=1). Where every move came from the draining node, a drain
-     * copied one batch at a time, and one of a node that is down failed: no other node keeps all
-     * of a batch's partitions.
+     * itself if there is none, as at R=1). Copied from the draining node, a drain would have one
+     * source, so one batch at a time, and a node that is down could not be drained: no other node
+     * keeps all of a batch's partitions.
      */
     static List<Batch> batches(PartitionMap map, List<Move> moves, Set<String> live) {
         int[] serving = new int[map.nodes().size()];
@@ -357,7 +357,7 @@ public final class Rebalancer {
         List<Batch> out = new ArrayList<>();
         byPair.forEach((pair, pairMoves) -> {
             for (int i = 0; i < pairMoves.size(); i += BATCH) {
-                out.add(new Batch((int) (pair >>> 32), (int) (long) pair, pairMoves.subList(i, Math.min(pairMoves.size(), i + BATCH))));
+                out.add(new Batch((int) (pair >>> 32), pair.intValue(), pairMoves.subList(i, Math.min(pairMoves.size(), i + BATCH))));
             }
         });
         return out;
