@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -36,10 +37,10 @@ import java.util.stream.IntStream;
  * Moves partition replicas between nodes while the cluster serves. Moves go in batches (same
  * source and target), and batches in rounds of up to {@link #ROUND} batches from different
  * sources, copied at once: a node joining N others takes a batch from each of up to
- * {@link #ROUND} of them at a time rather than one stream's worth. A replica leaving a draining
- * node is copied from another replica of its partition where there is one, spread over them
- * ({@link #batches}): a drain then copies from several nodes at once, and a node that is down
- * for good can be drained. For each round:
+ * {@link #ROUND} of them at a time rather than one stream's worth. A drain copies from the other
+ * replicas of the drained node's partitions, several nodes at once, when that takes no more rounds
+ * than copying from the drained node, and whenever the drained node is down ({@link #batches}),
+ * so a node lost for good can be drained. For each round:
  * <ol>
  * <li>epoch e+1: each target is "incoming" for its batch, so every write now reaches it too;
  *     every live node is told the epoch, which fences out writes routed by an older map;</li>
@@ -331,16 +332,31 @@ public final class Rebalancer {
 
     /**
      * Moves grouped by (source, target), at most {@link #BATCH} partitions each. A move copies
-     * from the replica it replaces, unless that node is draining: then from the live replica of
-     * its partition, not draining, that has the fewest copies to serve so far (the draining node
-     * itself if there is none, as at R=1). Copied from the draining node, a drain would have one
-     * source, so one batch at a time, and a node that is down could not be drained: no other node
-     * keeps all of a batch's partitions.
+     * from the replica it replaces, unless that node is draining and the plan is spread
+     * ({@link #spread}): then from another replica of its partition. The spread plan is taken
+     * when a draining node is down (nothing can be copied from it, and no other node keeps all
+     * of a batch of its partitions), else when it takes no more rounds: each batch scans its
+     * source's maps whole ({@code PartitionExport}), so a round costs about one scan however
+     * small its batches, and spreading a drain over the other replicas cuts it into up to one
+     * batch per (source, target) pair. In placements grown by joins from 3 nodes, draining one of
+     * 4 at R=2 takes 2 rounds spread against 6 direct; one of 10 at R=3, 11 against 9.
      */
     static List<Batch> batches(PartitionMap map, List<Move> moves, Set<String> live) {
+        List<Batch> direct = group(moves, Move::from);
+        List<Batch> spread = spread(map, moves, live);
+        boolean drainedDown = moves.stream().anyMatch(m -> map.nodes().get(m.from()).getDraining()
+                && !live.contains(map.nodes().get(m.from()).getId()));
+        return drainedDown || rounds(spread).size() <= rounds(direct).size() ? spread : direct;
+    }
+
+    /**
+     * The moves off draining nodes copied from the live replica of their partition, not
+     * draining, that has the fewest copies to serve so far (the draining node itself if there is
+     * none, as at R=1); the others from the replica they replace.
+     */
+    private static List<Batch> spread(PartitionMap map, List<Move> moves, Set<String> live) {
         int[] serving = new int[map.nodes().size()];
-        Map<Long, List<Move>> byPair = new LinkedHashMap<>();
-        for (Move m : moves) {
+        return group(moves, m -> {
             int source = m.from();
             if (map.nodes().get(m.from()).getDraining()) {
                 for (int r : map.replicas(m.partition())) {
@@ -352,7 +368,15 @@ public final class Rebalancer {
                 }
             }
             serving[source]++;
-            byPair.computeIfAbsent(((long) source << 32) | m.to(), k -> new ArrayList<>()).add(m);
+            return source;
+        });
+    }
+
+    /** Moves grouped by (the source {@code sourceOf} picks, target), in order, at most {@link #BATCH} partitions each. */
+    private static List<Batch> group(List<Move> moves, ToIntFunction<Move> sourceOf) {
+        Map<Long, List<Move>> byPair = new LinkedHashMap<>();
+        for (Move m : moves) {
+            byPair.computeIfAbsent(((long) sourceOf.applyAsInt(m) << 32) | m.to(), k -> new ArrayList<>()).add(m);
         }
         List<Batch> out = new ArrayList<>();
         byPair.forEach((pair, pairMoves) -> {

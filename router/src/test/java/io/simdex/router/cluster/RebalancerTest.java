@@ -184,8 +184,7 @@ class RebalancerTest {
 
     @Test
     void drainPlan_atR3OverSix_copiesFromTheOtherReplicasEvenly_fourSourcesARound() {
-        List<PlacedNode> six = IntStream.rangeClosed(1, 6)
-                .mapToObj(i -> PlacedNode.newBuilder().setId("node-" + i).setAddress("127.0.0.1:" + (7500 + i)).build()).toList();
+        List<PlacedNode> six = IntStream.rangeClosed(1, 6).mapToObj(RebalancerTest::placed).toList();
         // Placed round a ring, p on nodes p, p+1, p+2: node-6's partitions have their other
         // replicas on node-4 and node-5, node-5 and node-1, or node-1 and node-2.
         PartitionMap map = PartitionMap.initial(six, 3, 2).withDraining("node-6", true);
@@ -209,6 +208,39 @@ class RebalancerTest {
             assertTrue(Math.abs(share - map.partitionsOf(drained).length / 4) <= 2, n + " serves " + share + " of " + Arrays.toString(served));
         }
         assertEquals(4, Rebalancer.rounds(batches).get(0).size(), "batches of the first round");
+    }
+
+    @Test
+    void drainPlan_fromTheDrainedNodeWhenSpreadingTakesMoreRounds_spreadWhenItIsDown() {
+        // Ten nodes at R=3, placed by joins one at a time from three: node-2's partitions have
+        // their other replicas all over, so spread copies would take 11 rounds against 9.
+        PartitionMap map = PartitionMap.initial(IntStream.rangeClosed(1, 3).mapToObj(RebalancerTest::placed).toList(), 3, 2);
+        for (int k = 4; k <= 10; k++) {
+            map = map.withNode(placed(k));
+            List<PartitionMap.Move> moves = map.balancingMoves();
+            map = map.withIncoming(moves).withMovesDone(moves);
+        }
+        PartitionMap draining = map.withDraining("node-2", true);
+        int drained = draining.indexOf("node-2");
+        List<PartitionMap.Move> moves = draining.balancingMoves();
+        Set<String> all = IntStream.rangeClosed(1, 10).mapToObj(i -> "node-" + i).collect(Collectors.toSet());
+
+        List<Rebalancer.Batch> up = Rebalancer.batches(draining, moves, all);
+        assertTrue(up.stream().allMatch(b -> b.source() == drained), "copies from node-2 while it is up");
+        assertEquals(9, Rebalancer.rounds(up).size(), "rounds, a batch for each of the nine targets");
+
+        Set<String> withoutIt = new HashSet<>(all);
+        withoutIt.remove("node-2");
+        List<Rebalancer.Batch> down = Rebalancer.batches(draining, moves, withoutIt);
+        assertTrue(down.stream().noneMatch(b -> b.source() == drained), "copies from node-2 while it is down");
+        PartitionMap m = draining;
+        assertTrue(down.stream().allMatch(b -> b.moves().stream().allMatch(mv -> Arrays.stream(m.replicas(mv.partition())).anyMatch(r -> r == b.source()))),
+                "every batch's source keeps its partitions");
+        assertEquals(moves.size(), down.stream().mapToInt(b -> b.moves().size()).sum());
+    }
+
+    private static PlacedNode placed(int i) {
+        return PlacedNode.newBuilder().setId("node-" + i).setAddress("127.0.0.1:" + (7500 + i)).build();
     }
 
     /** Every partition at R={@code replication} on nodes 1-3, none incoming, their shares even. */
