@@ -225,7 +225,11 @@ class ReadStreamsTest {
         onFourStreams(node, new long[][]{probes, probes, probes, probes});
         assertEquals(3, opened.size());
 
-        servers.forEach(Server::shutdownNow);
+        // Terminated, not only told to stop: shutdownNow closes the open connections
+        // asynchronously, and a probe sent before they closed was still answered.
+        for (Server s : servers) {
+            assertTrue(s.shutdownNow().awaitTermination(10, TimeUnit.SECONDS), "the node's server terminated");
+        }
         CompletionException e = assertThrows(CompletionException.class, () -> probe(node, probes, 3).join());
 
         assertEquals(Status.Code.UNAVAILABLE, Status.fromThrowable(e.getCause()).getCode(), e.toString());
