@@ -266,14 +266,16 @@ class ReplicatedClusterIT {
         cluster.awaitMember("node-4", "joined (live)", Member::getLive);
         traffic.phase("during move");
         long moveStart = System.nanoTime();
-        MoveProgress last = admin.addNode("node-4", p -> { });
+        Settling settling = new Settling();
+        MoveProgress last = admin.addNode("node-4", settling);
         double moveSeconds = seconds(moveStart);
         traffic.phase("after move");
         awaitTraffic("after the move", CALLS, 0);
         assertTrue(last.getDone(), last.toString());
         reached.add("node-4 placed");
-        figure("rebalance onto node-4: %d partition replicas, %,d records in %.1f s = %,.0f records/s", last.getPartitionsDone(),
-                last.getRecords(), moveSeconds, last.getRecords() / moveSeconds);
+        figure("rebalance onto node-4: %d partition replicas, %,d records in %.1f s, %.1f s of it waiting for writes to settle;"
+                + " %,.0f records/s copying", last.getPartitionsDone(), last.getRecords(), moveSeconds, settling.seconds(),
+                last.getRecords() / (moveSeconds - settling.seconds()));
 
         PlacementResponse placement = admin.placement(true);
         assertEquals(0, placement.getMoving());
@@ -296,10 +298,11 @@ class ReplicatedClusterIT {
         traffic.phase("drain");
         traffic.step("node-4 drained and removed");
         long drainStart = System.nanoTime();
-        MoveProgress drained = admin.drainNode("node-4", p -> { });
+        Settling drainSettling = new Settling();
+        MoveProgress drained = admin.drainNode("node-4", drainSettling);
         assertTrue(drained.getDone(), drained.toString());
-        figure("drain of node-4 (SIGKILLed before): %d partition replicas, %,d records in %.1f s", drained.getPartitionsDone(),
-                drained.getRecords(), seconds(drainStart));
+        figure("drain of node-4 (SIGKILLed before): %d partition replicas, %,d records in %.1f s, %.1f s of it waiting for writes"
+                + " to settle", drained.getPartitionsDone(), drained.getRecords(), seconds(drainStart), drainSettling.seconds());
         PlacementResponse afterRemove = admin.removeNode("node-4");
         assertEquals(List.of("node-1", "node-2", "node-3"), afterRemove.getNodesList().stream().map(NodeShare::getNode).toList());
         for (NodeShare n : afterRemove.getNodesList()) {
@@ -445,6 +448,29 @@ class ReplicatedClusterIT {
         String line = String.format(format, args);
         figures.add(line);
         System.out.println("[cluster figure] " + line);
+    }
+
+    /**
+     * A move's progress, timing its rounds' waits for writes routed by an older map to settle
+     * (from "copied; waiting" to the round's "moved"), which do not depend on the data's size.
+     */
+    private static final class Settling implements java.util.function.Consumer<MoveProgress> {
+        private long waitingSince = -1;
+        private long waited;
+
+        @Override
+        public void accept(MoveProgress p) {
+            if (p.getStage().startsWith("copied; waiting") && waitingSince < 0) {
+                waitingSince = System.nanoTime();
+            } else if (p.getStage().startsWith("moved ") && waitingSince >= 0) {
+                waited += System.nanoTime() - waitingSince;
+                waitingSince = -1;
+            }
+        }
+
+        double seconds() {
+            return waited / 1e9;
+        }
     }
 
     private static double seconds(long since) {

@@ -64,6 +64,18 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
         }
     }
 
+    /**
+     * A member id as given, if it is 1-100 letters, digits, '.', '_' or '-': ids are keys of the
+     * Raft maps (where {@code MissedWrites} keeps entries of its own beside them, under a '/') and
+     * labels of metrics.
+     */
+    static String memberId(String id) {
+        if (!id.matches("[A-Za-z0-9._-]{1,100}")) {
+            throw new IllegalArgumentException("id '" + id + "' must be 1-100 letters, digits, '.', '_' or '-'");
+        }
+        return id;
+    }
+
     /** Reads {@code file} alone (no environment, no flags); a missing required key, a bad value or an unknown key is an IllegalArgumentException naming it. */
     public static ClusterConfig load(Path file) throws IOException {
         return of(Settings.resolve(ConfigSchema.CLUSTER, file, Map.of(), List.of()));
@@ -89,7 +101,8 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
                 .map(Seed::parse).toList());
         s.required("port");
         s.required("atomix.port");
-        return new ClusterConfig(s.required("id"), s.string("host"), s.port("port", 0), s.port("atomix.port", 0),
+        s.required("id");
+        return new ClusterConfig(s.get("id").parse(ClusterConfig::memberId), s.string("host"), s.port("port", 0), s.port("atomix.port", 0),
                 Path.of(s.required("data")), seeds, raft, replication, quorum, s.number("expected", 1, Long.MAX_VALUE, 0),
                 s.number("hedge.millis", 0, Long.MAX_VALUE, 0), (int) s.number("handler.threads", 0, 100_000, 0),
                 s.number("clock.skew.millis", 1, 3_600_000, DEFAULT_CLOCK_SKEW_MILLIS),

@@ -110,6 +110,11 @@ public final class ClusterView implements IndexView, AutoCloseable {
         return missed.markVersion(nodeId) != -1;
     }
 
+    /** The version of the node's last cleared mark, from the Raft map ({@link MissedWrites#clears}). */
+    public long clears(String nodeId) {
+        return missed.clears(nodeId);
+    }
+
     private synchronized void install(PartitionMap map) {
         if (map == null || (built != null && built.map().epoch() >= map.epoch())) {
             return;

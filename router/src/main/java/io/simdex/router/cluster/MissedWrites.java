@@ -28,7 +28,10 @@ import java.util.logging.Logger;
  * will tell it. The router that saw the failure marks the node here (an Atomix map on the Raft
  * group) before the write is acknowledged, stops reading from it, and the node, which watches
  * its own entry, stops serving reads, catches up from its peers and clears the entry if nobody
- * marked it again meanwhile (the entry's version says so).
+ * marked it again meanwhile (the entry's version says so). Each clear first rewrites the node's
+ * {@value #CLEARED} entry, so a mark put and cleared again leaves a trace: a partition copy from
+ * the node that started before it may lack the write, though the node is not marked any more
+ * ({@link #clears}, read by the Rebalancer).
  */
 public final class MissedWrites implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(MissedWrites.class.getName());
@@ -43,6 +46,8 @@ public final class MissedWrites implements AutoCloseable {
      */
     public static final Duration MARK_COMMIT_TIMEOUT = Duration.ofSeconds(12);
     private static final AtomicLong PUTS = new AtomicLong();
+    /** Key prefix of a node's last clear; never a node's id, which holds no '/' ({@link ClusterConfig#memberId}). */
+    static final String CLEARED = "cleared/";
     private static final String INSTANCE = java.util.UUID.randomUUID().toString();
 
     private final AtomicMap<String, String> map;
@@ -120,6 +125,9 @@ public final class MissedWrites implements AutoCloseable {
     }
 
     private void onEvent(AtomicMapEvent<String, String> e) {
+        if (e.key().startsWith(CLEARED)) {
+            return;
+        }
         synchronized (this) {
             if (e.type() == AtomicMapEvent.Type.REMOVE) {
                 if (!markedHere.containsKey(e.key())) {
@@ -136,7 +144,7 @@ public final class MissedWrites implements AutoCloseable {
     private void refresh() {
         try {
             long before = changes();
-            Set<String> marked = map.keySet().stream().collect(java.util.stream.Collectors.toSet());
+            Set<String> marked = map.keySet().stream().filter(k -> !k.startsWith(CLEARED)).collect(java.util.stream.Collectors.toSet());
             long now = System.nanoTime();
             synchronized (this) {
                 // Own marks count until the map shows them (or for 10 s, if the put was lost).
@@ -226,9 +234,24 @@ public final class MissedWrites implements AutoCloseable {
         return v == null ? -1 : v.version();
     }
 
-    /** Node side: clears the mark if nobody marked it again since {@code version}; false if someone did. */
+    /**
+     * Node side: clears the mark if nobody marked it again since {@code version}; false if someone
+     * did. The node's {@link #clears} entry changes first, also when the mark stays.
+     */
     public boolean clear(String nodeId, long version) {
+        map.put(CLEARED + nodeId, System.currentTimeMillis() + "/" + PUTS.incrementAndGet() + "/" + INSTANCE);
         return map.remove(nodeId, version);
+    }
+
+    /**
+     * The version of the node's last {@link #clear}, -1 if it was never cleared: read it before
+     * something that must not overlap a missed write, then check that the node is not marked
+     * ({@link #markVersion}) and that this has not changed. A node marked and cleared again in
+     * between changed it (a clear writes it before it removes the mark).
+     */
+    public long clears(String nodeId) {
+        Versioned<String> v = map.get(CLEARED + nodeId);
+        return v == null ? -1 : v.version();
     }
 
     @Override

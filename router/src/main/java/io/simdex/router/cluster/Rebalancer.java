@@ -13,6 +13,7 @@ import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.router.cluster.PartitionMap.Move;
 import io.simdex.router.transport.HandlerThreads;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -45,7 +46,9 @@ import java.util.stream.IntStream;
  * <li>epoch e+1: each target is "incoming" for its batch, so every write now reaches it too;
  *     every live node is told the epoch, which fences out writes routed by an older map;</li>
  * <li>each target pulls its partitions from a live serving replica; writes made meanwhile reach
- *     it directly, deletes are kept by its tombstones;</li>
+ *     it directly, deletes are kept by its tombstones; a source marked behind since the epoch
+ *     (it missed a write routed by the older map) has its batch abandoned, which can be known
+ *     only {@link #SETTLE} after the epoch ({@link #requireNotBehind});</li>
  * <li>epoch e+2: each target replaces its source; nodes are told;</li>
  * <li>the sources drop their copies.</li>
  * </ol>
@@ -64,14 +67,32 @@ public final class Rebalancer {
      */
     static final int ROUND = 4;
 
+    /**
+     * How long after a round's epoch a write routed by the older map may still get a source marked
+     * behind. Each node's SetEpoch waits for the calls routed by an older map, so when the epoch
+     * is pushed, each of them has ended on the source or was never taken there; its router learns
+     * of a failure within its write timeout, and the write is acknowledged only once the mark has
+     * committed, within {@link MissedWrites#MARK_COMMIT_TIMEOUT}. A round waits out what is left
+     * of it after its pulls; large copies take longer anyway.
+     */
+    static final Duration SETTLE = Duration.ofMillis(ClusterView.WRITE_TIMEOUT_MILLIS).plus(MissedWrites.MARK_COMMIT_TIMEOUT)
+            .plusSeconds(3);
+
     private final PartitionMapStore store;
     private final ClusterView view;
     private final Supplier<Set<String>> liveIds;
+    private final Duration settle;
 
     public Rebalancer(PartitionMapStore store, ClusterView view, Supplier<Set<String>> liveIds) {
+        this(store, view, liveIds, SETTLE);
+    }
+
+    /** With rounds waiting {@code settle} after their epoch before their sources are checked (tests shorten it). */
+    Rebalancer(PartitionMapStore store, ClusterView view, Supplier<Set<String>> liveIds, Duration settle) {
         this.store = store;
         this.view = view;
         this.liveIds = liveIds;
+        this.settle = settle;
     }
 
     /** Places a joined node and moves partitions to it until the shares are even. */
@@ -119,10 +140,13 @@ public final class Rebalancer {
                 for (int b = 0; b < round.size(); b++) {
                     sources[b] = sourceOf(map, round.get(b));
                 }
+                PartitionMap before = map;
+                long[] clears = Arrays.stream(sources).mapToLong(source -> view.clears(before.nodes().get(source).getId())).toArray();
                 PartitionMap copying = map.withIncoming(moves(round));
                 cas(map, copying);
                 push(copying);
-                long copied = copyRound(pulls, copying, round, sources, total, done, records, progress);
+                Settling settling = new Settling(System.nanoTime() + settle.toNanos(), clears);
+                long copied = copyRound(pulls, copying, round, sources, settling, total, done, records, progress);
                 PartitionMap switched = copying.withMovesDone(moves(round));
                 cas(copying, switched);
                 push(switched);
@@ -144,12 +168,13 @@ public final class Rebalancer {
     }
 
     /**
-     * Pulls each batch of a round to its target at once and returns the records copied. When a
-     * pull fails, waits for the others, finishes those that succeeded (they hold complete
-     * copies), abandons the failed ones and throws the first failure.
+     * Pulls each batch of a round to its target at once and returns the records copied. Once the
+     * pulls have ended and the round has settled, checks each batch's source. When a pull or a
+     * check fails, finishes the batches that succeeded (they hold complete copies), abandons the
+     * failed ones and throws the first failure.
      */
-    private long copyRound(ExecutorService pulls, PartitionMap copying, List<Batch> round, int[] sources, int total, int doneBefore,
-            long recordsBefore, Consumer<MoveProgress> progress) {
+    private long copyRound(ExecutorService pulls, PartitionMap copying, List<Batch> round, int[] sources, Settling settling, int total,
+            int doneBefore, long recordsBefore, Consumer<MoveProgress> progress) {
         String stage = "copying " + moves(round).size() + " partitions " + describe(copying, Arrays.stream(sources), round);
         AtomicLongArray sofar = new AtomicLongArray(round.size());
         List<Future<Long>> running = new ArrayList<>(round.size());
@@ -166,21 +191,40 @@ public final class Rebalancer {
                         .setRecords(recordsBefore + all).setEpoch(copying.epoch()).setStage(stage).build());
             })));
         }
+        long[] records = new long[round.size()];
+        RuntimeException[] failures = new RuntimeException[round.size()];
+        for (int b = 0; b < round.size(); b++) {
+            try {
+                records[b] = awaitPull(running.get(b));
+            } catch (RuntimeException e) {
+                failures[b] = e;
+            }
+        }
+        if (Arrays.stream(failures).anyMatch(f -> f == null)) {
+            try {
+                settling.await(progress, MoveProgress.newBuilder().setPartitionsTotal(total).setPartitionsDone(doneBefore)
+                        .setRecords(recordsBefore + Arrays.stream(records).sum()).setEpoch(copying.epoch()));
+            } catch (RuntimeException e) {
+                Arrays.fill(failures, e);
+            }
+        }
         long copied = 0;
         List<Batch> succeeded = new ArrayList<>();
         List<Batch> failed = new ArrayList<>();
         RuntimeException failure = null;
         for (int b = 0; b < round.size(); b++) {
             try {
-                long records = awaitPull(running.get(b));
-                requireNotBehind(copying, sources[b]);
-                copied += records;
+                if (failures[b] != null) {
+                    throw failures[b];
+                }
+                requireNotBehind(copying, sources[b], settling.clears()[b]);
+                copied += records[b];
                 succeeded.add(round.get(b));
             } catch (RuntimeException e) {
                 failed.add(round.get(b));
                 if (failure == null) {
                     failure = e;
-                } else {
+                } else if (failure != e) {
                     failure.addSuppressed(e);
                 }
             }
@@ -206,16 +250,39 @@ public final class Rebalancer {
     }
 
     /**
-     * Fails when {@code source} is marked behind now: it missed a write acknowledged while it was
-     * being copied, or just before (a mark is committed before its write is acknowledged, and
-     * {@link #awaitCaughtUp} saw every node readable before the round), so its copy may lack that
-     * write. Switched in, the copy would keep lacking it unmarked; and when the replica it replaces
-     * is the only other one that took the write (a drain at R=2, W=1), the drop would lose it.
-     * Read from the Raft map, not a router's view of it, which may lag.
+     * A round's end of {@link #SETTLE} ({@link System#nanoTime}), and each source's
+     * {@link MissedWrites#clears} as read before its epoch.
      */
-    private void requireNotBehind(PartitionMap map, int source) {
+    private record Settling(long at, long[] clears) {
+        /** Waits until {@link #at}, telling the caller why with {@code sofar}. */
+        void await(Consumer<MoveProgress> progress, MoveProgress.Builder sofar) {
+            long left = at - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            progress.accept(sofar.setStage("copied; waiting " + TimeUnit.NANOSECONDS.toSeconds(left + 999_999_999)
+                    + " s for writes routed by the older map to settle").build());
+            try {
+                TimeUnit.NANOSECONDS.sleep(left); // a deadline, not a condition: no event says that a late mark will not come
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw Status.CANCELLED.withDescription("interrupted").asRuntimeException();
+            }
+        }
+    }
+
+    /**
+     * Fails when the source was marked behind since the round's epoch, even if it has caught up
+     * and cleared the mark since: a router saw it fail a write its quorum took, so its copy may
+     * lack that write (it was readable when the round began: {@link #awaitCaughtUp}). Switched
+     * in, the copy would keep lacking it unmarked; and when the replica it replaces is the only
+     * other one that took the write (a drain at R=2, W=1), the drop would lose it. Called once
+     * {@link #SETTLE} has passed since the epoch, so that no mark for a write routed by the older
+     * map is still to come; read from the Raft map, not a router's view of it, which may lag.
+     */
+    private void requireNotBehind(PartitionMap map, int source, long clearsBefore) {
         String id = map.nodes().get(source).getId();
-        if (view.markedBehind(id)) {
+        if (view.markedBehind(id) || view.clears(id) != clearsBefore) {
             throw Status.UNAVAILABLE.withDescription(id + ", copied from, missed an acknowledged write during the copy: run the command"
                     + " again once it has caught up").asRuntimeException();
         }

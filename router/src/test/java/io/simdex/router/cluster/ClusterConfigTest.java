@@ -68,6 +68,16 @@ class ClusterConfigTest {
     }
 
     @Test
+    void id_withASlash_isRefusedNamingFileAndId() {
+        Properties p = node();
+        p.setProperty("id", "cleared/node-1");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.of(p, "node.properties"));
+        assertEquals("node.properties: id 'cleared/node-1' must be 1-100 letters, digits, '.', '_' or '-'", e.getMessage());
+        p.setProperty("id", "node_1.rack-2");
+        assertEquals("node_1.rack-2", ClusterConfig.of(p, "node.properties").id());
+    }
+
+    @Test
     void seeds_badPort_namesTheOriginAndTheSeed() {
         Properties p = node();
         p.setProperty("seeds", "node-1@127.0.0.1:76x0");

@@ -133,6 +133,28 @@ class MissedWritesTest {
         assertTrue(awaitSuspect(watcher, "node-41", false), "and so did its removal");
     }
 
+    @Test
+    void clear_leavesATraceEachClearChanges_thatNoWatcherTakesForAMark() throws Exception {
+        Cluster c = shared;
+        MissedWrites watcher = new MissedWrites(c.founder().atomix(), java.time.Duration.ofMillis(100)).watching(); // polls too
+        open.add(watcher);
+        assertEquals(-1, c.node().clears("node-43"), "never cleared");
+        c.router().mark("node-43").get(30, TimeUnit.SECONDS);
+        assertTrue(awaitSuspect(watcher, "node-43", true));
+        assertTrue(c.node().clear("node-43", c.node().markVersion("node-43")));
+        long first = c.node().clears("node-43");
+        assertTrue(first >= 0, "the clear left its trace");
+        assertEquals(-1, c.node().markVersion("node-43"), "the trace is no mark");
+        assertTrue(awaitSuspect(watcher, "node-43", false));
+        for (int polls = 0; polls < 3; polls++) { // the watcher reads the whole map again
+            watcher.awaitChange(watcher.changes(), 5000);
+        }
+        assertFalse(watcher.suspect("node-43") || watcher.suspect(MissedWrites.CLEARED + "node-43"), "nothing suspect after the polls");
+        c.router().mark("node-43").get(30, TimeUnit.SECONDS);
+        assertTrue(c.node().clear("node-43", c.node().markVersion("node-43")));
+        assertTrue(c.node().clears("node-43") > first, "a second mark and clear changed it");
+    }
+
     /** Waits (on the watcher's changes, at most 30 s) until {@code suspect(node)} is {@code expected}; whether it got there. */
     private static boolean awaitSuspect(MissedWrites watcher, String node, boolean expected) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
