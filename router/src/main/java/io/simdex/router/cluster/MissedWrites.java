@@ -79,8 +79,13 @@ public final class MissedWrites implements AutoCloseable {
 
     /** With the map read every {@code safetyPoll} while {@link #watching} (tests use long ones, to see events alone). */
     MissedWrites(Atomix atomix, Duration safetyPoll) {
+        this(atomix, "simdex-missed-writes", safetyPoll);
+    }
+
+    /** In the Raft map {@code name}: tests that share a Raft group name their own. */
+    MissedWrites(Atomix atomix, String name, Duration safetyPoll) {
         this.safetyPoll = safetyPoll;
-        map = atomix.<String, String>atomicMapBuilder("simdex-missed-writes")
+        map = atomix.<String, String>atomicMapBuilder(name)
                 .withProtocol(MultiRaftProtocol.builder("raft").withReadConsistency(ReadConsistency.LINEARIZABLE)
                         .withMaxTimeout(MARK_TIMEOUT).build())
                 .withSerializer(new Serializer() { // keys and values as UTF-8: no Kryo

@@ -55,7 +55,12 @@ public final class PartitionMapStore implements AutoCloseable {
      * listeners bound to it, do not linger.
      */
     public PartitionMapStore(Atomix atomix) {
-        value = atomix.<PartitionMap>atomicValueBuilder("simdex-partition-map")
+        this(atomix, "simdex-partition-map");
+    }
+
+    /** As {@link #PartitionMapStore(Atomix)}, in the Raft value {@code name} (tests that share a Raft group name their own). */
+    PartitionMapStore(Atomix atomix, String name) {
+        value = atomix.<PartitionMap>atomicValueBuilder(name)
                 .withProtocol(MultiRaftProtocol.builder("raft")
                         .withReadConsistency(ReadConsistency.LINEARIZABLE)
                         .withMaxTimeout(Duration.ofSeconds(5))

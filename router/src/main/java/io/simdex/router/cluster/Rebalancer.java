@@ -145,7 +145,7 @@ public final class Rebalancer {
                 PartitionMap copying = map.withIncoming(moves(round));
                 cas(map, copying);
                 push(copying);
-                Settling settling = new Settling(System.nanoTime() + settle.toNanos(), clears);
+                Settling settling = new Settling(System.nanoTime() + settleOf(copying).toNanos(), clears);
                 long copied = copyRound(pulls, copying, round, sources, settling, total, done, records, progress);
                 PartitionMap switched = copying.withMovesDone(moves(round));
                 cas(copying, switched);
@@ -247,6 +247,15 @@ public final class Rebalancer {
             throw failure;
         }
         return copied;
+    }
+
+    /**
+     * How long a round of {@code map} waits for late marks: none when W = R, since a write is
+     * then acknowledged only when every serving replica took it, and no acknowledged write can
+     * leave a source behind.
+     */
+    private Duration settleOf(PartitionMap map) {
+        return map.writeQuorum() >= map.replication() ? Duration.ZERO : settle;
     }
 
     /**

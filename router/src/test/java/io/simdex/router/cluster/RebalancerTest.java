@@ -16,8 +16,11 @@ import io.simdex.proto.v1.PullRequest;
 import io.simdex.proto.v1.SetEpochRequest;
 import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.proto.v1.ShardCountResponse;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -43,6 +46,7 @@ import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -50,19 +54,43 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * JVM, the four nodes gRPC servers over loopback that answer the rebalancer's control calls
  * (a target's pulls report what they were asked to copy, without copying).
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RebalancerTest {
     private static final int SOURCES = 3;
 
     @TempDir
-    Path dir;
+    static Path dir;
 
+    /** The one Raft group of the tests (a group takes seconds to elect its leader): each test's map and marks are its own primitives in it. */
+    private AtomixMember founder;
+    private final AtomicInteger clusters = new AtomicInteger();
     private final List<AutoCloseable> open = new ArrayList<>();
+
+    @BeforeAll
+    void startRaft() throws Exception {
+        int founderPort = freePort();
+        Properties p = new Properties();
+        p.setProperty("id", "raft-1");
+        p.setProperty("host", "127.0.0.1");
+        p.setProperty("port", String.valueOf(freePort()));
+        p.setProperty("atomix.port", String.valueOf(founderPort));
+        p.setProperty("data", dir.resolve("raft-1").toString());
+        p.setProperty("seeds", "raft-1@127.0.0.1:" + founderPort);
+        p.setProperty("raft", "raft-1");
+        founder = new AtomixMember(ClusterConfig.of(p, "raft-1.properties"), "node", dir.resolve("raft-1").resolve("atomix"), null);
+    }
+
+    @AfterAll
+    void stopRaft() throws Exception {
+        founder.close();
+    }
 
     @AfterEach
     void close() throws Exception {
         for (int i = open.size() - 1; i >= 0; i--) {
             open.get(i).close();
         }
+        open.clear();
     }
 
     @Test
@@ -159,6 +187,15 @@ class RebalancerTest {
         };
         assertNode2sBatchAbandoned(c);
         assertTrue(markedAt.get() - c.pulls().lastEnded.get() > 0, "node-2 was marked after the round's pulls ended");
+    }
+
+    @Test
+    void join_whereEveryWriteNeedsEveryReplica_doesNotWaitForLateMarks() throws Exception {
+        Cluster c = cluster(SOURCES, 2, 2, null, SOURCES, Duration.ofHours(1));
+        MoveProgress last = assertTimeoutPreemptively(Duration.ofMinutes(2), () -> c.rebalancer().addNodeAndWait(c.joining()));
+        assertTrue(last.getDone(), last.toString());
+        PartitionMap map = c.store().current();
+        assertEquals(2048, map.partitionsOf(map.indexOf("node-4")).length, "node-4 took its share");
     }
 
     /** The rebalance onto node-4 fails naming node-2; the round's other batches moved, node-2's is back where it was. */
@@ -348,8 +385,14 @@ class RebalancerTest {
         return cluster(placed, replication, failingSource, pullsAtOnce, Duration.ofMillis(200));
     }
 
-    /** As above, with the rebalancer checking a round's sources {@code settle} after its epoch. */
+    /** As above, at W=1, with the rebalancer checking a round's sources {@code settle} after its epoch. */
     private Cluster cluster(int placed, int replication, String failingSource, int pullsAtOnce, Duration settle) throws Exception {
+        return cluster(placed, replication, 1, failingSource, pullsAtOnce, settle);
+    }
+
+    /** As above, at write quorum {@code writeQuorum}. */
+    private Cluster cluster(int placed, int replication, int writeQuorum, String failingSource, int pullsAtOnce, Duration settle)
+            throws Exception {
         Pulls pulls = new Pulls(pullsAtOnce);
         List<FakeNode> nodes = new ArrayList<>();
         for (int i = 1; i <= SOURCES + 1; i++) {
@@ -358,23 +401,13 @@ class RebalancerTest {
             nodes.add(n);
         }
         pulls.failFrom = failingSource == null ? null : nodes.get(Integer.parseInt(failingSource.substring(5)) - 1).placed.getAddress();
-        int founderPort = freePort();
-        Properties p = new Properties();
-        p.setProperty("id", "raft-1");
-        p.setProperty("host", "127.0.0.1");
-        p.setProperty("port", String.valueOf(freePort()));
-        p.setProperty("atomix.port", String.valueOf(founderPort));
-        p.setProperty("data", dir.resolve("raft-1").toString());
-        p.setProperty("seeds", "raft-1@127.0.0.1:" + founderPort);
-        p.setProperty("raft", "raft-1");
-        AtomixMember founder = new AtomixMember(ClusterConfig.of(p, "raft-1.properties"), "node", dir.resolve("raft-1").resolve("atomix"), null);
-        open.add(founder);
-        PartitionMapStore store = new PartitionMapStore(founder.atomix());
+        int id = clusters.incrementAndGet();
+        PartitionMapStore store = new PartitionMapStore(founder.atomix(), "partition-map-" + id);
         open.add(store);
-        store.initializeIfAbsent(PartitionMap.initial(nodes.subList(0, placed).stream().map(n -> n.placed).toList(), replication, 1));
+        store.initializeIfAbsent(PartitionMap.initial(nodes.subList(0, placed).stream().map(n -> n.placed).toList(), replication, writeQuorum));
         Set<String> live = ConcurrentHashMap.newKeySet();
         nodes.forEach(n -> live.add(n.placed.getId()));
-        MissedWrites missed = new MissedWrites(founder.atomix());
+        MissedWrites missed = new MissedWrites(founder.atomix(), "missed-writes-" + id, MissedWrites.SAFETY_POLL);
         ClusterView view = new ClusterView(store, () -> Set.copyOf(live), 0, missed); // closes its MissedWrites
         open.add(view);
         return new Cluster(store, nodes, pulls, live, missed, new Joiner(new Rebalancer(store, view, () -> Set.copyOf(live), settle)));
