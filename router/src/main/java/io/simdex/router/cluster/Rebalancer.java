@@ -14,8 +14,10 @@ import io.simdex.router.cluster.PartitionMap.Move;
 import io.simdex.router.transport.HandlerThreads;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -49,13 +51,14 @@ import java.util.stream.IntStream;
  *     it directly, deletes are kept by its tombstones; a source marked behind since the epoch
  *     (it missed a write routed by the older map) has its batch abandoned, which can be known
  *     only {@link #SETTLE} after the epoch ({@link #requireNotBehind});</li>
- * <li>epoch e+2: each target replaces its source; nodes are told;</li>
+ * <li>a later epoch: each target replaces its source; nodes are told;</li>
  * <li>the sources drop their copies.</li>
  * </ol>
- * Reads keep going to the old replicas until step 3. A batch whose pull fails is abandoned
- * once the others of its round have ended, which finish as above. Every map change is a
- * compare-and-set on the epoch: if anyone else changed the map meanwhile, the move stops instead
- * of overwriting.
+ * Reads keep going to the old replicas until step 3, which runs while the rounds after it copy,
+ * so that the rounds' waits for {@link #SETTLE} overlap the copies. A batch whose
+ * pull fails is abandoned once the others of its round have ended, which finish as above. Every
+ * map change is a compare-and-set on the epoch: if anyone else changed the map meanwhile, the
+ * move stops instead of overwriting.
  */
 public final class Rebalancer {
     private static final Logger LOG = Logger.getLogger(Rebalancer.class.getName());
@@ -72,8 +75,8 @@ public final class Rebalancer {
      * behind. Each node's SetEpoch waits for the calls routed by an older map, so when the epoch
      * is pushed, each of them has ended on the source or was never taken there; its router learns
      * of a failure within its write timeout, and the write is acknowledged only once the mark has
-     * committed, within {@link MissedWrites#MARK_COMMIT_TIMEOUT}. A round waits out what is left
-     * of it after its pulls; large copies take longer anyway.
+     * committed, within {@link MissedWrites#MARK_COMMIT_TIMEOUT}. A round is switched once it has
+     * passed, while the rounds after it copy.
      */
     static final Duration SETTLE = Duration.ofMillis(ClusterView.WRITE_TIMEOUT_MILLIS).plus(MissedWrites.MARK_COMMIT_TIMEOUT)
             .plusSeconds(3);
@@ -126,127 +129,249 @@ public final class Rebalancer {
         PartitionMap map = abandonLeftovers(store.current());
         List<Batch> batches = batches(map, map.balancingMoves(), liveIds.get());
         List<List<Batch>> rounds = rounds(batches);
-        int total = batches.stream().mapToInt(b -> b.moves().size()).sum();
-        int done = 0;
-        long records = 0;
-        progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setEpoch(map.epoch())
-                .setStage(total == 0 ? "balanced: nothing to move" : "moving " + total + " partition replicas in " + batches.size() + " batches, "
-                        + rounds.size() + " rounds").build());
+        Tally tally = new Tally(batches.stream().mapToInt(b -> b.moves().size()).sum(), progress);
+        progress.accept(MoveProgress.newBuilder().setPartitionsTotal(tally.total).setEpoch(map.epoch())
+                .setStage(tally.total == 0 ? "balanced: nothing to move" : "moving " + tally.total + " partition replicas in " + batches.size()
+                        + " batches, " + rounds.size() + " rounds").build());
         ExecutorService pulls = HandlerThreads.pool(ROUND, "rebalance-pull");
+        RuntimeException failure = null;
         try {
-            for (List<Batch> round : rounds) {
-                awaitCaughtUp(map, progress);
-                int[] sources = new int[round.size()];
-                for (int b = 0; b < round.size(); b++) {
-                    sources[b] = sourceOf(map, round.get(b));
+            // Rounds copy one after another; each is switched once SETTLE has passed since its
+            // epoch (settleOf), while the rounds after it copy: the waits overlap the copies.
+            // Rounds whose pull failed, or whose partitions the next round moves again, are
+            // finished before it starts.
+            Deque<Round> copied = new ArrayDeque<>();
+            for (List<Batch> planned : rounds) {
+                boolean first = copied.stream().anyMatch(r -> r.pullFailed() || r.touches(planned));
+                try {
+                    while (!copied.isEmpty() && (first || copied.peek().settled())) {
+                        map = copied.poll().finish(map);
+                    }
+                } catch (Failed f) {
+                    map = f.map;
+                    failure = f.cause;
+                    break;
                 }
-                PartitionMap before = map;
-                long[] clears = Arrays.stream(sources).mapToLong(source -> view.clears(before.nodes().get(source).getId())).toArray();
-                PartitionMap copying = map.withIncoming(moves(round));
-                cas(map, copying);
-                push(copying);
-                Settling settling = new Settling(System.nanoTime() + settleOf(copying).toNanos(), clears);
-                long copied = copyRound(pulls, copying, round, sources, settling, total, done, records, progress);
-                PartitionMap switched = copying.withMovesDone(moves(round));
-                cas(copying, switched);
-                push(switched);
-                round.forEach(batch -> dropReplaced(switched, batch));
-                int moved = moves(round).size();
-                done += moved;
-                records += copied;
-                map = switched;
-                String what = describe(switched, moves(round).stream().mapToInt(Move::from), round);
-                LOG.info(() -> "moved " + moved + " partitions " + what + ", " + copied + " records; now " + switched);
-                progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setPartitionsDone(done).setRecords(records)
-                        .setEpoch(switched.epoch()).setStage("moved " + moved + " partitions " + what).build());
+                awaitCaughtUp(map, progress);
+                Round round = new Round(map, planned, tally);
+                map = round.start(pulls);
+                round.awaitPulls();
+                copied.add(round);
+            }
+            while (!copied.isEmpty()) {
+                try {
+                    map = copied.poll().finish(map);
+                } catch (Failed f) {
+                    map = f.map;
+                    if (failure == null) {
+                        failure = f.cause;
+                    } else {
+                        failure.addSuppressed(f.cause);
+                    }
+                }
             }
         } finally {
             pulls.shutdownNow();
         }
-        progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setPartitionsDone(done).setRecords(records)
+        if (failure != null) {
+            throw failure;
+        }
+        progress.accept(MoveProgress.newBuilder().setPartitionsTotal(tally.total).setPartitionsDone(tally.done).setRecords(tally.records)
                 .setEpoch(map.epoch()).setDone(true).setStage("done").build());
     }
 
     /**
-     * Pulls each batch of a round to its target at once and returns the records copied. Once the
-     * pulls have ended and the round has settled, checks each batch's source. When a pull or a
-     * check fails, finishes the batches that succeeded (they hold complete copies), abandons the
-     * failed ones and throws the first failure.
+     * A move's partitions switched and records copied so far, and where its progress goes.
+     * Written by the thread that runs the move, read by the pulls' threads too.
      */
-    private long copyRound(ExecutorService pulls, PartitionMap copying, List<Batch> round, int[] sources, Settling settling, int total,
-            int doneBefore, long recordsBefore, Consumer<MoveProgress> progress) {
-        String stage = "copying " + moves(round).size() + " partitions " + describe(copying, Arrays.stream(sources), round);
-        AtomicLongArray sofar = new AtomicLongArray(round.size());
-        List<Future<Long>> running = new ArrayList<>(round.size());
-        for (int b = 0; b < round.size(); b++) {
-            int batch = b;
-            Batch planned = round.get(b);
-            running.add(pulls.submit(() -> pull(copying, sources[batch], planned.target(), planned.moves(), n -> {
-                sofar.set(batch, n);
-                long all = 0;
-                for (int i = 0; i < sofar.length(); i++) {
-                    all += sofar.get(i);
-                }
-                progress.accept(MoveProgress.newBuilder().setPartitionsTotal(total).setPartitionsDone(doneBefore)
-                        .setRecords(recordsBefore + all).setEpoch(copying.epoch()).setStage(stage).build());
-            })));
+    private static final class Tally {
+        final int total;
+        final Consumer<MoveProgress> progress;
+        volatile int done;
+        /** Records of the batches switched. */
+        volatile long records;
+        /** Records of the rounds pulled and not switched yet. */
+        volatile long unswitched;
+
+        Tally(int total, Consumer<MoveProgress> progress) {
+            this.total = total;
+            this.progress = progress;
         }
-        long[] records = new long[round.size()];
-        RuntimeException[] failures = new RuntimeException[round.size()];
-        for (int b = 0; b < round.size(); b++) {
+
+        MoveProgress.Builder sofar(long copying, long epoch) {
+            return MoveProgress.newBuilder().setPartitionsTotal(total).setPartitionsDone(done).setRecords(records + unswitched + copying)
+                    .setEpoch(epoch);
+        }
+    }
+
+    /** A round that failed, and the map it left installed. */
+    private static final class Failed extends RuntimeException {
+        final transient RuntimeException cause;
+        final transient PartitionMap map;
+
+        Failed(RuntimeException cause, PartitionMap map) {
+            super(cause.getMessage(), cause, false, false);
+            this.cause = cause;
+            this.map = map;
+        }
+    }
+
+    /**
+     * One round: its batches pulled to their targets at once ({@link #start}, {@link #awaitPulls}),
+     * then, once the round has settled, each batch's source checked and the round switched
+     * ({@link #finish}): the batches that succeeded replace their sources (they hold complete
+     * copies), the failed ones are abandoned.
+     */
+    private final class Round {
+        private final PartitionMap before;
+        private final List<Batch> batches;
+        private final Tally tally;
+        private final int[] sources;
+        private final long[] clears;
+        private final List<Future<Long>> running = new ArrayList<>();
+        private final long[] records;
+        private final RuntimeException[] failures;
+        private PartitionMap copying;
+        private long settledAt;
+
+        Round(PartitionMap map, List<Batch> batches, Tally tally) {
+            this.before = map;
+            this.batches = batches;
+            this.tally = tally;
+            sources = batches.stream().mapToInt(b -> sourceOf(map, b)).toArray();
+            clears = Arrays.stream(sources).mapToLong(source -> view.clears(map.nodes().get(source).getId())).toArray();
+            records = new long[batches.size()];
+            failures = new RuntimeException[batches.size()];
+        }
+
+        /** Makes the targets incoming and starts their pulls; returns the map installed. */
+        PartitionMap start(ExecutorService pulls) {
+            copying = before.withIncoming(moves(batches));
+            cas(before, copying);
+            push(copying);
+            settledAt = System.nanoTime() + settleOf(copying).toNanos();
+            String stage = "copying " + moves(batches).size() + " partitions " + describe(copying, Arrays.stream(sources), batches);
+            AtomicLongArray sofar = new AtomicLongArray(batches.size());
+            for (int b = 0; b < batches.size(); b++) {
+                int batch = b;
+                Batch planned = batches.get(b);
+                running.add(pulls.submit(() -> pull(copying, sources[batch], planned.target(), planned.moves(), n -> {
+                    sofar.set(batch, n);
+                    long all = 0;
+                    for (int i = 0; i < sofar.length(); i++) {
+                        all += sofar.get(i);
+                    }
+                    tally.progress.accept(tally.sofar(all, copying.epoch()).setStage(stage).build());
+                })));
+            }
+            return copying;
+        }
+
+        void awaitPulls() {
+            for (int b = 0; b < batches.size(); b++) {
+                try {
+                    records[b] = awaitPull(running.get(b));
+                } catch (RuntimeException e) {
+                    failures[b] = e;
+                }
+            }
+            tally.unswitched += Arrays.stream(records).sum();
+        }
+
+        /** Waits until {@link #SETTLE} has passed since the round's epoch, telling the caller why. */
+        private void awaitSettled(PartitionMap current) {
+            long left = settledAt - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            tally.progress.accept(tally.sofar(0, current.epoch()).setStage("copied; waiting " + TimeUnit.NANOSECONDS.toSeconds(left + 999_999_999)
+                    + " s for writes routed by an older map to settle").build());
             try {
-                records[b] = awaitPull(running.get(b));
-            } catch (RuntimeException e) {
-                failures[b] = e;
+                TimeUnit.NANOSECONDS.sleep(left); // a deadline, not a condition: no event says that a late mark will not come
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw Status.CANCELLED.withDescription("interrupted").asRuntimeException();
             }
         }
-        if (Arrays.stream(failures).anyMatch(f -> f == null)) {
-            try {
-                settling.await(progress, MoveProgress.newBuilder().setPartitionsTotal(total).setPartitionsDone(doneBefore)
-                        .setRecords(recordsBefore + Arrays.stream(records).sum()).setEpoch(copying.epoch()));
-            } catch (RuntimeException e) {
-                Arrays.fill(failures, e);
-            }
+
+        /** Whether {@link #SETTLE} has passed since the round's epoch. */
+        boolean settled() {
+            return System.nanoTime() - settledAt >= 0;
         }
-        long copied = 0;
-        List<Batch> succeeded = new ArrayList<>();
-        List<Batch> failed = new ArrayList<>();
-        RuntimeException failure = null;
-        for (int b = 0; b < round.size(); b++) {
-            try {
-                if (failures[b] != null) {
-                    throw failures[b];
-                }
-                requireNotBehind(copying, sources[b], settling.clears()[b]);
-                copied += records[b];
-                succeeded.add(round.get(b));
-            } catch (RuntimeException e) {
-                failed.add(round.get(b));
-                if (failure == null) {
-                    failure = e;
-                } else if (failure != e) {
-                    failure.addSuppressed(e);
+
+        boolean pullFailed() {
+            return Arrays.stream(failures).anyMatch(f -> f != null);
+        }
+
+        /** Whether {@code next} moves a partition this round moves. */
+        boolean touches(List<Batch> next) {
+            Set<Integer> mine = moves(batches).stream().map(Move::partition).collect(Collectors.toSet());
+            return moves(next).stream().anyMatch(m -> mine.contains(m.partition()));
+        }
+
+        /**
+         * Waits for the round to settle (saying so), checks the sources, switches the batches
+         * that succeeded on {@code current} and abandons the others; returns the map installed,
+         * or throws {@link Failed} with the first failure once that is done.
+         */
+        PartitionMap finish(PartitionMap current) {
+            if (Arrays.stream(failures).anyMatch(f -> f == null)) {
+                try {
+                    awaitSettled(current);
+                } catch (RuntimeException e) {
+                    Arrays.fill(failures, e);
                 }
             }
-        }
-        if (failure != null) {
-            PartitionMap now = copying;
+            long copied = 0;
+            List<Batch> succeeded = new ArrayList<>();
+            List<Batch> failed = new ArrayList<>();
+            RuntimeException failure = null;
+            for (int b = 0; b < batches.size(); b++) {
+                try {
+                    if (failures[b] != null) {
+                        throw failures[b];
+                    }
+                    requireNotBehind(copying, sources[b], clears[b]);
+                    copied += records[b];
+                    succeeded.add(batches.get(b));
+                } catch (RuntimeException e) {
+                    failed.add(batches.get(b));
+                    if (failure == null) {
+                        failure = e;
+                    } else if (failure != e) {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+            tally.unswitched -= Arrays.stream(records).sum();
+            PartitionMap now = current;
             if (!succeeded.isEmpty()) {
                 try {
-                    PartitionMap switched = copying.withMovesDone(moves(succeeded));
-                    cas(copying, switched);
+                    PartitionMap switched = current.withMovesDone(moves(succeeded));
+                    cas(current, switched);
                     push(switched);
                     succeeded.forEach(batch -> dropReplaced(switched, batch));
                     now = switched;
+                    int moved = moves(succeeded).size();
+                    long copiedRecords = copied;
+                    tally.done += moved;
+                    tally.records += copiedRecords;
+                    String what = describe(switched, moves(succeeded).stream().mapToInt(Move::from), succeeded);
+                    LOG.info(() -> "moved " + moved + " partitions " + what + ", " + copiedRecords + " records; now " + switched);
+                    tally.progress.accept(tally.sofar(0, switched.epoch()).setStage("moved " + moved + " partitions " + what).build());
                 } catch (RuntimeException e) {
+                    if (failure == null) {
+                        throw e;
+                    }
                     failure.addSuppressed(e);
                     failed.addAll(succeeded); // not switched: abandoned with the failed ones
                 }
             }
-            abandon(now, failed);
-            throw failure;
+            if (failure != null) {
+                throw new Failed(failure, abandon(now, failed));
+            }
+            return now;
         }
-        return copied;
     }
 
     /**
@@ -256,28 +381,6 @@ public final class Rebalancer {
      */
     private Duration settleOf(PartitionMap map) {
         return map.writeQuorum() >= map.replication() ? Duration.ZERO : settle;
-    }
-
-    /**
-     * A round's end of {@link #SETTLE} ({@link System#nanoTime}), and each source's
-     * {@link MissedWrites#clears} as read before its epoch.
-     */
-    private record Settling(long at, long[] clears) {
-        /** Waits until {@link #at}, telling the caller why with {@code sofar}. */
-        void await(Consumer<MoveProgress> progress, MoveProgress.Builder sofar) {
-            long left = at - System.nanoTime();
-            if (left <= 0) {
-                return;
-            }
-            progress.accept(sofar.setStage("copied; waiting " + TimeUnit.NANOSECONDS.toSeconds(left + 999_999_999)
-                    + " s for writes routed by the older map to settle").build());
-            try {
-                TimeUnit.NANOSECONDS.sleep(left); // a deadline, not a condition: no event says that a late mark will not come
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw Status.CANCELLED.withDescription("interrupted").asRuntimeException();
-            }
-        }
     }
 
     /**
@@ -499,14 +602,17 @@ public final class Rebalancer {
         throw Status.INTERNAL.withDescription("pull to " + map.nodes().get(target).getId() + " ended without finishing").asRuntimeException();
     }
 
-    private void abandon(PartitionMap copying, List<Batch> batches) {
+    /** Abandons {@code batches}' copies; returns the map installed ({@code copying} if that failed). */
+    private PartitionMap abandon(PartitionMap copying, List<Batch> batches) {
         try {
             PartitionMap back = copying.withMovesAbandoned(moves(batches));
             cas(copying, back);
             push(back);
             batches.forEach(batch -> drop(back, batch.target(), batch.moves()));
+            return back;
         } catch (RuntimeException e) {
             LOG.warning("could not abandon a failed move cleanly: " + e);
+            return copying;
         }
     }
 

@@ -40,7 +40,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -146,7 +146,7 @@ class RebalancerTest {
         Cluster c = cluster(SOURCES, 2, null, SOURCES);
         String node2 = c.nodes().get(1).placed.getAddress();
         // A router saw node-2 fail a write its quorum took, while node-2 was being copied.
-        c.pulls().during = source -> {
+        c.pulls().during = (source, partitions) -> {
             if (source.equals(node2)) {
                 c.missed().mark("node-2").join();
             }
@@ -160,7 +160,7 @@ class RebalancerTest {
         String node2 = c.nodes().get(1).placed.getAddress();
         // Marked, then caught up from its peers and cleared, all before its copy ends: the copy
         // may still lack the write, though node-2 is not marked when the copy is checked.
-        c.pulls().during = source -> {
+        c.pulls().during = (source, partitions) -> {
             if (source.equals(node2)) {
                 c.missed().mark("node-2").join();
                 assertTrue(c.missed().clear("node-2", c.missed().markVersion("node-2")));
@@ -177,7 +177,7 @@ class RebalancerTest {
         // A write routed by the older map failed on node-2 as its copy began; its router marks
         // node-2 a second later (a write timeout, say), after every pull of the round has ended.
         AtomicLong markedAt = new AtomicLong();
-        c.pulls().during = source -> {
+        c.pulls().during = (source, partitions) -> {
             if (source.equals(node2)) {
                 CompletableFuture.runAsync(() -> {
                     c.missed().mark("node-2").join();
@@ -260,6 +260,38 @@ class RebalancerTest {
         assertEquals(1, c.pulls().most.get(), "pulls running at the same time");
         PartitionMap map = c.store().current();
         assertEquals(0, map.partitionsOf(map.indexOf("node-4")).length);
+    }
+
+    @Test
+    void drain_ofSeveralRounds_copiesEachWhileTheOneBeforeWaitsForLateMarks() throws Exception {
+        Cluster c = cluster(SOURCES + 1, 2, 1, null, 1, Duration.ofSeconds(5));
+        // At R=2, W=1 a round is switched only 5 s after its epoch: its partitions must still be
+        // incoming while the next round copies, not switched before the next begins. Each
+        // round's pulls run at its own epoch (the round before is switched 5 s later).
+        Map<Long, Set<Integer>> copiedAt = new ConcurrentHashMap<>();
+        Map<Long, Set<Integer>> incomingAt = new ConcurrentHashMap<>();
+        c.pulls().during = (source, partitions) -> {
+            PartitionMap now = c.store().current();
+            copiedAt.computeIfAbsent(now.epoch(), e -> ConcurrentHashMap.newKeySet()).addAll(partitions);
+            incomingAt.put(now.epoch(), IntStream.range(0, Partitions.COUNT).filter(p -> now.incoming(p).length > 0).boxed()
+                    .collect(Collectors.toSet()));
+        };
+        MoveProgress last = c.rebalancer().drainAndWait("node-4");
+
+        assertTrue(last.getDone(), last.toString());
+        List<Long> rounds = copiedAt.keySet().stream().sorted().toList();
+        assertTrue(rounds.size() >= 2, "rounds at epochs " + rounds);
+        for (int r = 1; r < rounds.size(); r++) {
+            Set<Integer> incoming = incomingAt.get(rounds.get(r));
+            assertTrue(incoming.containsAll(copiedAt.get(rounds.get(r - 1))), "round " + (r + 1) + " copied while round " + r + " was incoming");
+            assertTrue(incoming.containsAll(copiedAt.get(rounds.get(r))));
+        }
+        PartitionMap map = c.store().current();
+        assertEquals(0, map.partitionsOf(map.indexOf("node-4")).length);
+        for (int p = 0; p < Partitions.COUNT; p++) {
+            assertEquals(0, map.incoming(p).length, "partition " + p + " left incoming");
+            assertEquals(2, map.replicas(p).length, "partition " + p);
+        }
     }
 
     @Test
@@ -429,8 +461,8 @@ class RebalancerTest {
         final AtomicInteger most = new AtomicInteger();
         final Map<String, Set<Integer>> sources = new ConcurrentHashMap<>();
         volatile String failFrom;
-        /** Called with each pull's source address while the pull runs. */
-        volatile Consumer<String> during = source -> { };
+        /** Called with each pull's source address and partitions while the pull runs. */
+        volatile BiConsumer<String, List<Integer>> during = (source, partitions) -> { };
         /** When the last pull ended ({@link System#nanoTime}). */
         final AtomicLong lastEnded = new AtomicLong();
         private final AtomicInteger running = new AtomicInteger();
@@ -442,7 +474,7 @@ class RebalancerTest {
         /** Whether the pull from {@code source} of {@code partitions} succeeds, once the others of its round arrived. */
         boolean run(String source, List<Integer> partitions) {
             most.accumulateAndGet(running.incrementAndGet(), Math::max);
-            during.accept(source);
+            during.accept(source, partitions);
             try {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                 while (most.get() < atOnce && System.nanoTime() < deadline) {
