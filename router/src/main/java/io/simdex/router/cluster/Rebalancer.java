@@ -287,10 +287,28 @@ public final class Rebalancer {
             tally.progress.accept(tally.sofar(0, current.epoch()).setStage("copied; waiting " + TimeUnit.NANOSECONDS.toSeconds(left + 999_999_999)
                     + " s for writes routed by an older map to settle").build());
             try {
-                TimeUnit.NANOSECONDS.sleep(left); // a deadline, not a condition: no event says that a late mark will not come
+                // A deadline, not a condition: no event says that a late mark will not come. Looked
+                // at every second for targets gone down: an incoming replica must take every write
+                // of its partitions, so a dead one fails them until its batch is abandoned.
+                while ((left = settledAt - System.nanoTime()) > 0 && Arrays.stream(failures).anyMatch(f -> f == null)) {
+                    TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.SECONDS.toNanos(1)));
+                    failTargetsDown();
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw Status.CANCELLED.withDescription("interrupted").asRuntimeException();
+            }
+        }
+
+        /** Fails the batches whose target the failure detector reports down: they are abandoned, not waited for. */
+        private void failTargetsDown() {
+            Set<String> live = liveIds.get();
+            for (int b = 0; b < batches.size(); b++) {
+                String target = copying.nodes().get(batches.get(b).target()).getId();
+                if (failures[b] == null && !live.contains(target)) {
+                    failures[b] = Status.UNAVAILABLE.withDescription(target + ", copied to, went down before its copy was switched in: run the"
+                            + " command again once it is back").asRuntimeException();
+                }
             }
         }
 
@@ -315,6 +333,7 @@ public final class Rebalancer {
          * or throws {@link Failed} with the first failure once that is done.
          */
         PartitionMap finish(PartitionMap current) {
+            failTargetsDown();
             if (Arrays.stream(failures).anyMatch(f -> f == null)) {
                 try {
                     awaitSettled(current);

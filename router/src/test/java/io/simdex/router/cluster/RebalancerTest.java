@@ -198,6 +198,25 @@ class RebalancerTest {
         assertEquals(2048, map.partitionsOf(map.indexOf("node-4")).length, "node-4 took its share");
     }
 
+    @Test
+    void join_whoseTargetGoesDownWhileItsRoundsWait_abandonsThemAtOnce() throws Exception {
+        Cluster c = cluster(SOURCES, 2, 1, null, SOURCES, Duration.ofMinutes(10));
+        // node-4 is reported down while copying: its rounds are not waited for (writes to its
+        // incoming partitions fail meanwhile) but abandoned.
+        c.pulls().during = (source, partitions) -> c.live().remove("node-4");
+
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                () -> assertTimeoutPreemptively(Duration.ofMinutes(2), () -> c.rebalancer().addNodeAndWait(c.joining())));
+        assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.toString());
+        assertTrue(e.getStatus().getDescription().startsWith("node-4, copied to, went down"), e.toString());
+        PartitionMap map = c.store().current();
+        assertEquals(0, map.partitionsOf(map.indexOf("node-4")).length, "nothing switched to node-4");
+        for (int p = 0; p < Partitions.COUNT; p++) {
+            assertEquals(0, map.incoming(p).length, "partition " + p + " left incoming");
+        }
+        c.nodes().subList(0, SOURCES).forEach(n -> assertEquals(Set.of(), n.dropped, n.placed.getId() + " dropped nothing"));
+    }
+
     /** The rebalance onto node-4 fails naming node-2; the round's other batches moved, node-2's is back where it was. */
     private static void assertNode2sBatchAbandoned(Cluster c) {
         PartitionMap before = c.store().current();
