@@ -102,9 +102,7 @@ public final class MissedWrites implements AutoCloseable {
                 })
                 .build().async().sync(Duration.ofSeconds(10));
         AsyncAtomicMap<String, String> async = map.async();
-        // A fresh value every time: Atomix keeps the version of a put that changes nothing.
-        puts = new CoalescedPuts(node -> async.put(node, System.currentTimeMillis() + "/" + PUTS.incrementAndGet() + "/" + INSTANCE),
-                MARK_COMMIT_TIMEOUT);
+        puts = new CoalescedPuts(node -> async.put(node, fresh()), MARK_COMMIT_TIMEOUT);
     }
 
     /**
@@ -244,8 +242,13 @@ public final class MissedWrites implements AutoCloseable {
      * did. The node's {@link #clears} entry changes first, also when the mark stays.
      */
     public boolean clear(String nodeId, long version) {
-        map.put(CLEARED + nodeId, System.currentTimeMillis() + "/" + PUTS.incrementAndGet() + "/" + INSTANCE);
+        map.put(CLEARED + nodeId, fresh());
         return map.remove(nodeId, version);
+    }
+
+    /** A value no put has written before: Atomix keeps the version of a put that changes nothing. */
+    private static String fresh() {
+        return System.currentTimeMillis() + "/" + PUTS.incrementAndGet() + "/" + INSTANCE;
     }
 
     /**

@@ -55,10 +55,10 @@ import java.util.stream.IntStream;
  * <li>the sources drop their copies.</li>
  * </ol>
  * Reads keep going to the old replicas until step 3, which runs while the rounds after it copy,
- * so that the rounds' waits for {@link #SETTLE} overlap the copies. A batch whose
- * pull fails is abandoned once the others of its round have ended, which finish as above. Every
- * map change is a compare-and-set on the epoch: if anyone else changed the map meanwhile, the
- * move stops instead of overwriting.
+ * so that the rounds' waits for {@link #SETTLE} overlap the copies. A batch whose pull fails is
+ * abandoned once the others of its round have ended, which finish as above. Every map change is
+ * a compare-and-set on the epoch: if anyone else changed the map meanwhile, the move stops
+ * instead of overwriting.
  */
 public final class Rebalancer {
     private static final Logger LOG = Logger.getLogger(Rebalancer.class.getName());
@@ -142,9 +142,9 @@ public final class Rebalancer {
             // finished before it starts.
             Deque<Round> copied = new ArrayDeque<>();
             for (List<Batch> planned : rounds) {
-                boolean first = copied.stream().anyMatch(r -> r.pullFailed() || r.touches(planned));
+                boolean finishAll = copied.stream().anyMatch(r -> r.pullFailed() || r.touches(planned));
                 try {
-                    while (!copied.isEmpty() && (first || copied.peek().settled())) {
+                    while (!copied.isEmpty() && (finishAll || copied.peek().settled())) {
                         map = copied.poll().finish(map);
                     }
                 } catch (Failed f) {
