@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -56,9 +57,10 @@ import java.util.stream.IntStream;
  * </ol>
  * Reads keep going to the old replicas until step 3, which runs while the rounds after it copy,
  * so that the rounds' waits for {@link #SETTLE} overlap the copies. A batch whose pull fails is
- * abandoned once the others of its round have ended, which finish as above. Every map change is
- * a compare-and-set on the epoch: if anyone else changed the map meanwhile, the move stops
- * instead of overwriting.
+ * abandoned once the others of its round have ended, which finish as above; a move that fails
+ * otherwise (an epoch not taken, a node that does not catch up) abandons every copy it has not
+ * switched in. Every map change is a compare-and-set on the epoch: if anyone else changed the
+ * map meanwhile, the move stops instead of overwriting.
  */
 public final class Rebalancer {
     private static final Logger LOG = Logger.getLogger(Rebalancer.class.getName());
@@ -135,17 +137,18 @@ public final class Rebalancer {
                         + " batches, " + rounds.size() + " rounds").build());
         ExecutorService pulls = HandlerThreads.pool(ROUND, "rebalance-pull");
         RuntimeException failure = null;
+        // Rounds copy one after another; each is switched once SETTLE has passed since its
+        // epoch (settleOf), while the rounds after it copy: the waits overlap the copies.
+        // Rounds whose pull failed, or whose partitions the next round moves again, are
+        // finished before it starts.
+        Deque<Round> copied = new ArrayDeque<>();
+        Round starting = null;
         try {
-            // Rounds copy one after another; each is switched once SETTLE has passed since its
-            // epoch (settleOf), while the rounds after it copy: the waits overlap the copies.
-            // Rounds whose pull failed, or whose partitions the next round moves again, are
-            // finished before it starts.
-            Deque<Round> copied = new ArrayDeque<>();
             for (List<Batch> planned : rounds) {
                 boolean finishAll = copied.stream().anyMatch(r -> r.pullFailed() || r.touches(planned));
                 try {
                     while (!copied.isEmpty() && (finishAll || copied.peek().settled())) {
-                        map = copied.poll().finish(map);
+                        map = finishOldest(copied, map);
                     }
                 } catch (Failed f) {
                     map = f.map;
@@ -153,14 +156,15 @@ public final class Rebalancer {
                     break;
                 }
                 awaitCaughtUp(map, progress);
-                Round round = new Round(map, planned, tally);
-                map = round.start(pulls);
-                round.awaitPulls();
-                copied.add(round);
+                starting = new Round(map, planned, tally);
+                map = starting.start(pulls);
+                starting.awaitPulls();
+                copied.add(starting);
+                starting = null;
             }
             while (!copied.isEmpty()) {
                 try {
-                    map = copied.poll().finish(map);
+                    map = finishOldest(copied, map);
                 } catch (Failed f) {
                     map = f.map;
                     if (failure == null) {
@@ -170,6 +174,14 @@ public final class Rebalancer {
                     }
                 }
             }
+        } catch (RuntimeException e) {
+            // No batch's own failure (those are Failed, caught above): a push or a map change
+            // refused, a node that does not catch up, an interrupt.
+            if (starting != null) {
+                copied.add(starting);
+            }
+            abandonUnswitched(copied, e);
+            throw e;
         } finally {
             pulls.shutdownNow();
         }
@@ -178,6 +190,61 @@ public final class Rebalancer {
         }
         progress.accept(MoveProgress.newBuilder().setPartitionsTotal(tally.total).setPartitionsDone(tally.done).setRecords(tally.records)
                 .setEpoch(map.epoch()).setDone(true).setStage("done").build());
+    }
+
+    /**
+     * Finishes the oldest copied round. It leaves {@code copied} once finished or {@link Failed}
+     * (which abandoned what it did not switch); anything else leaves it there, for
+     * {@link #abandonUnswitched}.
+     */
+    private static PartitionMap finishOldest(Deque<Round> copied, PartitionMap map) {
+        try {
+            PartitionMap next = copied.peek().finish(map);
+            copied.poll();
+            return next;
+        } catch (Failed f) {
+            copied.poll();
+            throw f;
+        }
+    }
+
+    /**
+     * After a failure that is no batch's own, abandons the copies of {@code rounds} that are
+     * still incoming in the map: an incoming replica must take every write of its partitions,
+     * so a target left so by a failed command would fail them once it went down, until the next
+     * command abandoned it. Not when the map was changed by someone else ({@code ABORTED}): that
+     * map is not this move's to change. Runs with the thread's interrupt cleared, so that an
+     * interrupted move still reaches the map and the nodes.
+     */
+    private void abandonUnswitched(Collection<Round> rounds, RuntimeException cause) {
+        if (rounds.isEmpty() || Status.fromThrowable(cause).getCode() == Status.Code.ABORTED) {
+            return;
+        }
+        boolean interrupted = Thread.interrupted();
+        try {
+            PartitionMap current = store.current();
+            List<Batch> left = new ArrayList<>();
+            for (Round round : rounds) {
+                for (Batch b : round.batches) {
+                    List<Move> still = b.moves().stream()
+                            .filter(m -> Arrays.stream(current.incoming(m.partition())).anyMatch(to -> to == b.target())).toList();
+                    if (!still.isEmpty()) {
+                        left.add(new Batch(b.source(), b.target(), still));
+                    }
+                }
+            }
+            if (!left.isEmpty()) {
+                int partitions = moves(left).size();
+                LOG.warning(() -> "abandoning " + partitions + " copied partitions not switched in, after: " + cause);
+                abandon(current, left);
+            }
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**

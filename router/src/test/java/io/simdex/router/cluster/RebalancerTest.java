@@ -38,6 +38,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
@@ -45,6 +46,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -214,6 +216,29 @@ class RebalancerTest {
         for (int p = 0; p < Partitions.COUNT; p++) {
             assertEquals(0, map.incoming(p).length, "partition " + p + " left incoming");
         }
+        c.nodes().subList(0, SOURCES).forEach(n -> assertEquals(Set.of(), n.dropped, n.placed.getId() + " dropped nothing"));
+    }
+
+    @Test
+    void join_whoseNextEpochANodeRefuses_abandonsTheRoundsCopiedAndNotSwitched() throws Exception {
+        Cluster c = cluster(SOURCES, 2, 1, null, SOURCES, Duration.ofMinutes(10));
+        // While the first round copies, node-1 is set to refuse its next epoch: the second
+        // round's, pushed while the first waits for late marks. The move fails on no batch of
+        // its own; both rounds' copies must be abandoned, not left incoming for the next command.
+        FakeNode node1 = c.nodes().get(0);
+        c.pulls().during = (source, partitions) -> node1.refuseNextEpoch.compareAndSet(false, true);
+
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                () -> assertTimeoutPreemptively(Duration.ofMinutes(2), () -> c.rebalancer().addNodeAndWait(c.joining())));
+        assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.toString());
+        assertEquals("epoch refused", e.getStatus().getDescription());
+        assertFalse(node1.refuseNextEpoch.get(), "node-1 refused an epoch");
+        PartitionMap map = c.store().current();
+        assertEquals(0, map.partitionsOf(map.indexOf("node-4")).length, "nothing switched to node-4");
+        for (int p = 0; p < Partitions.COUNT; p++) {
+            assertEquals(0, map.incoming(p).length, "partition " + p + " left incoming");
+        }
+        assertEquals(2048, c.target().dropped.size(), "node-4 dropped both rounds' copies");
         c.nodes().subList(0, SOURCES).forEach(n -> assertEquals(Set.of(), n.dropped, n.placed.getId() + " dropped nothing"));
     }
 
@@ -517,6 +542,8 @@ class RebalancerTest {
     private static final class FakeNode extends ShardControlGrpc.ShardControlImplBase implements AutoCloseable {
         final PlacedNode placed;
         final Set<Integer> dropped = ConcurrentHashMap.newKeySet();
+        /** Set: the next SetEpoch fails (UNAVAILABLE "epoch refused"), and this is cleared. */
+        final AtomicBoolean refuseNextEpoch = new AtomicBoolean();
         private final Pulls pulls;
         private final Server server;
 
@@ -534,6 +561,10 @@ class RebalancerTest {
 
         @Override
         public void setEpoch(SetEpochRequest req, StreamObserver<NodeStatus> out) {
+            if (refuseNextEpoch.compareAndSet(true, false)) {
+                out.onError(Status.UNAVAILABLE.withDescription("epoch refused").asRuntimeException());
+                return;
+            }
             out.onNext(NodeStatus.newBuilder().setNodeId(placed.getId()).setEpoch(req.getEpoch()).setReadable(true).build());
             out.onCompleted();
         }
