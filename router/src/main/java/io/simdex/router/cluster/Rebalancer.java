@@ -136,6 +136,12 @@ public final class Rebalancer {
                 .setStage(tally.total == 0 ? "balanced: nothing to move" : "moving " + tally.total + " partition replicas in " + batches.size()
                         + " batches, " + rounds.size() + " rounds").build());
         ExecutorService pulls = HandlerThreads.pool(ROUND, "rebalance-pull");
+        try {
+            clearTargets(map, batches, pulls);
+        } catch (RuntimeException e) {
+            pulls.shutdownNow();
+            throw e;
+        }
         RuntimeException failure = null;
         // Rounds copy one after another; each is switched once SETTLE has passed since its
         // epoch (settleOf), while the rounds after it copy: the waits overlap the copies.
@@ -193,6 +199,48 @@ public final class Rebalancer {
     }
 
     /**
+     * Drops at each target what it still keeps of the partitions it is to receive, before any of
+     * them is incoming there: a copy left on a node by an earlier move (a drop it missed while
+     * it was down, or a copy abandoned) lacks the deletes and rebinds made since, and a pull,
+     * which adds to what is there, would bring those records back. Nothing writes those
+     * partitions there meanwhile: the node is no replica of them, and the epoch keeps older
+     * maps' writes out. The targets are cleared at once, each in one pass over its maps; a
+     * target that cannot be fails the command before anything moves.
+     */
+    private void clearTargets(PartitionMap map, List<Batch> batches, ExecutorService pool) {
+        Map<Integer, PartitionsRequest.Builder> byTarget = new LinkedHashMap<>();
+        for (Batch b : batches) {
+            for (Move m : b.moves()) {
+                if (!contains(map.replicas(m.partition()), b.target()) && !contains(map.incoming(m.partition()), b.target())) {
+                    byTarget.computeIfAbsent(b.target(), k -> PartitionsRequest.newBuilder()).addPartitions(m.partition());
+                }
+            }
+        }
+        List<Future<Long>> clears = new ArrayList<>();
+        byTarget.forEach((to, req) -> clears.add(pool.submit(() -> {
+            PlacedNode n = map.nodes().get(to);
+            try {
+                long dropped = ShardControlGrpc.newBlockingStub(view.node(n.getAddress()).channel()).withDeadlineAfter(10, TimeUnit.MINUTES)
+                        .dropPartitions(req.build()).getChanged();
+                if (dropped > 0) {
+                    LOG.info(() -> n.getId() + " dropped " + dropped + " records of an old copy of the partitions it is to receive");
+                }
+                return dropped;
+            } catch (StatusRuntimeException e) {
+                throw Status.UNAVAILABLE.withDescription("could not drop what " + n.getId() + " keeps of the " + req.getPartitionsCount()
+                        + " partitions it is to receive (" + e.getStatus() + "); nothing moved").withCause(e).asRuntimeException();
+            }
+        })));
+        for (Future<Long> clear : clears) {
+            awaitPull(clear);
+        }
+    }
+
+    private static boolean contains(int[] values, int v) {
+        return Arrays.stream(values).anyMatch(x -> x == v);
+    }
+
+    /**
      * Finishes the oldest copied round. It leaves {@code copied} once finished or {@link Failed}
      * (which abandoned what it did not switch); anything else leaves it there, for
      * {@link #abandonUnswitched}.
@@ -227,7 +275,7 @@ public final class Rebalancer {
             for (Round round : rounds) {
                 for (Batch b : round.batches) {
                     List<Move> still = b.moves().stream()
-                            .filter(m -> Arrays.stream(current.incoming(m.partition())).anyMatch(to -> to == b.target())).toList();
+                            .filter(m -> contains(current.incoming(m.partition()), b.target())).toList();
                     if (!still.isEmpty()) {
                         left.add(new Batch(b.source(), b.target(), still));
                     }

@@ -42,6 +42,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -238,8 +239,27 @@ class RebalancerTest {
         for (int p = 0; p < Partitions.COUNT; p++) {
             assertEquals(0, map.incoming(p).length, "partition " + p + " left incoming");
         }
-        assertEquals(2048, c.target().dropped.size(), "node-4 dropped both rounds' copies");
+        assertEquals(Set.of(), c.target().held, "node-4 keeps no copy");
         c.nodes().subList(0, SOURCES).forEach(n -> assertEquals(Set.of(), n.dropped, n.placed.getId() + " dropped nothing"));
+    }
+
+    @Test
+    void join_ofANodeKeepingAnOldCopy_dropsItBeforeThePartitionsAreIncomingThere() throws Exception {
+        Cluster c = cluster(SOURCES, 2, null, SOURCES);
+        // node-4 keeps records of every partition, left by earlier moves (drops it missed while
+        // down): a pull adds to what is there, so what was deleted since would come back.
+        IntStream.range(0, Partitions.COUNT).forEach(c.target().held::add);
+        MoveProgress last = c.rebalancer().addNodeAndWait(c.joining());
+
+        assertTrue(last.getDone(), last.toString());
+        PartitionMap map = c.store().current();
+        Set<Integer> received = set(map.partitionsOf(map.indexOf("node-4")));
+        assertEquals(2048, received.size(), "node-4 took its share");
+        Set<Integer> notCleared = new HashSet<>(received);
+        notCleared.removeAll(c.target().droppedBeforeAPull);
+        assertEquals(0, notCleared.size(), notCleared.size() + " partitions pulled into node-4 onto its old copy");
+        assertEquals(Set.of(), c.target().droppedWhilePlaced, "partitions dropped on node-4 while it took their writes");
+        c.nodes().subList(0, SOURCES).forEach(n -> assertEquals(Set.of(), n.droppedWhilePlaced, n.placed.getId()));
     }
 
     /** The rebalance onto node-4 fails naming node-2; the round's other batches moved, node-2's is back where it was. */
@@ -481,6 +501,14 @@ class RebalancerTest {
         PartitionMapStore store = new PartitionMapStore(founder.atomix(), "partition-map-" + id);
         open.add(store);
         store.initializeIfAbsent(PartitionMap.initial(nodes.subList(0, placed).stream().map(n -> n.placed).toList(), replication, writeQuorum));
+        PartitionMap initial = store.current();
+        for (FakeNode n : nodes) {
+            n.map = store::current;
+            int at = initial.indexOf(n.placed.getId());
+            if (at >= 0) {
+                Arrays.stream(initial.partitionsOf(at)).forEach(n.held::add);
+            }
+        }
         Set<String> live = ConcurrentHashMap.newKeySet();
         nodes.forEach(n -> live.add(n.placed.getId()));
         MissedWrites missed = new MissedWrites(founder.atomix(), "missed-writes-" + id, MissedWrites.SAFETY_POLL);
@@ -541,7 +569,16 @@ class RebalancerTest {
     /** A node's control service: readable, takes epochs, records drops; its pulls go through {@link Pulls}, a partition a record. */
     private static final class FakeNode extends ShardControlGrpc.ShardControlImplBase implements AutoCloseable {
         final PlacedNode placed;
+        /** Partitions the node keeps records of: those placed on it, and those pulled into it, wholly or in part. */
+        final Set<Integer> held = ConcurrentHashMap.newKeySet();
+        /** Partitions dropped that it kept records of. */
         final Set<Integer> dropped = ConcurrentHashMap.newKeySet();
+        /** Partitions dropped that it kept records of, before anything was pulled into it. */
+        final Set<Integer> droppedBeforeAPull = ConcurrentHashMap.newKeySet();
+        /** Partitions dropped while the map had the node as a replica of them or incoming. */
+        final Set<Integer> droppedWhilePlaced = ConcurrentHashMap.newKeySet();
+        volatile Supplier<PartitionMap> map;
+        private volatile boolean pulledInto;
         /** Set: the next SetEpoch fails (UNAVAILABLE "epoch refused"), and this is cleared. */
         final AtomicBoolean refuseNextEpoch = new AtomicBoolean();
         private final Pulls pulls;
@@ -571,13 +608,27 @@ class RebalancerTest {
 
         @Override
         public void dropPartitions(PartitionsRequest req, StreamObserver<ShardCountResponse> out) {
-            dropped.addAll(req.getPartitionsList());
+            PartitionMap now = map.get();
+            int me = now.indexOf(placed.getId());
+            for (int p : req.getPartitionsList()) {
+                if (held.remove(p)) {
+                    dropped.add(p);
+                    if (!pulledInto) {
+                        droppedBeforeAPull.add(p);
+                    }
+                }
+                if (IntStream.concat(Arrays.stream(now.replicas(p)), Arrays.stream(now.incoming(p))).anyMatch(r -> r == me)) {
+                    droppedWhilePlaced.add(p);
+                }
+            }
             out.onNext(ShardCountResponse.newBuilder().setChanged(req.getPartitionsCount()).build());
             out.onCompleted();
         }
 
         @Override
         public void pullPartitions(PullRequest req, StreamObserver<PullProgress> out) {
+            pulledInto = true;
+            held.addAll(req.getPartitionsList()); // a failed pull keeps what it applied
             if (!pulls.run(req.getSource(), req.getPartitionsList())) {
                 out.onError(Status.UNAVAILABLE.withDescription("source down").asRuntimeException());
                 return;
