@@ -199,21 +199,34 @@ public final class Rebalancer {
     }
 
     /**
-     * Drops at each target what it still keeps of the partitions it is to receive, before any of
-     * them is incoming there: a copy left on a node by an earlier move (a drop it missed while
-     * it was down, or a copy abandoned) lacks the deletes and rebinds made since, and a pull,
-     * which adds to what is there, would bring those records back. Nothing writes those
-     * partitions there meanwhile: the node is no replica of them, and the epoch keeps older
-     * maps' writes out. The targets are cleared at once, each in one pass over its maps; a
+     * Drops at each target what it keeps of partitions it neither serves nor takes writes for,
+     * before any of those is incoming there: a copy left on a node by an earlier move (a drop it
+     * missed while it was down, a move given back, a node drained while down and added again)
+     * lacks the deletes and rebinds made since; a pull, which adds to what is there, would bring
+     * those records back, and any such copy counts in the collection's stats. Nothing writes
+     * those partitions there meanwhile: the node is no replica of them, and the epoch keeps
+     * older maps' writes out. The targets are cleared at once, each in one pass over its maps; a
      * target that cannot be fails the command before anything moves.
      */
     private void clearTargets(PartitionMap map, List<Batch> batches, ExecutorService pool) {
         Map<Integer, PartitionsRequest.Builder> byTarget = new LinkedHashMap<>();
         for (Batch b : batches) {
-            for (Move m : b.moves()) {
-                if (!contains(map.replicas(m.partition()), b.target()) && !contains(map.incoming(m.partition()), b.target())) {
-                    byTarget.computeIfAbsent(b.target(), k -> PartitionsRequest.newBuilder()).addPartitions(m.partition());
+            byTarget.computeIfAbsent(b.target(), to -> {
+                PartitionsRequest.Builder req = PartitionsRequest.newBuilder();
+                for (int p = 0; p < io.simdex.core.Partitions.COUNT; p++) {
+                    if (!contains(map.replicas(p), to) && !contains(map.incoming(p), to)) {
+                        req.addPartitions(p);
+                    }
                 }
+                return req;
+            });
+        }
+        Set<String> live = liveIds.get();
+        for (int to : byTarget.keySet()) {
+            String id = map.nodes().get(to).getId();
+            if (!live.contains(id)) {
+                throw Status.UNAVAILABLE.withDescription(id + ", to receive partitions, is down: nothing moved; run the command again once it"
+                        + " is back").asRuntimeException();
             }
         }
         List<Future<Long>> clears = new ArrayList<>();
@@ -223,12 +236,12 @@ public final class Rebalancer {
                 long dropped = ShardControlGrpc.newBlockingStub(view.node(n.getAddress()).channel()).withDeadlineAfter(10, TimeUnit.MINUTES)
                         .dropPartitions(req.build()).getChanged();
                 if (dropped > 0) {
-                    LOG.info(() -> n.getId() + " dropped " + dropped + " records of an old copy of the partitions it is to receive");
+                    LOG.info(() -> n.getId() + " dropped " + dropped + " records of partitions it does not serve, left by an earlier move");
                 }
                 return dropped;
             } catch (StatusRuntimeException e) {
-                throw Status.UNAVAILABLE.withDescription("could not drop what " + n.getId() + " keeps of the " + req.getPartitionsCount()
-                        + " partitions it is to receive (" + e.getStatus() + "); nothing moved").withCause(e).asRuntimeException();
+                throw Status.UNAVAILABLE.withDescription("could not drop what " + n.getId() + " keeps of partitions it does not serve, before"
+                        + " it receives some (" + e.getStatus() + "); nothing moved").withCause(e).asRuntimeException();
             }
         })));
         for (Future<Long> clear : clears) {
@@ -480,19 +493,10 @@ public final class Rebalancer {
             tally.unswitched -= Arrays.stream(records).sum();
             PartitionMap now = current;
             if (!succeeded.isEmpty()) {
+                PartitionMap switched = current.withMovesDone(moves(succeeded));
                 try {
-                    PartitionMap switched = current.withMovesDone(moves(succeeded));
                     cas(current, switched);
-                    push(switched);
-                    succeeded.forEach(batch -> dropReplaced(switched, batch));
                     now = switched;
-                    int moved = moves(succeeded).size();
-                    long copiedRecords = copied;
-                    tally.done += moved;
-                    tally.records += copiedRecords;
-                    String what = describe(switched, moves(succeeded).stream().mapToInt(Move::from), succeeded);
-                    LOG.info(() -> "moved " + moved + " partitions " + what + ", " + copiedRecords + " records; now " + switched);
-                    tally.progress.accept(tally.sofar(0, switched.epoch()).setStage("moved " + moved + " partitions " + what).build());
                 } catch (RuntimeException e) {
                     if (failure == null) {
                         throw e;
@@ -500,9 +504,31 @@ public final class Rebalancer {
                     failure.addSuppressed(e);
                     failed.addAll(succeeded); // not switched: abandoned with the failed ones
                 }
+                if (now == switched) {
+                    int moved = moves(succeeded).size();
+                    long copiedRecords = copied;
+                    tally.done += moved;
+                    tally.records += copiedRecords;
+                    String what = describe(switched, moves(succeeded).stream().mapToInt(Move::from), succeeded);
+                    LOG.info(() -> "moved " + moved + " partitions " + what + ", " + copiedRecords + " records; now " + switched);
+                    tally.progress.accept(tally.sofar(0, switched.epoch()).setStage("moved " + moved + " partitions " + what).build());
+                    try {
+                        push(switched);
+                        succeeded.forEach(batch -> dropReplaced(switched, batch));
+                    } catch (RuntimeException e) {
+                        // Switched, but a node may not know it yet, and a router still routing
+                        // by the older map may read a replaced copy there: those stay on disk,
+                        // for the next move onto their nodes to drop (clearTargets).
+                        if (failure == null) {
+                            failure = e;
+                        } else {
+                            failure.addSuppressed(e);
+                        }
+                    }
+                }
             }
             if (failure != null) {
-                throw new Failed(failure, abandon(now, failed));
+                throw new Failed(failure, failed.isEmpty() ? now : abandon(now, failed));
             }
             return now;
         }
@@ -738,16 +764,22 @@ public final class Rebalancer {
 
     /** Abandons {@code batches}' copies; returns the map installed ({@code copying} if that failed). */
     private PartitionMap abandon(PartitionMap copying, List<Batch> batches) {
+        PartitionMap back = copying.withMovesAbandoned(moves(batches));
         try {
-            PartitionMap back = copying.withMovesAbandoned(moves(batches));
             cas(copying, back);
-            push(back);
-            batches.forEach(batch -> drop(back, batch.target(), batch.moves()));
-            return back;
         } catch (RuntimeException e) {
-            LOG.warning("could not abandon a failed move cleanly: " + e);
+            LOG.warning("could not abandon a failed move: " + e);
             return copying;
         }
+        try {
+            push(back);
+        } catch (RuntimeException e) {
+            // A target not told may still take writes routed by the older map after its drop:
+            // the next move onto it drops what they leave (clearTargets).
+            LOG.warning("abandoned a failed move, but not every node took its epoch: " + e);
+        }
+        batches.forEach(batch -> drop(back, batch.target(), batch.moves()));
+        return back;
     }
 
     /** Drops each moved partition at the node whose replica it replaced. */
