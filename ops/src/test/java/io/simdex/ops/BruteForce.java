@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The reference the process tests check against: planted probes, their brute-force answers, and the checks. */
@@ -127,6 +128,34 @@ final class BruteForce {
                 assertTrue(ids.getIds(i).getIdsList().contains("w-" + mine.get(i)[0]), node + " lacks the fp -> id record of w-" + mine.get(i)[0]);
             }
             assertTrue(checked > 0 && !mine.isEmpty(), "nothing to check on " + node);
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+
+    /**
+     * Fails if the node at {@code address} keeps any of {@code fps} in a table at distance 0, or
+     * an id starting with {@code idPrefix} under any of them: documents deleted cluster-wide.
+     */
+    static void assertNodeKeepsNone(String address, String node, long[] fps, String idPrefix) {
+        ManagedChannel channel = NettyChannelBuilder.forTarget(address).usePlaintext().build();
+        try {
+            ShardGrpc.ShardBlockingStub shard = ShardGrpc.newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS);
+            List<Long> all = Arrays.stream(fps).boxed().toList();
+            for (int t = 0; t < BlockTables.TABLES; t++) {
+                ShardProbeResponse r = shard.probe(ShardProbeRequest.newBuilder().setCollection("default").setTable(t).setMaxDistance(0)
+                        .addGenerations(0).addAllFingerprints(all).build());
+                for (int i = 0; i < fps.length; i++) {
+                    assertFalse(r.getMatches(i).getFingerprintsList().contains(fps[i]), node + " keeps deleted " + idPrefix + i + " in table " + t);
+                }
+            }
+            ShardResolveResponse ids = shard.resolveIds(ShardResolveRequest.newBuilder().setCollection("default").addAllFingerprints(all)
+                    .addAllGenerations(all.stream().map(fp -> 0L).toList()).build());
+            for (int i = 0; i < fps.length; i++) {
+                int at = i;
+                assertTrue(ids.getIds(i).getIdsList().stream().noneMatch(id -> id.startsWith(idPrefix)),
+                        () -> node + " keeps the fp -> id record of deleted " + idPrefix + at + ": " + ids.getIds(at).getIdsList());
+            }
         } finally {
             channel.shutdownNow();
         }

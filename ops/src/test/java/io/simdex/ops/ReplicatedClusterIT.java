@@ -58,7 +58,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * killing its partner, so the restarted node alone serves the partitions they share); a node
  * SIGSTOPped past the call timeout, which misses writes without restarting and must be
  * reported, catch up and hold them all; a fourth node added and the partitions rebalanced while
- * the reader and writer run; then SIGKILLed, drained while down and removed. Every query must
+ * the reader and writer run; then SIGKILLed, drained while down and removed; then started again
+ * with the data it had and added again, which must not bring back what was deleted meanwhile,
+ * nor keep what it no longer serves. Every query must
  * give exactly the brute-force answer, and every acknowledged write must be found at the end.
  *
  * <p>Each phase is its own test, run in order. A phase that needs a state an earlier phase
@@ -80,6 +82,8 @@ class ReplicatedClusterIT {
     private static final int MISSED = 2_000;
     private static final int DELETED = 1_000;
     private static final int REBOUND = 500;
+    /** Documents "old-i" stored once node-4 is placed (it keeps its share) and deleted once it was killed. */
+    private static final int OLD = 2_000;
 
     /** Static: JUnit injects instance {@code @TempDir} fields only before each test, after {@code @BeforeAll}. */
     @TempDir
@@ -95,6 +99,7 @@ class ReplicatedClusterIT {
     /** Fingerprints of the "gone-i" documents: as loaded, and those of the rebound ones after node-2 went down. */
     private final long[] goneFps = new SplittableRandom(55).longs(MISSED).toArray();
     private final long[] reboundFps = new SplittableRandom(56).longs(REBOUND).toArray();
+    private final long[] oldFps = new SplittableRandom(57).longs(OLD).toArray();
     private ClusterTraffic traffic;
 
     @BeforeAll
@@ -284,6 +289,12 @@ class ReplicatedClusterIT {
         }
         assertTrue(placement.getPartitionsList().stream().allMatch(p -> p.getReplicasCount() == 2
                 && p.getReplicasList().stream().distinct().count() == 2), "every partition on 2 distinct nodes");
+        InsertRequest.Builder old = InsertRequest.newBuilder();
+        for (int i = 0; i < OLD; i++) {
+            old.addDocuments(Document.newBuilder().setId("old-" + i).setFingerprint(oldFps[i]));
+        }
+        assertEquals(null, insert(stub, old.build(), "old-*"));
+        reached.add("old-* stored");
     }
 
     @Test
@@ -295,6 +306,12 @@ class ReplicatedClusterIT {
         traffic.step("node-4 killed");
         cluster.process("node-4").kill9();
         cluster.awaitMember("node-4", "reported down", m -> !m.getLive());
+        if (reached.contains("old-* stored")) {
+            List<String> old = IntStream.range(0, OLD).mapToObj(i -> "old-" + i).toList();
+            assertEquals(OLD, retried(() -> stub.withDeadlineAfter(60, TimeUnit.SECONDS)
+                    .delete(DeleteRequest.newBuilder().addAllIds(old).build()).getDeleted(), "Delete of old-*"));
+            reached.add("old-* deleted");
+        }
         traffic.phase("drain");
         traffic.step("node-4 drained and removed");
         long drainStart = System.nanoTime();
@@ -308,11 +325,32 @@ class ReplicatedClusterIT {
         for (NodeShare n : afterRemove.getNodesList()) {
             assertEquals(2731, n.getReplicas(), 1.0, "share of " + n.getNode());
         }
+        reached.add("node-4 removed");
         awaitTraffic("after node-4 was removed", CALLS, ACKS);
     }
 
     @Test
     @Order(9)
+    void readdNode4_withTheDataItHadWhenKilled_keepsNothingDeletedSince() throws Exception {
+        require("node-4 removed", "old-* deleted");
+        SimdexAdmin admin = cluster.admin();
+        // Its copies stayed on disk (it was down when drained): a move onto it drops them first,
+        // else the pulls would add to them and the deleted old-* would come back.
+        traffic.step("node-4 added again");
+        cluster.launch("node-4");
+        cluster.awaitServing("node-4");
+        cluster.awaitMember("node-4", "joined again (live)", Member::getLive);
+        long moveStart = System.nanoTime();
+        MoveProgress last = admin.addNode("node-4", p -> { });
+        assertTrue(last.getDone(), last.toString());
+        figure("node-4 added again with the data it had when killed: %d partition replicas, %,d records in %.1f s",
+                last.getPartitionsDone(), last.getRecords(), seconds(moveStart));
+        BruteForce.assertNodeKeepsNone(cluster.shardAddress("node-4"), "node-4", oldFps, "old-");
+        awaitTraffic("after node-4 was added again", CALLS, ACKS);
+    }
+
+    @Test
+    @Order(10)
     void end_everyAnswerExact_everyAcknowledgedWriteKept() throws Exception {
         require("traffic running");
         Await.Outcome<?> founders = cluster.poll("node-1, node-2 and node-3 readable", cluster::nodes,
