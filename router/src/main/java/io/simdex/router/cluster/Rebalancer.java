@@ -44,7 +44,8 @@ import java.util.stream.IntStream;
  * {@link #ROUND} of them at a time rather than one stream's worth. A drain copies from the other
  * replicas of the drained node's partitions, several nodes at once, when that takes no more rounds
  * than copying from the drained node, and whenever the drained node is down ({@link #batches}),
- * so a node lost for good can be drained. For each round:
+ * so a node lost for good can be drained. First each target drops what it keeps of partitions it
+ * does not serve ({@link #clearTargets}). Then, for each round:
  * <ol>
  * <li>epoch e+1: each target is "incoming" for its batch, so every write now reaches it too;
  *     every live node is told the epoch, which fences out writes routed by an older map;</li>
