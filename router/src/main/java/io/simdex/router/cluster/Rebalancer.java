@@ -25,10 +25,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -165,7 +167,7 @@ public final class Rebalancer {
                 awaitCaughtUp(map, progress);
                 starting = new Round(map, planned, tally);
                 map = starting.start(pulls);
-                starting.awaitPulls();
+                map = starting.awaitPulls(map);
                 copied.add(starting);
                 starting = null;
             }
@@ -360,6 +362,8 @@ public final class Rebalancer {
         private final List<Future<Long>> running = new ArrayList<>();
         private final long[] records;
         private final RuntimeException[] failures;
+        /** Batches abandoned while the round's pulls ran: their targets went down. */
+        private final boolean[] abandoned;
         private PartitionMap copying;
         private long settledAt;
 
@@ -371,6 +375,7 @@ public final class Rebalancer {
             clears = Arrays.stream(sources).mapToLong(source -> view.clears(map.nodes().get(source).getId())).toArray();
             records = new long[batches.size()];
             failures = new RuntimeException[batches.size()];
+            abandoned = new boolean[batches.size()];
         }
 
         /** Makes the targets incoming and starts their pulls; returns the map installed. */
@@ -396,8 +401,33 @@ public final class Rebalancer {
             return copying;
         }
 
-        void awaitPulls() {
+        /**
+         * Waits for the round's pulls; returns the map installed. A batch whose target the failure
+         * detector reports down is abandoned at once and its pull cancelled, not once the round's
+         * other pulls have ended: an incoming replica must take every write of its partitions, so
+         * a dead one fails them until then, which is as long as the slowest copy of the round.
+         */
+        PartitionMap awaitPulls(PartitionMap current) {
+            PartitionMap now = current;
+            while (true) {
+                now = abandonTargetsDown(now);
+                Future<Long> pending = running.stream().filter(f -> !f.isDone()).findFirst().orElse(null);
+                if (pending == null) {
+                    break;
+                }
+                try {
+                    pending.get(1, TimeUnit.SECONDS); // a condition: every pull ended; looked at again each second for targets down
+                } catch (TimeoutException | ExecutionException | CancellationException e) {
+                    // outcomes are read below, once all have ended
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt(); // awaitPull below cancels the pulls and fails their batches
+                    break;
+                }
+            }
             for (int b = 0; b < batches.size(); b++) {
+                if (abandoned[b]) {
+                    continue;
+                }
                 try {
                     records[b] = awaitPull(running.get(b));
                 } catch (RuntimeException e) {
@@ -405,6 +435,23 @@ public final class Rebalancer {
                 }
             }
             tally.unswitched += Arrays.stream(records).sum();
+            return now;
+        }
+
+        /** Abandons the batches whose target is reported down, cancelling their pulls; returns the map installed. */
+        private PartitionMap abandonTargetsDown(PartitionMap now) {
+            Set<String> live = liveIds.get();
+            List<Batch> down = new ArrayList<>();
+            for (int b = 0; b < batches.size(); b++) {
+                String target = copying.nodes().get(batches.get(b).target()).getId();
+                if (!abandoned[b] && !live.contains(target)) {
+                    abandoned[b] = true;
+                    failures[b] = targetDown(target);
+                    running.get(b).cancel(true);
+                    down.add(batches.get(b));
+                }
+            }
+            return down.isEmpty() ? now : abandon(now, down);
         }
 
         /** Waits until {@link #SETTLE} has passed since the round's epoch, telling the caller why. */
@@ -435,10 +482,14 @@ public final class Rebalancer {
             for (int b = 0; b < batches.size(); b++) {
                 String target = copying.nodes().get(batches.get(b).target()).getId();
                 if (failures[b] == null && !live.contains(target)) {
-                    failures[b] = Status.UNAVAILABLE.withDescription(target + ", copied to, went down before its copy was switched in: run the"
-                            + " command again once it is back").asRuntimeException();
+                    failures[b] = targetDown(target);
                 }
             }
+        }
+
+        private static StatusRuntimeException targetDown(String target) {
+            return Status.UNAVAILABLE.withDescription(target + ", copied to, went down before its copy was switched in: run the command again"
+                    + " once it is back").asRuntimeException();
         }
 
         /** Whether {@link #SETTLE} has passed since the round's epoch. */
@@ -483,7 +534,9 @@ public final class Rebalancer {
                     copied += records[b];
                     succeeded.add(batches.get(b));
                 } catch (RuntimeException e) {
-                    failed.add(batches.get(b));
+                    if (!abandoned[b]) {
+                        failed.add(batches.get(b));
+                    }
                     if (failure == null) {
                         failure = e;
                     } else if (failure != e) {

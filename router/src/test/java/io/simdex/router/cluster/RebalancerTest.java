@@ -284,6 +284,48 @@ class RebalancerTest {
         c.nodes().forEach(n -> assertEquals(Set.of(), n.droppedWhilePlaced, "dropped on " + n.placed.getId() + " while it took their writes"));
     }
 
+    @Test
+    void join_whoseTargetGoesDownWhileAnotherPullRuns_abandonsItsBatchesWithoutWaitingForThatPull() throws Exception {
+        Cluster c = cluster(SOURCES, 2, null, 1);
+        // node-4 is reported down while node-1's pull runs, and that pull ends only once node-4's
+        // partitions have stopped being incoming (or after 20 s): writes to them fail meanwhile.
+        String node1 = c.nodes().get(0).placed.getAddress();
+        AtomicBoolean abandonedDuringThePull = new AtomicBoolean();
+        c.pulls().during = (source, partitions) -> {
+            if (source.equals(node1)) {
+                c.live().remove("node-4");
+                abandonedDuringThePull.set(awaitNoneIncoming(c.store(), Duration.ofSeconds(20)));
+            }
+        };
+
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                () -> assertTimeoutPreemptively(Duration.ofMinutes(2), () -> c.rebalancer().addNodeAndWait(c.joining())));
+        assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.toString());
+        assertTrue(e.getStatus().getDescription().startsWith("node-4, copied to, went down"), e.toString());
+        assertTrue(abandonedDuringThePull.get(), "node-4's partitions stayed incoming until every pull of its round had ended");
+        PartitionMap map = c.store().current();
+        assertEquals(0, map.partitionsOf(map.indexOf("node-4")).length, "nothing switched to node-4");
+        c.nodes().subList(0, SOURCES).forEach(n -> assertEquals(Set.of(), n.dropped, n.placed.getId() + " dropped nothing"));
+    }
+
+    /** Whether no partition of the map is incoming within {@code wait} (polled). */
+    private static boolean awaitNoneIncoming(PartitionMapStore store, Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            PartitionMap now = store.current();
+            if (IntStream.range(0, Partitions.COUNT).allMatch(p -> now.incoming(p).length == 0)) {
+                return true;
+            }
+            try {
+                Thread.sleep(20); // polls a condition: the map changing
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
     /** The rebalance onto node-4 fails naming node-2; the round's other batches moved, node-2's is back where it was. */
     private static void assertNode2sBatchAbandoned(Cluster c) {
         PartitionMap before = c.store().current();
