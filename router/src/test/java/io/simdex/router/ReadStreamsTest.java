@@ -18,6 +18,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.simdex.router.shard.Found;
 import io.simdex.router.shard.Ids;
 import io.simdex.router.shard.RemoteShardClient;
+import io.simdex.router.shard.ResetCountingChannel;
 import io.simdex.router.shard.ShardChannels;
 import io.simdex.router.shard.ShardEpochs;
 import io.simdex.server.NodeState;
@@ -215,9 +216,9 @@ class ReadStreamsTest {
 
     @Test
     void nodeGone_everyStreamConnectionReconnectsAtItsNextUse() throws Exception {
-        List<Resets> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<ResetCountingChannel> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
         RemoteShardClient node = node(NodeState.standalone(), true, address -> {
-            Resets c = new Resets(ShardChannels.forReplica(address));
+            ResetCountingChannel c = new ResetCountingChannel(ShardChannels.forReplica(address));
             opened.add(c);
             return c;
         });
@@ -246,57 +247,6 @@ class ReadStreamsTest {
         gate.countDown();
         for (int b = 0; b < batches.length; b++) {
             assertBruteForce(batches[b], answers.get(b).get(60, TimeUnit.SECONDS), 3);
-        }
-    }
-
-    /** A channel that counts {@link #resetConnectBackoff} calls. */
-    private static final class Resets extends ManagedChannel {
-        final ManagedChannel channel;
-        final LongAdder resets = new LongAdder();
-
-        Resets(ManagedChannel channel) {
-            this.channel = channel;
-        }
-
-        @Override
-        public void resetConnectBackoff() {
-            resets.increment();
-            channel.resetConnectBackoff();
-        }
-
-        @Override
-        public ManagedChannel shutdown() {
-            return channel.shutdown();
-        }
-
-        @Override
-        public boolean isShutdown() {
-            return channel.isShutdown();
-        }
-
-        @Override
-        public boolean isTerminated() {
-            return channel.isTerminated();
-        }
-
-        @Override
-        public ManagedChannel shutdownNow() {
-            return channel.shutdownNow();
-        }
-
-        @Override
-        public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-            return channel.awaitTermination(timeout, unit);
-        }
-
-        @Override
-        public <Q, A> io.grpc.ClientCall<Q, A> newCall(io.grpc.MethodDescriptor<Q, A> method, io.grpc.CallOptions options) {
-            return channel.newCall(method, options);
-        }
-
-        @Override
-        public String authority() {
-            return channel.authority();
         }
     }
 

@@ -17,7 +17,6 @@ import io.simdex.proto.v1.PartitionReplicas;
 import io.simdex.proto.v1.PlacedNode;
 import io.simdex.proto.v1.PlacementRequest;
 import io.simdex.proto.v1.PlacementResponse;
-import io.simdex.proto.v1.ShardControlGrpc;
 
 import java.util.Map;
 import java.util.Set;
@@ -68,7 +67,7 @@ public final class AdminService extends AdminGrpc.AdminImplBase {
 
     private boolean readable(String address) {
         try {
-            NodeStatus s = ShardControlGrpc.newBlockingStub(view.node(address).channel()).withDeadlineAfter(1, TimeUnit.SECONDS)
+            NodeStatus s = view.node(address).control().withDeadlineAfter(1, TimeUnit.SECONDS)
                     .status(NodeStatusRequest.getDefaultInstance());
             return s.getReadable();
         } catch (StatusRuntimeException e) {

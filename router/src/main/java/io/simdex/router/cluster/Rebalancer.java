@@ -9,7 +9,6 @@ import io.simdex.proto.v1.PlacedNode;
 import io.simdex.proto.v1.PullProgress;
 import io.simdex.proto.v1.PullRequest;
 import io.simdex.proto.v1.SetEpochRequest;
-import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.router.cluster.PartitionMap.Move;
 import io.simdex.router.transport.HandlerThreads;
 
@@ -236,7 +235,7 @@ public final class Rebalancer {
         byTarget.forEach((to, req) -> clears.add(pool.submit(() -> {
             PlacedNode n = map.nodes().get(to);
             try {
-                long dropped = ShardControlGrpc.newBlockingStub(view.node(n.getAddress()).channel()).withDeadlineAfter(10, TimeUnit.MINUTES)
+                long dropped = view.node(n.getAddress()).control().withDeadlineAfter(10, TimeUnit.MINUTES)
                         .dropPartitions(req.build()).getChanged();
                 if (dropped > 0) {
                     LOG.info(() -> n.getId() + " dropped " + dropped + " records of partitions it does not serve, left by an earlier move");
@@ -694,7 +693,7 @@ public final class Rebalancer {
             List<String> catchingUp = new ArrayList<>();
             Set<String> live = liveIds.get();
             for (PlacedNode n : map.nodes()) {
-                if (live.contains(n.getId()) && !ShardControlGrpc.newBlockingStub(view.node(n.getAddress()).channel())
+                if (live.contains(n.getId()) && !view.node(n.getAddress()).control()
                         .withDeadlineAfter(5, TimeUnit.SECONDS).status(NodeStatusRequest.getDefaultInstance()).getReadable()) {
                     catchingUp.add(n.getId());
                 }
@@ -802,7 +801,7 @@ public final class Rebalancer {
     private long pull(PartitionMap map, int source, int target, List<Move> batch, java.util.function.LongConsumer progress) {
         PullRequest.Builder req = PullRequest.newBuilder().setSource(map.nodes().get(source).getAddress());
         batch.forEach(m -> req.addPartitions(m.partition()));
-        Iterator<PullProgress> it = ShardControlGrpc.newBlockingStub(view.node(map.nodes().get(target).getAddress()).channel())
+        Iterator<PullProgress> it = view.node(map.nodes().get(target).getAddress()).control()
                 .withDeadlineAfter(2, TimeUnit.HOURS).pullPartitions(req.build());
         long records = 0;
         while (it.hasNext()) {
@@ -852,7 +851,7 @@ public final class Rebalancer {
             return;
         }
         try {
-            ShardControlGrpc.newBlockingStub(view.node(n.getAddress()).channel()).withDeadlineAfter(10, TimeUnit.MINUTES).dropPartitions(req.build());
+            view.node(n.getAddress()).control().withDeadlineAfter(10, TimeUnit.MINUTES).dropPartitions(req.build());
         } catch (StatusRuntimeException e) {
             LOG.warning("dropping moved partitions on " + n.getId() + " failed (" + e.getStatus() + "); the copy stays on disk");
         }
@@ -873,7 +872,7 @@ public final class Rebalancer {
         Set<String> live = liveIds.get();
         for (PlacedNode n : map.nodes()) {
             if (live.contains(n.getId())) {
-                ShardControlGrpc.newBlockingStub(view.node(n.getAddress()).channel()).withDeadlineAfter(10, TimeUnit.SECONDS)
+                view.node(n.getAddress()).control().withDeadlineAfter(10, TimeUnit.SECONDS)
                         .setEpoch(SetEpochRequest.newBuilder().setEpoch(map.epoch()).build());
             }
         }

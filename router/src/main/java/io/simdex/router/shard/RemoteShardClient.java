@@ -8,6 +8,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Internal;
 import com.google.protobuf.UnsafeByteOperations;
 import io.grpc.Context;
+import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.IdList;
 import io.simdex.proto.v1.ShardBucketAddManyRequest;
@@ -16,6 +17,7 @@ import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardContentRequest;
 import io.simdex.proto.v1.ShardDropUrlJobRequest;
 import io.simdex.proto.v1.ShardExpireRequest;
+import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.proto.v1.ShardGrpc;
 import io.simdex.proto.v1.ShardIdsRequest;
 import io.simdex.proto.v1.ShardIntentRequest;
@@ -113,6 +115,20 @@ public final class RemoteShardClient implements ShardClient {
 
     public ManagedChannel channel() {
         return channel;
+    }
+
+    /**
+     * A blocking stub for the node's control service, whose calls wait for the channel to be
+     * ready (up to their deadline) rather than fail at once. A channel backing off from earlier
+     * failures reconnects first: a node restarted since this router last reached it (a node
+     * drained while down and added again, say) may get no other call to wake the channel for
+     * minutes, and a control call would fail on the old connection's error meanwhile.
+     */
+    public ShardControlGrpc.ShardControlBlockingStub control() {
+        if (channel.getState(false) == ConnectivityState.TRANSIENT_FAILURE) {
+            channel.resetConnectBackoff();
+        }
+        return ShardControlGrpc.newBlockingStub(channel).withWaitForReady();
     }
 
     private ShardGrpc.ShardFutureStub stub() {
