@@ -163,7 +163,7 @@ public final class Rebalancer {
                     failure = f.cause;
                     break;
                 }
-                awaitCaughtUp(map, progress);
+                awaitCaughtUp(map, tally);
                 starting = new Round(map, planned, tally);
                 map = starting.start(pulls);
                 map = starting.awaitPulls(map);
@@ -687,7 +687,7 @@ public final class Rebalancer {
      * Waits until no live node is catching up: a node still pulling its partitions from peers
      * (after a restart) would pull back a partition that a move has just dropped from it.
      */
-    private void awaitCaughtUp(PartitionMap map, Consumer<MoveProgress> progress) {
+    private void awaitCaughtUp(PartitionMap map, Tally tally) {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
         while (true) {
             List<String> catchingUp = new ArrayList<>();
@@ -704,8 +704,7 @@ public final class Rebalancer {
             if (System.nanoTime() > deadline) {
                 throw Status.UNAVAILABLE.withDescription(catchingUp + " still catching up after 30 minutes").asRuntimeException();
             }
-            progress.accept(MoveProgress.newBuilder().setEpoch(map.epoch()).setStage("waiting for " + String.join(", ", catchingUp)
-                    + " to catch up").build());
+            tally.progress.accept(tally.sofar(0, map.epoch()).setStage("waiting for " + String.join(", ", catchingUp) + " to catch up").build());
             try {
                 Thread.sleep(1000);
             } catch (InterruptedException e) {

@@ -244,6 +244,19 @@ class RebalancerTest {
     }
 
     @Test
+    void join_whileANodeCatchesUp_waitsForIt_sayingSoWithTheMovesTotal() throws Exception {
+        Cluster c = cluster(SOURCES, 2, null, SOURCES);
+        c.nodes().get(1).unreadableFor.set(2);
+        List<MoveProgress> seen = c.rebalancer().addNode(c.joining());
+
+        MoveProgress waiting = seen.stream().filter(p -> p.getStage().equals("waiting for node-2 to catch up")).findFirst().orElseThrow(
+                () -> new AssertionError("no progress says it waits for node-2: " + seen));
+        assertEquals(2048, waiting.getPartitionsTotal(), waiting.toString());
+        assertTrue(seen.get(seen.size() - 1).getDone(), seen.get(seen.size() - 1).toString());
+        assertTrue(c.nodes().get(1).unreadableFor.get() < 0, "node-2 was asked again once it had caught up");
+    }
+
+    @Test
     void join_whoseNextEpochANodeRefuses_abandonsTheRoundsCopiedAndNotSwitched() throws Exception {
         Cluster c = cluster(SOURCES, 2, 1, null, SOURCES, Duration.ofMinutes(10));
         // While the first round copies, node-1 is set to refuse its next epoch: the second
@@ -524,9 +537,15 @@ class RebalancerTest {
     /** Rebalancer.addNode and drain, progress kept. */
     private record Joiner(Rebalancer rebalancer) {
         MoveProgress addNodeAndWait(PlacedNode node) {
+            List<MoveProgress> seen = addNode(node);
+            return seen.get(seen.size() - 1);
+        }
+
+        /** Every progress message of the join. */
+        List<MoveProgress> addNode(PlacedNode node) {
             List<MoveProgress> seen = new ArrayList<>();
             rebalancer.addNode(node, seen::add);
-            return seen.get(seen.size() - 1);
+            return seen;
         }
 
         MoveProgress drainAndWait(String nodeId) {
@@ -643,6 +662,8 @@ class RebalancerTest {
         final Set<Integer> droppedWhilePlaced = ConcurrentHashMap.newKeySet();
         volatile Supplier<PartitionMap> map;
         private volatile boolean pulledInto;
+        /** Status calls still to answer "not readable" (catching up). */
+        final AtomicInteger unreadableFor = new AtomicInteger();
         /** Set: the next SetEpoch fails (UNAVAILABLE "epoch refused"), and this is cleared. */
         final AtomicBoolean refuseNextEpoch = new AtomicBoolean();
         private final Pulls pulls;
@@ -656,7 +677,7 @@ class RebalancerTest {
 
         @Override
         public void status(NodeStatusRequest req, StreamObserver<NodeStatus> out) {
-            out.onNext(NodeStatus.newBuilder().setNodeId(placed.getId()).setReadable(true).build());
+            out.onNext(NodeStatus.newBuilder().setNodeId(placed.getId()).setReadable(unreadableFor.getAndDecrement() <= 0).build());
             out.onCompleted();
         }
 
