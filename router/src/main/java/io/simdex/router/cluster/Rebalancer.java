@@ -9,6 +9,7 @@ import io.simdex.proto.v1.PlacedNode;
 import io.simdex.proto.v1.PullProgress;
 import io.simdex.proto.v1.PullRequest;
 import io.simdex.proto.v1.SetEpochRequest;
+import io.simdex.router.cluster.MovePlan.Batch;
 import io.simdex.router.cluster.PartitionMap.Move;
 import io.simdex.router.transport.HandlerThreads;
 
@@ -18,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Deque;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,18 +33,23 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.function.ToIntFunction;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import static io.simdex.router.cluster.MovePlan.ROUND;
+import static io.simdex.router.cluster.MovePlan.batches;
+import static io.simdex.router.cluster.MovePlan.keepsAll;
+import static io.simdex.router.cluster.MovePlan.moves;
+import static io.simdex.router.cluster.MovePlan.rounds;
+
 /**
  * Moves partition replicas between nodes while the cluster serves. Moves go in batches (same
- * source and target), and batches in rounds of up to {@link #ROUND} batches from different
+ * source and target), and batches in rounds of up to {@link MovePlan#ROUND} batches from different
  * sources, copied at once: a node joining N others takes a batch from each of up to
- * {@link #ROUND} of them at a time rather than one stream's worth. A drain copies from the other
+ * {@link MovePlan#ROUND} of them at a time rather than one stream's worth. A drain copies from the other
  * replicas of the drained node's partitions, several nodes at once, when that takes no more rounds
- * than copying from the drained node, and whenever the drained node is down ({@link #batches}),
+ * than copying from the drained node, and whenever the drained node is down ({@link MovePlan#batches}),
  * so a node lost for good can be drained. First each target drops what it keeps of partitions it
  * does not serve ({@link #clearTargets}). Then, for each round:
  * <ol>
@@ -66,14 +71,6 @@ import java.util.stream.IntStream;
  */
 public final class Rebalancer {
     private static final Logger LOG = Logger.getLogger(Rebalancer.class.getName());
-    /** Partitions per batch: a pull scans the source's maps once per batch. */
-    static final int BATCH = 512;
-    /**
-     * Batches copied at once, each from another source: a source's export scans its maps once
-     * per batch, so two batches of one source would scan them twice at the same time.
-     */
-    static final int ROUND = 4;
-
     /**
      * How long after a round's epoch a write routed by the older map may still get a source marked
      * behind. Each node's SetEpoch waits for the calls routed by an older map, so when the epoch
@@ -626,32 +623,6 @@ public final class Rebalancer {
         }
     }
 
-    /**
-     * Batches in rounds: each round takes, in order, the next batches whose sources it has not
-     * got yet, up to {@link #ROUND}.
-     */
-    static List<List<Batch>> rounds(List<Batch> batches) {
-        List<List<Batch>> rounds = new ArrayList<>();
-        List<Batch> left = new ArrayList<>(batches);
-        while (!left.isEmpty()) {
-            List<Batch> round = new ArrayList<>();
-            Set<Integer> sources = new HashSet<>();
-            for (Iterator<Batch> it = left.iterator(); it.hasNext() && round.size() < ROUND; ) {
-                Batch batch = it.next();
-                if (sources.add(batch.source())) {
-                    round.add(batch);
-                    it.remove();
-                }
-            }
-            rounds.add(round);
-        }
-        return rounds;
-    }
-
-    private static List<Move> moves(List<Batch> batches) {
-        return batches.stream().flatMap(b -> b.moves().stream()).toList();
-    }
-
     /** "from a, b to c": nodes {@code from}, and the targets of {@code round}. */
     private static String describe(PartitionMap map, IntStream from, List<Batch> round) {
         String sources = from.distinct().mapToObj(n -> map.nodes().get(n).getId()).collect(Collectors.joining(", "));
@@ -714,70 +685,6 @@ public final class Rebalancer {
         }
     }
 
-    /**
-     * Moves of one target copied from one source, at most {@link #BATCH} partitions: the source
-     * keeps all of them, and each move's {@code from} is the replica its target replaces.
-     */
-    record Batch(int source, int target, List<Move> moves) {
-    }
-
-    /**
-     * Moves grouped by (source, target), at most {@link #BATCH} partitions each. A move copies
-     * from the replica it replaces, unless that node is draining and the plan is spread
-     * ({@link #spread}): then from another replica of its partition. The spread plan is taken
-     * when a draining node is down (nothing can be copied from it, and no other node keeps all
-     * of a batch of its partitions), else when it takes no more rounds: each batch scans its
-     * source's maps whole ({@code PartitionExport}), so a round costs about one scan however
-     * small its batches, and spreading a drain over the other replicas cuts it into up to one
-     * batch per (source, target) pair. In placements grown by joins from 3 nodes, draining one of
-     * 4 at R=2 takes 2 rounds spread against 6 direct; one of 10 at R=3, 11 against 9.
-     */
-    static List<Batch> batches(PartitionMap map, List<Move> moves, Set<String> live) {
-        List<Batch> direct = group(moves, Move::from);
-        List<Batch> spread = spread(map, moves, live);
-        boolean drainedDown = moves.stream().anyMatch(m -> map.nodes().get(m.from()).getDraining()
-                && !live.contains(map.nodes().get(m.from()).getId()));
-        return drainedDown || rounds(spread).size() <= rounds(direct).size() ? spread : direct;
-    }
-
-    /**
-     * The moves off draining nodes copied from the live replica of their partition, not
-     * draining, that has the fewest copies to serve so far (the draining node itself if there is
-     * none, as at R=1); the others from the replica they replace.
-     */
-    private static List<Batch> spread(PartitionMap map, List<Move> moves, Set<String> live) {
-        int[] serving = new int[map.nodes().size()];
-        return group(moves, m -> {
-            int source = m.from();
-            if (map.nodes().get(m.from()).getDraining()) {
-                for (int r : map.replicas(m.partition())) {
-                    PlacedNode n = map.nodes().get(r);
-                    if (r != m.from() && !n.getDraining() && live.contains(n.getId())
-                            && (source == m.from() || serving[r] < serving[source])) {
-                        source = r;
-                    }
-                }
-            }
-            serving[source]++;
-            return source;
-        });
-    }
-
-    /** Moves grouped by (the source {@code sourceOf} picks, target), in order, at most {@link #BATCH} partitions each. */
-    private static List<Batch> group(List<Move> moves, ToIntFunction<Move> sourceOf) {
-        Map<Long, List<Move>> byPair = new LinkedHashMap<>();
-        for (Move m : moves) {
-            byPair.computeIfAbsent(((long) sourceOf.applyAsInt(m) << 32) | m.to(), k -> new ArrayList<>()).add(m);
-        }
-        List<Batch> out = new ArrayList<>();
-        byPair.forEach((pair, pairMoves) -> {
-            for (int i = 0; i < pairMoves.size(); i += BATCH) {
-                out.add(new Batch((int) (pair >>> 32), pair.intValue(), pairMoves.subList(i, Math.min(pairMoves.size(), i + BATCH))));
-            }
-        });
-        return out;
-    }
-
     /** A live replica that keeps every partition of the batch: its source, or another one. */
     private int sourceOf(PartitionMap map, Batch batch) {
         Set<String> live = liveIds.get();
@@ -791,10 +698,6 @@ public final class Rebalancer {
         }
         throw Status.UNAVAILABLE.withDescription("no live replica keeps all of " + batch.moves().size() + " partitions of node "
                 + map.nodes().get(batch.source()).getId()).asRuntimeException();
-    }
-
-    private static boolean keepsAll(PartitionMap map, int node, List<Move> moves) {
-        return moves.stream().allMatch(m -> Arrays.stream(map.replicas(m.partition())).anyMatch(r -> r == node));
     }
 
     private long pull(PartitionMap map, int source, int target, List<Move> batch, java.util.function.LongConsumer progress) {
