@@ -127,21 +127,27 @@ public final class Rebalancer {
                 caller.accept(p);
             }
         };
-        PartitionMap map = abandonLeftovers(store.current());
-        List<Batch> batches = batches(map, map.balancingMoves(), liveIds.get());
-        List<List<Batch>> rounds = rounds(batches);
-        Tally tally = new Tally(batches.stream().mapToInt(b -> b.moves().size()).sum(), progress);
-        progress.accept(MoveProgress.newBuilder().setPartitionsTotal(tally.total).setEpoch(map.epoch())
-                .setStage(tally.total == 0 ? "balanced: nothing to move" : "moving " + tally.total + " partition replicas in " + batches.size()
-                        + " batches, " + rounds.size() + " rounds").build());
+        PartitionMap first = abandonLeftovers(store.current());
+        PartitionMap map = first;
+        List<Batch> planned = batches(first, first.balancingMoves(), liveIds.get());
         ExecutorService pulls = HandlerThreads.pool(ROUND, "rebalance-pull");
+        Set<Integer> down;
         try {
-            clearTargets(map, batches, pulls);
+            down = clearTargets(map, planned, pulls);
         } catch (RuntimeException e) {
             pulls.shutdownNow();
             throw e;
         }
-        RuntimeException failure = null;
+        List<Batch> batches = planned.stream().filter(b -> !down.contains(b.target())).toList();
+        RuntimeException failure = down.isEmpty() ? null : Status.UNAVAILABLE.withDescription(down.stream()
+                .map(to -> first.nodes().get(to).getId()).collect(Collectors.joining(", ")) + ", to receive partitions, down: "
+                + (moves(planned).size() - moves(batches).size()) + " partition replicas stay where they are; run the command again once"
+                + " back").asRuntimeException();
+        List<List<Batch>> rounds = rounds(batches);
+        Tally tally = new Tally(moves(batches).size(), progress);
+        progress.accept(MoveProgress.newBuilder().setPartitionsTotal(tally.total).setEpoch(map.epoch())
+                .setStage(tally.total == 0 ? (failure == null ? "balanced: nothing to move" : "nothing can move now") : "moving " + tally.total + " partition replicas in " + batches.size()
+                        + " batches, " + rounds.size() + " rounds").build());
         // Rounds copy one after another; each is switched once SETTLE has passed since its
         // epoch (settleOf), while the rounds after it copy: the waits overlap the copies.
         // Rounds whose pull failed, or whose partitions the next round moves again, are
@@ -149,19 +155,19 @@ public final class Rebalancer {
         Deque<Round> copied = new ArrayDeque<>();
         Round starting = null;
         try {
-            for (List<Batch> planned : rounds) {
-                boolean finishAll = copied.stream().anyMatch(r -> r.pullFailed() || r.touches(planned));
+            for (List<Batch> round : rounds) {
+                boolean finishAll = copied.stream().anyMatch(r -> r.pullFailed() || r.touches(round));
                 try {
                     while (!copied.isEmpty() && (finishAll || copied.peek().settled())) {
                         map = finishOldest(copied, map);
                     }
                 } catch (Failed f) {
                     map = f.map;
-                    failure = f.cause;
+                    failure = also(failure, f.cause);
                     break;
                 }
                 awaitCaughtUp(map, tally);
-                starting = new Round(map, planned, tally);
+                starting = new Round(map, round, tally);
                 map = starting.start(pulls);
                 map = starting.awaitPulls(map);
                 copied.add(starting);
@@ -172,11 +178,7 @@ public final class Rebalancer {
                     map = finishOldest(copied, map);
                 } catch (Failed f) {
                     map = f.map;
-                    if (failure == null) {
-                        failure = f.cause;
-                    } else {
-                        failure.addSuppressed(f.cause);
-                    }
+                    failure = also(failure, f.cause);
                 }
             }
         } catch (RuntimeException e) {
@@ -197,6 +199,15 @@ public final class Rebalancer {
                 .setEpoch(map.epoch()).setDone(true).setStage("done").build());
     }
 
+    /** {@code first}, with {@code next} suppressed in it; {@code next} when there is no first. */
+    private static RuntimeException also(RuntimeException first, RuntimeException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
+    }
+
     /**
      * Drops at each target what it keeps of partitions it neither serves nor takes writes for,
      * before any of those is incoming there: a copy left on a node by an earlier move (a drop it
@@ -204,10 +215,12 @@ public final class Rebalancer {
      * lacks the deletes and rebinds made since; a pull, which adds to what is there, would bring
      * those records back, and any such copy counts in the collection's stats. Nothing writes
      * those partitions there meanwhile: the node is no replica of them, and the epoch keeps
-     * older maps' writes out. The targets are cleared at once, each in one pass over its maps; a
-     * target that cannot be fails the command before anything moves.
+     * older maps' writes out. The live targets are cleared at once, each in one pass over its
+     * maps; a live target that cannot be fails the command before anything moves. Returns the
+     * targets that are down: their batches are left out of the move, even if they come back
+     * during it.
      */
-    private void clearTargets(PartitionMap map, List<Batch> batches, ExecutorService pool) {
+    private Set<Integer> clearTargets(PartitionMap map, List<Batch> batches, ExecutorService pool) {
         Map<Integer, PartitionsRequest.Builder> byTarget = new LinkedHashMap<>();
         for (Batch b : batches) {
             byTarget.computeIfAbsent(b.target(), to -> {
@@ -221,13 +234,8 @@ public final class Rebalancer {
             });
         }
         Set<String> live = liveIds.get();
-        for (int to : byTarget.keySet()) {
-            String id = map.nodes().get(to).getId();
-            if (!live.contains(id)) {
-                throw Status.UNAVAILABLE.withDescription(id + ", to receive partitions, is down: nothing moved; run the command again once it"
-                        + " is back").asRuntimeException();
-            }
-        }
+        Set<Integer> down = byTarget.keySet().stream().filter(to -> !live.contains(map.nodes().get(to).getId())).collect(Collectors.toSet());
+        byTarget.keySet().removeAll(down);
         List<Future<Long>> clears = new ArrayList<>();
         byTarget.forEach((to, req) -> clears.add(pool.submit(() -> {
             PlacedNode n = map.nodes().get(to);
@@ -246,6 +254,7 @@ public final class Rebalancer {
         for (Future<Long> clear : clears) {
             awaitPull(clear);
         }
+        return down;
     }
 
     private static boolean contains(int[] values, int v) {

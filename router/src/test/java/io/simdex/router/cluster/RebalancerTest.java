@@ -389,6 +389,31 @@ class RebalancerTest {
     }
 
     @Test
+    void drain_whereAReceivingNodeIsDown_movesTheOthersShares_leavesItsOnTheDrainedNode() throws Exception {
+        // R=2 over four nodes, node-4 drained while node-3 is down: node-1 and node-2 take their
+        // shares; node-3's stays on node-4, and node-3 is sent nothing, not even a clear.
+        Cluster c = cluster(SOURCES + 1, 2, null, 2);
+        FakeNode node3 = c.nodes().get(2);
+        c.live().remove("node-3");
+        PartitionMap before = c.store().current();
+        int onNode4 = before.partitionsOf(before.indexOf("node-4")).length;
+
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> c.rebalancer().drainAndWait("node-4"));
+        assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.toString());
+        assertTrue(e.getStatus().getDescription().startsWith("node-3, to receive partitions, down: "), e.toString());
+        PartitionMap map = c.store().current();
+        int left = map.partitionsOf(map.indexOf("node-4")).length;
+        assertTrue(left > 0 && left < onNode4, left + " of node-4's " + onNode4 + " partitions left on it");
+        assertEquals(before.partitionsOf(before.indexOf("node-3")).length, map.partitionsOf(map.indexOf("node-3")).length, "node-3's share");
+        for (int p = 0; p < Partitions.COUNT; p++) {
+            assertEquals(0, map.incoming(p).length, "partition " + p + " left incoming");
+        }
+        assertFalse(node3.pulledInto, "a pull into node-3");
+        assertEquals(0, node3.dropCalls.get(), "drops sent to node-3");
+        assertEquals(onNode4 - left, c.target().dropped.size(), "node-4 dropped what moved off it");
+    }
+
+    @Test
     void drain_atOneReplica_copiesFromTheDrainedNode_oneBatchAtATime() throws Exception {
         Cluster c = cluster(SOURCES + 1, 1, null, 1);
         PartitionMap before = c.store().current();
@@ -587,6 +612,8 @@ class RebalancerTest {
         final PlacedNode placed;
         /** Partitions the node keeps records of: those placed on it, and those pulled into it, wholly or in part. */
         final Set<Integer> held = ConcurrentHashMap.newKeySet();
+        /** DropPartitions calls it got. */
+        final AtomicInteger dropCalls = new AtomicInteger();
         /** Partitions dropped that it kept records of. */
         final Set<Integer> dropped = ConcurrentHashMap.newKeySet();
         /** Partitions dropped that it kept records of, before anything was pulled into it. */
@@ -594,7 +621,7 @@ class RebalancerTest {
         /** Partitions dropped while the map had the node as a replica of them or incoming. */
         final Set<Integer> droppedWhilePlaced = ConcurrentHashMap.newKeySet();
         volatile Supplier<PartitionMap> map;
-        private volatile boolean pulledInto;
+        volatile boolean pulledInto;
         /** Status calls still to answer "not readable" (catching up). */
         final AtomicInteger unreadableFor = new AtomicInteger();
         /** Set: the next SetEpoch fails (UNAVAILABLE "epoch refused"), and this is cleared. */
@@ -626,6 +653,7 @@ class RebalancerTest {
 
         @Override
         public void dropPartitions(PartitionsRequest req, StreamObserver<ShardCountResponse> out) {
+            dropCalls.incrementAndGet();
             PartitionMap now = map.get();
             int me = now.indexOf(placed.getId());
             for (int p : req.getPartitionsList()) {
