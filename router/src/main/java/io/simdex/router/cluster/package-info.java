@@ -10,5 +10,12 @@
  * partitions again, and a write one of its replicas missed is acknowledged only once that
  * mark is committed ({@link io.simdex.router.cluster.MissedWrites}). Otherwise the data path
  * reads the current view and never waits on Atomix.
+ *
+ * <p>A move ({@link io.simdex.router.cluster.Rebalancer}) is planned by
+ * {@link io.simdex.router.cluster.MovePlan}, runs in rounds
+ * ({@link io.simdex.router.cluster.MoveRound}), and reaches the map and the nodes only through
+ * {@link io.simdex.router.cluster.MoveCalls}. A node receives partitions only once it has
+ * dropped what it kept of partitions it does not serve, and a move that fails leaves no node
+ * incoming.
  */
 package io.simdex.router.cluster;
