@@ -65,52 +65,57 @@ final class MoveCalls {
     }
 
     /**
-     * Drops at each target what it keeps of partitions it neither serves nor takes writes for,
-     * before any of those is incoming there: a copy left on a node by an earlier move (a drop it
-     * missed while it was down, a move given back, a node drained while down and added again)
-     * lacks the deletes and rebinds made since; a pull, which adds to what is there, would bring
-     * those records back, and any such copy counts in the collection's stats. Nothing writes
-     * those partitions there meanwhile: the node is no replica of them, and the epoch keeps
-     * older maps' writes out. The live targets are cleared at once, each in one pass over its
-     * maps; a live target that cannot be fails the command before anything moves. Returns the
-     * targets that are down: their batches are left out of the move, even if they come back
-     * during it.
+     * Drops at every live node what it keeps of partitions it neither serves nor takes writes
+     * for, before anything of the move is incoming: a copy left on a node by an earlier move (a
+     * drop it missed while it was down, a move given back, a node drained while down and added
+     * again) lacks the deletes and rebinds made since, a pull adds to what is there, so a node
+     * receiving those partitions again would bring those records back, and every such record
+     * counts in the collection's stats. Nothing writes those partitions there meanwhile: the
+     * node is no replica of them, and the epoch keeps older maps' writes out. The nodes are
+     * cleared at once, each in one pass over its maps. A receiving node that cannot be fails
+     * the command before anything moves; another is logged, as it receives nothing. Returns the
+     * receiving nodes that are down: their batches are left out of the move, even if they come
+     * back during it.
      */
-    Set<Integer> clearTargets(PartitionMap map, List<Batch> batches, ExecutorService pool) {
-        Map<Integer, PartitionsRequest.Builder> byTarget = new LinkedHashMap<>();
-        for (Batch b : batches) {
-            byTarget.computeIfAbsent(b.target(), to -> {
-                PartitionsRequest.Builder req = PartitionsRequest.newBuilder();
-                for (int p = 0; p < io.simdex.core.Partitions.COUNT; p++) {
-                    if (!contains(map.replicas(p), to) && !contains(map.incoming(p), to)) {
-                        req.addPartitions(p);
-                    }
-                }
-                return req;
-            });
-        }
+    Set<Integer> clearStale(PartitionMap map, List<Batch> batches, ExecutorService pool) {
+        Set<Integer> targets = batches.stream().map(Batch::target).collect(Collectors.toSet());
         Set<String> live = liveIds.get();
-        Set<Integer> down = byTarget.keySet().stream().filter(to -> !live.contains(map.nodes().get(to).getId())).collect(Collectors.toSet());
-        byTarget.keySet().removeAll(down);
-        List<Future<Long>> clears = new ArrayList<>();
-        byTarget.forEach((to, req) -> clears.add(pool.submit(() -> {
-            PlacedNode n = map.nodes().get(to);
-            try {
-                long dropped = view.node(n.getAddress()).control().withDeadlineAfter(10, TimeUnit.MINUTES)
-                        .dropPartitions(req.build()).getChanged();
-                if (dropped > 0) {
-                    LOG.info(() -> n.getId() + " dropped " + dropped + " records of partitions it does not serve, left by an earlier move");
-                }
-                return dropped;
-            } catch (StatusRuntimeException e) {
-                throw Status.UNAVAILABLE.withDescription("could not drop what " + n.getId() + " keeps of partitions it does not serve, before"
-                        + " it receives some (" + e.getStatus() + "); nothing moved").withCause(e).asRuntimeException();
+        Map<Integer, Future<Long>> clears = new LinkedHashMap<>();
+        for (int node = 0; node < map.nodes().size(); node++) {
+            PlacedNode n = map.nodes().get(node);
+            PartitionsRequest stale = notServed(map, node);
+            if (live.contains(n.getId()) && stale.getPartitionsCount() > 0) {
+                clears.put(node, pool.submit(() -> view.node(n.getAddress()).control().withDeadlineAfter(10, TimeUnit.MINUTES)
+                        .dropPartitions(stale).getChanged()));
             }
-        })));
-        for (Future<Long> clear : clears) {
-            awaitPull(clear);
         }
-        return down;
+        for (Map.Entry<Integer, Future<Long>> clear : clears.entrySet()) {
+            String id = map.nodes().get(clear.getKey()).getId();
+            try {
+                long dropped = awaitPull(clear.getValue());
+                if (dropped > 0) {
+                    LOG.info(() -> id + " dropped " + dropped + " records of partitions it does not serve, left by an earlier move");
+                }
+            } catch (StatusRuntimeException e) {
+                if (targets.contains(clear.getKey())) {
+                    throw Status.UNAVAILABLE.withDescription("could not drop what " + id + " keeps of partitions it does not serve, before it"
+                            + " receives some (" + e.getStatus() + "); nothing moved").withCause(e).asRuntimeException();
+                }
+                LOG.warning("could not drop what " + id + " keeps of partitions it does not serve (" + e.getStatus() + "); it receives none");
+            }
+        }
+        return targets.stream().filter(to -> !live.contains(map.nodes().get(to).getId())).collect(Collectors.toSet());
+    }
+
+    /** The partitions of which {@code node} is neither a replica nor incoming. */
+    private static PartitionsRequest notServed(PartitionMap map, int node) {
+        PartitionsRequest.Builder req = PartitionsRequest.newBuilder();
+        for (int p = 0; p < io.simdex.core.Partitions.COUNT; p++) {
+            if (!contains(map.replicas(p), node) && !contains(map.incoming(p), node)) {
+                req.addPartitions(p);
+            }
+        }
+        return req.build();
     }
 
     /** Whether {@code values} holds {@code v}. */
@@ -194,7 +199,7 @@ final class MoveCalls {
             push(back);
         } catch (RuntimeException e) {
             // A target not told may still take writes routed by the older map after its drop:
-            // the next move onto it drops what they leave (clearTargets).
+            // the next move drops what they leave (clearStale).
             LOG.warning("abandoned a failed move, but not every node took its epoch: " + e);
         }
         batches.forEach(batch -> drop(back, batch.target(), batch.moves()));

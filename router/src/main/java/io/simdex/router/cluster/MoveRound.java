@@ -261,7 +261,7 @@ final class MoveRound {
                 } catch (RuntimeException e) {
                     // Switched, but a node may not know it yet, and a router still routing
                     // by the older map may read a replaced copy there: those stay on disk,
-                    // for the next move onto their nodes to drop (MoveCalls.clearTargets).
+                    // for the next move to drop (MoveCalls.clearStale).
                     if (failure == null) {
                         failure = e;
                     } else {

@@ -36,8 +36,8 @@ import static io.simdex.router.cluster.MovePlan.rounds;
  * {@link MovePlan#ROUND} of them at a time rather than one stream's worth. A drain copies from the other
  * replicas of the drained node's partitions, several nodes at once, when that takes no more rounds
  * than copying from the drained node, and whenever the drained node is down ({@link MovePlan#batches}),
- * so a node lost for good can be drained. First each target drops what it keeps of partitions it
- * does not serve ({@link MoveCalls#clearTargets}). Then, for each round ({@link MoveRound}):
+ * so a node lost for good can be drained. First every live node drops what it keeps of partitions
+ * it does not serve ({@link MoveCalls#clearStale}). Then, for each round ({@link MoveRound}):
  * <ol>
  * <li>epoch e+1: each target is "incoming" for its batch, so every write now reaches it too;
  *     every live node is told the epoch, which fences out writes routed by an older map;</li>
@@ -123,7 +123,7 @@ public final class Rebalancer {
         Deque<MoveRound> copied = new ArrayDeque<>();
         MoveRound starting = null;
         try {
-            Set<Integer> down = calls.clearTargets(map, planned, pulls);
+            Set<Integer> down = calls.clearStale(map, planned, pulls);
             List<Batch> batches = planned.stream().filter(b -> !down.contains(b.target())).toList();
             if (!down.isEmpty()) {
                 failure = targetsDown(map, down, moves(planned).size() - moves(batches).size());

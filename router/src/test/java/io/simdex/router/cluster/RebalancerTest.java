@@ -257,6 +257,22 @@ class RebalancerTest {
     }
 
     @Test
+    void join_whereEveryNodeKeepsAnOldCopyOfPartitionsItDoesNotServe_dropsThemAll() throws Exception {
+        Cluster c = cluster(SOURCES, 2, null, SOURCES);
+        // Drops missed earlier left every node records of every partition: each keeps, at the
+        // end, exactly what it serves, and nothing it served was dropped meanwhile.
+        c.nodes().forEach(n -> IntStream.range(0, Partitions.COUNT).forEach(n.held::add));
+        MoveProgress last = c.rebalancer().addNodeAndWait(c.joining());
+
+        assertTrue(last.getDone(), last.toString());
+        PartitionMap map = c.store().current();
+        for (FakeNode n : c.nodes()) {
+            assertEquals(set(map.partitionsOf(map.indexOf(n.placed.getId()))), n.held, "what " + n.placed.getId() + " keeps");
+            assertEquals(Set.of(), n.droppedWhilePlaced, "dropped on " + n.placed.getId() + " while it took their writes");
+        }
+    }
+
+    @Test
     void join_whoseNextEpochANodeRefuses_abandonsTheRoundsCopiedAndNotSwitched() throws Exception {
         Cluster c = cluster(SOURCES, 2, 1, null, SOURCES, Duration.ofMinutes(10));
         // While the first round copies, node-1 is set to refuse its next epoch: the second
