@@ -319,11 +319,12 @@ class RebalancerTest {
         // node-4 is reported down while node-1's pull runs, and that pull ends only once node-4's
         // partitions have stopped being incoming (or after 20 s): writes to them fail meanwhile.
         String node1 = c.nodes().get(0).placed.getAddress();
-        AtomicBoolean abandonedDuringThePull = new AtomicBoolean();
+        // Completed by the pull's own thread, which may still be looking when the move has failed.
+        CompletableFuture<Boolean> abandonedDuringThePull = new CompletableFuture<>();
         c.pulls().during = (source, partitions) -> {
             if (source.equals(node1)) {
                 c.live().remove("node-4");
-                abandonedDuringThePull.set(awaitNoneIncoming(c.store(), Duration.ofSeconds(20)));
+                abandonedDuringThePull.complete(awaitNoneIncoming(c.store(), Duration.ofSeconds(20)));
             }
         };
 
@@ -331,7 +332,7 @@ class RebalancerTest {
                 () -> assertTimeoutPreemptively(Duration.ofMinutes(2), () -> c.rebalancer().addNodeAndWait(c.joining())));
         assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.toString());
         assertTrue(e.getStatus().getDescription().startsWith("node-4, copied to, went down"), e.toString());
-        assertTrue(abandonedDuringThePull.get(), "node-4's partitions stayed incoming until every pull of its round had ended");
+        assertTrue(abandonedDuringThePull.get(30, TimeUnit.SECONDS), "node-4's partitions stayed incoming until every pull of its round had ended");
         PartitionMap map = c.store().current();
         assertEquals(0, map.partitionsOf(map.indexOf("node-4")).length, "nothing switched to node-4");
         c.nodes().subList(0, SOURCES).forEach(n -> assertEquals(Set.of(), n.dropped, n.placed.getId() + " dropped nothing"));

@@ -46,18 +46,18 @@ class RemoteShardClientControlTest {
 
         first.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
         awaitState(channel, ConnectivityState.TRANSIENT_FAILURE);
-        // What the control calls were: they failed at once, on the old connection's error.
+        long resetsBefore = channel.resets.sum();
+        ShardControlGrpc.ShardControlBlockingStub control = client.control();
+        assertTrue(channel.resets.sum() > resetsBefore, "the channel backing off was told to reconnect");
+        // What the control calls were: they failed at once, on the connection's error.
         StatusRuntimeException failFast = assertThrows(StatusRuntimeException.class,
                 () -> ShardControlGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS).status(STATUS));
         assertEquals(Status.Code.UNAVAILABLE, failFast.getStatus().getCode(), failFast.toString());
 
         // Sent while the node is still away, the call waits; the node comes back on its address.
-        long resetsBefore = channel.resets.sum();
-        CompletableFuture<NodeStatus> call = CompletableFuture.supplyAsync(
-                () -> client.control().withDeadlineAfter(30, TimeUnit.SECONDS).status(STATUS));
+        CompletableFuture<NodeStatus> call = CompletableFuture.supplyAsync(() -> control.withDeadlineAfter(30, TimeUnit.SECONDS).status(STATUS));
         node("second", port);
         assertEquals("second", call.get(60, TimeUnit.SECONDS).getNodeId());
-        assertTrue(channel.resets.sum() > resetsBefore, "the channel backing off was told to reconnect");
     }
 
     /** Waits (polling, up to 20 s) until {@code channel} is in {@code state}. */
