@@ -169,6 +169,7 @@ final class MoveCalls {
                 + map.nodes().get(batch.source()).getId()).asRuntimeException();
     }
 
+    /** Has {@code target} pull {@code batch}'s partitions from {@code source}; returns the records, telling {@code progress} as they come. */
     long pull(PartitionMap map, int source, int target, List<Move> batch, LongConsumer progress) {
         PullRequest.Builder req = PullRequest.newBuilder().setSource(map.nodes().get(source).getAddress());
         batch.forEach(m -> req.addPartitions(m.partition()));
@@ -213,21 +214,24 @@ final class MoveCalls {
         byFrom.forEach((from, moves) -> drop(map, from, moves));
     }
 
+    /** Has {@code node} drop {@code batch}'s partitions; a node down, or a drop that fails, is logged (the next move clears it). */
     void drop(PartitionMap map, int node, List<Move> batch) {
         PartitionsRequest.Builder req = PartitionsRequest.newBuilder();
         batch.forEach(m -> req.addPartitions(m.partition()));
         PlacedNode n = map.nodes().get(node);
         if (!liveIds.get().contains(n.getId())) {
-            LOG.warning(n.getId() + " is down: its copy of " + batch.size() + " moved partitions stays on disk");
+            LOG.warning(n.getId() + " is down: its copy of " + batch.size() + " moved partitions stays on disk until the next move");
             return;
         }
         try {
             view.node(n.getAddress()).control().withDeadlineAfter(10, TimeUnit.MINUTES).dropPartitions(req.build());
         } catch (StatusRuntimeException e) {
-            LOG.warning("dropping moved partitions on " + n.getId() + " failed (" + e.getStatus() + "); the copy stays on disk");
+            LOG.warning("dropping moved partitions on " + n.getId() + " failed (" + e.getStatus() + "); the copy stays on disk until the next"
+                    + " move");
         }
     }
 
+    /** Installs {@code next} if the map is still {@code expected}; ABORTED otherwise, naming the epoch gone. */
     void cas(PartitionMap expected, PartitionMap next) {
         if (!store.compareAndSet(expected, next)) {
             throw Status.ABORTED.withDescription("the partition map changed during the move (epoch " + expected.epoch()
