@@ -12,7 +12,6 @@ import io.simdex.router.cluster.MovePlan.Batch;
 import io.simdex.router.cluster.PartitionMap.Move;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -111,16 +110,11 @@ final class MoveCalls {
     private static PartitionsRequest notServed(PartitionMap map, int node) {
         PartitionsRequest.Builder req = PartitionsRequest.newBuilder();
         for (int p = 0; p < io.simdex.core.Partitions.COUNT; p++) {
-            if (!contains(map.replicas(p), node) && !contains(map.incoming(p), node)) {
+            if (!map.isReplica(p, node) && !map.isIncoming(p, node)) {
                 req.addPartitions(p);
             }
         }
         return req.build();
-    }
-
-    /** Whether {@code values} holds {@code v}. */
-    static boolean contains(int[] values, int v) {
-        return Arrays.stream(values).anyMatch(x -> x == v);
     }
 
     /**

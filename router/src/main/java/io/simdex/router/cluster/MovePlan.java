@@ -4,7 +4,6 @@ import io.simdex.proto.v1.PlacedNode;
 import io.simdex.router.cluster.PartitionMap.Move;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -123,6 +122,6 @@ final class MovePlan {
 
     /** Whether {@code node} is a replica of every partition of {@code moves}. */
     static boolean keepsAll(PartitionMap map, int node, List<Move> moves) {
-        return moves.stream().allMatch(m -> Arrays.stream(map.replicas(m.partition())).anyMatch(r -> r == node));
+        return moves.stream().allMatch(m -> map.isReplica(m.partition(), node));
     }
 }

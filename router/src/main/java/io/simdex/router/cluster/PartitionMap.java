@@ -100,9 +100,19 @@ public final class PartitionMap {
         return state.getPartitions(partition).getIncomingList().stream().mapToInt(Integer::intValue).toArray();
     }
 
+    /** Whether node {@code node} is a serving replica of {@code partition}. */
+    public boolean isReplica(int partition, int node) {
+        return contains(replicas(partition), node);
+    }
+
+    /** Whether node {@code node} is incoming for {@code partition}: it takes its writes while it copies it. */
+    public boolean isIncoming(int partition, int node) {
+        return contains(incoming(partition), node);
+    }
+
     /** Partitions node {@code node} keeps (as a serving replica). */
     public int[] partitionsOf(int node) {
-        return java.util.stream.IntStream.range(0, Partitions.COUNT).filter(p -> contains(replicas(p), node)).toArray();
+        return java.util.stream.IntStream.range(0, Partitions.COUNT).filter(p -> isReplica(p, node)).toArray();
     }
 
     public int moving() {

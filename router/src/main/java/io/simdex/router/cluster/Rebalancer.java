@@ -227,8 +227,7 @@ public final class Rebalancer {
             List<Batch> left = new ArrayList<>();
             for (MoveRound round : rounds) {
                 for (Batch b : round.batches()) {
-                    List<Move> still = b.moves().stream()
-                            .filter(m -> MoveCalls.contains(current.incoming(m.partition()), b.target())).toList();
+                    List<Move> still = b.moves().stream().filter(m -> current.isIncoming(m.partition(), b.target())).toList();
                     if (!still.isEmpty()) {
                         left.add(new Batch(b.source(), b.target(), still));
                     }

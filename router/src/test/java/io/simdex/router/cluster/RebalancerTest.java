@@ -680,7 +680,7 @@ class RebalancerTest {
                         droppedBeforeAPull.add(p);
                     }
                 }
-                if (IntStream.concat(Arrays.stream(now.replicas(p)), Arrays.stream(now.incoming(p))).anyMatch(r -> r == me)) {
+                if (now.isReplica(p, me) || now.isIncoming(p, me)) {
                     droppedWhilePlaced.add(p);
                 }
             }
