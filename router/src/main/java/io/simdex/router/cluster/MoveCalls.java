@@ -181,24 +181,35 @@ final class MoveCalls {
         throw Status.INTERNAL.withDescription("pull to " + map.nodes().get(target).getId() + " ended without finishing").asRuntimeException();
     }
 
-    /** Abandons {@code batches}' copies; returns the map installed ({@code copying} if that failed). */
+    /**
+     * Abandons {@code batches}' copies; returns the map installed ({@code copying} if that
+     * failed). Runs with the thread's interrupt cleared (and then restored): an interrupted move
+     * must still give back what it copied, or its targets stay incoming.
+     */
     PartitionMap abandon(PartitionMap copying, List<Batch> batches) {
-        PartitionMap back = copying.withMovesAbandoned(moves(batches));
+        boolean interrupted = Thread.interrupted();
         try {
-            cas(copying, back);
-        } catch (RuntimeException e) {
-            LOG.warning("could not abandon a failed move: " + e);
-            return copying;
+            PartitionMap back = copying.withMovesAbandoned(moves(batches));
+            try {
+                cas(copying, back);
+            } catch (RuntimeException e) {
+                LOG.warning("could not abandon a failed move: " + e);
+                return copying;
+            }
+            try {
+                push(back);
+            } catch (RuntimeException e) {
+                // A target not told may still take writes routed by the older map after its drop:
+                // the next move drops what they leave (clearStale).
+                LOG.warning("abandoned a failed move, but not every node took its epoch: " + e);
+            }
+            batches.forEach(batch -> drop(back, batch.target(), batch.moves()));
+            return back;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
-        try {
-            push(back);
-        } catch (RuntimeException e) {
-            // A target not told may still take writes routed by the older map after its drop:
-            // the next move drops what they leave (clearStale).
-            LOG.warning("abandoned a failed move, but not every node took its epoch: " + e);
-        }
-        batches.forEach(batch -> drop(back, batch.target(), batch.moves()));
-        return back;
     }
 
     /** Drops each moved partition at the node whose replica it replaced. */

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -95,11 +96,12 @@ final class MoveRound {
      * detector reports down is abandoned at once and its pull cancelled, not once the round's
      * other pulls have ended: an incoming replica must take every write of its partitions, so
      * a dead one fails them until then, which is as long as the slowest copy of the round.
+     * {@code others} does the same for the rounds copied before, which wait to be switched.
      */
-    PartitionMap awaitPulls(PartitionMap current) {
+    PartitionMap awaitPulls(PartitionMap current, UnaryOperator<PartitionMap> others) {
         PartitionMap now = current;
         while (true) {
-            now = abandonTargetsDown(now);
+            now = others.apply(abandonTargetsDown(now));
             Future<Long> pending = running.stream().filter(f -> !f.isDone()).findFirst().orElse(null);
             if (pending == null) {
                 break;
@@ -127,13 +129,17 @@ final class MoveRound {
         return now;
     }
 
-    /** Abandons the batches whose target is reported down, cancelling their pulls; returns the map installed. */
-    private PartitionMap abandonTargetsDown(PartitionMap now) {
+    /**
+     * Abandons the batches not failed yet whose target is reported down, cancelling their pulls
+     * if they run; returns the map installed. A failed batch is abandoned when the round
+     * finishes: its target is up, and its copy may still be switched by a retried command.
+     */
+    PartitionMap abandonTargetsDown(PartitionMap now) {
         Set<String> live = calls.live();
         List<Batch> down = new ArrayList<>();
         for (int b = 0; b < batches.size(); b++) {
             String target = copying.nodes().get(batches.get(b).target()).getId();
-            if (!abandoned[b] && !live.contains(target)) {
+            if (failures[b] == null && !live.contains(target)) {
                 abandoned[b] = true;
                 failures[b] = targetDown(target);
                 running.get(b).cancel(true);
@@ -143,37 +149,30 @@ final class MoveRound {
         return down.isEmpty() ? now : calls.abandon(now, down);
     }
 
-    /** Waits until {@link Rebalancer#SETTLE} has passed since the round's epoch, telling the caller why. */
-    private void awaitSettled(PartitionMap current) {
+    /**
+     * Waits until {@link Rebalancer#SETTLE} has passed since the round's epoch, telling the
+     * caller why; returns the map installed. Looks every second for targets gone down, in this
+     * round ({@link #abandonTargetsDown}) and in {@code others}. Interrupted, it fails every batch.
+     */
+    private PartitionMap awaitSettled(PartitionMap current, UnaryOperator<PartitionMap> others) {
+        PartitionMap now = current;
         long left = settledAt - System.nanoTime();
         if (left <= 0) {
-            return;
+            return now;
         }
         tally.progress.accept(tally.sofar(0, current.epoch()).setStage("copied; waiting " + TimeUnit.NANOSECONDS.toSeconds(left + 999_999_999)
                 + " s for writes routed by an older map to settle").build());
         try {
-            // A deadline, not a condition: no event says that a late mark will not come. Looked
-            // at every second for targets gone down: an incoming replica must take every write
-            // of its partitions, so a dead one fails them until its batch is abandoned.
+            // A deadline, not a condition: no event says that a late mark will not come.
             while ((left = settledAt - System.nanoTime()) > 0 && Arrays.stream(failures).anyMatch(f -> f == null)) {
                 TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.SECONDS.toNanos(1)));
-                failTargetsDown();
+                now = others.apply(abandonTargetsDown(now));
             }
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw Status.CANCELLED.withDescription("interrupted").asRuntimeException();
+            Thread.currentThread().interrupt(); // every batch fails, and is abandoned (MoveCalls.abandon clears the interrupt)
+            Arrays.fill(failures, Status.CANCELLED.withDescription("interrupted").asRuntimeException());
         }
-    }
-
-    /** Fails the batches whose target the failure detector reports down: they are abandoned, not waited for. */
-    private void failTargetsDown() {
-        Set<String> live = calls.live();
-        for (int b = 0; b < batches.size(); b++) {
-            String target = copying.nodes().get(batches.get(b).target()).getId();
-            if (failures[b] == null && !live.contains(target)) {
-                failures[b] = targetDown(target);
-            }
-        }
+        return now;
     }
 
     private static StatusRuntimeException targetDown(String target) {
@@ -199,16 +198,13 @@ final class MoveRound {
     /**
      * Waits for the round to settle (saying so), checks the sources, switches the batches
      * that succeeded on {@code current} and abandons the others; returns the map installed,
-     * or throws {@link Failed} with the first failure once that is done.
+     * or throws {@link Failed} with the first failure once that is done. While it waits, a
+     * target gone down has its batches abandoned at once, here and in {@code others}.
      */
-    PartitionMap finish(PartitionMap current) {
-        failTargetsDown();
+    PartitionMap finish(PartitionMap current, UnaryOperator<PartitionMap> others) {
+        current = abandonTargetsDown(current);
         if (Arrays.stream(failures).anyMatch(f -> f == null)) {
-            try {
-                awaitSettled(current);
-            } catch (RuntimeException e) {
-                Arrays.fill(failures, e);
-            }
+            current = awaitSettled(current, others);
         }
         long copied = 0;
         List<Batch> succeeded = new ArrayList<>();

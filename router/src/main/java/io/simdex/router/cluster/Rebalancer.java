@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 
@@ -50,9 +51,10 @@ import static io.simdex.router.cluster.MovePlan.rounds;
  * </ol>
  * Reads keep going to the old replicas until step 3, which runs while the rounds after it copy,
  * so that the rounds' waits for {@link #SETTLE} overlap the copies. A batch whose pull fails is
- * abandoned once the others of its round have ended, which finish as above; a move that fails
- * otherwise (an epoch not taken, a node that does not catch up) abandons every copy it has not
- * switched in. Every map change is a compare-and-set on the epoch: if anyone else changed the
+ * abandoned once the others of its round have ended, which finish as above; one whose target
+ * goes down is abandoned at once, while its round copies or waits or a later round copies. A
+ * move that fails otherwise (an epoch not taken, a node that does not catch up, an interrupt)
+ * abandons every copy it has not switched in. Every map change is a compare-and-set on the epoch: if anyone else changed the
  * map meanwhile, the move stops instead of overwriting.
  */
 public final class Rebalancer {
@@ -121,6 +123,15 @@ public final class Rebalancer {
         // Rounds whose pull failed, or whose partitions the next round moves again, are
         // finished before it starts.
         Deque<MoveRound> copied = new ArrayDeque<>();
+        // While one round copies or waits, a target gone down in any round copied before has
+        // its batches abandoned at once: an incoming replica must take every write of its
+        // partitions, so a dead one would fail them until its own round was finished.
+        UnaryOperator<PartitionMap> watchCopied = m -> {
+            for (MoveRound r : copied) {
+                m = r.abandonTargetsDown(m);
+            }
+            return m;
+        };
         MoveRound starting = null;
         try {
             Set<Integer> down = calls.clearStale(map, planned, pulls);
@@ -137,7 +148,7 @@ public final class Rebalancer {
                 boolean finishAll = copied.stream().anyMatch(r -> r.pullFailed() || r.touches(round));
                 try {
                     while (!copied.isEmpty() && (finishAll || copied.peek().settled())) {
-                        map = finishOldest(copied, map);
+                        map = finishOldest(copied, map, watchCopied);
                     }
                 } catch (MoveRound.Failed f) {
                     map = f.map;
@@ -147,13 +158,13 @@ public final class Rebalancer {
                 awaitCaughtUp(map, tally);
                 starting = new MoveRound(calls, settleOf(map), map, round, tally);
                 map = starting.start(pulls);
-                map = starting.awaitPulls(map);
+                map = starting.awaitPulls(map, watchCopied);
                 copied.add(starting);
                 starting = null;
             }
             while (!copied.isEmpty()) {
                 try {
-                    map = finishOldest(copied, map);
+                    map = finishOldest(copied, map, watchCopied);
                 } catch (MoveRound.Failed f) {
                     map = f.map;
                     failure = also(failure, f.cause);
@@ -198,9 +209,9 @@ public final class Rebalancer {
      * ({@link MoveRound.Failed}: it abandoned what it did not switch); anything else leaves it
      * there, for {@link #abandonUnswitched}.
      */
-    private static PartitionMap finishOldest(Deque<MoveRound> copied, PartitionMap map) {
+    private static PartitionMap finishOldest(Deque<MoveRound> copied, PartitionMap map, UnaryOperator<PartitionMap> watchCopied) {
         try {
-            PartitionMap next = copied.peek().finish(map);
+            PartitionMap next = copied.peek().finish(map, watchCopied);
             copied.poll();
             return next;
         } catch (MoveRound.Failed f) {

@@ -42,6 +42,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -324,7 +325,7 @@ class RebalancerTest {
         c.pulls().during = (source, partitions) -> {
             if (source.equals(node1)) {
                 c.live().remove("node-4");
-                abandonedDuringThePull.complete(awaitNoneIncoming(c.store(), Duration.ofSeconds(20)));
+                abandonedDuringThePull.complete(awaitMap(c.store(), m -> incomingTargets(m).isEmpty(), Duration.ofSeconds(20)));
             }
         };
 
@@ -338,12 +339,11 @@ class RebalancerTest {
         c.nodes().subList(0, SOURCES).forEach(n -> assertEquals(Set.of(), n.dropped, n.placed.getId() + " dropped nothing"));
     }
 
-    /** Whether no partition of the map is incoming within {@code wait} (polled). */
-    private static boolean awaitNoneIncoming(PartitionMapStore store, Duration wait) {
+    /** Whether the map comes to satisfy {@code condition} within {@code wait} (polled). */
+    private static boolean awaitMap(PartitionMapStore store, Predicate<PartitionMap> condition, Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
         while (System.nanoTime() - deadline < 0) {
-            PartitionMap now = store.current();
-            if (IntStream.range(0, Partitions.COUNT).allMatch(p -> now.incoming(p).length == 0)) {
+            if (condition.test(store.current())) {
                 return true;
             }
             try {
@@ -428,6 +428,101 @@ class RebalancerTest {
         assertFalse(node3.pulledInto, "a pull into node-3");
         assertEquals(0, node3.dropCalls.get(), "drops sent to node-3");
         assertEquals(onNode4 - left, c.target().dropped.size(), "node-4 dropped what moved off it");
+    }
+
+    @Test
+    void drain_whoseTargetGoesDownWhileItsRoundWaitsToSettle_abandonsItsBatchesAtOnce_theOthersStillWait() throws Exception {
+        // R=2 over four nodes, node-4 drained, a round switched 10 min after its epoch: once the
+        // round is copied and waits, one of its targets is reported down. Its partitions must
+        // stop being incoming at once (writes to them fail meanwhile), not when the round ends.
+        Cluster c = cluster(SOURCES + 1, 2, 1, null, 1, Duration.ofMinutes(10));
+        CompletableFuture<Set<String>> waiting = new CompletableFuture<>();
+        Move move = Move.start(() -> c.rebalancer().rebalancer().drain("node-4", p -> {
+            if (!waiting.isDone() && p.getStage().startsWith("copied; waiting")) {
+                waiting.complete(incomingTargets(c.store().current()));
+            }
+        }));
+
+        Set<String> targets = waiting.get(1, TimeUnit.MINUTES);
+        assertTrue(targets.size() >= 2, "targets incoming while the round waits: " + targets);
+        String down = targets.stream().sorted().findFirst().orElseThrow();
+        c.live().remove(down);
+        assertTrue(awaitMap(c.store(), m -> !incomingTargets(m).contains(down), Duration.ofSeconds(20)), down + "'s partitions stayed incoming");
+        Set<String> still = incomingTargets(c.store().current());
+        assertEquals(targets.stream().filter(t -> !t.equals(down)).collect(Collectors.toSet()), still,
+                "the other targets, still waiting for the round to settle");
+
+        StatusRuntimeException e = move.interruptAndFailure();
+        assertEquals(Status.Code.CANCELLED, e.getStatus().getCode(), e.toString());
+        assertEquals(Set.of(), incomingTargets(c.store().current()), "targets left incoming by the interrupted drain");
+    }
+
+    @Test
+    void drain_whoseEarlierRoundsTargetGoesDownWhileALaterRoundCopies_abandonsItsBatchesAtOnce() throws Exception {
+        // Rounds switched 10 min after their epochs: while the second round's first pull runs,
+        // a target of the first round (waiting to be switched) is reported down, and that pull
+        // ends only once its partitions have stopped being incoming (or after 20 s).
+        Cluster c = cluster(SOURCES + 1, 2, 1, null, 1, Duration.ofMinutes(10));
+        AtomicLong firstEpoch = new AtomicLong(-1);
+        Set<String> firstTargets = ConcurrentHashMap.newKeySet();
+        AtomicBoolean acted = new AtomicBoolean();
+        // Completed by a pull's own thread.
+        CompletableFuture<String> wentDown = new CompletableFuture<>();
+        CompletableFuture<Boolean> abandonedDuringThePull = new CompletableFuture<>();
+        c.pulls().during = (source, partitions) -> {
+            PartitionMap now = c.store().current();
+            if (firstEpoch.compareAndSet(-1, now.epoch()) || firstEpoch.get() == now.epoch()) {
+                firstTargets.addAll(incomingTargets(now));
+                return;
+            }
+            String copyingTo = now.nodes().get(now.incoming(partitions.get(0))[0]).getId();
+            String down = firstTargets.stream().filter(t -> !t.equals(copyingTo)).sorted().findFirst().orElse(null);
+            if (down != null && acted.compareAndSet(false, true)) {
+                c.live().remove(down);
+                wentDown.complete(down);
+                abandonedDuringThePull.complete(awaitMap(c.store(), m -> !incomingTargets(m).contains(down), Duration.ofSeconds(20)));
+            }
+        };
+        Move move = Move.start(() -> c.rebalancer().rebalancer().drain("node-4", p -> { }));
+
+        String down = wentDown.get(1, TimeUnit.MINUTES);
+        assertTrue(abandonedDuringThePull.get(30, TimeUnit.SECONDS), down + "'s partitions stayed incoming while the second round copied");
+        StatusRuntimeException e = move.interruptAndFailure();
+        assertEquals(Status.Code.CANCELLED, e.getStatus().getCode(), e.toString());
+        assertEquals(Set.of(), incomingTargets(c.store().current()), "targets left incoming by the interrupted drain");
+    }
+
+    /** The nodes incoming for some partition of {@code map}. */
+    private static Set<String> incomingTargets(PartitionMap map) {
+        return IntStream.range(0, Partitions.COUNT).flatMap(p -> Arrays.stream(map.incoming(p))).mapToObj(n -> map.nodes().get(n).getId())
+                .collect(Collectors.toSet());
+    }
+
+    /** A move run on a thread of its own, so that a test can interrupt it. */
+    private record Move(Thread thread, CompletableFuture<RuntimeException> outcome) {
+        static Move start(Runnable move) {
+            CompletableFuture<RuntimeException> outcome = new CompletableFuture<>();
+            Thread t = new Thread(() -> {
+                try {
+                    move.run();
+                    outcome.complete(null);
+                } catch (RuntimeException e) {
+                    outcome.complete(e);
+                }
+            }, "test-move");
+            t.start();
+            return new Move(t, outcome);
+        }
+
+        /** Interrupts the move and returns how it failed (fails the test if it did not). */
+        StatusRuntimeException interruptAndFailure() throws Exception {
+            thread.interrupt();
+            RuntimeException e = outcome.get(1, TimeUnit.MINUTES);
+            if (e instanceof StatusRuntimeException s) {
+                return s;
+            }
+            throw new AssertionError("the interrupted move ended with " + e, e);
+        }
     }
 
     @Test
