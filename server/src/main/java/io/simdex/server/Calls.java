@@ -3,6 +3,7 @@ package io.simdex.server;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import io.simdex.server.store.DiskFullException;
 
 import java.util.function.Supplier;
 
@@ -10,7 +11,8 @@ import java.util.function.Supplier;
  * What {@link ShardService} and {@link ShardControlService} share in turning a call into an
  * answer: a handler's {@link StatusRuntimeException} goes to the client as it is, any other
  * exception as INTERNAL (a fault in the node, not the caller's) carrying the exception as its
- * cause, for the server's CallGuard to log under a request id; bad input is refused with
+ * cause, for the server's CallGuard to log under a request id (a full data disk is
+ * RESOURCE_EXHAUSTED, {@link io.simdex.server.store.DiskSpace}); bad input is refused with
  * INVALID_ARGUMENT naming the bad value before anything changes.
  */
 final class Calls {
@@ -44,6 +46,10 @@ final class Calls {
     static RuntimeException asStatus(RuntimeException e) {
         if (e instanceof StatusRuntimeException) {
             return e;
+        }
+        DiskFullException full = DiskFullException.in(e);
+        if (full != null) {
+            return Status.RESOURCE_EXHAUSTED.withDescription(full.getMessage()).asRuntimeException();
         }
         return Status.INTERNAL.withCause(e).asRuntimeException();
     }

@@ -5,6 +5,7 @@ import io.grpc.stub.StreamObserver;
 import io.simdex.proto.v1.BulkLoadRequest;
 import io.simdex.proto.v1.BulkLoadResponse;
 import io.simdex.router.index.BulkAppends;
+import io.simdex.server.store.DiskSpace;
 
 import java.util.logging.Logger;
 
@@ -44,6 +45,7 @@ final class BulkLoadCall implements StreamObserver<BulkLoadRequest> {
             }
             collection = c.name();
             RequestDocs docs = RequestDocs.read(c, req.getDocumentsList(), service.index());
+            DiskSpace.requireRoom();
             service.withFreshMap(() -> {
                 service.index().insert(c.name(), c.window(), docs.ids(), docs.fps(), docs.shortTextsToStore(c), held, c.keepsSketches());
                 docs.recordContents(service.index().contentIndex(), c, i -> true);

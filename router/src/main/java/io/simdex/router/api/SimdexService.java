@@ -48,6 +48,8 @@ import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.RequestMarks;
 import io.simdex.router.shard.ShardEpochs;
 import io.simdex.router.transport.HandlingTimes;
+import io.simdex.server.store.DiskFullException;
+import io.simdex.server.store.DiskSpace;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -205,6 +207,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             }
             String name = Validation.collectionName(req.getName());
             CollectionSettings settings = CollectionSettingsRules.complete(req.getSettings());
+            DiskSpace.requireRoom();
             Catalog.Created c = catalog.create(name, settings);
             if (!c.created() && !CollectionSettingsRules.sameSettings(c.collection().getSettings(), req.getSettings())) {
                 throw Status.ALREADY_EXISTS.withDescription("collection '" + name + "' exists with other settings: "
@@ -250,6 +253,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
         answer(out, () -> {
             Target c = existing(req.getCollection());
             RequestDocs docs = RequestDocs.read(c, req.getDocumentsList(), index());
+            DiskSpace.requireRoom();
             index().insert(c.name(), c.window(), docs.ids(), docs.fps(), docs.shortTextsToStore(c), null, c.keepsSketches());
             docs.recordContents(index().contentIndex(), c, i -> true);
             return InsertResponse.newBuilder().setInserted(docs.ids().length).build();
@@ -298,6 +302,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             int k = distance(c, req.hasMaxDistance(), req.getMaxDistance().getValue());
             int limit = Validation.limit(req.getLimit());
             RequestDocs docs = RequestDocs.read(c, req.getDocumentsList(), index());
+            DiskSpace.requireRoom();
             List<IndexRouter.Decision> decisions = index().dedup(c.name(), c.window(), docs.ids(), docs.fps(), k, limit,
                     c.probeChecks(docs.normalised(), docs.prints()));
             docs.recordContents(index().contentIndex(), c, i -> decisions.get(i).inserted());
@@ -372,6 +377,9 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                 urls[i] = Validation.url("urls[" + i + "]", req.getUrls(i));
             }
             long ttl = req.getTtlSeconds() == 0 ? DEFAULT_URL_TTL_SECONDS : Validation.ttl(req.getTtlSeconds());
+            if (!req.getCheckOnly()) {
+                DiskSpace.requireRoom();
+            }
             boolean[] fresh = index().seenUrls().check(job, urls, clock.instant().getEpochSecond(), ttl, req.getCheckOnly());
             CheckUrlsResponse.Builder b = CheckUrlsResponse.newBuilder();
             int count = 0;
@@ -507,6 +515,10 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
      * request id. DATA_LOSS from a shard is logged here, since it reaches the caller as it is.
      */
     static Status status(RuntimeException e) {
+        DiskFullException full = DiskFullException.in(e);
+        if (full != null) {
+            return Status.RESOURCE_EXHAUSTED.withDescription(full.getMessage());
+        }
         if (e instanceof StatusRuntimeException s) {
             if (s.getStatus().getCode() == Status.Code.DATA_LOSS) {
                 LOG.log(Level.SEVERE, "a request failed in a shard: " + s.getStatus(), e);

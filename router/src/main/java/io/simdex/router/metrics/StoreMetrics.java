@@ -1,10 +1,12 @@
 package io.simdex.router.metrics;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.simdex.server.CollectionSizes;
 import io.simdex.server.ShardNode;
+import io.simdex.server.store.DiskSpace;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +23,7 @@ import java.util.function.ToLongFunction;
  *   simdex_generations        time generations on disk (1 without retention; the next one may be ready early)
  *   simdex_pages              bucket pages, base and overflow
  *   simdex_store_bytes{part}  memory-mapped bytes: tables, docs, content, texts
+ *   simdex_disk_full          1 while writes that add data are refused: the data disk had no room for a file
  * </pre>
  * Read in one pass per scrape; a collection that is gone drops out of the next scrape. In a
  * cluster each replica counts its copy: divide a sum over nodes by the replication.
@@ -47,6 +50,9 @@ public final class StoreMetrics {
         pages = MultiGauge.builder("simdex.pages").description("Bucket pages (base and overflow), by collection").register(registry);
         bytes = MultiGauge.builder("simdex.store").baseUnit("bytes")
                 .description("Memory-mapped bytes of the store's files, by collection and part").register(registry);
+        Gauge.builder("simdex.disk.full", () -> DiskSpace.isShort() ? 1 : 0)
+                .description("1 while writes that add data are refused: the data disk had no room for a file a store must make")
+                .register(registry);
     }
 
     /** Publishes the sizes of {@code nodes}' collections on {@code endpoint}, read at each scrape. */

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 
 /**
  * Everything one shard keeps for one collection, in one directory:
@@ -45,16 +47,32 @@ public final class CollectionStore implements Closeable {
         boolean fresh = !Files.exists(dir.resolve(TableGeometry.FILE));
         boolean clean = MapFiles.takeCleanMarker(dir) || fresh;
         TableGeometry geometry = TableGeometry.loadOrStore(dir, sizing.geometry());
-        BucketTable buckets = new BucketTable(dir, geometry, clean);
-        GrowingMap.Sizes documents = geometry.sizes(Math.max(1024, sizing.expectedDocuments()));
-        IdSizes idSizes = new IdSizes(sizing.averageIdBytes());
-        DocMaps docs = new DocMaps(dir, documents, idSizes, clean);
-        // Only collections loaded with texts record content hashes: the file comes with the first.
-        GrowingMap<byte[], Long> contents = GrowingMap.onFirstWrite(dir, "content", documents,
-                n -> ChronicleMap.of(byte[].class, Long.class).entries(n).constantKeySizeBySample(new byte[CONTENT_HASH_BYTES])
-                        .maxBloatFactor(2.0), clean);
-        TextStore texts = new TextStore(dir, documents, idSizes, clean);
-        return new CollectionStore(dir, buckets, docs, contents, texts);
+        // What opened is closed if a later part fails (a full disk, say): the next open maps the files again.
+        Deque<Closeable> opened = new ArrayDeque<>();
+        try {
+            BucketTable buckets = new BucketTable(dir, geometry, clean);
+            opened.push(buckets);
+            GrowingMap.Sizes documents = geometry.sizes(Math.max(1024, sizing.expectedDocuments()));
+            IdSizes idSizes = new IdSizes(sizing.averageIdBytes());
+            DocMaps docs = new DocMaps(dir, documents, idSizes, clean);
+            opened.push(docs);
+            // Only collections loaded with texts record content hashes: the file comes with the first.
+            GrowingMap<byte[], Long> contents = GrowingMap.onFirstWrite(dir, "content", documents,
+                    n -> ChronicleMap.of(byte[].class, Long.class).entries(n).constantKeySizeBySample(new byte[CONTENT_HASH_BYTES])
+                            .maxBloatFactor(2.0), clean);
+            opened.push(contents);
+            TextStore texts = new TextStore(dir, documents, idSizes, clean);
+            return new CollectionStore(dir, buckets, docs, contents, texts);
+        } catch (RuntimeException e) {
+            for (Closeable c : opened) {
+                try {
+                    c.close();
+                } catch (IOException | RuntimeException again) {
+                    e.addSuppressed(again);
+                }
+            }
+            throw e;
+        }
     }
 
     public BucketTable buckets() {

@@ -185,7 +185,7 @@ public final class GrowingMap<K, V> implements Closeable {
             }
         }
         if (generations.isEmpty() && !onFirstWrite) {
-            generations.add(open(0));
+            generations.add(create(0, file(0)));
         }
         newestEntries.set(newestSize());
     }
@@ -372,6 +372,7 @@ public final class GrowingMap<K, V> implements Closeable {
         }
         builds().forEach(b -> b.exceptionally(t -> null).join()); // each stops at its next check of closed
         generations.forEach(ChronicleMap::close);
+        DiskSpace.roomAgain(this); // a file it lacked room for is no longer needed
     }
 
     /** Of the first {@code n} generations, the one before the last that holds {@code key}, or null. */
@@ -430,7 +431,7 @@ public final class GrowingMap<K, V> implements Closeable {
                 int g = generations.size();
                 long start = System.nanoTime();
                 boolean ahead = prepared != null;
-                generations.add(ahead ? openPrepared(g) : open(g));
+                generations.add(ahead ? openPrepared(g) : create(g, this));
                 newestEntries.set(0);
                 if (g > 0) { // growth; a first generation is every new collection's first write
                     filter(g - 1);
@@ -460,19 +461,34 @@ public final class GrowingMap<K, V> implements Closeable {
         }
     }
 
-    /** Makes generation g's file under a temporary name, closes it, and gives it its name. */
+    /** Makes generation g's file ahead of need ({@link #prepare(int, Object)} for this map). */
     private Path prepare(int g) {
+        return prepare(g, this);
+    }
+
+    /**
+     * Makes generation g's file under a temporary name, closes it, and gives it its name. A
+     * failure for lack of space is recorded by {@link DiskSpace} for {@code owner}, with a retry;
+     * a success ends {@code owner}'s shortage.
+     */
+    private Path prepare(int g, Object owner) {
         Path tmp = preparing(g);
         long start = System.nanoTime();
         try {
             Files.deleteIfExists(tmp);
+            MapFiles.beforeMake.check(tmp);
             // Out of Chronicle Map's exit hook, which refuses new maps once the JVM is exiting (MapFiles#leaveExitHook).
             builder(g).skipCloseOnExitHook(true).createPersistedTo(tmp.toFile()).close();
             Files.move(tmp, file(g), StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            deleteIfExists(tmp);
-            throw new UncheckedIOException("cannot make " + file(g), e);
+        } catch (IOException | RuntimeException e) {
+            MapFiles.deleteQuietly(tmp, e);
+            IOException full = DiskSpace.noSpace(e);
+            if (full != null) {
+                DiskSpace.shortOf(owner, file(g), full, owner == this ? () -> retryPrepare(g) : () -> makeAlone(g, owner));
+            }
+            throw e instanceof IOException io ? new UncheckedIOException("cannot make " + file(g), io) : (RuntimeException) e;
         }
+        DiskSpace.roomAgain(owner);
         LOG.debug("{}: made {} ahead of need in {} ms", dir, file(g).getFileName(), (System.nanoTime() - start) / 1_000_000);
         return file(g);
     }
@@ -489,10 +505,59 @@ public final class GrowingMap<K, V> implements Closeable {
         } catch (CompletionException | UncheckedIOException | IllegalStateException e) {
             // IllegalStateException: Chronicle Map registers a map opened from an existing file in
             // its exit hook whatever the builder says, and refuses that while the JVM is exiting.
-            LOG.warn("{}: the file made ahead for generation {} cannot be used; making it now", dir, g, e);
+            if (DiskSpace.noSpace(e) == null) {
+                LOG.warn("{}: the file made ahead for generation {} cannot be used; making it now", dir, g, e);
+            }
             deleteIfExists(file(g));
-            return open(g);
+            return create(g, this);
         }
+    }
+
+    /**
+     * Generation g, made now: its file is new, or one made ahead (opened). A failure for lack of
+     * space is recorded by {@link DiskSpace} for {@code owner}, with a retry that makes the
+     * file ahead, and thrown as a {@link DiskFullException}.
+     */
+    private ChronicleMap<K, V> create(int g, Object owner) {
+        try {
+            return open(g);
+        } catch (RuntimeException e) {
+            IOException full = DiskSpace.noSpace(e);
+            if (full == null) {
+                throw e;
+            }
+            throw DiskSpace.shortOf(owner, file(g), full, owner == this ? () -> retryPrepare(g) : () -> makeAlone(g, owner));
+        }
+    }
+
+    /** Starts making generation g's file ahead again, after it failed for lack of space (a {@link DiskSpace} retry). */
+    private void retryPrepare(int g) {
+        synchronized (generations) {
+            if (closed || generations.size() != g) {
+                DiskSpace.roomAgain(this); // no longer needed
+                return;
+            }
+            if (prepared == null || prepared.isCompletedExceptionally()) {
+                prepared = CompletableFuture.supplyAsync(() -> prepare(g), PREPARER);
+            }
+        }
+    }
+
+    /**
+     * Makes the first generation's file of a map whose opening failed for lack of space (a
+     * {@link DiskSpace} retry): the store's next opening finds it made.
+     */
+    private void makeAlone(int g, Object owner) {
+        CompletableFuture.runAsync(() -> {
+            try {
+                prepare(g, owner);
+            } catch (RuntimeException e) {
+                if (DiskSpace.noSpace(e) == null) {
+                    LOG.warn("{}: cannot make {}", dir, file(g).getFileName(), e);
+                    DiskSpace.roomAgain(owner); // not for lack of space: nothing to wait for
+                }
+            }
+        }, PREPARER);
     }
 
     /** Entries of the newest generation; 0 before a first-write map has one. */

@@ -69,17 +69,34 @@ public final class MapFiles {
         }
     }
 
+    /** Runs before a map file is made: tests throw here what a full disk throws ({@link DiskSpace}). */
+    static volatile FileCheck beforeMake = file -> { };
+
+    /** A check of a file about to be made. */
+    interface FileCheck {
+        void check(Path file) throws IOException;
+    }
+
     static <K, V> ChronicleMap<K, V> open(ChronicleMapBuilder<K, V> builder, Path file, boolean clean) {
         builder.skipCloseOnExitHook(true);
         ChronicleMap<K, V> map;
+        boolean existed = Files.exists(file);
         try {
-            if (Files.exists(file) && !clean) {
+            if (existed && !clean) {
                 map = builder.recoverPersistedTo(file.toFile(), true, c -> logCorruption(file, c));
             } else {
+                if (!existed) {
+                    beforeMake.check(file);
+                }
                 map = builder.createPersistedTo(file.toFile());
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open " + file, e);
+        } catch (IOException | RuntimeException e) {
+            if (!existed) {
+                // A file whose making failed (no room to allocate it, say) is left half made,
+                // and the next open of it waits minutes for it to become ready.
+                deleteQuietly(file, e);
+            }
+            throw e instanceof IOException io ? new UncheckedIOException("cannot open " + file, io) : (RuntimeException) e;
         }
         try {
             leaveExitHook(map);
@@ -88,6 +105,15 @@ public final class MapFiles {
             throw e;
         }
         return map;
+    }
+
+    /** Deletes {@code file}, a failure to delete it suppressed in {@code cause}. */
+    static void deleteQuietly(Path file, Exception cause) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            cause.addSuppressed(e);
+        }
     }
 
     /**

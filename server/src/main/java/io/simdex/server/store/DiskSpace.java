@@ -1,0 +1,111 @@
+package io.simdex.server.store;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Whether the data disk has room for the files the stores make as they grow. Chronicle Map
+ * allocates a file whole when it makes it, so a write needs new disk only when it needs a new
+ * file: a map's next generation (made ahead of need, {@link GrowingMap}) or a store's first.
+ * Once one could not be made for lack of space, the process is <em>short of disk</em>:
+ * {@link #requireRoom} refuses the writes that add data before they write anything, and each
+ * refusal starts, at most once a second per file, another attempt to make the files that
+ * failed; the first that succeeds for every one of them ends the shortage, with no restart.
+ *
+ * <p>Without it a full disk hung writers: a file whose making failed stayed behind half made,
+ * and the next writer to open it waited minutes for it to become ready, with every handler
+ * thread of the process behind it.
+ *
+ * <p>Process-wide: the stores of one process share their data directory's disk.
+ */
+public final class DiskSpace {
+    private static final Logger LOG = LoggerFactory.getLogger(DiskSpace.class);
+    private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** Files that could not be made, by the map that needs them. */
+    private static final Map<Object, Shortage> SHORT = new ConcurrentHashMap<>();
+
+    private DiskSpace() {
+    }
+
+    /**
+     * Returns when no file is known to lack space; throws {@link DiskFullException} otherwise,
+     * after starting the attempts that are due to make the files that failed.
+     */
+    public static void requireRoom() {
+        if (SHORT.isEmpty()) {
+            return;
+        }
+        Shortage any = null;
+        for (Shortage s : SHORT.values()) {
+            s.retryIfDue();
+            any = s;
+        }
+        if (any != null) {
+            throw any.failure();
+        }
+    }
+
+    /** Whether a file is known to lack space (metrics, tests). */
+    public static boolean isShort() {
+        return !SHORT.isEmpty();
+    }
+
+    /**
+     * Records that {@code owner} could not make {@code file} for lack of space, and how to try
+     * again ({@code retry}, run when {@link #requireRoom} finds it due; it reports its outcome
+     * here); returns the exception to throw.
+     */
+    static DiskFullException shortOf(Object owner, Path file, IOException cause, Runnable retry) {
+        Shortage s = new Shortage(file, cause.getMessage(), retry, new AtomicLong(System.nanoTime()));
+        if (SHORT.put(owner, s) == null) {
+            LOG.warn("the data disk is full: cannot make {} ({}); writes that add data are refused until it can be made", file,
+                    cause.getMessage());
+        }
+        return s.failure();
+    }
+
+    /** Records that {@code owner} has the room it lacked, or no longer needs it. */
+    static void roomAgain(Object owner) {
+        Shortage s = SHORT.remove(owner);
+        if (s != null) {
+            LOG.info("made {}, which the data disk lacked room for{}", s.file, SHORT.isEmpty() ? "; writes are taken again" : "");
+        }
+    }
+
+    /**
+     * The I/O failure in {@code e}'s causes that says the disk lacks space (the kernel's ENOSPC,
+     * or Chronicle Map's own check before it allocates a file), or null.
+     */
+    static IOException noSpace(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof IOException io && io.getMessage() != null
+                    && (io.getMessage().contains("No space left on device") || io.getMessage().contains("Not enough space"))) {
+                return io;
+            }
+        }
+        return null;
+    }
+
+    private record Shortage(Path file, String cause, Runnable retry, AtomicLong lastTry) {
+        void retryIfDue() {
+            long last = lastTry.get();
+            long now = System.nanoTime();
+            if (now - last >= RETRY_NANOS && lastTry.compareAndSet(last, now)) {
+                retry.run();
+            }
+        }
+
+        DiskFullException failure() {
+            return new DiskFullException("the data disk is full: cannot make " + file.getFileName() + " (" + cause
+                    + "); writes that add data are refused until it can be made: free space on it (delete or expire collections) or"
+                    + " give it more");
+        }
+    }
+}
