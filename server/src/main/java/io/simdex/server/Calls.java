@@ -12,7 +12,7 @@ import java.util.function.Supplier;
  * answer: a handler's {@link StatusRuntimeException} goes to the client as it is, any other
  * exception as INTERNAL (a fault in the node, not the caller's) carrying the exception as its
  * cause, for the server's CallGuard to log under a request id (a full data disk is
- * RESOURCE_EXHAUSTED, {@link io.simdex.server.store.DiskSpace}); bad input is refused with
+ * UNAVAILABLE, {@link io.simdex.server.store.DiskSpace}); bad input is refused with
  * INVALID_ARGUMENT naming the bad value before anything changes.
  */
 final class Calls {
@@ -49,7 +49,9 @@ final class Calls {
         }
         DiskFullException full = DiskFullException.in(e);
         if (full != null) {
-            return Status.RESOURCE_EXHAUSTED.withDescription(full.getMessage()).asRuntimeException();
+            // The node's fault, not the request's: a router counts this replica as failed (and
+            // marks it behind if the others make the quorum) rather than failing the write.
+            return Status.UNAVAILABLE.withDescription(full.getMessage()).asRuntimeException();
         }
         return Status.INTERNAL.withCause(e).asRuntimeException();
     }

@@ -530,17 +530,23 @@ public final class GrowingMap<K, V> implements Closeable {
         }
     }
 
-    /** Starts making generation g's file ahead again, after it failed for lack of space (a {@link DiskSpace} retry). */
+    /**
+     * Starts making generation g's file ahead again, after it failed for lack of space (a
+     * {@link DiskSpace} retry). On a thread of its own: a writer may hold {@code generations}
+     * while it opens a file, and the caller is a request's thread.
+     */
     private void retryPrepare(int g) {
-        synchronized (generations) {
-            if (closed || generations.size() != g) {
-                DiskSpace.roomAgain(this); // no longer needed
-                return;
+        CompletableFuture.runAsync(() -> {
+            synchronized (generations) {
+                if (closed || generations.size() != g) {
+                    DiskSpace.roomAgain(this); // no longer needed
+                    return;
+                }
+                if (prepared == null || prepared.isCompletedExceptionally()) {
+                    prepared = CompletableFuture.supplyAsync(() -> prepare(g), PREPARER);
+                }
             }
-            if (prepared == null || prepared.isCompletedExceptionally()) {
-                prepared = CompletableFuture.supplyAsync(() -> prepare(g), PREPARER);
-            }
-        }
+        }, PREPARER);
     }
 
     /**
