@@ -1,6 +1,7 @@
 package io.simdex.ops;
 
 import io.simdex.client.cli.SimdexCli;
+import io.simdex.server.DataDirInUseException;
 import picocli.CommandLine;
 
 import java.io.UncheckedIOException;
@@ -32,11 +33,11 @@ public final class Main {
 
     /**
      * A setting that cannot work (a malformed auth file line, a missing certificate, plaintext
-     * beyond loopback) ends the start with its message alone, exit code 2; anything else with
-     * its stack trace.
+     * beyond loopback, a data directory another process holds) ends the start with its message
+     * alone, exit code 2; anything else with its stack trace.
      */
     private static int startupError(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) throws Exception {
-        if (e instanceof IllegalArgumentException || e instanceof UncheckedIOException) {
+        if (e instanceof IllegalArgumentException || e instanceof UncheckedIOException || e instanceof DataDirInUseException) {
             cmd.getErr().println("simdex " + cmd.getCommandName() + ": " + e.getMessage());
             return 2;
         }

@@ -106,12 +106,17 @@ public final class EmbeddedSimdex implements AutoCloseable {
         Placement placement = Placement.roundRobin(shards);
         List<ShardClient> clients = new ArrayList<>();
         List<ShardNode> nodes = new ArrayList<>();
-        for (int i = 0; i < shards; i++) {
-            int owned = placement.bucketsOwnedBy(i);
-            StoreSizing base = StoreSizing.forShare(expectedDocuments, shards, 24);
-            StoreSizing sizing = new StoreSizing(base.expectedFingerprints(), base.expectedDocuments(), owned, base.averageIdBytes());
-            nodes.add(new ShardNode(dataDir.resolve("shard-" + i), c -> sizing, durability));
-            clients.add(new LocalShardClient(nodes.get(i)));
+        try {
+            for (int i = 0; i < shards; i++) {
+                int owned = placement.bucketsOwnedBy(i);
+                StoreSizing base = StoreSizing.forShare(expectedDocuments, shards, 24);
+                StoreSizing sizing = new StoreSizing(base.expectedFingerprints(), base.expectedDocuments(), owned, base.averageIdBytes());
+                nodes.add(new ShardNode(dataDir.resolve("shard-" + i), c -> sizing, durability));
+                clients.add(new LocalShardClient(nodes.get(i)));
+            }
+        } catch (RuntimeException e) {
+            nodes.forEach(ShardNode::close); // the shards opened let their directories go
+            throw e;
         }
         IndexRouter index = new IndexRouter(clients, placement);
         Catalog catalog = new Catalog(dataDir.resolve("router"));

@@ -28,6 +28,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -56,6 +57,8 @@ public final class ShardNode implements Closeable {
     private final ConcurrentHashMap<String, UrlSeenSet> urlJobs = new ConcurrentHashMap<>();
     private final ActivePulls pulls = new ActivePulls();
     private final MutationLog log;
+    /** This process's hold on {@code dataDir}; null for a node opened by one that holds it (a log's replay). */
+    private final DataDirLock dirLock;
 
     /** A node with {@link Durability#PROCESS}: see {@link #ShardNode(Path, Function, Durability)}. */
     public ShardNode(Path dataDir, Function<String, StoreSizing> sizing) {
@@ -63,8 +66,10 @@ public final class ShardNode implements Closeable {
     }
 
     /**
-     * Replays the write-ahead log a node left in {@code dataDir} if it stopped uncleanly (with
-     * either setting), then, with FSYNC, logs every change (see {@link ShardLog}).
+     * Takes {@code dataDir} for this process ({@link DataDirInUseException}, naming the holder,
+     * if another process holds it: {@link DataDirLock}), replays the write-ahead log a node left
+     * there if it stopped uncleanly (with either setting), then, with FSYNC, logs every change
+     * (see {@link ShardLog}).
      *
      * @param sizing how to size a collection's maps when this shard first creates them
      */
@@ -75,16 +80,27 @@ public final class ShardNode implements Closeable {
     /** As the public constructor, with the log's segment files from {@code channels}, checkpointing at {@code segmentBytes}. */
     ShardNode(Path dataDir, Function<String, StoreSizing> sizing, Durability durability, WriteAheadLog.Channels channels,
               long segmentBytes) {
-        this(dataDir, sizing, ShardLog.open(dataDir, sizing, durability, channels, segmentBytes));
+        this(dataDir, sizing, Held.open(dataDir, () -> ShardLog.open(dataDir, sizing, durability, channels, segmentBytes)));
     }
 
+    /** A node on {@code dataDir}, which the caller holds, changes told to {@code log}. */
     ShardNode(Path dataDir, Function<String, StoreSizing> sizing, MutationLog log) {
-        MapFiles.loadChronicle(dataDir);
+        this(dataDir, sizing, new Held(null, log));
+    }
+
+    private ShardNode(Path dataDir, Function<String, StoreSizing> sizing, Held held) {
         this.dataDir = dataDir;
         this.sizing = sizing;
-        this.log = log;
-        // Intents are forced before the first write they cover exactly when writes are (FSYNC logs, PROCESS does not).
-        this.intentLog = IntentLog.open(dataDir, log != MutationLog.NONE);
+        this.log = held.log;
+        this.dirLock = held.lock;
+        try {
+            MapFiles.loadChronicle(dataDir);
+            // Intents are forced before the first write they cover exactly when writes are (FSYNC logs, PROCESS does not).
+            this.intentLog = IntentLog.open(dataDir, log != MutationLog.NONE);
+        } catch (RuntimeException e) {
+            held.close(); // so that this process can open the directory again
+            throw e;
+        }
         this.locks = new BucketLocks(intentLog);
     }
 
@@ -805,6 +821,33 @@ public final class ShardNode implements Closeable {
         urlJobs.clear();
         log.close();
         intentLog.close();
+        if (dirLock != null) {
+            dirLock.close();
+        }
+    }
+
+    /** A data directory taken for this process, and its log, opened once it was taken. */
+    private record Held(DataDirLock lock, MutationLog log) {
+        static Held open(Path dataDir, Supplier<MutationLog> log) {
+            DataDirLock lock = DataDirLock.take(dataDir);
+            try {
+                return new Held(lock, log.get());
+            } catch (RuntimeException e) {
+                lock.close();
+                throw e;
+            }
+        }
+
+        /** Closes the log, and lets the directory go if this holds it. */
+        void close() {
+            try {
+                log.close();
+            } finally {
+                if (lock != null) {
+                    lock.close();
+                }
+            }
+        }
     }
 
     /**

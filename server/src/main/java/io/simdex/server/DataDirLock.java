@@ -1,0 +1,91 @@
+package io.simdex.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A shard's data directory held by one process: an OS lock ({@code flock}) on its
+ * {@code .lock} file, which names the holder's pid. Two processes on one directory each
+ * recover and write the same memory-mapped files as if they were theirs: a second
+ * {@code simdex embedded} on a running one's {@code ./data} ran Chronicle Map's recovery on the
+ * live maps (which needs exclusive access) and then hung on their locks. The kernel releases the
+ * lock when its process dies, so a kill -9 leaves nothing to clean up; the file stays.
+ */
+final class DataDirLock implements AutoCloseable {
+    static final String FILE = ".lock";
+    private final FileChannel channel;
+    private final FileLock lock;
+
+    private DataDirLock(FileChannel channel, FileLock lock) {
+        this.channel = channel;
+        this.lock = lock;
+    }
+
+    /** Takes {@code dir} (created if missing) for this process; fails, naming the holder, if another holds it. */
+    static DataDirLock take(Path dir) {
+        Path file = dir.resolve(FILE);
+        FileChannel channel = null;
+        try {
+            Files.createDirectories(dir);
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            FileLock lock;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null; // this process holds it already
+            }
+            if (lock == null) {
+                throw new DataDirInUseException(dir.toAbsolutePath() + " is in use by another simdex process (" + holder(file)
+                        + "); two processes on one data directory would corrupt it: stop the other one, or give this one another"
+                        + " data directory");
+            }
+            channel.truncate(0);
+            channel.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)), 0);
+            return new DataDirLock(channel, lock);
+        } catch (IOException | RuntimeException e) {
+            if (channel != null) {
+                try {
+                    channel.close();
+                } catch (IOException again) {
+                    e.addSuppressed(again);
+                }
+            }
+            if (e instanceof IOException io) {
+                throw new UncheckedIOException("cannot lock " + file, io);
+            }
+            throw (RuntimeException) e;
+        }
+    }
+
+    /** What the lock file says of its holder ("pid N"), or that it says nothing. */
+    private static String holder(Path file) {
+        try {
+            String s = Files.readString(file, StandardCharsets.UTF_8).strip();
+            return s.isEmpty() ? "its " + FILE + " names no pid" : s;
+        } catch (IOException e) {
+            return "its " + FILE + " cannot be read: " + e.getMessage();
+        }
+    }
+
+    /** Lets the directory go; again, nothing. */
+    @Override
+    public void close() {
+        if (!channel.isOpen()) {
+            return;
+        }
+        try {
+            lock.release();
+            channel.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot unlock " + FILE, e);
+        }
+    }
+}
