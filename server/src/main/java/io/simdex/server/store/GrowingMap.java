@@ -461,17 +461,12 @@ public final class GrowingMap<K, V> implements Closeable {
         }
     }
 
-    /** Makes generation g's file ahead of need ({@link #prepare(int, Object)} for this map). */
-    private Path prepare(int g) {
-        return prepare(g, this);
-    }
-
     /**
      * Makes generation g's file under a temporary name, closes it, and gives it its name. A
-     * failure for lack of space is recorded by {@link DiskSpace} for {@code owner}, with a retry;
-     * a success ends {@code owner}'s shortage.
+     * failure for lack of space is recorded by {@link DiskSpace}, with a retry; a success ends
+     * this map's shortage.
      */
-    private Path prepare(int g, Object owner) {
+    private Path prepare(int g) {
         Path tmp = preparing(g);
         long start = System.nanoTime();
         try {
@@ -484,11 +479,11 @@ public final class GrowingMap<K, V> implements Closeable {
             MapFiles.deleteQuietly(tmp, e);
             IOException full = DiskSpace.noSpace(e);
             if (full != null) {
-                DiskSpace.shortOf(owner, file(g), full, owner == this ? () -> retryPrepare(g) : () -> makeAlone(g, owner));
+                DiskSpace.shortOf(this, file(g), full, () -> retryPrepare(g));
             }
             throw e instanceof IOException io ? new UncheckedIOException("cannot make " + file(g), io) : (RuntimeException) e;
         }
-        DiskSpace.roomAgain(owner);
+        DiskSpace.roomAgain(this);
         LOG.debug("{}: made {} ahead of need in {} ms", dir, file(g).getFileName(), (System.nanoTime() - start) / 1_000_000);
         return file(g);
     }
@@ -519,15 +514,18 @@ public final class GrowingMap<K, V> implements Closeable {
      * file ahead, and thrown as a {@link DiskFullException}.
      */
     private ChronicleMap<K, V> create(int g, Object owner) {
+        ChronicleMap<K, V> made;
         try {
-            return open(g);
+            made = open(g);
         } catch (RuntimeException e) {
             IOException full = DiskSpace.noSpace(e);
             if (full == null) {
                 throw e;
             }
-            throw DiskSpace.shortOf(owner, file(g), full, owner == this ? () -> retryPrepare(g) : () -> makeAlone(g, owner));
+            throw DiskSpace.shortOf(owner, file(g), full, owner == this ? () -> retryPrepare(g) : () -> probe(g, owner));
         }
+        DiskSpace.roomAgain(owner);
+        return made;
     }
 
     /**
@@ -550,16 +548,26 @@ public final class GrowingMap<K, V> implements Closeable {
     }
 
     /**
-     * Makes the first generation's file of a map whose opening failed for lack of space (a
-     * {@link DiskSpace} retry): the store's next opening finds it made.
+     * Whether there is room now for generation g's file, whose making failed when the map was
+     * opened (a {@link DiskSpace} retry): makes a file of its size under another name and
+     * deletes it. The map itself is gone; the store's next opening makes the file.
      */
-    private void makeAlone(int g, Object owner) {
+    private void probe(int g, Object owner) {
         CompletableFuture.runAsync(() -> {
+            Path probe = dir.resolve(file(g).getFileName() + ".probe");
             try {
-                prepare(g, owner);
-            } catch (RuntimeException e) {
-                if (DiskSpace.noSpace(e) == null) {
-                    LOG.warn("{}: cannot make {}", dir, file(g).getFileName(), e);
+                Files.deleteIfExists(probe);
+                MapFiles.beforeMake.check(probe);
+                builder(g).skipCloseOnExitHook(true).createPersistedTo(probe.toFile()).close();
+                Files.delete(probe);
+                DiskSpace.roomAgain(owner);
+            } catch (IOException | RuntimeException e) {
+                MapFiles.deleteQuietly(probe, e);
+                IOException full = DiskSpace.noSpace(e);
+                if (full != null) {
+                    DiskSpace.shortOf(owner, file(g), full, () -> probe(g, owner));
+                } else {
+                    LOG.warn("{}: cannot make {} to see whether the disk has room for it", dir, probe.getFileName(), e);
                     DiskSpace.roomAgain(owner); // not for lack of space: nothing to wait for
                 }
             }

@@ -98,19 +98,39 @@ class DiskSpaceTest {
     }
 
     @Test
-    void aStoreWhoseFirstFileCannotBeMadeWhenOpened_failsToOpen_andIsOpenedOnceThereIsRoom() throws Exception {
+    void aStoreWhoseFirstFileCannotBeMadeWhenOpened_failsToOpen_andWritesAreTakenOnceThereIsRoom() throws Exception {
         try (FullDisk disk = FullDisk.fill()) {
-            assertThrows(DiskFullException.class, () -> new GrowingMap<Long, Long>(dir, "m", FIRST,
-                    n -> ChronicleMap.of(Long.class, Long.class).entries(n), false));
+            assertThrows(DiskFullException.class, this::openFirstFile);
             assertFalse(FullDisk.holds(dir, "m-0.cm"), "a half-made m-0.cm left behind");
-            assertThrows(DiskFullException.class, DiskSpace::requireRoom);
+            // The retry makes a file of its size under another name, and deletes it: while the disk
+            // is full it fails, and writes stay refused (3 s: retries at most a second apart).
+            assertFalse(await(DiskSpaceTest::room, Duration.ofSeconds(3)), "writes taken while the disk was full");
             disk.free();
             assertTrue(await(DiskSpaceTest::room, Duration.ofSeconds(20)), "writes still refused once the disk had room");
+            assertFalse(FullDisk.holds(dir, "m-0.cm"), "the retry made the map's own file");
+            assertFalse(FullDisk.holds(dir, "m-0.cm.probe"), "the retry's file left behind");
         }
-        try (GrowingMap<Long, Long> m = new GrowingMap<>(dir, "m", FIRST, n -> ChronicleMap.of(Long.class, Long.class).entries(n), false)) {
+        try (GrowingMap<Long, Long> m = openFirstFile()) {
             m.put(1L, 1L);
             assertEquals(1L, m.get(1L));
         }
+    }
+
+    @Test
+    void aStoreWhoseFirstFileCouldNotBeMade_openedOnceThereIsRoom_endsTheShortage() throws Exception {
+        try (FullDisk disk = FullDisk.fill()) {
+            assertThrows(DiskFullException.class, this::openFirstFile);
+            disk.free();
+        }
+        assertTrue(DiskSpace.isShort());
+        try (GrowingMap<Long, Long> m = openFirstFile()) {
+            assertFalse(DiskSpace.isShort(), "the file it lacked room for is made");
+            m.put(1L, 1L);
+        }
+    }
+
+    private GrowingMap<Long, Long> openFirstFile() {
+        return new GrowingMap<>(dir, "m", FIRST, n -> ChronicleMap.of(Long.class, Long.class).entries(n), false);
     }
 
     /** Whether writes are taken; a refusal starts the retries that are due. */
