@@ -510,8 +510,10 @@ public final class GrowingMap<K, V> implements Closeable {
 
     /**
      * Generation g, made now: its file is new, or one made ahead (opened). A failure for lack of
-     * space is recorded by {@link DiskSpace} for {@code owner}, with a retry that makes the
-     * file ahead, and thrown as a {@link DiskFullException}.
+     * space is recorded by {@link DiskSpace} for {@code owner} and thrown as a
+     * {@link DiskFullException}; the retry makes the file ahead ({@code owner} this map) or,
+     * for a map that failed to open ({@code owner} its file), sees whether it would fit
+     * ({@link #probe}). A success ends {@code owner}'s shortage.
      */
     private ChronicleMap<K, V> create(int g, Object owner) {
         ChronicleMap<K, V> made;

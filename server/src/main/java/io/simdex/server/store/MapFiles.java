@@ -81,6 +81,7 @@ public final class MapFiles {
         builder.skipCloseOnExitHook(true);
         ChronicleMap<K, V> map;
         boolean existed = Files.exists(file);
+        long size = existed ? sizeOf(file) : 0;
         try {
             if (existed && !clean) {
                 map = builder.recoverPersistedTo(file.toFile(), true, c -> logCorruption(file, c));
@@ -104,7 +105,22 @@ public final class MapFiles {
             map.close();
             throw e;
         }
+        if (existed && sizeOf(file) > size) {
+            // Chronicle Map allocates a file whole and extends it as it writes, so a map that
+            // needs more than its file held on opening was cut short outside this process (a
+            // disk fault, a copy that failed): it reads the part lost as empty, and says nothing.
+            LOG.error("{} was {} bytes, its map takes {}: the file was cut short, and the entries it held past its end are lost;"
+                    + " restore the store from a copy", file, size, sizeOf(file));
+        }
         return map;
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the size of " + file, e);
+        }
     }
 
     /** Deletes {@code file}, a failure to delete it suppressed in {@code cause}. */

@@ -5,8 +5,14 @@ import net.openhft.chronicle.map.ChronicleMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.lang.reflect.Field;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * reopened after a clean close, or recovered: that hook closed maps under the server's running
  * handlers on SIGTERM (EmbeddedProcessIT stops a server during a BulkLoad for the whole effect).
  * A map opened by Chronicle Map's own API is in the hook, which shows this test reads it right.
+ * A file cut short is recovered as what is left of it, and said so.
  */
 class MapFilesTest {
     @TempDir
@@ -41,6 +48,31 @@ class MapFilesTest {
         try (ChronicleMap<Long, Long> direct = builder().createPersistedTo(file.toFile())) {
             assertTrue(inExitHook(direct), "opened by Chronicle Map's own API");
         }
+    }
+
+    @Test
+    void open_ofAFileCutShort_saysSoLoudly() throws Exception {
+        Path file = dir.resolve("cut.cm");
+        try (ChronicleMap<Long, Long> m = MapFiles.open(builder(), file, true)) {
+            for (long k = 0; k < 1_000; k++) {
+                m.put(k, k);
+            }
+        }
+        long whole = Files.size(file);
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            c.truncate(4096); // a disk fault, or a copy that failed
+        }
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream before = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8)); // slf4j-simple writes to System.err
+        try (ChronicleMap<Long, Long> recovered = MapFiles.open(builder(), file, false)) {
+            assertTrue(recovered.size() < 1_000, "entries past the cut: " + recovered.size());
+        } finally {
+            System.setErr(before);
+        }
+        String logged = err.toString(StandardCharsets.UTF_8);
+        assertTrue(logged.contains("ERROR") && logged.contains(file + " was 4096 bytes, its map takes " + whole + ": the file was cut short"),
+                logged);
     }
 
     private static net.openhft.chronicle.map.ChronicleMapBuilder<Long, Long> builder() {
