@@ -3,7 +3,7 @@ package io.simdex.server;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
-import io.simdex.server.store.DiskFullException;
+import io.simdex.server.store.NoRoomException;
 
 import java.util.function.Supplier;
 
@@ -11,9 +11,10 @@ import java.util.function.Supplier;
  * What {@link ShardService} and {@link ShardControlService} share in turning a call into an
  * answer: a handler's {@link StatusRuntimeException} goes to the client as it is, any other
  * exception as INTERNAL (a fault in the node, not the caller's) carrying the exception as its
- * cause, for the server's CallGuard to log under a request id (a full data disk is
- * UNAVAILABLE, {@link io.simdex.server.store.DiskSpace}); bad input is refused with
- * INVALID_ARGUMENT naming the bad value before anything changes.
+ * cause, for the server's CallGuard to log under a request id; no room for a store's files (a
+ * full disk, the process's limits: {@link io.simdex.server.store.NoRoomException}) is
+ * UNAVAILABLE; bad input is refused with INVALID_ARGUMENT naming the bad value before anything
+ * changes.
  */
 final class Calls {
     private Calls() {
@@ -47,11 +48,11 @@ final class Calls {
         if (e instanceof StatusRuntimeException) {
             return e;
         }
-        DiskFullException full = DiskFullException.in(e);
-        if (full != null) {
+        NoRoomException noRoom = NoRoomException.in(e);
+        if (noRoom != null) {
             // The node's fault, not the request's: a router counts this replica as failed (and
             // marks it behind if the others make the quorum) rather than failing the write.
-            return Status.UNAVAILABLE.withDescription(full.getMessage()).asRuntimeException();
+            return Status.UNAVAILABLE.withDescription(noRoom.getMessage()).asRuntimeException();
         }
         return Status.INTERNAL.withCause(e).asRuntimeException();
     }

@@ -48,7 +48,7 @@ import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.RequestMarks;
 import io.simdex.router.shard.ShardEpochs;
 import io.simdex.router.transport.HandlingTimes;
-import io.simdex.server.store.DiskFullException;
+import io.simdex.server.store.NoRoomException;
 import io.simdex.server.store.DiskSpace;
 
 import java.time.Clock;
@@ -515,9 +515,9 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
      * request id. DATA_LOSS from a shard is logged here, since it reaches the caller as it is.
      */
     static Status status(RuntimeException e) {
-        DiskFullException full = DiskFullException.in(e);
-        if (full != null) {
-            return Status.RESOURCE_EXHAUSTED.withDescription(full.getMessage());
+        NoRoomException noRoom = NoRoomException.in(e);
+        if (noRoom != null) {
+            return Status.RESOURCE_EXHAUSTED.withDescription(noRoom.getMessage());
         }
         if (e instanceof StatusRuntimeException s) {
             if (s.getStatus().getCode() == Status.Code.DATA_LOSS) {

@@ -37,8 +37,13 @@ public final class CollectionStore implements Closeable {
         this.texts = texts;
     }
 
-    /** Opens the store in {@code dir}, creating it with {@code sizing} if new, recovering it after a crash. */
+    /**
+     * Opens the store in {@code dir}, creating it with {@code sizing} if new, recovering it after
+     * a crash; {@link NoRoomException} if the process is too near its limits of memory maps or
+     * open files to open more ({@link ProcessLimits}).
+     */
     public static CollectionStore open(Path dir, StoreSizing sizing) {
+        ProcessLimits.requireRoomForStore(dir);
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {

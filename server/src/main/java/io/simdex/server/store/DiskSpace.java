@@ -35,7 +35,7 @@ public final class DiskSpace {
     }
 
     /**
-     * Returns when no file is known to lack space; throws {@link DiskFullException} otherwise,
+     * Returns when no file is known to lack space; throws {@link NoRoomException} otherwise,
      * after starting the attempts that are due to make the files that failed.
      */
     public static void requireRoom() {
@@ -62,7 +62,7 @@ public final class DiskSpace {
      * again ({@code retry}, run when {@link #requireRoom} finds it due; it reports its outcome
      * here); returns the exception to throw.
      */
-    static DiskFullException shortOf(Object owner, Path file, IOException cause, Runnable retry) {
+    static NoRoomException shortOf(Object owner, Path file, IOException cause, Runnable retry) {
         Shortage s = new Shortage(file, cause.getMessage(), retry, new AtomicLong(System.nanoTime()));
         if (SHORT.put(owner, s) == null) {
             LOG.warn("the data disk is full: cannot make {} ({}); writes that add data are refused until it can be made", file,
@@ -102,8 +102,8 @@ public final class DiskSpace {
             }
         }
 
-        DiskFullException failure() {
-            return new DiskFullException("the data disk is full: cannot make " + file.getFileName() + " (" + cause
+        NoRoomException failure() {
+            return new NoRoomException("the data disk is full: cannot make " + file.getFileName() + " (" + cause
                     + "); writes that add data are refused until it can be made: free space on it (delete or expire collections) or"
                     + " give it more");
         }

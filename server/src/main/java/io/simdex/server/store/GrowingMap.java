@@ -511,7 +511,7 @@ public final class GrowingMap<K, V> implements Closeable {
     /**
      * Generation g, made now: its file is new, or one made ahead (opened). A failure for lack of
      * space is recorded by {@link DiskSpace} for {@code owner} and thrown as a
-     * {@link DiskFullException}; the retry makes the file ahead ({@code owner} this map) or,
+     * {@link NoRoomException}; the retry makes the file ahead ({@code owner} this map) or,
      * for a map that failed to open ({@code owner} its file), sees whether it would fit
      * ({@link #probe}). A success ends {@code owner}'s shortage.
      */

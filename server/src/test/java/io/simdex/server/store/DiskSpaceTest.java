@@ -42,7 +42,7 @@ class DiskSpaceTest {
             }
             // The file is made ahead on another thread: its failure is seen once that has run.
             assertTrue(await(DiskSpace::isShort, Duration.ofSeconds(20)), "the failure to make m-1.cm ahead was not recorded");
-            DiskFullException refused = assertThrows(DiskFullException.class, DiskSpace::requireRoom);
+            NoRoomException refused = assertThrows(NoRoomException.class, DiskSpace::requireRoom);
             assertTrue(refused.getMessage().contains("cannot make m-1.cm (No space left on device)"), refused.getMessage());
 
             // Writes already past the check fill the room the newest generation has left...
@@ -50,7 +50,7 @@ class DiskSpaceTest {
                 m.put(k, k);
             }
             // ...and one that needs the next file fails at once, adding nothing and leaving no file half made.
-            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThrows(DiskFullException.class, () -> m.put((long) FIRST, 1L)));
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThrows(NoRoomException.class, () -> m.put((long) FIRST, 1L)));
             assertNull(m.get((long) FIRST));
             assertFalse(FullDisk.holds(dir, "m-1.cm"), "a half-made m-1.cm left behind");
             assertEquals(1, m.generationCount());
@@ -75,10 +75,10 @@ class DiskSpaceTest {
         try (FullDisk disk = FullDisk.fill();
              GrowingMap<Long, Long> m = GrowingMap.onFirstWrite(dir, "m", FIRST, n -> ChronicleMap.of(Long.class, Long.class).entries(n),
                      false)) {
-            assertThrows(DiskFullException.class, () -> m.put(1L, 1L));
+            assertThrows(NoRoomException.class, () -> m.put(1L, 1L));
             assertFalse(FullDisk.holds(dir, "m-0.cm"), "a half-made m-0.cm left behind");
             assertTrue(DiskSpace.isShort());
-            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThrows(DiskFullException.class, () -> m.put(2L, 2L)));
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertThrows(NoRoomException.class, () -> m.put(2L, 2L)));
 
             disk.free();
             assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
@@ -87,7 +87,7 @@ class DiskSpaceTest {
                         DiskSpace.requireRoom();
                         m.put(1L, 1L);
                         return;
-                    } catch (DiskFullException e) {
+                    } catch (NoRoomException e) {
                         Thread.sleep(20); // polls a condition: the retry, at most a second after the last attempt, making the file
                     }
                 }
@@ -100,7 +100,7 @@ class DiskSpaceTest {
     @Test
     void aStoreWhoseFirstFileCannotBeMadeWhenOpened_failsToOpen_andWritesAreTakenOnceThereIsRoom() throws Exception {
         try (FullDisk disk = FullDisk.fill()) {
-            assertThrows(DiskFullException.class, this::openFirstFile);
+            assertThrows(NoRoomException.class, this::openFirstFile);
             assertFalse(FullDisk.holds(dir, "m-0.cm"), "a half-made m-0.cm left behind");
             // The retry makes a file of its size under another name, and deletes it: while the disk
             // is full it fails, and writes stay refused (3 s: retries at most a second apart).
@@ -119,7 +119,7 @@ class DiskSpaceTest {
     @Test
     void aStoreWhoseFirstFileCouldNotBeMade_openedOnceThereIsRoom_endsTheShortage() throws Exception {
         try (FullDisk disk = FullDisk.fill()) {
-            assertThrows(DiskFullException.class, this::openFirstFile);
+            assertThrows(NoRoomException.class, this::openFirstFile);
             disk.free();
         }
         assertTrue(DiskSpace.isShort());
@@ -138,7 +138,7 @@ class DiskSpaceTest {
         try {
             DiskSpace.requireRoom();
             return true;
-        } catch (DiskFullException e) {
+        } catch (NoRoomException e) {
             return false;
         }
     }
