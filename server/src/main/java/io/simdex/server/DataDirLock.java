@@ -5,15 +5,16 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A shard's data directory held by one process: an OS lock ({@code flock}) on its
- * {@code .lock} file, which names the holder's pid. Two processes on one directory each
+ * A shard's data directory held by one process: an OS lock (POSIX, {@link FileChannel#tryLock})
+ * on its {@code .lock} file, which names the holder's pid. Two processes on one directory each
  * recover and write the same memory-mapped files as if they were theirs: a second
  * {@code simdex embedded} on a running one's {@code ./data} ran Chronicle Map's recovery on the
  * live maps (which needs exclusive access) and then hung on their locks. The kernel releases the
@@ -21,10 +22,14 @@ import java.nio.file.StandardOpenOption;
  */
 final class DataDirLock implements AutoCloseable {
     static final String FILE = ".lock";
+    /** Directories this process holds (real paths). */
+    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
+    private final Path key;
     private final FileChannel channel;
     private final FileLock lock;
 
-    private DataDirLock(FileChannel channel, FileLock lock) {
+    private DataDirLock(Path key, FileChannel channel, FileLock lock) {
+        this.key = key;
         this.channel = channel;
         this.lock = lock;
     }
@@ -32,25 +37,30 @@ final class DataDirLock implements AutoCloseable {
     /** Takes {@code dir} (created if missing) for this process; fails, naming the holder, if another holds it. */
     static DataDirLock take(Path dir) {
         Path file = dir.resolve(FILE);
-        FileChannel channel = null;
+        Path key;
         try {
             Files.createDirectories(dir);
+            key = dir.toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot lock " + file, e);
+        }
+        // Held here already: refused before the file is opened, since closing any descriptor
+        // of a file drops the process's POSIX locks on it, the holder's too.
+        if (!HELD.add(key)) {
+            throw inUse(dir, "pid " + ProcessHandle.current().pid());
+        }
+        FileChannel channel = null;
+        try {
             channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            FileLock lock;
-            try {
-                lock = channel.tryLock();
-            } catch (OverlappingFileLockException e) {
-                lock = null; // this process holds it already
-            }
+            FileLock lock = channel.tryLock();
             if (lock == null) {
-                throw new DataDirInUseException(dir.toAbsolutePath() + " is in use by another simdex process (" + holder(file)
-                        + "); two processes on one data directory would corrupt it: stop the other one, or give this one another"
-                        + " data directory");
+                throw inUse(dir, holder(file));
             }
             channel.truncate(0);
             channel.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)), 0);
-            return new DataDirLock(channel, lock);
+            return new DataDirLock(key, channel, lock);
         } catch (IOException | RuntimeException e) {
+            HELD.remove(key);
             if (channel != null) {
                 try {
                     channel.close();
@@ -63,6 +73,11 @@ final class DataDirLock implements AutoCloseable {
             }
             throw (RuntimeException) e;
         }
+    }
+
+    private static DataDirInUseException inUse(Path dir, String holder) {
+        return new DataDirInUseException(dir.toAbsolutePath() + " is in use by another simdex process (" + holder
+                + "); two processes on one data directory would corrupt it: stop the other one, or give this one another data directory");
     }
 
     /** What the lock file says of its holder ("pid N"), or that it says nothing. */
@@ -86,6 +101,8 @@ final class DataDirLock implements AutoCloseable {
             channel.close();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot unlock " + FILE, e);
+        } finally {
+            HELD.remove(key);
         }
     }
 }

@@ -25,12 +25,21 @@ class DataDirLockTest {
     }
 
     @Test
-    void aDirectoryHeldInThisProcess_isRefusedToASecondNode_untilTheFirstCloses() {
+    void aDirectoryHeldInThisProcess_isRefusedToASecondNode_untilTheFirstCloses() throws Exception {
         try (ShardNode first = open()) {
             first.bindIds("c", 0, new String[] {"a"}, new long[] {1L});
             DataDirInUseException e = assertThrows(DataDirInUseException.class, this::open);
             assertTrue(e.getMessage().contains("is in use by another simdex process (pid " + ProcessHandle.current().pid() + ")"),
                     e.getMessage());
+            // The refusal kept the lock: closing any descriptor of the file would have dropped it.
+            Process other = holder();
+            try {
+                assertTrue(other.waitFor(60, TimeUnit.SECONDS), "the other process still runs");
+                assertEquals(1, other.exitValue(), "the other process took the lock: "
+                        + new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            } finally {
+                other.destroyForcibly();
+            }
         }
         try (ShardNode again = open()) {
             assertEquals(1, again.stats("c", 0).documents(), "documents the first node stored");
@@ -39,29 +48,7 @@ class DataDirLockTest {
 
     @Test
     void aDirectoryHeldByAnotherProcess_isRefused_andTakenOnceThatProcessIsKilled() throws Exception {
-        // The other process: a JVM that locks the directory's lock file as a node does, says so, and waits.
-        Path holder = dir.resolve("Holder.java");
-        Files.writeString(holder, """
-                import java.nio.ByteBuffer;
-                import java.nio.channels.FileChannel;
-                import java.nio.file.Path;
-                import java.nio.file.StandardOpenOption;
-
-                public class Holder {
-                    public static void main(String[] args) throws Exception {
-                        FileChannel c = FileChannel.open(Path.of(args[0]), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                        if (c.tryLock() == null) {
-                            throw new IllegalStateException("not locked");
-                        }
-                        c.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\\n").getBytes()));
-                        System.out.println("locked");
-                        Thread.sleep(600_000);
-                    }
-                }
-                """);
-        Files.createDirectories(dir.resolve("shard"));
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process other = new ProcessBuilder(java, holder.toString(), dir.resolve("shard").resolve(DataDirLock.FILE).toString()).redirectErrorStream(true).start();
+        Process other = holder();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(other.getInputStream(), StandardCharsets.UTF_8));
             assertEquals("locked", out.readLine(), "the other process's first line"); // a condition: it holds the lock
@@ -77,5 +64,35 @@ class DataDirLockTest {
         } finally {
             other.destroyForcibly();
         }
+    }
+
+    /**
+     * Another process: a JVM that locks the shard directory's lock file as a node does, says
+     * "locked" and waits; or, if the lock is held, exits with status 1.
+     */
+    private Process holder() throws Exception {
+        Path holder = dir.resolve("Holder.java");
+        Files.writeString(holder, """
+                import java.nio.ByteBuffer;
+                import java.nio.channels.FileChannel;
+                import java.nio.file.Path;
+                import java.nio.file.StandardOpenOption;
+
+                public class Holder {
+                    public static void main(String[] args) throws Exception {
+                        FileChannel c = FileChannel.open(Path.of(args[0]), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                        if (c.tryLock() == null) {
+                            System.exit(1);
+                        }
+                        c.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\\n").getBytes()));
+                        System.out.println("locked");
+                        Thread.sleep(600_000);
+                    }
+                }
+                """);
+        Files.createDirectories(dir.resolve("shard"));
+        String java = ProcessHandle.current().info().command().orElse("java");
+        return new ProcessBuilder(java, holder.toString(), dir.resolve("shard").resolve(DataDirLock.FILE).toString())
+                .redirectErrorStream(true).start();
     }
 }

@@ -75,7 +75,8 @@ public final class DiskSpace {
     static void roomAgain(Object owner) {
         Shortage s = SHORT.remove(owner);
         if (s != null) {
-            LOG.info("made {}, which the data disk lacked room for{}", s.file, SHORT.isEmpty() ? "; writes are taken again" : "");
+            LOG.info("{} no longer waits for room on the data disk (made, or no longer needed){}", s.file,
+                    SHORT.isEmpty() ? "; writes are taken again" : "");
         }
     }
 
