@@ -25,6 +25,8 @@
  *       source lacked twice, 2 s apart, that did not change here since the pull began.</li>
  *   <li>Check-and-insert is serial per bucket key across routers
  *       ({@link io.simdex.server.BucketLocks}).</li>
+ *   <li>One process per shard directory: a node holds an OS lock on it from before its log
+ *       replay until it closes ({@link io.simdex.server.DataDirLock}).</li>
  * </ul>
  * The storage itself (Chronicle Map files, pages, generations) is {@link io.simdex.server.store}.
  */

@@ -25,6 +25,11 @@
  *   <li>A table's geometry ({@link io.simdex.server.store.TableGeometry}) is fixed when it is
  *       created and stored beside its files.</li>
  *   <li>A store not closed cleanly is recovered when opened ({@link io.simdex.server.store.MapFiles}).</li>
+ *   <li>A file is made whole or not at all: one whose making failed is deleted, and a lack of
+ *       room (a full disk, {@link io.simdex.server.store.DiskSpace}; the process's limits of
+ *       memory maps and open files, {@link io.simdex.server.store.ProcessLimits}) is a
+ *       {@link io.simdex.server.store.NoRoomException}: the request fails with a status the
+ *       client may retry later, and the process neither hangs nor crashes.</li>
  * </ul>
  */
 package io.simdex.server.store;
