@@ -111,15 +111,30 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
      */
     static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard, double minHashJaccard, double band,
                          boolean partitioned, int wideRadius, int wideWords) {
+        return byLength(maxLetters, minHashRadius, simHashRadius, minJaccard, minHashJaccard, band, partitioned, wideRadius, wideWords,
+                Integer.MAX_VALUE, minHashRadius);
+    }
+
+    /**
+     * As above, a MinHash probe by a text of more than {@code narrowFrom} letters taking its
+     * candidates within {@code narrowRadius}: with {@code narrowFrom} at the boundary, the second
+     * probe of a long text near it, whose candidates crowd (letter pairs of 300-letter English
+     * texts have much in common) and cost most of its sketch reads.
+     */
+    static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard, double minHashJaccard, double band,
+                         boolean partitioned, int wideRadius, int wideWords, int narrowFrom, int narrowRadius) {
         ShortTextFingerprint rule = new ShortTextFingerprint(maxLetters);
         String thresholds = minHashJaccard == minJaccard ? String.format(java.util.Locale.ROOT, "J >= %.2f", minJaccard)
                 : String.format(java.util.Locale.ROOT, "J >= %.2f (MinHash candidates %.2f)", minJaccard, minHashJaccard);
         String simHash = wideRadius > simHashRadius && wideWords > 0
                 ? String.format(java.util.Locale.ROOT, "SimHash above (k <= %d up to %d words, k <= %d above)", wideRadius, wideWords, simHashRadius)
                 : String.format(java.util.Locale.ROOT, "SimHash above (k <= %d)", simHashRadius);
+        String minHash = narrowFrom < Integer.MAX_VALUE && narrowRadius < minHashRadius
+                ? String.format(java.util.Locale.ROOT, "k <= %d, by texts over %d letters k <= %d", minHashRadius, narrowFrom, narrowRadius)
+                : String.format(java.util.Locale.ROOT, "k <= %d", minHashRadius);
         return new Mode(String.format(java.util.Locale.ROOT,
-                "simdex + sketch, %sb-bit MinHash fingerprint up to %d letters (k <= %d), %s, %s, both probed within %sx",
-                partitioned ? "partitioned " : "", maxLetters, minHashRadius, simHash, thresholds, band == (int) band ? String.valueOf((int) band) : String.valueOf(band)),
+                "simdex + sketch, %sb-bit MinHash fingerprint up to %d letters (%s), %s, %s, both probed within %sx",
+                partitioned ? "partitioned " : "", maxLetters, minHash, simHash, thresholds, band == (int) band ? String.valueOf((int) band) : String.valueOf(band)),
                 "8 + 38", (s, p) -> {
                     boolean storedShort = rule.isShort(s.storedLetters[p]);
                     boolean probesKind = rule.isShort(s.probeLetters[p]) == storedShort || rule.probesBoth(s.probeLetters[p], band);
@@ -128,8 +143,9 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
                     // The probing text's length picks its SimHash radius, as the router does.
                     int simHashReach = s.probeWords[p] <= wideWords ? Math.max(simHashRadius, wideRadius) : simHashRadius;
                     // Beyond 7 a MinHash candidate is one the probed buckets hold: a block within one bit.
-                    boolean candidate = storedShort ? distance <= Math.min(7, minHashRadius)
-                            || distance <= minHashRadius && blockNear : distance <= simHashReach;
+                    int minHashReach = s.probeLetters[p] > narrowFrom ? narrowRadius : minHashRadius;
+                    boolean candidate = storedShort ? distance <= Math.min(7, minHashReach)
+                            || distance <= minHashReach && blockNear : distance <= simHashReach;
                     return probesKind && candidate && s.estimate[1][p] >= (storedShort ? minHashJaccard : minJaccard);
                 });
     }

@@ -100,7 +100,8 @@ public final class QualityMain implements Callable<Integer> {
                 Mode.bitMinHash(7, 0.4), Mode.bitMinHash(6, 0.4),
                 // New collections' mode (the short-fingerprint grid's best, added below) with one thing changed:
                 // SimHash probes to 5 at every length (new collections before the wide radius) or over 150 words to 6, MinHash
-                // candidates verified at 0.4, MinHash probes to 7 or 16, the band, partitioned blocks.
+                // candidates verified at 0.4, MinHash probes to 7 or 16, the band, partitioned blocks, the second (MinHash)
+                // probe of a text over 300 letters to 7.
                 Mode.byLength(300, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND),
                 // --sketch-distance 6: SimHash probes over 150 words to 6.
                 Mode.byLength(300, 12, 6, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_WORDS),
@@ -109,7 +110,8 @@ public final class QualityMain implements Callable<Integer> {
                 Mode.byLength(300, 16, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_WORDS),
                 Mode.byLength(300, 12, 5, 0.4, 0.2, 2.5, false, WIDE_RADIUS, WIDE_WORDS),
                 Mode.byLength(300, 12, 5, 0.4, 0.2, 1, false, WIDE_RADIUS, WIDE_WORDS),
-                Mode.byLength(300, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, true, WIDE_RADIUS, WIDE_WORDS)));
+                Mode.byLength(300, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, true, WIDE_RADIUS, WIDE_WORDS),
+                Mode.byLength(300, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_WORDS, 300, 7)));
         tunings.subList(0, tunings.size() - 1).forEach(t -> modes.add(t.get(0).mode()));
         String command = "loadtest/quality/run-eval.sh --seed " + seed + " --long " + longDocs + " --short " + shortDocs;
         String report = Report.markdown(scores, modes, tunings, features, command, sources.describe());
