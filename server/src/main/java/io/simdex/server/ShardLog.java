@@ -1,13 +1,21 @@
 package io.simdex.server;
 
+import io.simdex.server.store.DiskSpace;
 import io.simdex.server.store.MapFiles;
 import io.simdex.server.store.StoreSizing;
 import io.simdex.server.wal.LogFiles;
 import io.simdex.server.wal.RecordBody;
 import io.simdex.server.wal.WriteAheadLog;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.function.Function;
 
 /**
@@ -37,10 +45,14 @@ final class ShardLog implements MutationLog {
     private static final byte DROP_PARTITIONS = 14;
     private static final byte DROP_TEXTS = 15;
 
-    private final WriteAheadLog log;
+    private static final Logger LOG = LoggerFactory.getLogger(ShardLog.class);
 
-    private ShardLog(WriteAheadLog log) {
+    private final WriteAheadLog log;
+    private final Path dir;
+
+    private ShardLog(WriteAheadLog log, Path dir) {
         this.log = log;
+        this.dir = dir;
     }
 
     /**
@@ -54,7 +66,7 @@ final class ShardLog implements MutationLog {
         if (LogFiles.hasSegments(dir)) {
             recover(dataDir, sizing, dir);
         }
-        return durability == Durability.FSYNC ? new ShardLog(WriteAheadLog.open(dir, dataDir, segmentBytes, channels)) : NONE;
+        return durability == Durability.FSYNC ? new ShardLog(WriteAheadLog.open(dir, dataDir, segmentBytes, channels), dir) : NONE;
     }
 
     /**
@@ -171,8 +183,46 @@ final class ShardLog implements MutationLog {
         append(new RecordBody.Writer(DROP_PARTITIONS).ints(partitions.toArray()));
     }
 
+    /**
+     * Appends the record. One that the disk has no room for leaves the log as it was and puts
+     * the process short of disk ({@link DiskSpace}): its write is applied but not logged, and
+     * fails, so it is not acknowledged (a retry applies and logs it again). The shortage ends
+     * once a file of {@link #ROOM_PROBE_BYTES} can be written beside the log.
+     */
     private void append(RecordBody.Writer record) {
-        log.append(record.body());
+        try {
+            log.append(record.body());
+        } catch (WriteAheadLog.NotWrittenException e) {
+            IOException noSpace = DiskSpace.noSpace(e);
+            if (noSpace == null) {
+                throw e;
+            }
+            throw DiskSpace.cannotWrite(this, e.file(), noSpace, this::probeRoom);
+        }
+    }
+
+    /** Room the disk must have for the log's appends to be tried again after one found none. */
+    static final int ROOM_PROBE_BYTES = 1 << 20;
+
+    /** Ends the shortage if a file of {@link #ROOM_PROBE_BYTES} can be written in the log's directory (and deletes it). */
+    private void probeRoom() {
+        Path probe = dir.resolve("room.probe");
+        try {
+            try (FileChannel ch = FileChannel.open(probe, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE)) {
+                ByteBuffer zeros = ByteBuffer.allocate(ROOM_PROBE_BYTES);
+                while (zeros.hasRemaining()) {
+                    ch.write(zeros);
+                }
+            } finally {
+                Files.deleteIfExists(probe);
+            }
+            DiskSpace.roomAgain(this);
+        } catch (IOException e) {
+            if (DiskSpace.noSpace(e) == null) {
+                LOG.warn("{}: cannot write {} to see whether the disk has room for the log", dir, probe.getFileName(), e);
+            }
+        }
     }
 
     @Override
@@ -187,6 +237,7 @@ final class ShardLog implements MutationLog {
 
     @Override
     public void close() {
+        DiskSpace.roomAgain(this);
         log.close();
     }
 }

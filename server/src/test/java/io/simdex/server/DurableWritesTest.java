@@ -5,6 +5,8 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import io.simdex.proto.v1.ShardBucketRequest;
 import io.simdex.proto.v1.ShardCountResponse;
+import io.simdex.server.store.DiskSpace;
+import io.simdex.server.store.NoRoomException;
 import io.simdex.server.wal.GatedChannels;
 import io.simdex.server.wal.WriteAheadLog;
 import org.junit.jupiter.api.AfterEach;
@@ -21,6 +23,7 @@ import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -81,6 +84,43 @@ class DurableWritesTest {
         Reply second = new Reply();
         service.bucketAdd(request(2), second);
         assertEquals(Status.Code.INTERNAL, failure(second).getStatus().getCode());
+    }
+
+    @Test
+    void bucketAdd_whoseLogRecordFindsNoRoom_isUnavailable_refusedUpFrontUntilThereIsRoom_thenTakenAndDurable() throws Exception {
+        node = open();
+        ShardService service = new ShardService(node);
+        // The first write makes the store's files; the log then holds its record.
+        Reply made = new Reply();
+        service.bucketAdd(request(1), made);
+        assertEquals(1, made.done.get(DEADLINE_MS, TimeUnit.MILLISECONDS).getChanged());
+
+        channels.noRoomAfter(5);
+        Reply cut = new Reply();
+        service.bucketAdd(request(2), cut);
+        StatusRuntimeException e = failure(cut);
+        assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.getStatus().toString());
+        assertTrue(e.getStatus().getDescription().startsWith("the data disk is full: cannot write 00000000000000000001.wal"),
+                e.getStatus().toString());
+        assertTrue(DiskSpace.isShort());
+        // Refused before anything is written while the disk stays full (the router asks first).
+        assertThrows(NoRoomException.class, DiskSpace::requireRoom);
+
+        channels.roomAgain();
+        // The retry, at most a second after the last, writes a file beside the log.
+        await(() -> {
+            try {
+                DiskSpace.requireRoom();
+                return true;
+            } catch (NoRoomException stillShort) {
+                return false;
+            }
+        }, "the shortage to end once the disk has room");
+        Reply retried = new Reply();
+        service.bucketAdd(request(2), retried);
+        assertEquals(0, retried.done.get(DEADLINE_MS, TimeUnit.MILLISECONDS).getChanged(), "applied by the refused call already");
+        assertEquals(channels.written.get(), channels.forced.get(), "acknowledged before its record was forced");
+        assertEquals(2, node.stats("c", 0).bucketEntries());
     }
 
     @Test

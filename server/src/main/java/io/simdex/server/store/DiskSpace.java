@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #requireRoom} refuses the writes that add data before they write anything, and each
  * refusal starts, at most once a second per file, another attempt to make the files that
  * failed; the first that succeeds for every one of them ends the shortage, with no restart.
+ * With a write-ahead log every write appends to it too, and an append that fails for lack of
+ * space puts the process short of disk the same way ({@code ShardLog}).
  *
  * <p>Without it a full disk hung writers: a file whose making failed stayed behind half made,
  * and the next writer to open it waited minutes for it to become ready, with every handler
@@ -63,19 +65,31 @@ public final class DiskSpace {
      * here); returns the exception to throw.
      */
     static NoRoomException shortOf(Object owner, Path file, IOException cause, Runnable retry) {
-        Shortage s = new Shortage(file, cause.getMessage(), retry, new AtomicLong(System.nanoTime()));
+        return shortOf(owner, "make", file, cause, retry);
+    }
+
+    /**
+     * As {@link #shortOf(Object, Path, IOException, Runnable)} for a file that exists but could
+     * not be written to (a write-ahead log's segment).
+     */
+    public static NoRoomException cannotWrite(Object owner, Path file, IOException cause, Runnable retry) {
+        return shortOf(owner, "write", file, cause, retry);
+    }
+
+    private static NoRoomException shortOf(Object owner, String verb, Path file, IOException cause, Runnable retry) {
+        Shortage s = new Shortage(verb, file, cause.getMessage(), retry, new AtomicLong(System.nanoTime()));
         if (SHORT.put(owner, s) == null) {
-            LOG.warn("the data disk is full: cannot make {} ({}); writes that add data are refused until it can be made", file,
-                    cause.getMessage());
+            LOG.warn("the data disk is full: cannot {} {} ({}); writes that add data are refused until it can be {}", verb, file,
+                    cause.getMessage(), s.participle());
         }
         return s.failure();
     }
 
     /** Records that {@code owner} has the room it lacked, or no longer needs it. */
-    static void roomAgain(Object owner) {
+    public static void roomAgain(Object owner) {
         Shortage s = SHORT.remove(owner);
         if (s != null) {
-            LOG.info("{} no longer waits for room on the data disk (made, or no longer needed){}", s.file,
+            LOG.info("{} no longer waits for room on the data disk ({}, or no longer needed){}", s.file, s.participle(),
                     SHORT.isEmpty() ? "; writes are taken again" : "");
         }
     }
@@ -84,7 +98,7 @@ public final class DiskSpace {
      * The I/O failure in {@code e}'s causes that says the disk lacks space (the kernel's ENOSPC,
      * or Chronicle Map's own check before it allocates a file), or null.
      */
-    static IOException noSpace(Throwable e) {
+    public static IOException noSpace(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof IOException io && io.getMessage() != null
                     && (io.getMessage().contains("No space left on device") || io.getMessage().contains("Not enough space"))) {
@@ -94,7 +108,11 @@ public final class DiskSpace {
         return null;
     }
 
-    private record Shortage(Path file, String cause, Runnable retry, AtomicLong lastTry) {
+    private record Shortage(String verb, Path file, String cause, Runnable retry, AtomicLong lastTry) {
+        String participle() {
+            return verb.equals("make") ? "made" : "written";
+        }
+
         void retryIfDue() {
             long last = lastTry.get();
             long now = System.nanoTime();
@@ -104,9 +122,9 @@ public final class DiskSpace {
         }
 
         NoRoomException failure() {
-            return new NoRoomException("the data disk is full: cannot make " + file.getFileName() + " (" + cause
-                    + "); writes that add data are refused until it can be made: free space on it (delete or expire collections) or"
-                    + " give it more");
+            return new NoRoomException("the data disk is full: cannot " + verb + " " + file.getFileName() + " (" + cause
+                    + "); writes that add data are refused until it can be " + participle()
+                    + ": free space on it (delete or expire collections) or give it more");
         }
     }
 }

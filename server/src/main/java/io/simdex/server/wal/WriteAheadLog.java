@@ -1,6 +1,8 @@
 package io.simdex.server.wal;
 
 import io.simdex.core.io.DurableFiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,12 +26,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * after a failed fsync the kernel may have dropped the dirty pages, and the node must restart
  * (and replay) before it acknowledges writes again.
  *
+ * <p>A failed append does not, once the segment is cut back to where the record began
+ * ({@link NotWrittenException}): a full disk fails a write part way, and the bytes written
+ * would leave a torn record that replay stops at, losing every record after it. Cut back, the
+ * segment ends with the last whole record, and the next append may succeed when the disk has
+ * room again. Only when the cut fails does the log fail for good.
+ *
  * <p>The caller appends a record after applying its change to the stores. So when a checkpoint
  * starts a new segment, every record of the older ones has been applied; forcing the stores
  * then makes those segments redundant, and they are deleted. A change being applied meanwhile
  * lands in the new segment.
  */
 public final class WriteAheadLog implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WriteAheadLog.class);
     /** Opens a new segment file for appending; tests pass one whose channels record or fail force(). */
     @FunctionalInterface
     public interface Channels {
@@ -90,20 +99,42 @@ public final class WriteAheadLog implements AutoCloseable {
         }
     }
 
-    /** Appends one record; returns its end, the position to {@link #awaitForced await}. */
+    /**
+     * A write to the log that failed and left it as it was: an append (its segment cut back,
+     * the record not in the log) or the start of a new segment. Later writes may succeed.
+     */
+    public static final class NotWrittenException extends UncheckedIOException {
+        private final Path file;
+
+        NotWrittenException(Path file, IOException cause) {
+            super("cannot write " + file + ": " + cause.getMessage(), cause);
+            this.file = file;
+        }
+
+        /** The segment file that could not be written or made. */
+        public Path file() {
+            return file;
+        }
+    }
+
+    /**
+     * Appends one record; returns its end, the position to {@link #awaitForced await}.
+     *
+     * @throws NotWrittenException when the record could not be written; nothing of it is in the log
+     */
     public long append(ByteBuffer body) {
         ByteBuffer[] frame = {RecordFrame.header(body), body.duplicate()};
         lock.lock();
         try {
             throwIfFailed();
             long bytes = frame[0].remaining() + frame[1].remaining();
+            long start = appended - segmentStart;
             try {
                 while (frame[1].hasRemaining()) {
                     current.write(frame);
                 }
             } catch (IOException e) {
-                fail(e);
-                throwIfFailed();
+                throw cutBack(start, e);
             }
             appended += bytes;
             unforced.signal();
@@ -114,6 +145,24 @@ public final class WriteAheadLog implements AutoCloseable {
             return appended;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Cuts the current segment back to {@code start}, where a failed record began; the caller
+     * holds the lock. Returns the exception to throw; fails the log for good if the cut fails.
+     */
+    private RuntimeException cutBack(long start, IOException e) {
+        Path file = LogFiles.segment(dir, segment);
+        try {
+            current.truncate(start);
+            current.position(start);
+            return new NotWrittenException(file, e);
+        } catch (IOException cut) {
+            e.addSuppressed(cut);
+            fail(e);
+            return new UncheckedIOException("write-ahead log " + dir + " failed: a record could not be written to " + file
+                    + " nor cut from it; writes are not durable until the node restarts", e);
         }
     }
 
@@ -201,6 +250,16 @@ public final class WriteAheadLog implements AutoCloseable {
             }
             try {
                 checkpointIfDue();
+            } catch (NotWrittenException e) {
+                // No new segment (a full disk): the log goes on in this one, and the next append
+                // past the segment's size asks again.
+                LOG.warn("write-ahead log {}: no checkpoint, the next segment could not be made: {}", dir, e.getMessage());
+                lock.lock();
+                try {
+                    checkpointDue = false;
+                } finally {
+                    lock.unlock();
+                }
             } catch (RuntimeException e) {
                 // The log has failed (see fail); writes report it.
                 return;
@@ -249,7 +308,12 @@ public final class WriteAheadLog implements AutoCloseable {
     private long rotate() {
         forcing.lock();
         try {
-            FileChannel next = newSegment(segment + 1);
+            FileChannel next;
+            try {
+                next = newSegment(segment + 1);
+            } catch (IOException e) {
+                throw new NotWrittenException(LogFiles.segment(dir, segment + 1), e);
+            }
             FileChannel old;
             long oldEnd;
             lock.lock();
@@ -277,10 +341,18 @@ public final class WriteAheadLog implements AutoCloseable {
         }
     }
 
+    /** Makes segment {@code number}, durably; on failure none is left, so that a later attempt can make it. */
     private FileChannel newSegment(long number) throws IOException {
-        FileChannel ch = channels.create(LogFiles.segment(dir, number));
-        DurableFiles.syncDirectory(dir);
-        return ch;
+        Path file = LogFiles.segment(dir, number);
+        FileChannel ch = channels.create(file);
+        try {
+            DurableFiles.syncDirectory(dir);
+            return ch;
+        } catch (IOException e) {
+            ch.close();
+            Files.deleteIfExists(file);
+            throw e;
+        }
     }
 
     private void markForced(long position) {

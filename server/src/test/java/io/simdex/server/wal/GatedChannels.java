@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Segment channels for tests: they count writes and forces, and a force can be held at a gate
- * (it waits for {@link #releaseForces}) or made to fail.
+ * (it waits for {@link #releaseForces}) or made to fail; writes and new segments can be made
+ * to fail as on a full disk.
  */
 public final class GatedChannels implements WriteAheadLog.Channels {
     public final AtomicInteger forces = new AtomicInteger();
@@ -25,6 +26,29 @@ public final class GatedChannels implements WriteAheadLog.Channels {
     public final AtomicLong forced = new AtomicLong();
     private volatile CountDownLatch gate = new CountDownLatch(0);
     private volatile boolean failing;
+    /** Bytes the disk still takes before writes fail as on a full disk; MAX_VALUE: no limit. */
+    private final AtomicLong room = new AtomicLong(Long.MAX_VALUE);
+    /** Segments to make before making one fails as on a full disk; MAX_VALUE: no limit. */
+    private final AtomicLong creations = new AtomicLong(Long.MAX_VALUE);
+
+    /**
+     * From now on writes take {@code bytes} more in all, the write that crosses that in part
+     * (as the kernel writes what fits), and then fail with ENOSPC's message.
+     */
+    public void noRoomAfter(long bytes) {
+        room.set(bytes);
+    }
+
+    /** From now on making a segment fails with ENOSPC's message after {@code segments} more are made. */
+    public void noSegmentsAfter(long segments) {
+        creations.set(segments);
+    }
+
+    /** Ends {@link #noRoomAfter} and {@link #noSegmentsAfter}. */
+    public void roomAgain() {
+        room.set(Long.MAX_VALUE);
+        creations.set(Long.MAX_VALUE);
+    }
 
     /** From now on every force waits until {@link #releaseForces}. */
     public void holdForces() {
@@ -42,6 +66,10 @@ public final class GatedChannels implements WriteAheadLog.Channels {
 
     @Override
     public FileChannel create(Path file) throws IOException {
+        if (creations.get() != Long.MAX_VALUE && creations.getAndDecrement() <= 0) {
+            creations.incrementAndGet();
+            throw new IOException("No space left on device");
+        }
         return new Gated(WriteAheadLog.FILES.create(file));
     }
 
@@ -72,15 +100,31 @@ public final class GatedChannels implements WriteAheadLog.Channels {
 
         @Override
         public int write(ByteBuffer src) throws IOException {
-            int n = d.write(src);
-            written.addAndGet(n);
-            writes.incrementAndGet();
-            return n;
+            return (int) write(new ByteBuffer[] {src}, 0, 1);
         }
 
         @Override
         public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-            long n = d.write(srcs, offset, length);
+            long left = room.get();
+            if (left == Long.MAX_VALUE) {
+                long n = d.write(srcs, offset, length);
+                written.addAndGet(n);
+                writes.incrementAndGet();
+                return n;
+            }
+            if (left <= 0) {
+                throw new IOException("No space left on device");
+            }
+            // What fits, buffer by buffer; the next write finds no room.
+            long n = 0;
+            for (int i = offset; i < offset + length && n < left; i++) {
+                ByteBuffer part = srcs[i].duplicate();
+                part.limit(part.position() + (int) Math.min(part.remaining(), left - n));
+                int w = d.write(part);
+                srcs[i].position(srcs[i].position() + w);
+                n += w;
+            }
+            room.addAndGet(-n);
             written.addAndGet(n);
             writes.incrementAndGet();
             return n;
