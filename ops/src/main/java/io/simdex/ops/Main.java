@@ -38,7 +38,13 @@ public final class Main {
      */
     private static int startupError(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) throws Exception {
         if (e instanceof IllegalArgumentException || e instanceof UncheckedIOException || e instanceof DataDirInUseException) {
-            cmd.getErr().println("simdex " + cmd.getCommandName() + ": " + e.getMessage());
+            String message = e.getMessage();
+            // An I/O failure's own words ("No space left on device") after what could not be done.
+            String cause = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause().getMessage() : null;
+            if (cause != null && !message.contains(cause)) {
+                message += ": " + cause;
+            }
+            cmd.getErr().println("simdex " + cmd.getCommandName() + ": " + message);
             return 2;
         }
         throw e;

@@ -1,5 +1,8 @@
 package io.simdex.server;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -21,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * lock when its process dies, so a kill -9 leaves nothing to clean up; the file stays.
  */
 final class DataDirLock implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DataDirLock.class);
     static final String FILE = ".lock";
     /** Directories this process holds (real paths). */
     private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
@@ -56,8 +60,7 @@ final class DataDirLock implements AutoCloseable {
             if (lock == null) {
                 throw inUse(dir, holder(file));
             }
-            channel.truncate(0);
-            channel.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)), 0);
+            namePid(channel, file);
             return new DataDirLock(key, channel, lock);
         } catch (IOException | RuntimeException e) {
             HELD.remove(key);
@@ -72,6 +75,21 @@ final class DataDirLock implements AutoCloseable {
                 throw new UncheckedIOException("cannot lock " + file, io);
             }
             throw (RuntimeException) e;
+        }
+    }
+
+    /**
+     * Writes this process's pid into the held lock file. The pid only names the holder to a
+     * process refused: a file that cannot say it (a full disk, where the node must still start
+     * to replay its log and serve) keeps the lock and says nothing.
+     */
+    private static void namePid(FileChannel channel, Path file) {
+        try {
+            channel.truncate(0);
+            channel.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)), 0);
+        } catch (IOException e) {
+            LOG.warn("{} is held by this process but cannot name its pid ({}): a process refused the directory will not see who holds it",
+                    file, e.getMessage());
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** One process per shard data directory: a second opener is refused, naming the holder, until the holder closes or dies. */
 class DataDirLockTest {
@@ -32,14 +33,7 @@ class DataDirLockTest {
             assertTrue(e.getMessage().contains("is in use by another simdex process (pid " + ProcessHandle.current().pid() + ")"),
                     e.getMessage());
             // The refusal kept the lock: closing any descriptor of the file would have dropped it.
-            Process other = holder();
-            try {
-                assertTrue(other.waitFor(60, TimeUnit.SECONDS), "the other process still runs");
-                assertEquals(1, other.exitValue(), "the other process took the lock: "
-                        + new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-            } finally {
-                other.destroyForcibly();
-            }
+            assertAnotherProcessIsRefused();
         }
         try (ShardNode again = open()) {
             assertEquals(1, again.stats("c", 0).documents(), "documents the first node stored");
@@ -61,6 +55,31 @@ class DataDirLockTest {
             try (ShardNode node = open()) {
                 node.bindIds("c", 0, new String[] {"a"}, new long[] {1L});
             }
+        } finally {
+            other.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aLockFileThatCannotNameItsPid_stillHoldsTheDirectory() throws Exception {
+        // /dev/full answers every write with ENOSPC, as a full data disk answers the pid's.
+        Path full = Path.of("/dev/full");
+        assumeTrue(Files.isWritable(full), "no /dev/full here");
+        Files.createDirectories(dir.resolve("shard"));
+        Files.createSymbolicLink(dir.resolve("shard").resolve(DataDirLock.FILE), full);
+        try (ShardNode node = open()) {
+            node.bindIds("c", 0, new String[] {"a"}, new long[] {1L});
+            assertAnotherProcessIsRefused();
+        }
+    }
+
+    /** Starts {@link #holder} and requires that it finds the lock held. */
+    private void assertAnotherProcessIsRefused() throws Exception {
+        Process other = holder();
+        try {
+            assertTrue(other.waitFor(60, TimeUnit.SECONDS), "the other process still runs");
+            assertEquals(1, other.exitValue(), "the other process took the lock: "
+                    + new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         } finally {
             other.destroyForcibly();
         }

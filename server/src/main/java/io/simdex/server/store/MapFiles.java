@@ -64,8 +64,15 @@ public final class MapFiles {
                 warm.put(1L, 1L);
             }
             Files.deleteIfExists(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + file, e);
+        } catch (IOException | RuntimeException e) {
+            IOException noSpace = DiskSpace.noSpace(e);
+            if (noSpace == null) {
+                throw e instanceof IOException io ? new UncheckedIOException("cannot create " + file, io) : (RuntimeException) e;
+            }
+            // A full disk must not keep the node from starting: it replays its log (which frees
+            // the log's files) and serves reads; the first store it opens pays the cost instead.
+            deleteQuietly(file, e);
+            LOG.warn("cannot make {} to load Chronicle Map ahead of the first write: {}", file, noSpace.getMessage());
         }
     }
 
@@ -190,11 +197,18 @@ public final class MapFiles {
         }
     }
 
+    /**
+     * Marks {@code dir} closed cleanly. The marker is empty, so it needs no room on the disk but
+     * its name: a full disk refused the text it held, and the close of every store failed, so
+     * the node could not even replay its log at start. One that cannot be made is only a cost:
+     * the next open recovers the store.
+     */
     static void putCleanMarker(Path dir) {
+        Path marker = dir.resolve(CLEAN_MARKER);
         try {
-            Files.writeString(dir.resolve(CLEAN_MARKER), "closed cleanly\n");
+            Files.write(marker, new byte[0]);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            LOG.warn("cannot mark {} closed cleanly ({}): its next open recovers it", dir, e.getMessage());
         }
     }
 }

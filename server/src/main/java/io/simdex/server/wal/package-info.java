@@ -18,6 +18,11 @@
  * idempotent), forces the stores and deletes the segments. A torn record at the end of the newest
  * segment was never forced, hence never acknowledged, and is skipped.
  *
+ * <p>Failures. A failed force fails the log until the node restarts (the kernel may have dropped
+ * the pages it could not write). A failed append (a full disk) does not: the segment is cut back
+ * to where the record began, so none is torn before later ones, and only that write fails; a new
+ * segment that cannot be made skips its checkpoint and the log goes on in the current one.
+ *
  * <p>Limits. Store pages written back by the kernel between checkpoints are not ordered with the
  * log, so after a power loss a map file can hold part of the changes since the last checkpoint;
  * replay reapplies them all, and Chronicle Map's recovery must make the file readable first.

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,6 +31,28 @@ class DiskSpaceTest {
     @AfterEach
     void noShortageLeft() {
         assertFalse(DiskSpace.isShort(), "a shortage left behind (it would refuse the next tests' writes)");
+    }
+
+    @Test
+    void aRetryThatFindsRoomAtOnce_letsTheWriteThatRanItThrough() throws Exception {
+        Object owner = new Object();
+        AtomicInteger retries = new AtomicInteger();
+        DiskSpace.shortOf(owner, dir.resolve("00000000000000000001.wal"), new java.io.IOException("No space left on device"), () -> {
+            retries.incrementAndGet();
+            DiskSpace.roomAgain(owner);
+        });
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            while (true) {
+                try {
+                    DiskSpace.requireRoom();
+                    return;
+                } catch (NoRoomException e) {
+                    assertEquals(0, retries.get(), "refused by the call whose retry found room");
+                    Thread.sleep(10);
+                }
+            }
+        });
+        assertEquals(1, retries.get());
     }
 
     @Test

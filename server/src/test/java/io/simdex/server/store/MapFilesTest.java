@@ -51,6 +51,14 @@ class MapFilesTest {
     }
 
     @Test
+    void cleanMarker_isEmpty_soAFullDiskCanStillCloseAStore() throws Exception {
+        MapFiles.putCleanMarker(dir);
+        assertEquals(0, Files.size(dir.resolve(MapFiles.CLEAN_MARKER)), "a marker with content needs a block of the disk");
+        assertTrue(MapFiles.takeCleanMarker(dir));
+        assertFalse(MapFiles.takeCleanMarker(dir));
+    }
+
+    @Test
     void open_ofAFileCutShort_saysSoLoudly() throws Exception {
         Path file = dir.resolve("cut.cm");
         try (ChronicleMap<Long, Long> m = MapFiles.open(builder(), file, true)) {
