@@ -35,6 +35,14 @@ public final class DurableFiles {
                 ch.write(buf);
             }
             ch.force(true);
+        } catch (IOException e) {
+            // A part written (a full disk) would hold the disk's room until the next replace.
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException again) {
+                e.addSuppressed(again);
+            }
+            throw e;
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         syncDirectory(file.toAbsolutePath().getParent());

@@ -108,7 +108,14 @@ public final class Catalog {
             }
         }
         collections.put(name, info);
-        save();
+        try {
+            save();
+        } catch (RuntimeException e) {
+            // Not on disk, so not created: cached, a retry would answer "exists" and the
+            // collection would be gone after a restart.
+            collections.remove(name);
+            throw e;
+        }
         return new Created(info, true);
     }
 
@@ -130,8 +137,14 @@ public final class Catalog {
             throw new IllegalArgumentException("the default collection always exists");
         }
         boolean existed = shared != null && shared.remove(name);
-        if (collections.remove(name) != null) {
-            save();
+        CollectionInfo was = collections.remove(name);
+        if (was != null) {
+            try {
+                save();
+            } catch (RuntimeException e) {
+                collections.put(name, was);
+                throw e;
+            }
             existed = true;
         }
         return existed;
