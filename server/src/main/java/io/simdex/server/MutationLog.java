@@ -62,6 +62,11 @@ interface MutationLog {
     default void checkpoint() {
     }
 
+    /** Whether the log has failed for good (a force failed): no write is acknowledged until the node restarts. */
+    default boolean failed() {
+        return false;
+    }
+
     /** After the stores closed: forces them and deletes the log, so the next open replays nothing. */
     default void close() {
     }

@@ -236,6 +236,11 @@ final class ShardLog implements MutationLog {
     }
 
     @Override
+    public boolean failed() {
+        return log.failed();
+    }
+
+    @Override
     public void close() {
         DiskSpace.roomAgain(this);
         log.close();

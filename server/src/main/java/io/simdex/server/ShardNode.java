@@ -861,6 +861,11 @@ public final class ShardNode implements Closeable {
         log.awaitDurable();
     }
 
+    /** Whether this node's write-ahead log has failed for good: its writes fail until it restarts (and replays). */
+    public boolean logFailed() {
+        return log.failed();
+    }
+
     /**
      * With FSYNC, forces the stores to disk and drops the log records they hold: for changes
      * made without log records (partitions pulled from a peer) before they are relied on.

@@ -74,10 +74,12 @@ class DurableWritesTest {
     void bucketAdd_forceFails_replyIsAnErrorAndLaterWritesFailToo() throws Exception {
         node = open();
         ShardService service = new ShardService(node);
+        assertFalse(node.logFailed());
         channels.fail();
         Reply first = new Reply();
         service.bucketAdd(request(1), first);
         assertEquals(Status.Code.INTERNAL, failure(first).getStatus().getCode());
+        assertTrue(node.logFailed(), "simdex_write_log_failed counts this");
         // The reason travels as the status's cause, for the server's CallGuard to log under a request id.
         assertTrue(failure(first).getStatus().getCause().toString().contains("not durable"), failure(first).getStatus().toString());
 

@@ -24,6 +24,7 @@ import java.util.function.ToLongFunction;
  *   simdex_pages              bucket pages, base and overflow
  *   simdex_store_bytes{part}  memory-mapped bytes: tables, docs, content, texts
  *   simdex_disk_full          1 while writes that add data are refused: the data disk had no room for a file
+ *   simdex_write_log_failed   shards whose write-ahead log failed (a force failed): their writes fail until a restart
  * </pre>
  * Read in one pass per scrape; a collection that is gone drops out of the next scrape. In a
  * cluster each replica counts its copy: divide a sum over nodes by the replication.
@@ -52,6 +53,9 @@ public final class StoreMetrics {
                 .description("Memory-mapped bytes of the store's files, by collection and part").register(registry);
         Gauge.builder("simdex.disk.full", () -> DiskSpace.isShort() ? 1 : 0)
                 .description("1 while writes that add data are refused: the data disk had no room for a file a store must make")
+                .register(registry);
+        Gauge.builder("simdex.write.log.failed", () -> this.nodes.stream().filter(ShardNode::logFailed).count())
+                .description("Shards whose write-ahead log failed (a force failed): their writes fail until the process restarts")
                 .register(registry);
     }
 

@@ -65,6 +65,8 @@ class MetricsEndpointTest {
             assertTrue(s.value("simdex_pages", Map.of("collection", "default")) >= 3, "a bucket page per stored residue's bucket");
             assertTrue(s.value("simdex_store_bytes", Map.of("collection", "default", "part", "tables")) > 0);
             assertTrue(s.value("simdex_store_bytes", Map.of("collection", "default", "part", "docs")) > 0);
+            assertEquals(0, s.value("simdex_disk_full", Map.of()));
+            assertEquals(0, s.value("simdex_write_log_failed", Map.of()));
             // The GC pause timer appears only after the JVM's first collection; the allocation counter is there from the start.
             assertTrue(s.has("jvm_memory_used_bytes") && s.has("jvm_gc_memory_allocated_bytes_total") && s.has("process_uptime_seconds"));
 

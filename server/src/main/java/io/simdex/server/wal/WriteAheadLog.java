@@ -166,6 +166,16 @@ public final class WriteAheadLog implements AutoCloseable {
         }
     }
 
+    /** Whether the log has failed for good: every later append and wait throws until the node restarts. */
+    public boolean failed() {
+        lock.lock();
+        try {
+            return failure != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The end of the last record appended. */
     public long end() {
         lock.lock();
