@@ -5,8 +5,11 @@ Starts the embedded default (ops/bin/simdex, built by `mvn package`) with --metr
 a document with the CLI, starts Prometheus (Debian's /usr/bin/prometheus) with a one-target
 config, and polls Prometheus' HTTP API until it has scraped the server: `up` is 1,
 simdex_documents says 1 and the Insert call is counted. Then every query of the Grafana dashboard
-(ops/grafana/simdex.json) must run without error against that Prometheus. Prints one closing
-line; exits 1 on a failure, with both processes' logs.
+(ops/grafana/simdex.json) must run without error against that Prometheus, and every alerting
+rule of ops/prometheus/alerts.yml, loaded into it, must evaluate without error and stay inactive
+(the server is healthy); and promtool (beside prometheus) must pass the rules' unit tests,
+ops/prometheus/alerts_test.yml, in which each alert fires on what should raise it. Prints one
+closing line; exits 1 on a failure, with both processes' logs.
 """
 import argparse
 import json
@@ -78,6 +81,31 @@ def single_value(prom, expr):
     return float(answer["data"]["result"][0]["value"][1])
 
 
+RULES = os.path.join(ROOT, "ops", "prometheus", "alerts.yml")
+RULE_TESTS = os.path.join(ROOT, "ops", "prometheus", "alerts_test.yml")
+
+
+def rule_tests(promtool):
+    """Runs the rules' unit tests with promtool; raises Failed with its output if they fail."""
+    if not os.access(promtool, os.X_OK):
+        raise Failed(f"no promtool at {promtool} (Debian's prometheus package has it beside prometheus)")
+    done = subprocess.run([promtool, "test", "rules", os.path.basename(RULE_TESTS)], cwd=os.path.dirname(RULE_TESTS),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    if done.returncode != 0:
+        raise Failed(f"promtool test rules {RULE_TESTS}:\n{done.stdout}")
+
+
+def rules(prom):
+    """The loaded alerting rules (name, health, state, lastError), or None while Prometheus has no answer."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{prom}/api/v1/rules", timeout=10) as r:
+            answer = json.load(r)
+    except (OSError, ValueError):
+        return None
+    return [(rule["name"], rule.get("health"), rule.get("state"), rule.get("lastError", ""))
+            for group in answer["data"]["groups"] for rule in group["rules"]]
+
+
 def dashboard_queries():
     with open(os.path.join(ROOT, "ops", "grafana", "simdex.json"), encoding="utf-8") as f:
         dash = json.load(f)
@@ -90,6 +118,7 @@ def run(args, tmp):
     procs = {}
     logs = {}
     try:
+        rule_tests(args.promtool)
         logs["simdex"] = os.path.join(tmp, "simdex.log")
         with open(logs["simdex"], "w") as out:
             procs["simdex"] = subprocess.Popen(
@@ -104,7 +133,8 @@ def run(args, tmp):
 
         config = os.path.join(tmp, "prometheus.yml")
         with open(config, "w") as f:
-            f.write("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n"
+            f.write("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\n"
+                    f"rule_files:\n  - '{RULES}'\n"
                     f"scrape_configs:\n  - job_name: simdex\n    static_configs:\n      - targets: ['127.0.0.1:{metrics}']\n")
         prom = free_port()
         logs["prometheus"] = os.path.join(tmp, "prometheus.log")
@@ -126,8 +156,18 @@ def run(args, tmp):
             answer = query(prom, expr)
             if not answer or answer.get("status") != "success":
                 raise Failed(f"dashboard panel '{title}': Prometheus rejects {expr}: {answer}")
+        # Each rule evaluated at least once (health leaves "unknown"), none failing or firing.
+        loaded = await_condition("every alerting rule evaluated",
+                                 lambda: (lambda r: r if r and all(h != "unknown" for _, h, _, _ in r) else None)(rules(prom)), 60, procs)
+        with open(RULES, encoding="utf-8") as f:
+            written = len(re.findall(r"^\s*- alert:", f.read(), re.MULTILINE))
+        if len(loaded) != written:
+            raise Failed(f"Prometheus loaded {len(loaded)} alerting rules of the {written} in {RULES}")
+        bad = [r for r in loaded if r[1] != "ok" or r[2] != "inactive"]
+        if bad:
+            raise Failed(f"alerting rules that fail or fire on a healthy server: {bad}")
         print(f"prometheus check: Prometheus scraped simdex (up 1, simdex_documents 1, 1 Insert counted); "
-              f"{sum(1 for _ in dashboard_queries())} dashboard queries run: passed")
+              f"{sum(1 for _ in dashboard_queries())} dashboard queries run, {len(loaded)} alerting rules evaluated (none firing) and unit-tested: passed")
         return 0
     except (Failed, subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
         print(f"prometheus check: FAILED: {e}")
@@ -152,7 +192,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--simdex", default=os.path.join(ROOT, "ops", "bin", "simdex"))
     parser.add_argument("--prometheus", default=shutil.which("prometheus") or "/usr/bin/prometheus")
+    parser.add_argument("--promtool", help="default: promtool beside --prometheus")
     args = parser.parse_args()
+    args.promtool = args.promtool or os.path.join(os.path.dirname(args.prometheus), "promtool")
     tmp = tempfile.mkdtemp(prefix="simdex-prometheus-")
     try:
         return run(args, tmp)

@@ -33,7 +33,8 @@ class DistributionIT {
         Path home = unpack();
         for (String file : List.of("bin/simdex", "lib/simdex.jar", "conf/node.properties", "conf/router.properties",
                 "conf/embedded.properties", "licenses/THIRD-PARTY.txt", "README", "docs/INSTALL.md", "systemd/simdex-node.service",
-                "systemd/simdex-router.service", "systemd/simdex-embedded.service")) {
+                "systemd/simdex-router.service", "systemd/simdex-embedded.service", "monitoring/alerts.yml", "monitoring/alerts_test.yml",
+                "monitoring/simdex.json")) {
             assertTrue(Files.isRegularFile(home.resolve(file)), "missing " + file);
         }
         assertTrue(Files.isExecutable(home.resolve("bin/simdex")), "bin/simdex is not executable");
