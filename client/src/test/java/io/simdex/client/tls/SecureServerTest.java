@@ -151,6 +151,57 @@ class SecureServerTest {
     }
 
     @Test
+    void certificateKeyAndClientCa_replacedWhileServing_areTakenByTheNextHandshakes_aKeyNotTheCertificatesIsNot() throws Exception {
+        Path live = Files.createDirectories(dir.resolve("tls"));
+        Path cert = live.resolve("server.crt");
+        Path key = live.resolve("server.key");
+        Path clientCa = live.resolve("client-ca.crt");
+        replace(cert, certs.serverCert);
+        replace(key, certs.serverKey);
+        replace(clientCa, certs.ca);
+        // Looked at by every handshake: each step below is decided by the next client's.
+        String target = start(ServerSecurity.builder().tls(cert, key).clientCa(clientCa).tlsCheck(Duration.ZERO).build());
+        ClientTls byCa = ClientTls.trusting(certs.ca).withCertificate(certs.clientCert, certs.clientKey);
+        ClientTls byOtherCa = ClientTls.trusting(certs.otherCa).withCertificate(certs.clientCert, certs.clientKey);
+        assertServes(target, byCa, true);
+        assertServes(target, byOtherCa, false);
+
+        // The new certificate without its key: the pair is not whole, the old one stays.
+        replace(cert, certs.otherServerCert);
+        assertServes(target, byCa, true);
+        assertServes(target, byOtherCa, false);
+
+        replace(key, certs.otherServerKey);
+        assertServes(target, byOtherCa, true);
+        assertServes(target, byCa, false);
+
+        // Client certificates of the other CA only, from now on.
+        ClientTls stranger = ClientTls.trusting(certs.otherCa).withCertificate(certs.strangerCert, certs.strangerKey);
+        assertServes(target, stranger, false);
+        replace(clientCa, certs.otherCa);
+        assertServes(target, stranger, true);
+        assertServes(target, byOtherCa, false);
+    }
+
+    /** Whether a new connection with {@code tls} is served (a call succeeds) or refused at the handshake. */
+    private static void assertServes(String target, ClientTls tls, boolean served) {
+        try (SimdexClient c = client(target, OPTIONS.withTls(tls))) {
+            if (served) {
+                assertEquals(1, c.listCollections().size());
+            } else {
+                assertEquals(Status.Code.UNAVAILABLE, codeOf(c::listCollections));
+            }
+        }
+    }
+
+    /** Replaces {@code file} with a copy of {@code from} at once, as {@code mv} does. */
+    private static void replace(Path file, Path from) throws Exception {
+        Path next = file.resolveSibling(file.getFileName() + ".next");
+        Files.copy(from, next, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.move(next, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Test
     void tokensOverMutualTls() {
         Path auth = dir.resolve("auth");
         writeAuth(auth, "read * " + TokenTable.hashOf("reader"));

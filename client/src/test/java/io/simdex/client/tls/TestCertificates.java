@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * A throw-away CA and certificates made with the openssl command line, the same commands the
  * README's Security section gives: a CA, a server certificate for localhost and 127.0.0.1, a
- * client certificate it signed, and a client certificate of another CA. EC P-256 keys, PKCS#8.
+ * client certificate it signed, and a client certificate and a server certificate of another CA.
+ * EC P-256 keys, PKCS#8.
  */
 public final class TestCertificates {
     private static final Path OPENSSL = Path.of("/usr/bin/openssl");
@@ -24,6 +25,10 @@ public final class TestCertificates {
     public final Path clientKey;
     public final Path strangerCert;
     public final Path strangerKey;
+    /** A server certificate for localhost and 127.0.0.1 that the other CA signed. */
+    public final Path otherServerCert;
+    public final Path otherServerKey;
+    public final Path otherCa;
 
     private TestCertificates(Path dir) {
         ca = dir.resolve("ca.crt");
@@ -33,6 +38,9 @@ public final class TestCertificates {
         clientKey = dir.resolve("client.key");
         strangerCert = dir.resolve("stranger.crt");
         strangerKey = dir.resolve("stranger.key");
+        otherServerCert = dir.resolve("other-server.crt");
+        otherServerKey = dir.resolve("other-server.key");
+        otherCa = dir.resolve("other-ca.crt");
     }
 
     /** Makes them in {@code dir}; the test is skipped, saying why, where openssl is not installed. */
@@ -46,6 +54,7 @@ public final class TestCertificates {
         c.signed(dir, "server", "localhost", "ca", "server.ext");
         c.signed(dir, "client", "crawler", "ca", "client.ext");
         c.signed(dir, "stranger", "stranger", "other-ca", "client.ext");
+        c.signed(dir, "other-server", "localhost", "other-ca", "server.ext");
         return c;
     }
 

@@ -1,5 +1,7 @@
 package io.simdex.router.security;
 
+import io.simdex.core.io.Cadence;
+import io.simdex.core.io.FileStamp;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -8,10 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An auth file ({@link TokenTable} gives the format) that is read again when it changes: at most
@@ -27,24 +26,13 @@ public final class AuthFile {
     private static final Logger LOG = LoggerFactory.getLogger(AuthFile.class);
 
     private final Path file;
-    private final long checkNanos;
-    private final AtomicLong nextCheck;
-    private volatile Stamp stamp;
+    private final Cadence checks;
+    private volatile FileStamp stamp;
     private volatile TokenTable table;
-
-    private record Stamp(FileTime modified, long size, Object key) {
-        static final Stamp MISSING = new Stamp(null, -1, null);
-
-        static Stamp of(Path file) throws IOException {
-            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-            return new Stamp(a.lastModifiedTime(), a.size(), a.fileKey());
-        }
-    }
 
     private AuthFile(Path file, Duration checkEvery) {
         this.file = file;
-        this.checkNanos = checkEvery.toNanos();
-        this.nextCheck = new AtomicLong(System.nanoTime() + checkNanos);
+        this.checks = new Cadence(checkEvery);
     }
 
     /**
@@ -56,7 +44,7 @@ public final class AuthFile {
     public static AuthFile load(Path file, Duration checkEvery) {
         AuthFile f = new AuthFile(file, checkEvery);
         try {
-            f.stamp = Stamp.of(file);
+            f.stamp = FileStamp.of(file);
             f.table = read(file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read auth file " + file + ": " + e, e);
@@ -66,9 +54,7 @@ public final class AuthFile {
 
     /** The grants as of the last read; looks at the file first when the check interval is over. */
     public TokenTable current() {
-        long now = System.nanoTime();
-        long next = nextCheck.get();
-        if (now - next >= 0 && nextCheck.compareAndSet(next, now + checkNanos)) {
+        if (checks.due()) {
             reloadIfChanged();
         }
         return table;
@@ -79,17 +65,12 @@ public final class AuthFile {
     }
 
     private void reloadIfChanged() {
-        Stamp now;
-        try {
-            now = Stamp.of(file);
-        } catch (IOException e) {
-            now = Stamp.MISSING;
-        }
+        FileStamp now = FileStamp.of(file);
         if (now.equals(stamp)) {
             return;
         }
         stamp = now;
-        if (now == Stamp.MISSING) {
+        if (now == FileStamp.MISSING) {
             LOG.warn("auth file {} cannot be read; keeping the grants read before", file);
             return;
         }

@@ -4,6 +4,7 @@ import io.grpc.InsecureServerCredentials;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerCredentials;
 import io.grpc.TlsServerCredentials;
+import io.simdex.server.tls.ReloadingCredentials;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -101,6 +102,7 @@ public final class ServerSecurity {
         private Path clientCa;
         private Path authFile;
         private Duration authCheck = AuthFile.DEFAULT_CHECK;
+        private Duration tlsCheck = ReloadingCredentials.DEFAULT_CHECK;
         private boolean insecure;
 
         private Builder() {
@@ -131,6 +133,12 @@ public final class ServerSecurity {
             return this;
         }
 
+        /** How often the TLS files are looked at for changes (default {@link ReloadingCredentials#DEFAULT_CHECK}). */
+        public Builder tlsCheck(Duration every) {
+            this.tlsCheck = every;
+            return this;
+        }
+
         /** Allow plaintext beyond loopback. */
         public Builder insecure(boolean insecure) {
             this.insecure = insecure;
@@ -153,14 +161,17 @@ public final class ServerSecurity {
             if (cert == null) {
                 return new ServerSecurity(InsecureServerCredentials.create(), false, false, auth, insecure);
             }
-            TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder();
+            // Read again when they change: certificates are renewed while the server runs.
+            ReloadingCredentials files;
             try {
-                b.keyManager(readable("TLS certificate", cert).toFile(), readable("TLS key", key).toFile());
-                if (clientCa != null) {
-                    b.trustManager(readable("TLS client CA", clientCa).toFile()).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the TLS files: " + e.getMessage(), e);
+                files = ReloadingCredentials.load(readable("TLS certificate", cert), readable("TLS key", key),
+                        clientCa == null ? null : readable("TLS client CA", clientCa), tlsCheck);
+            } catch (UncheckedIOException e) {
+                throw new UncheckedIOException("cannot read the TLS files: " + e.getMessage(), e.getCause());
+            }
+            TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder().keyManager(files.keyManager());
+            if (clientCa != null) {
+                b.trustManager(files.trustManager()).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
             }
             return new ServerSecurity(b.build(), true, clientCa != null, auth, insecure);
         }

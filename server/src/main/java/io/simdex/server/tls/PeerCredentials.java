@@ -7,7 +7,6 @@ import io.grpc.ServerCredentials;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.TlsServerCredentials;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
@@ -35,25 +34,27 @@ public final class PeerCredentials {
 
     /**
      * Mutual TLS with this member's certificate chain and key (PEM; the key PKCS#8) and the
-     * cluster CA (PEM), read now.
+     * cluster CA (PEM), read now and again when they change ({@link ReloadingCredentials}).
      *
      * @throws UncheckedIOException naming the file that cannot be read
      */
     public static PeerCredentials mutualTls(TlsFiles files) {
+        ReloadingCredentials c;
         try {
-            ServerCredentials server = TlsServerCredentials.newBuilder()
-                    .keyManager(files.cert().toFile(), files.key().toFile())
-                    .trustManager(files.ca().toFile())
-                    .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE)
-                    .build();
-            ChannelCredentials channel = TlsChannelCredentials.newBuilder()
-                    .keyManager(files.cert().toFile(), files.key().toFile())
-                    .trustManager(files.ca().toFile())
-                    .build();
-            return new PeerCredentials(server, channel, files);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the cluster TLS files " + files + ": " + e.getMessage(), e);
+            c = ReloadingCredentials.load(files.cert(), files.key(), files.ca(), ReloadingCredentials.DEFAULT_CHECK);
+        } catch (UncheckedIOException e) {
+            throw new UncheckedIOException("cannot read the cluster TLS files " + files + ": " + e.getMessage(), e.getCause());
         }
+        ServerCredentials server = TlsServerCredentials.newBuilder()
+                .keyManager(c.keyManager())
+                .trustManager(c.trustManager())
+                .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE)
+                .build();
+        ChannelCredentials channel = TlsChannelCredentials.newBuilder()
+                .keyManager(c.keyManager())
+                .trustManager(c.trustManager())
+                .build();
+        return new PeerCredentials(server, channel, files);
     }
 
     /** What a node port listens with. */
