@@ -167,7 +167,7 @@ public final class ServerSecurity {
                 files = ReloadingCredentials.load(readable("TLS certificate", cert), readable("TLS key", key),
                         clientCa == null ? null : readable("TLS client CA", clientCa), tlsCheck);
             } catch (UncheckedIOException e) {
-                throw new UncheckedIOException("cannot read the TLS files: " + e.getMessage(), e.getCause());
+                throw new UncheckedIOException("cannot read the TLS files: " + e.getCause().getMessage(), e.getCause());
             }
             TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder().keyManager(files.keyManager());
             if (clientCa != null) {

@@ -43,7 +43,7 @@ public final class PeerCredentials {
         try {
             c = ReloadingCredentials.load(files.cert(), files.key(), files.ca(), ReloadingCredentials.DEFAULT_CHECK);
         } catch (UncheckedIOException e) {
-            throw new UncheckedIOException("cannot read the cluster TLS files " + files + ": " + e.getMessage(), e.getCause());
+            throw new UncheckedIOException("cannot read the cluster TLS files " + files + ": " + e.getCause().getMessage(), e.getCause());
         }
         ServerCredentials server = TlsServerCredentials.newBuilder()
                 .keyManager(c.keyManager())

@@ -246,6 +246,8 @@ public final class WriteAheadLog implements AutoCloseable {
     }
 
     private void checkpointLoop() {
+        // Whether the last background checkpoint could not make its segment: said once, not at every append past the size.
+        boolean stalled = false;
         while (true) {
             lock.lock();
             try {
@@ -260,10 +262,17 @@ public final class WriteAheadLog implements AutoCloseable {
             }
             try {
                 checkpointIfDue();
+                if (stalled) {
+                    LOG.info("write-ahead log {}: checkpoints resumed", dir);
+                    stalled = false;
+                }
             } catch (NotWrittenException e) {
                 // No new segment (a full disk): the log goes on in this one, and the next append
                 // past the segment's size asks again.
-                LOG.warn("write-ahead log {}: no checkpoint, the next segment could not be made: {}", dir, e.getMessage());
+                if (!stalled) {
+                    LOG.warn("write-ahead log {}: no checkpoint, the next segment could not be made: {}", dir, e.getMessage());
+                    stalled = true;
+                }
                 lock.lock();
                 try {
                     checkpointDue = false;
