@@ -55,6 +55,7 @@ import io.simdex.proto.v1.ShardWriteIdsRequest;
 import io.simdex.proto.v1.ShardWriteIdsResponse;
 import io.simdex.proto.v1.ShardUrlsRequest;
 import io.simdex.server.grpc.ServerBounds;
+import io.simdex.server.store.DiskSpace;
 import io.simdex.server.store.DocMaps;
 import io.simdex.server.store.FingerprintSketch;
 
@@ -186,12 +187,15 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void bucketAddMany(ShardBucketAddManyRequest req, StreamObserver<ShardCountResponse> out) {
-        write(out, () -> ShardCountResponse.newBuilder().setChanged(addMany(req)).build());
+        adding(out, () -> ShardCountResponse.newBuilder().setChanged(addMany(req)).build());
     }
 
     @Override
     public StreamObserver<ShardBucketWindow> bucketAddStream(StreamObserver<ShardBucketWindowAck> out) {
-        return new BucketWindows(this::addMany, node, state, out);
+        return new BucketWindows(req -> {
+            DiskSpace.requireRoom();
+            return addMany(req);
+        }, node, state, out);
     }
 
     /** BucketAddMany's work, not yet durable: checks every part, then applies them in order; how many buckets changed. */
@@ -209,7 +213,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void bucketAdd(ShardBucketRequest req, StreamObserver<ShardCountResponse> out) {
-        write(out, () -> ShardCountResponse.newBuilder().setChanged(
+        adding(out, () -> ShardCountResponse.newBuilder().setChanged(
                 node.bucketAdd(collection(req.getCollection()), req.getGeneration(), table(req.getTable()), toArray(req.getFingerprintsList()),
                         !req.getNewFingerprints())).build());
     }
@@ -222,7 +226,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void bindIds(ShardIdsRequest req, StreamObserver<ShardPreviousResponse> out) {
-        write(out, () -> previous(node.bindIds(collection(req.getCollection()), req.getGeneration(), ids(req, true), toArray(req.getFingerprintsList()))));
+        adding(out, () -> previous(node.bindIds(collection(req.getCollection()), req.getGeneration(), ids(req, true), toArray(req.getFingerprintsList()))));
     }
 
     @Override
@@ -232,13 +236,13 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void attachIds(ShardIdsRequest req, StreamObserver<ShardFlagsResponse> out) {
-        write(out, () -> flags(node.attachIds(collection(req.getCollection()), req.getGeneration(), toArray(req.getFingerprintsList()), ids(req, true))));
+        adding(out, () -> flags(node.attachIds(collection(req.getCollection()), req.getGeneration(), toArray(req.getFingerprintsList()), ids(req, true))));
     }
 
     /** BindIds then AttachIds, both parts checked before either changes anything. */
     @Override
     public void writeIds(ShardWriteIdsRequest req, StreamObserver<ShardWriteIdsResponse> out) {
-        write(out, () -> {
+        adding(out, () -> {
             String c = collection(req.getCollection());
             String[] bindIds = paired("bind", req.getBindIdsList(), req.getBindFingerprintsCount());
             long[] bindFps = toArray(req.getBindFingerprintsList());
@@ -323,7 +327,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void putTexts(ShardTextsRequest req, StreamObserver<ShardCountResponse> out) {
-        write(out, () -> {
+        adding(out, () -> {
             if (req.getIdsCount() != req.getTextsCount()) {
                 throw invalid(req.getIdsCount() + " ids but " + req.getTextsCount() + " texts");
             }
@@ -367,7 +371,7 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
 
     @Override
     public void recordContent(ShardContentRequest req, StreamObserver<ShardCountResponse> out) {
-        write(out, () -> {
+        adding(out, () -> {
             if (req.getFingerprintsCount() != req.getContentHashesCount()) {
                 throw invalid(req.getContentHashesCount() + " content hashes but " + req.getFingerprintsCount() + " fingerprints");
             }
@@ -396,6 +400,9 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
                 if (hashes[i].length != 16) {
                     throw invalid("url_hashes[" + i + "] has " + hashes[i].length + " bytes, not 16");
                 }
+            }
+            if (!req.getCheckOnly()) {
+                DiskSpace.requireRoom();
             }
             return flags(node.checkUrls(job(req.getJob()), hashes, req.getNowSeconds(), req.getExpiresAtSeconds(), req.getCheckOnly()));
         });
@@ -455,6 +462,18 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     }
 
     /** As {@link Calls#answer}, for a write: the reply waits until the node's changes are durable ({@link ShardNode#awaitDurable}). */
+    /**
+     * As {@link #write}, for a write that adds data: refused (UNAVAILABLE) before it changes
+     * anything while the disk is known to lack room ({@link DiskSpace}), as the embedded
+     * router refuses it; the refusal starts the attempts that end the shortage.
+     */
+    private <T> void adding(StreamObserver<T> out, Supplier<T> call) {
+        write(out, () -> {
+            DiskSpace.requireRoom();
+            return call.get();
+        });
+    }
+
     private <T> void write(StreamObserver<T> out, Supplier<T> call) {
         answer(out, () -> {
             T reply = call.get();
