@@ -45,6 +45,8 @@ final class ShardLog implements MutationLog {
     private static final byte DROP_PARTITIONS = 14;
     private static final byte DROP_TEXTS = 15;
 
+    /** Room the disk must have for the log's appends to be tried again after one found none. */
+    static final int ROOM_PROBE_BYTES = 1 << 20;
     private static final Logger LOG = LoggerFactory.getLogger(ShardLog.class);
 
     private final WriteAheadLog log;
@@ -200,9 +202,6 @@ final class ShardLog implements MutationLog {
             throw DiskSpace.cannotWrite(this, e.file(), noSpace, this::probeRoom);
         }
     }
-
-    /** Room the disk must have for the log's appends to be tried again after one found none. */
-    static final int ROOM_PROBE_BYTES = 1 << 20;
 
     /** Ends the shortage if a file of {@link #ROOM_PROBE_BYTES} can be written in the log's directory (and deletes it). */
     private void probeRoom() {
