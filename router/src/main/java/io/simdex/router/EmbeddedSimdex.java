@@ -33,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 
 /**
  * The embedded default: a router and N shards in one JVM, one public gRPC port. The router
@@ -50,15 +52,18 @@ public final class EmbeddedSimdex implements AutoCloseable {
     private final PublicServer server;
     private final RetentionSweeper sweeper;
     private final List<ShardNode> nodes;
+    /** Sends the answers held until writes are durable (FSYNC); null with PROCESS. */
+    private final ExecutorService replies;
     private volatile MetricsEndpoint metrics;
 
     private EmbeddedSimdex(IndexRouter index, SimdexService service, PublicServer server, RetentionSweeper sweeper,
-                           List<ShardNode> nodes) {
+                           List<ShardNode> nodes, ExecutorService replies) {
         this.index = index;
         this.service = service;
         this.server = server;
         this.sweeper = sweeper;
         this.nodes = List.copyOf(nodes);
+        this.replies = replies;
     }
 
     public SimdexService service() {
@@ -121,12 +126,22 @@ public final class EmbeddedSimdex implements AutoCloseable {
         IndexRouter index = new IndexRouter(clients, placement);
         Catalog catalog = new Catalog(dataDir.resolve("router"));
         SimdexService service = new SimdexService(index, catalog, clock);
-        ServerServiceDefinition api = durability == Durability.FSYNC
-                ? ServerInterceptors.intercept(service, new DurableReplies(() -> nodes.forEach(ShardNode::awaitDurable), DurableReplies.SIMDEX_READS))
+        ExecutorService replies = durability == Durability.FSYNC ? HandlerThreads.pool(1, "durable-replies") : null;
+        ServerServiceDefinition api = replies != null
+                ? ServerInterceptors.intercept(service, new DurableReplies(() -> durable(nodes), replies, DurableReplies.SIMDEX_READS))
                 : service.bindService();
         PublicServer server = PublicServer.start(host, port, api, SimdexGrpc.SERVICE_NAME, List.of(), threads,
                 inlineReads ? InlineCalls.SIMDEX_READS : Map.of(), service.handlingTimes(), security);
-        return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service, Set.of(Catalog.DEFAULT)), nodes);
+        return new EmbeddedSimdex(index, service, server, RetentionSweeper.start(service, Set.of(Catalog.DEFAULT)), nodes, replies);
+    }
+
+    /** Completed once every shard's changes made so far are durable. */
+    private static CompletableFuture<Void> durable(List<ShardNode> nodes) {
+        CompletableFuture<?>[] each = new CompletableFuture<?>[nodes.size()];
+        for (int i = 0; i < each.length; i++) {
+            each[i] = nodes.get(i).durable();
+        }
+        return CompletableFuture.allOf(each);
     }
 
     public int port() {
@@ -163,6 +178,10 @@ public final class EmbeddedSimdex implements AutoCloseable {
         sweeper.close();
         server.close();
         index.close();
+        if (replies != null) {
+            // Last: closing the shards' logs fails the answers still held, which this sends.
+            replies.shutdown();
+        }
     }
 
     /** The shard count recorded at first start; a different count later would misplace every key. */

@@ -1,5 +1,7 @@
 package io.simdex.server;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * What a {@link ShardNode} tells its write-ahead log: each change after it has applied it (see
  * {@link io.simdex.server.wal.WriteAheadLog} for why after). {@link #NONE}, the log of a node
@@ -56,6 +58,11 @@ interface MutationLog {
 
     /** Returns once every change logged so far is on stable storage; throws if it cannot be. */
     default void awaitDurable() {
+    }
+
+    /** As {@link #awaitDurable}, without a thread waiting: completed once every change logged so far is on stable storage. */
+    default CompletableFuture<Void> durable() {
+        return CompletableFuture.completedFuture(null);
     }
 
     /** Forces the stores and drops the log records they now hold. */

@@ -16,6 +16,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
@@ -227,6 +228,11 @@ final class ShardLog implements MutationLog {
     @Override
     public void awaitDurable() {
         log.awaitForced(log.end());
+    }
+
+    @Override
+    public CompletableFuture<Void> durable() {
+        return log.forcedTo(log.end());
     }
 
     @Override

@@ -25,6 +25,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -859,6 +860,14 @@ public final class ShardNode implements Closeable {
      */
     public void awaitDurable() {
         log.awaitDurable();
+    }
+
+    /**
+     * As {@link #awaitDurable}, without a thread waiting: completed once every change made so far
+     * is on stable storage, by the log's syncer thread (exceptionally when the log failed).
+     */
+    public CompletableFuture<Void> durable() {
+        return log.durable();
     }
 
     /** Whether this node's write-ahead log has failed for good: its writes fail until it restarts (and replays). */

@@ -11,6 +11,11 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -20,9 +25,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * the stores they describe are forced too.
  *
  * <p>Positions are bytes appended since the log opened. {@link #append} returns the end of its
- * record; {@link #awaitForced} returns once a force has covered a position. The syncer forces
- * whenever something is appended and not yet forced, so writes arriving during one force share
- * the next. A failed force fails the log for good: every later append and wait throws, since
+ * record; {@link #awaitForced} returns once a force has covered a position, and
+ * {@link #forcedTo} completes a future then, so that a server need not hold a thread per write
+ * waiting. The syncer forces whenever something is appended and not yet forced, so writes
+ * arriving during one force share the next. A failed force fails the log for good: every later append and wait throws, since
  * after a failed fsync the kernel may have dropped the dirty pages, and the node must restart
  * (and replay) before it acknowledges writes again.
  *
@@ -66,6 +72,8 @@ public final class WriteAheadLog implements AutoCloseable {
     private long appended;
     private long forced;
     private IOException failure;
+    /** The futures of {@link #forcedTo}, nearest position first. */
+    private final PriorityQueue<Waiter> waiters = new PriorityQueue<>(Comparator.comparingLong(Waiter::position));
     private boolean checkpointDue;
     private boolean closed;
     private final Thread syncer;
@@ -197,13 +205,43 @@ public final class WriteAheadLog implements AutoCloseable {
             while (forced < position) {
                 throwIfFailed();
                 if (closed) {
-                    throw new IllegalStateException("write-ahead log " + dir + " closed before position " + position + " was forced");
+                    throw closedBefore(position);
                 }
                 forcedMoved.awaitUninterruptibly();
             }
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * A future completed once a force has covered {@code position}, as {@link #awaitForced}
+     * returns, by the thread that made the force: dependents that do more than hand off belong
+     * on an executor of their own, or the next force waits for them.
+     * It completes exceptionally as {@code awaitForced} throws: an {@link UncheckedIOException}
+     * when a force failed before covering it, an {@link IllegalStateException} when the log
+     * closed first.
+     */
+    public CompletableFuture<Void> forcedTo(long position) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        lock.lock();
+        try {
+            if (forced >= position) {
+                done.complete(null);
+            } else if (failure != null) {
+                done.completeExceptionally(notDurable());
+            } else if (closed) {
+                done.completeExceptionally(closedBefore(position));
+            } else {
+                waiters.add(new Waiter(position, done));
+            }
+        } finally {
+            lock.unlock();
+        }
+        return done;
+    }
+
+    private record Waiter(long position, CompletableFuture<Void> done) {
     }
 
     private void syncLoop() {
@@ -375,16 +413,24 @@ public final class WriteAheadLog implements AutoCloseable {
     }
 
     private void markForced(long position) {
+        List<CompletableFuture<Void>> covered = new ArrayList<>();
         lock.lock();
         try {
             forced = Math.max(forced, position);
             forcedMoved.signalAll();
+            while (!waiters.isEmpty() && waiters.peek().position() <= forced) {
+                covered.add(waiters.poll().done());
+            }
         } finally {
             lock.unlock();
         }
+        // Outside the lock: a dependent may append.
+        covered.forEach(f -> f.complete(null));
     }
 
     private void fail(IOException e) {
+        List<Waiter> waiting;
+        RuntimeException failed;
         lock.lock();
         try {
             if (failure == null) {
@@ -392,15 +438,33 @@ public final class WriteAheadLog implements AutoCloseable {
             }
             forcedMoved.signalAll();
             unforced.signalAll();
+            waiting = drainWaiters();
+            failed = notDurable();
         } finally {
             lock.unlock();
         }
+        waiting.forEach(w -> w.done().completeExceptionally(failed));
+    }
+
+    /** The waiters of {@link #forcedTo}, taken from the queue; the caller holds the lock. */
+    private List<Waiter> drainWaiters() {
+        List<Waiter> all = new ArrayList<>(waiters);
+        waiters.clear();
+        return all;
     }
 
     private void throwIfFailed() {
         if (failure != null) {
-            throw new UncheckedIOException("write-ahead log " + dir + " failed; writes are not durable until the node restarts", failure);
+            throw notDurable();
         }
+    }
+
+    private UncheckedIOException notDurable() {
+        return new UncheckedIOException("write-ahead log " + dir + " failed; writes are not durable until the node restarts", failure);
+    }
+
+    private IllegalStateException closedBefore(long position) {
+        return new IllegalStateException("write-ahead log " + dir + " closed before position " + position + " was forced");
     }
 
     /**
@@ -409,15 +473,18 @@ public final class WriteAheadLog implements AutoCloseable {
      */
     @Override
     public void close() {
+        List<Waiter> waiting;
         lock.lock();
         try {
             closed = true;
             unforced.signalAll();
             forcedMoved.signalAll();
             checkpointWanted.signalAll();
+            waiting = drainWaiters();
         } finally {
             lock.unlock();
         }
+        waiting.forEach(w -> w.done().completeExceptionally(closedBefore(w.position())));
         join(syncer);
         join(checkpointer);
         forcing.lock();

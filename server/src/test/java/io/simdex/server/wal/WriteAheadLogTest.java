@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -14,12 +15,20 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A log write that fails for lack of space leaves the log whole and usable. */
+/**
+ * A log write that fails for lack of space leaves the log whole and usable; a future of a
+ * position completes once a force covers it, and fails as a wait for it would.
+ */
 class WriteAheadLogTest {
     @TempDir
     Path root;
@@ -76,6 +85,65 @@ class WriteAheadLogTest {
         log.awaitForced(log.append(body("third")));
         assertEquals(List.of(LogFiles.segment(dir(), 2)), LogFiles.segments(dir()));
         assertEquals(List.of("third"), read(LogFiles.segment(dir(), 2)).bodies());
+    }
+
+    @Test
+    void forcedTo_completesOnlyOnceAForceCoversItsPosition_nearestFirst() throws Exception {
+        log = WriteAheadLog.open(dir(), root, WriteAheadLog.SEGMENT_BYTES, channels);
+        channels.holdForces();
+        long first = log.append(body("first"));
+        await(() -> channels.forcesEntered.get() == 1, "the syncer's force of the first record");
+        long second = log.append(body("second"));
+        CompletableFuture<Void> secondForced = log.forcedTo(second);
+        CompletableFuture<Void> firstForced = log.forcedTo(first);
+        assertFalse(firstForced.isDone() || secondForced.isDone(), "completed while the force was held");
+
+        channels.releaseForces();
+        firstForced.get(30, TimeUnit.SECONDS);
+        assertTrue(channels.forced.get() >= first, "completed before a force covered its record");
+        secondForced.get(30, TimeUnit.SECONDS);
+        assertEquals(channels.written.get(), channels.forced.get(), "completed before a force covered its record");
+        assertTrue(log.forcedTo(first).isDone(), "a position already forced completes at once");
+    }
+
+    @Test
+    void forcedTo_aFailedForce_completesExceptionally() throws Exception {
+        log = WriteAheadLog.open(dir(), root, WriteAheadLog.SEGMENT_BYTES, channels);
+        channels.holdForces();
+        long end = log.append(body("first"));
+        CompletableFuture<Void> forced = log.forcedTo(end);
+        channels.fail();
+        channels.releaseForces();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> forced.get(30, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof UncheckedIOException && e.getCause().getMessage().contains("not durable"), e.getCause().toString());
+        // Later ones fail at once.
+        assertTrue(log.forcedTo(end + 1).isCompletedExceptionally());
+    }
+
+    @Test
+    void forcedTo_aLogClosedFirst_completesExceptionally() throws Exception {
+        WriteAheadLog closing = WriteAheadLog.open(dir(), root, WriteAheadLog.SEGMENT_BYTES, channels);
+        channels.holdForces();
+        long end = closing.append(body("first"));
+        await(() -> channels.forcesEntered.get() == 1, "the syncer's force");
+        CompletableFuture<Void> forced = closing.forcedTo(end);
+        Thread closer = new Thread(closing::close);
+        closer.start();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> forced.get(30, TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof IllegalStateException && e.getCause().getMessage().contains("closed before"), e.getCause().toString());
+        channels.releaseForces();
+        closer.join(30_000);
+        assertFalse(closer.isAlive(), "close did not return");
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(1);
+        }
     }
 
     private static ByteBuffer body(String s) {
