@@ -8,7 +8,9 @@ import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.router.transport.HandlerThreads;
 import io.simdex.router.transport.PublicServer;
+import io.simdex.server.Durability;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -28,6 +30,12 @@ public final class TestServer implements AutoCloseable {
     /** 2 small shards; {@code clock} decides which time generations are live. */
     public TestServer(Path dir, Clock clock) {
         this(EmbeddedSimdex.start(dir, 2, "127.0.0.1", 0, 10_000, clock), 60);
+    }
+
+    /** As {@link #TestServer(Path, Clock)} with the system clock, acknowledging writes once their log records are forced. */
+    public static TestServer fsync(Path dir) {
+        return new TestServer(EmbeddedSimdex.start(dir, 2, "127.0.0.1", 0, 10_000, HandlerThreads.perCore(), true, Clock.systemUTC(),
+                Durability.FSYNC), 60);
     }
 
     private TestServer(EmbeddedSimdex simdex, int deadlineSeconds) {

@@ -1,5 +1,7 @@
 package io.simdex.server;
 
+import io.simdex.server.wal.WriteAheadLog;
+
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -63,6 +65,11 @@ interface MutationLog {
     /** As {@link #awaitDurable}, without a thread waiting: completed once every change logged so far is on stable storage. */
     default CompletableFuture<Void> durable() {
         return CompletableFuture.completedFuture(null);
+    }
+
+    /** What the log has done since the node opened it; {@link WriteAheadLog.Stats#NONE} without one. */
+    default WriteAheadLog.Stats stats() {
+        return WriteAheadLog.Stats.NONE;
     }
 
     /** Forces the stores and drops the log records they now hold. */

@@ -236,6 +236,11 @@ final class ShardLog implements MutationLog {
     }
 
     @Override
+    public WriteAheadLog.Stats stats() {
+        return log.stats();
+    }
+
+    @Override
     public void checkpoint() {
         log.checkpoint();
     }

@@ -870,6 +870,11 @@ public final class ShardNode implements Closeable {
         return log.durable();
     }
 
+    /** What this node's write-ahead log has done since the node opened ({@link Durability#FSYNC}); none with PROCESS. */
+    public WriteAheadLog.Stats logStats() {
+        return log.stats();
+    }
+
     /** Whether this node's write-ahead log has failed for good: its writes fail until it restarts (and replays). */
     public boolean logFailed() {
         return log.failed();

@@ -1,5 +1,7 @@
 package io.simdex.router.metrics;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -7,11 +9,13 @@ import io.micrometer.core.instrument.Tags;
 import io.simdex.server.CollectionSizes;
 import io.simdex.server.ShardNode;
 import io.simdex.server.store.DiskSpace;
+import io.simdex.server.wal.WriteAheadLog;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
 
 /**
@@ -25,7 +29,12 @@ import java.util.function.ToLongFunction;
  *   simdex_store_bytes{part}  memory-mapped bytes: tables, docs, content, texts
  *   simdex_disk_full          1 while writes that add data are refused: the data disk had no room for a file
  *   simdex_write_log_failed   shards whose write-ahead log failed (a force failed): their writes fail until a restart
+ *   simdex_write_log_force_seconds_{count,sum}   the logs' forces (fdatasync) and the time they took
+ *   simdex_write_log_appended_bytes_total        bytes appended to the logs
+ *   simdex_write_log_checkpoints_total           checkpoints (stores forced, older segments deleted)
  * </pre>
+ * The write-ahead log's figures are those of {@code --durability fsync}, and 0 without it;
+ * counted since the process started.
  * Read in one pass per scrape; a collection that is gone drops out of the next scrape. In a
  * cluster each replica counts its copy: divide a sum over nodes by the replication.
  */
@@ -57,6 +66,22 @@ public final class StoreMetrics {
         Gauge.builder("simdex.write.log.failed", () -> this.nodes.stream().filter(ShardNode::logFailed).count())
                 .description("Shards whose write-ahead log failed (a force failed): their writes fail until the process restarts")
                 .register(registry);
+        FunctionTimer.builder("simdex.write.log.force", this, m -> m.logStats().forces(), m -> m.logStats().forceNanos(), TimeUnit.NANOSECONDS)
+                .description("Forces (fdatasync) of the shards' write-ahead logs, which every acknowledged write waits for, and their time")
+                .register(registry);
+        FunctionCounter.builder("simdex.write.log.appended", this, m -> m.logStats().appendedBytes()).baseUnit("bytes")
+                .description("Bytes appended to the shards' write-ahead logs").register(registry);
+        FunctionCounter.builder("simdex.write.log.checkpoints", this, m -> m.logStats().checkpoints())
+                .description("Checkpoints of the shards' write-ahead logs: stores forced, older segments deleted").register(registry);
+    }
+
+    /** The write-ahead logs' figures summed over the shards. */
+    private WriteAheadLog.Stats logStats() {
+        WriteAheadLog.Stats sum = WriteAheadLog.Stats.NONE;
+        for (ShardNode node : nodes) {
+            sum = sum.plus(node.logStats());
+        }
+        return sum;
     }
 
     /** Publishes the sizes of {@code nodes}' collections on {@code endpoint}, read at each scrape. */

@@ -13,9 +13,12 @@ import io.simdex.router.index.SketchReads;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -67,6 +70,7 @@ class MetricsEndpointTest {
             assertTrue(s.value("simdex_store_bytes", Map.of("collection", "default", "part", "docs")) > 0);
             assertEquals(0, s.value("simdex_disk_full", Map.of()));
             assertEquals(0, s.value("simdex_write_log_failed", Map.of()));
+            assertEquals(0, s.value("simdex_write_log_force_seconds_count", Map.of()), "no log without --durability fsync");
             // The GC pause timer appears only after the JVM's first collection; the allocation counter is there from the start.
             assertTrue(s.has("jvm_memory_used_bytes") && s.has("jvm_gc_memory_allocated_bytes_total") && s.has("process_uptime_seconds"));
 
@@ -104,6 +108,29 @@ class MetricsEndpointTest {
             assertEquals(SketchReads.probes(), s.value("simdex_sketch_probes_total", Map.of()));
             assertEquals(SketchReads.reads(), s.value("simdex_sketch_reads_total", Map.of()));
             assertEquals(SketchReads.capped(), s.value("simdex_sketch_capped_probes_total", Map.of()));
+        }
+    }
+
+    /** With fsync: the logs' forces and their time, the bytes appended (all still in their segments: no checkpoint yet). */
+    @Test
+    void scrape_fsync_countsTheLogsForcesAndBytes() throws Exception {
+        try (TestServer server = TestServer.fsync(dir)) {
+            int port = server.simdex.serveMetrics("127.0.0.1", 0).port();
+            SimdexGrpc.SimdexBlockingStub stub = server.stub();
+            stub.insert(insert("a", 0x0123456789abcdefL, "b", 0x0f0f0f0f0f0f0f0fL));
+            stub.insert(insert("c", 0x7777777777777777L));
+
+            Scrape s = Scrape.awaitCalls(port, INSERT, "OK", 2);
+            assertTrue(s.value("simdex_write_log_force_seconds_count", Map.of()) >= 2, "each acknowledged insert waited for a force");
+            assertTrue(s.value("simdex_write_log_force_seconds_sum", Map.of()) > 0);
+            assertEquals(walBytes(), s.value("simdex_write_log_appended_bytes_total", Map.of()));
+            assertEquals(0, s.value("simdex_write_log_checkpoints_total", Map.of()));
+        }
+    }
+
+    private long walBytes() throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(p -> p.toString().endsWith(".wal")).mapToLong(p -> p.toFile().length()).sum();
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -76,6 +77,9 @@ public final class WriteAheadLog implements AutoCloseable {
     private final PriorityQueue<Waiter> waiters = new PriorityQueue<>(Comparator.comparingLong(Waiter::position));
     private boolean checkpointDue;
     private boolean closed;
+    private final AtomicLong forces = new AtomicLong();
+    private final AtomicLong forceNanos = new AtomicLong();
+    private final AtomicLong checkpoints = new AtomicLong();
     private final Thread syncer;
     private final Thread checkpointer;
 
@@ -184,6 +188,22 @@ public final class WriteAheadLog implements AutoCloseable {
         }
     }
 
+    /**
+     * What the log has done since it opened: segment forces and the time they took (the disk's
+     * fsync latency, which every acknowledged write waits for), bytes appended, checkpoints.
+     */
+    public record Stats(long forces, long forceNanos, long appendedBytes, long checkpoints) {
+        public static final Stats NONE = new Stats(0, 0, 0, 0);
+
+        public Stats plus(Stats o) {
+            return new Stats(forces + o.forces, forceNanos + o.forceNanos, appendedBytes + o.appendedBytes, checkpoints + o.checkpoints);
+        }
+    }
+
+    public Stats stats() {
+        return new Stats(forces.get(), forceNanos.get(), end(), checkpoints.get());
+    }
+
     /** The end of the last record appended. */
     public long end() {
         lock.lock();
@@ -274,13 +294,21 @@ public final class WriteAheadLog implements AutoCloseable {
             } finally {
                 lock.unlock();
             }
-            ch.force(false);
+            force(ch);
             markForced(target);
         } catch (IOException e) {
             fail(e);
         } finally {
             forcing.unlock();
         }
+    }
+
+    /** Forces {@code ch}'s data (fdatasync), counted and timed for {@link #stats}. */
+    private void force(FileChannel ch) throws IOException {
+        long start = System.nanoTime();
+        ch.force(false);
+        forceNanos.addAndGet(System.nanoTime() - start);
+        forces.incrementAndGet();
     }
 
     private void checkpointLoop() {
@@ -355,6 +383,7 @@ public final class WriteAheadLog implements AutoCloseable {
                 }
             }
             DurableFiles.syncDirectory(dir);
+            checkpoints.incrementAndGet();
         } catch (IOException e) {
             fail(e);
             throwIfFailed();
@@ -385,7 +414,7 @@ public final class WriteAheadLog implements AutoCloseable {
             } finally {
                 lock.unlock();
             }
-            old.force(false);
+            force(old);
             old.close();
             markForced(oldEnd);
             return segment - 1;
