@@ -164,6 +164,11 @@ public final class EmbeddedSimdex implements AutoCloseable {
         return index;
     }
 
+    /** The shards, for tests of what they hold. */
+    List<ShardNode> nodes() {
+        return nodes;
+    }
+
     public void awaitTermination() throws InterruptedException {
         server.awaitTermination();
     }

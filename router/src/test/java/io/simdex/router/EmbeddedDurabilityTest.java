@@ -7,6 +7,7 @@ import io.simdex.proto.v1.Match;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.router.transport.HandlerThreads;
 import io.simdex.server.Durability;
+import io.simdex.server.ShardNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +22,10 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The embedded server with {@code --durability fsync}: writes go through each shard's log, and a clean stop leaves none. */
+/**
+ * The embedded server with {@code --durability fsync}: writes go through each shard's log and are
+ * answered once it is forced, and a clean stop leaves none.
+ */
 class EmbeddedDurabilityTest {
     @TempDir
     Path dir;
@@ -44,6 +48,28 @@ class EmbeddedDurabilityTest {
                 List<Match> found = Calls.query(stub, 0x9E3779B97F4A7C15L * 7, 0);
                 assertEquals("d6", found.get(0).getId());
             });
+        }
+    }
+
+    /**
+     * Each insert is answered only once every shard's log is forced up to its records: with one
+     * writer, the forces are then complete as the answer arrives, and a wait for what the shards
+     * hold is over at once.
+     */
+    @Test
+    void fsync_eachInsertAnswered_onlyOnceEveryShardsLogIsForced() throws Exception {
+        try (EmbeddedSimdex simdex = start()) {
+            withStub(simdex, stub -> {
+                for (int i = 0; i < 50; i++) {
+                    assertEquals(1, stub.insert(InsertRequest.newBuilder().addDocuments(Calls.doc("d" + i, 0x9E3779B97F4A7C15L * (i + 1)))
+                            .build()).getInserted());
+                    for (ShardNode node : simdex.nodes()) {
+                        assertTrue(node.durable().isDone(), "insert " + i + " answered before a shard's log was forced");
+                    }
+                }
+            });
+            long forces = simdex.nodes().stream().mapToLong(n -> n.logStats().forces()).sum();
+            assertTrue(forces >= 50, "each answer waited for a force: " + forces + " forces");
         }
     }
 
