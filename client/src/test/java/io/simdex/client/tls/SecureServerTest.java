@@ -18,6 +18,7 @@ import io.simdex.client.Doc;
 import io.simdex.client.SimdexClient;
 import io.simdex.router.EmbeddedSimdex;
 import io.simdex.router.security.ServerSecurity;
+import io.simdex.server.tls.CertificatesInUse;
 import io.simdex.router.security.TokenTable;
 import io.simdex.router.transport.HandlerThreads;
 import io.simdex.server.Durability;
@@ -165,15 +166,20 @@ class SecureServerTest {
         ClientTls byOtherCa = ClientTls.trusting(certs.otherCa).withCertificate(certs.clientCert, certs.clientKey);
         assertServes(target, byCa, true);
         assertServes(target, byOtherCa, false);
+        assertEquals(TestCertificates.notAfter(certs.serverCert), CertificatesInUse.expirations().get(CertificatesInUse.PUBLIC));
 
         // The new certificate without its key: the pair is not whole, the old one stays.
         replace(cert, certs.otherServerCert);
         assertServes(target, byCa, true);
         assertServes(target, byOtherCa, false);
+        assertEquals(TestCertificates.notAfter(certs.serverCert), CertificatesInUse.expirations().get(CertificatesInUse.PUBLIC),
+                "the expiry of a certificate not taken");
 
         replace(key, certs.otherServerKey);
         assertServes(target, byOtherCa, true);
         assertServes(target, byCa, false);
+        assertEquals(TestCertificates.notAfter(certs.otherServerCert), CertificatesInUse.expirations().get(CertificatesInUse.PUBLIC),
+                "the expiry of the renewed certificate");
 
         // Client certificates of the other CA only, from now on.
         ClientTls stranger = ClientTls.trusting(certs.otherCa).withCertificate(certs.strangerCert, certs.strangerKey);

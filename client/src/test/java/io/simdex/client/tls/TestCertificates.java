@@ -3,9 +3,14 @@ package io.simdex.client.tls;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -54,7 +59,8 @@ public final class TestCertificates {
         c.signed(dir, "server", "localhost", "ca", "server.ext");
         c.signed(dir, "client", "crawler", "ca", "client.ext");
         c.signed(dir, "stranger", "stranger", "other-ca", "client.ext");
-        c.signed(dir, "other-server", "localhost", "other-ca", "server.ext");
+        // Valid a day longer than the first, so the two expire at different times.
+        c.signed(dir, "other-server", "localhost", "other-ca", "server.ext", 3);
         return c;
     }
 
@@ -65,10 +71,21 @@ public final class TestCertificates {
     }
 
     private void signed(Path dir, String name, String cn, String ca, String ext) throws IOException, InterruptedException {
+        signed(dir, name, cn, ca, ext, 2);
+    }
+
+    private void signed(Path dir, String name, String cn, String ca, String ext, int days) throws IOException, InterruptedException {
         openssl(dir, "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                 "-keyout", name + ".key", "-out", name + ".csr", "-subj", "/CN=" + cn);
         openssl(dir, "x509", "-req", "-in", name + ".csr", "-CA", ca + ".crt", "-CAkey", ca + ".key", "-CAcreateserial",
-                "-out", name + ".crt", "-days", "2", "-extfile", ext);
+                "-out", name + ".crt", "-days", Integer.toString(days), "-extfile", ext);
+    }
+
+    /** When the certificate in PEM file {@code cert} expires. */
+    public static Instant notAfter(Path cert) throws IOException, GeneralSecurityException {
+        try (InputStream in = Files.newInputStream(cert)) {
+            return ((X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in)).getNotAfter().toInstant();
+        }
     }
 
     private static void openssl(Path dir, String... args) throws IOException, InterruptedException {

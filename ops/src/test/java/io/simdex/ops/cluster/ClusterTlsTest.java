@@ -19,11 +19,13 @@ import io.simdex.client.tls.TestCertificates;
 import io.simdex.proto.v1.NodeStatusRequest;
 import io.simdex.proto.v1.ShardControlGrpc;
 import io.simdex.router.cluster.ClusterConfig;
+import io.simdex.server.tls.CertificatesInUse;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -59,6 +61,11 @@ class ClusterTlsTest {
             assertTrue(await(() -> client.insert("default", List.of(Doc.of("a", 0x1234L))) == 1), "insert through the router");
             assertTrue(await(() -> client.query("default", List.of(0x1234L), 0, 10).get(0).matches().size() == 1),
                     "the insert is found through the router");
+
+            Instant expires = TestCertificates.notAfter(certs.serverCert);
+            for (String use : List.of(CertificatesInUse.PUBLIC, CertificatesInUse.PEER, CertificatesInUse.MEMBERSHIP)) {
+                assertEquals(expires, CertificatesInUse.expirations().get(use), "the expiry of the " + use + " certificate");
+            }
 
             String nodeTarget = "127.0.0.1:" + nodePort;
             assertEquals(Status.Code.UNAVAILABLE, nodeStatus(nodeTarget, InsecureChannelCredentials.create()));

@@ -9,6 +9,7 @@ import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.simdex.client.tls.TestCertificates;
+import io.simdex.server.tls.CertificatesInUse;
 import io.simdex.server.tls.PeerCredentials;
 import io.simdex.server.tls.TlsFiles;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,7 @@ class PeerCredentialsTest {
     void aPeerWhoseCertificateDoesNotNameTheHostCalled_isRefused() throws Exception {
         TestCertificates certs = TestCertificates.make(Files.createDirectories(dir.resolve("certs")));
         PeerCredentials peers = PeerCredentials.mutualTls(new TlsFiles(certs.serverCert, certs.serverKey, certs.ca));
+        assertEquals(TestCertificates.notAfter(certs.serverCert), CertificatesInUse.expirations().get(CertificatesInUse.PEER));
         Server server = Grpc.newServerBuilderForPort(0, peers.server()).addService(new HealthStatusManager().getHealthService()).build().start();
         try {
             int port = ((InetSocketAddress) server.getListenSockets().get(0)).getPort();

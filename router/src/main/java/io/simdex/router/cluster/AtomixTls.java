@@ -1,6 +1,7 @@
 package io.simdex.router.cluster;
 
 import io.atomix.core.AtomixBuilder;
+import io.simdex.server.tls.CertificatesInUse;
 import io.simdex.server.tls.TlsFiles;
 
 import java.io.IOException;
@@ -19,7 +20,9 @@ import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 
@@ -47,6 +50,9 @@ final class AtomixTls {
             KeyStore keys = emptyStore();
             List<Certificate> chain = certificates(files.cert());
             keys.setKeyEntry("member", privateKey(files.key()), password, chain.toArray(new Certificate[0]));
+            // Read at start only: the expiry stays that of this certificate until a restart, renewed file or not.
+            Instant notAfter = ((X509Certificate) chain.get(0)).getNotAfter().toInstant();
+            CertificatesInUse.track(CertificatesInUse.MEMBERSHIP, () -> notAfter);
             KeyStore trust = emptyStore();
             List<Certificate> cas = certificates(files.ca());
             for (int i = 0; i < cas.size(); i++) {

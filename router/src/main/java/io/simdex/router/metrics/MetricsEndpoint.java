@@ -4,6 +4,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -15,12 +17,14 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.simdex.router.index.CutShortDedups;
 import io.simdex.router.index.SketchReads;
+import io.simdex.server.tls.CertificatesInUse;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -31,7 +35,8 @@ import java.util.logging.Logger;
 /**
  * A process's metrics in the Prometheus text format at {@code http://HOST:PORT/metrics}: a
  * Micrometer registry with the JVM's meters, the gRPC calls' ({@link GrpcCallMetrics}), the
- * process's sketch verification counts ({@link SketchReads}) and whatever the process binds
+ * process's sketch verification counts ({@link SketchReads}), when its TLS certificates expire
+ * ({@link CertificatesInUse}) and whatever the process binds
  * (store, cluster). Meters whose values are read in one pass (a
  * store's sizes) register a hook that runs before each scrape, so one scrape reads them once.
  *
@@ -48,6 +53,8 @@ public final class MetricsEndpoint implements AutoCloseable {
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private final HttpServer http;
     private final ExecutorService scrapes;
+
+    private final MultiGauge certificates;
 
     private MetricsEndpoint(PrometheusMeterRegistry registry, HttpServer http, ExecutorService scrapes) {
         this.registry = registry;
@@ -74,6 +81,16 @@ public final class MetricsEndpoint implements AutoCloseable {
         FunctionCounter.builder("simdex.dedup.dropped.documents", CutShortDedups.class, c -> CutShortDedups.dropped())
                 .description("Documents of Dedup calls cut short before they were left on every shard of their keys, dropped unwritten"
                         + " by a later call, this process").register(registry);
+        certificates = MultiGauge.builder("simdex.tls.certificate.expiration.timestamp").baseUnit("seconds")
+                .description("When the TLS certificate this process presents expires (Unix time), by use: public, peer, membership")
+                .register(registry);
+        beforeScrape.add(this::refreshCertificates);
+    }
+
+    private void refreshCertificates() {
+        List<MultiGauge.Row<?>> rows = new ArrayList<>();
+        CertificatesInUse.expirations().forEach((use, notAfter) -> rows.add(MultiGauge.Row.of(Tags.of("use", use), notAfter.getEpochSecond())));
+        certificates.register(rows, true);
     }
 
     /** Serves {@code /metrics} on {@code host:port} (port 0 picks a free one, see {@link #port}). */

@@ -4,6 +4,7 @@ import io.grpc.InsecureServerCredentials;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerCredentials;
 import io.grpc.TlsServerCredentials;
+import io.simdex.server.tls.CertificatesInUse;
 import io.simdex.server.tls.ReloadingCredentials;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -169,6 +170,7 @@ public final class ServerSecurity {
             } catch (UncheckedIOException e) {
                 throw new UncheckedIOException("cannot read the TLS files: " + e.getCause().getMessage(), e.getCause());
             }
+            CertificatesInUse.track(CertificatesInUse.PUBLIC, files::notAfter);
             TlsServerCredentials.Builder b = TlsServerCredentials.newBuilder().keyManager(files.keyManager());
             if (clientCa != null) {
                 b.trustManager(files.trustManager()).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);

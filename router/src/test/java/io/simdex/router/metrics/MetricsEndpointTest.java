@@ -10,6 +10,7 @@ import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.router.TestServer;
 import io.simdex.router.index.SketchReads;
+import io.simdex.server.tls.CertificatesInUse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -131,6 +133,21 @@ class MetricsEndpointTest {
     private long walBytes() throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {
             return files.filter(p -> p.toString().endsWith(".wal")).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    /** Each certificate in use is exported with its use, read at every scrape. */
+    @Test
+    void scrape_certificatesInUse_theirExpiryByUse() throws Exception {
+        Instant[] expires = {Instant.parse("2031-05-01T12:00:00Z")};
+        CertificatesInUse.track("test-only", () -> expires[0]);
+        try (TestServer server = new TestServer(dir, Clock.systemUTC())) {
+            int port = server.simdex.serveMetrics("127.0.0.1", 0).port();
+            assertEquals(expires[0].getEpochSecond(), Scrape.of(port, "/metrics")
+                    .value("simdex_tls_certificate_expiration_timestamp_seconds", Map.of("use", "test-only")));
+            expires[0] = expires[0].plusSeconds(86_400);
+            assertEquals(expires[0].getEpochSecond(), Scrape.of(port, "/metrics")
+                    .value("simdex_tls_certificate_expiration_timestamp_seconds", Map.of("use", "test-only")));
         }
     }
 

@@ -45,6 +45,7 @@ public final class PeerCredentials {
         } catch (UncheckedIOException e) {
             throw new UncheckedIOException("cannot read the cluster TLS files " + files + ": " + e.getCause().getMessage(), e.getCause());
         }
+        CertificatesInUse.track(CertificatesInUse.PEER, c::notAfter);
         ServerCredentials server = TlsServerCredentials.newBuilder()
                 .keyManager(c.keyManager())
                 .trustManager(c.trustManager())

@@ -24,6 +24,7 @@ import java.security.Signature;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
@@ -102,6 +103,15 @@ public final class ReloadingCredentials {
     /** Trusts the peers the CA signs (with host name checks where this side is the client); null without a CA. */
     public javax.net.ssl.TrustManager trustManager() {
         return trustManager;
+    }
+
+    /**
+     * When the certificate presented expires: the one the next handshake presents (the files are
+     * looked at first if the check interval is over).
+     */
+    public Instant notAfter() {
+        checkIfDue();
+        return identity.getCertificateChain("default")[0].getNotAfter().toInstant();
     }
 
     /** Looks at the files if the check interval is over. */
