@@ -12,7 +12,7 @@ import java.util.Set;
  * {@code router}, {@code node}) run here; every other command is the client CLI.
  */
 public final class Main {
-    private static final Set<String> SERVER_COMMANDS = Set.of("embedded", "shard", "router", "node", "config");
+    private static final Set<String> SERVER_COMMANDS = Set.of("embedded", "shard", "router", "node", "config", "backup");
 
     private Main() {
     }
@@ -51,7 +51,8 @@ public final class Main {
     }
 
     @CommandLine.Command(name = "simdex", mixinStandardHelpOptions = true,
-            subcommands = {EmbeddedCommand.class, ShardCommand.class, RouterCommand.class, NodeCommand.class, ConfigCommand.class},
+            subcommands = {EmbeddedCommand.class, ShardCommand.class, RouterCommand.class, NodeCommand.class, ConfigCommand.class,
+                    BackupCommand.class},
             description = "simdex server commands; client commands: simdex --help is the client CLI's")
     static final class ServerCommands {
     }

@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  */
 public final class MapFiles {
     /** Written when a store closed cleanly; its absence at open means "recover". */
-    static final String CLEAN_MARKER = ".clean";
+    public static final String CLEAN_MARKER = ".clean";
     private static final Logger LOG = LoggerFactory.getLogger(MapFiles.class);
     /** {@code ChronicleHashCloseOnExitHook.remove}, package-private in Chronicle Map: see {@link #leaveExitHook}. */
     private static final Method EXIT_HOOK_REMOVE;

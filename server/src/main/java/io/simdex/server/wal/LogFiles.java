@@ -117,7 +117,8 @@ public final class LogFiles {
         }
     }
 
-    static List<Path> segments(Path dir) {
+    /** The segment files in {@code dir}, oldest first. */
+    public static List<Path> segments(Path dir) {
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> p.getFileName().toString().endsWith(SUFFIX)).sorted().toList();
         } catch (IOException e) {
