@@ -7,6 +7,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -29,6 +30,11 @@ final class BackupCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (Files.isDirectory(data.resolve("atomix"))) {
+            spec.commandLine().getErr().println("simdex backup: " + data + " is a cluster member's (it holds atomix/): a node's data is"
+                    + " restored from its replicas (ops/docs/CLUSTER.md), not from a copy");
+            return 2;
+        }
         long start = System.nanoTime();
         DataDirBackup.Copied c;
         try {

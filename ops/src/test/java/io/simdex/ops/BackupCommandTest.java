@@ -9,6 +9,7 @@ import io.simdex.server.Durability;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -75,5 +76,14 @@ class BackupCommandTest {
             assertEquals(2, r.code());
             assertTrue(r.err().contains("simdex backup: ") && r.err().contains("--durability process"), r.err());
         }
+    }
+
+    @Test
+    void backup_ofAClusterMembersData_isRefused() throws Exception {
+        Path data = Files.createDirectories(dir.resolve("node").resolve("atomix")).getParent();
+        CliRun r = backup(data, "copy");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("restored from its replicas"), r.err());
+        assertTrue(Files.notExists(dir.resolve("copy")), "something was copied");
     }
 }
