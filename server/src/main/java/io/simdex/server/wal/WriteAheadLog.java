@@ -29,9 +29,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * record; {@link #awaitForced} returns once a force has covered a position, and
  * {@link #forcedTo} completes a future then, so that a server need not hold a thread per write
  * waiting. The syncer forces whenever something is appended and not yet forced, so writes
- * arriving during one force share the next. A failed force fails the log for good: every later append and wait throws, since
- * after a failed fsync the kernel may have dropped the dirty pages, and the node must restart
- * (and replay) before it acknowledges writes again.
+ * arriving during one force share the next. A failed force fails the log for good: every later
+ * append and wait throws, since after a failed fsync the kernel may have dropped the dirty
+ * pages, and the node must restart (and replay) before it acknowledges writes again.
  *
  * <p>A failed append does not, once the segment is cut back to where the record began
  * ({@link NotWrittenException}): a full disk fails a write part way, and the bytes written
