@@ -126,8 +126,9 @@ public final class DataDirBackup {
             for (Path p : all.sorted().toList()) {
                 Path rel = data.relativize(p);
                 Path liveShard = live.stream().filter(p::startsWith).findFirst().orElse(null);
-                boolean skipped = TRANSIENT.contains(p.getFileName().toString()) || p.equals(catalog)
-                        || liveShard != null && (p.startsWith(liveShard.resolve(ShardLog.DIR)) || p.getFileName().toString().equals(MapFiles.CLEAN_MARKER));
+                String name = p.getFileName().toString();
+                boolean skipped = TRANSIENT.contains(name) || p.equals(catalog) || liveShard != null
+                        && (p.startsWith(liveShard.resolve(ShardLog.DIR)) || name.equals(MapFiles.CLEAN_MARKER));
                 if (skipped) {
                     continue;
                 }
@@ -167,7 +168,7 @@ public final class DataDirBackup {
             if (catalogAfter != null) {
                 Path copy = to.resolve(CATALOG);
                 Files.createDirectories(copy.getParent());
-                Files.write(copy, catalogAfter);
+                DurableFiles.replace(copy, catalogAfter);
                 n.file(catalogAfter.length);
             }
             syncTree(to);
