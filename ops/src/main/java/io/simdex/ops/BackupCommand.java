@@ -15,9 +15,11 @@ import java.util.concurrent.Callable;
 /** {@code simdex backup --data DIR DEST}: a copy of a server's data directory that a server can start on ({@link DataDirBackup}). */
 @Command(name = "backup", mixinStandardHelpOptions = true,
         description = {"Copy the data directory of an embedded server or a shard process, running or stopped, to DEST.",
-                "A stopped server's copy is exact. A running one's needs --durability fsync: the copy is then what an OS crash",
-                "at its end would leave, with every write acknowledged before the copy began; a server started on it replays its",
-                "write-ahead logs. A running server without one is refused. Map files stay sparse in the copy."})
+                "",
+                "A stopped server's copy is exact. A running one's needs --durability fsync: the copy is then what an OS crash at its"
+                        + " end would leave, with every write acknowledged before the copy began, and a server started on it replays"
+                        + " its write-ahead logs. A running server without a log is refused, and so is a cluster member's directory."
+                        + " Map files stay sparse in the copy."})
 final class BackupCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
