@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -112,6 +113,25 @@ class DataDirBackupTest {
             assertHolds(restored, 300);
         }
         assertEquals(2, copied.attempts());
+    }
+
+    @Test
+    void aCatalogChangedDuringTheCopy_aCollectionMadeOrDeleted_startsItAgain() throws Exception {
+        Path catalog = Files.createDirectories(root.resolve("router")).resolve("collections.json");
+        Files.writeString(catalog, "{\"default\": {}}");
+        try (ShardNode node = new ShardNode(shard(), c -> TestShard.SIZING, Durability.FSYNC)) {
+            write(node, 0);
+            String made = "{\"default\": {}, \"news\": {}}";
+            DataDirBackup.Copied copied = DataDirBackup.copy(root, to, () -> {
+                try {
+                    Files.writeString(catalog, made);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            assertEquals(2, copied.attempts());
+            assertEquals(made, Files.readString(to.resolve("router/collections.json")));
+        }
     }
 
     @Test
