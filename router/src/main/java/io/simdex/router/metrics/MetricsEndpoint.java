@@ -53,7 +53,6 @@ public final class MetricsEndpoint implements AutoCloseable {
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private final HttpServer http;
     private final ExecutorService scrapes;
-
     private final MultiGauge certificates;
 
     private MetricsEndpoint(PrometheusMeterRegistry registry, HttpServer http, ExecutorService scrapes) {

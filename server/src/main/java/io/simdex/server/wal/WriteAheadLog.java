@@ -442,12 +442,15 @@ public final class WriteAheadLog implements AutoCloseable {
     }
 
     private void markForced(long position) {
-        List<CompletableFuture<Void>> covered = new ArrayList<>();
+        List<CompletableFuture<Void>> covered = List.of();
         lock.lock();
         try {
             forced = Math.max(forced, position);
             forcedMoved.signalAll();
             while (!waiters.isEmpty() && waiters.peek().position() <= forced) {
+                if (covered.isEmpty()) {
+                    covered = new ArrayList<>(); // once per force that has waiters, none for the others
+                }
                 covered.add(waiters.poll().done());
             }
         } finally {
