@@ -1,5 +1,6 @@
 package io.simdex.server;
 
+import io.simdex.core.io.FileTrees;
 import io.simdex.server.store.CollectionStore;
 import io.simdex.server.store.StoreSizing;
 
@@ -8,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -111,10 +111,8 @@ final class CollectionGenerations implements AutoCloseable {
     }
 
     private static void deleteTree(Path root) {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
+        try {
+            FileTrees.delete(root);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete expired generation " + root, e);
         }

@@ -1,6 +1,7 @@
 package io.simdex.server;
 
 import io.simdex.core.io.DurableFiles;
+import io.simdex.core.io.FileTrees;
 import io.simdex.server.store.MapFiles;
 import io.simdex.server.wal.LogFiles;
 
@@ -14,7 +15,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -261,12 +261,8 @@ public final class DataDirBackup {
     }
 
     private static void deleteContents(Path dir) {
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                if (!p.equals(dir)) {
-                    Files.delete(p);
-                }
-            }
+        try {
+            FileTrees.clear(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot clear " + dir + " for another attempt", e);
         }

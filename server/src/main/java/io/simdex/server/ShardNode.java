@@ -1,6 +1,7 @@
 package io.simdex.server;
 
 import io.simdex.core.Partitions;
+import io.simdex.core.io.FileTrees;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.server.store.BucketTable;
 import io.simdex.server.store.CollectionStore;
@@ -751,12 +752,10 @@ public final class ShardNode implements Closeable {
         boolean existed = set.size() > 0;
         urlJobs.remove(job);
         set.close();
-        try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(urlJobDir(job))) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                java.nio.file.Files.delete(p);
-            }
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        try {
+            FileTrees.delete(urlJobDir(job));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the files of URL job " + job, e);
         }
         return existed;
     }

@@ -1,5 +1,6 @@
 package io.simdex.loadtest.store;
 
+import io.simdex.core.io.FileTrees;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.loadtest.gen.Fingerprints;
 import io.simdex.server.store.BucketTable;
@@ -8,11 +9,8 @@ import io.simdex.server.store.StoreSizing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 
 /** The data and the store both store benchmarks (the command and JMH) measure. */
 public final class StoreFixture {
@@ -64,13 +62,8 @@ public final class StoreFixture {
 
     /** Removes {@code dir} and everything under it, if it exists. */
     public static void delete(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
+        try {
+            FileTrees.delete(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete " + dir, e);
         }
