@@ -11,10 +11,13 @@ import io.simdex.router.config.ConfigSchema;
 import io.simdex.router.config.Settings;
 import io.simdex.router.metrics.StoreMetrics;
 import io.simdex.router.security.ServerSecurity;
+import io.simdex.router.transport.HandlerThreads;
 import io.simdex.server.Durability;
+import io.simdex.server.NodeState;
 import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
+import io.simdex.server.StreamedRequests;
 import io.simdex.server.grpc.ServerBounds;
 import io.simdex.server.store.StoreSizing;
 import picocli.CommandLine.Command;
@@ -25,6 +28,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
 
 /**
  * One shard node in its own process, serving the shard protocol to routers. Every flag is a config key
@@ -79,8 +83,12 @@ final class ShardCommand implements Callable<Integer> {
             builder.addStreamTracerFactory(endpoint.grpcCalls());
             StoreMetrics.bind(endpoint, List.of(node));
         }
+        // gRPC's unbounded pool, named: handlers may wait for other routers' unlocks, and writes
+        // that wait for a force of the log are answered from it too.
+        ExecutorService handlers = HandlerThreads.unbounded("shard-handler");
         Server server = builder
-                .addService(ServerBounds.lenient(new ShardService(node).bindService()))
+                .executor(handlers)
+                .addService(ServerBounds.lenient(new ShardService(node, NodeState.standalone(), StreamedRequests.NONE, handlers).bindService()))
                 .addService(ServerBounds.lenient(new ShardControlService(node).bindService()))
                 .addService(health.getHealthService())
                 .build().start();
@@ -98,6 +106,7 @@ final class ShardCommand implements Callable<Integer> {
             if (endpoint != null) {
                 endpoint.close();
             }
+            HandlerThreads.stop(handlers);
             node.close();
         }, "shard-shutdown"));
         MetricsOption.announce("simdex shard", s.host(), endpoint);

@@ -97,7 +97,7 @@ class ReadStreamsTest {
         ShardNode node = new ShardNode(dir.resolve("n" + nodes.size()), c -> StoreSizing.forShare(50_000, 1, 8));
         nodes.add(node);
         ServerServiceDefinition service = ShardService.withFence(node, state,
-                (method, code, nanos) -> reported.add(method.substring(method.lastIndexOf('/') + 1) + " " + code));
+                (method, code, nanos) -> reported.add(method.substring(method.lastIndexOf('/') + 1) + " " + code), Runnable::run);
         if (!withReadStream) {
             ServerServiceDefinition.Builder b = ServerServiceDefinition.builder(service.getServiceDescriptor().getName());
             service.getMethods().stream().filter(m -> !m.getMethodDescriptor().getBareMethodName().equals("ReadStream")).forEach(b::addMethod);

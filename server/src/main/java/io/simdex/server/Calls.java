@@ -5,6 +5,10 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import io.simdex.server.store.NoRoomException;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 
 /**
@@ -27,6 +31,46 @@ final class Calls {
             response = call.get();
         } catch (RuntimeException e) {
             out.onError(asStatus(e));
+            return;
+        }
+        out.onNext(response);
+        out.onCompleted();
+    }
+
+    /**
+     * As {@link #answer}, sending the response only once {@code barrier} completes, by
+     * {@code executor} (in place when the barrier is complete already, or when the executor
+     * refuses, as a stopping one does); a barrier that fails answers with its failure instead.
+     * The calling thread does not wait for it.
+     */
+    static <T> void answerWhen(StreamObserver<T> out, Supplier<T> call, Supplier<CompletableFuture<?>> barrier, Executor executor) {
+        T response;
+        CompletableFuture<?> done;
+        try {
+            response = call.get();
+            done = barrier.get();
+        } catch (RuntimeException e) {
+            out.onError(asStatus(e));
+            return;
+        }
+        if (done.isDone()) {
+            send(out, response, done);
+            return;
+        }
+        done.whenComplete((v, e) -> {
+            try {
+                executor.execute(() -> send(out, response, done));
+            } catch (RejectedExecutionException stopping) {
+                send(out, response, done);
+            }
+        });
+    }
+
+    private static <T> void send(StreamObserver<T> out, T response, CompletableFuture<?> done) {
+        try {
+            done.join();
+        } catch (CompletionException e) {
+            out.onError(asStatus(e.getCause() instanceof RuntimeException r ? r : e));
             return;
         }
         out.onNext(response);

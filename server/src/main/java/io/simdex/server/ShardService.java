@@ -61,6 +61,7 @@ import io.simdex.server.store.FingerprintSketch;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 import static io.simdex.server.Calls.answer;
@@ -80,27 +81,40 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     private final ShardNode node;
     private final NodeState state;
     private final StreamedRequests streamed;
+    private final Executor replies;
 
-    /** A service for a node outside any cluster: always readable, epoch 0. */
+    /**
+     * A service for a node outside any cluster: always readable, epoch 0; writes made durable by
+     * a force are answered on the log's own thread ({@link #ShardService(ShardNode, NodeState,
+     * StreamedRequests, Executor)} names another).
+     */
     public ShardService(ShardNode node) {
-        this(node, NodeState.standalone(), StreamedRequests.NONE);
+        this(node, NodeState.standalone(), StreamedRequests.NONE, Runnable::run);
     }
 
-    /** @param streamed told of each request answered inside a ReadStream, as the unary call it stands for */
-    public ShardService(ShardNode node, NodeState state, StreamedRequests streamed) {
+    /**
+     * @param streamed told of each request answered inside a ReadStream, as the unary call it stands for
+     * @param replies  sends the answers of writes that waited for a force of the log
+     */
+    public ShardService(ShardNode node, NodeState state, StreamedRequests streamed, Executor replies) {
         this.node = node;
         this.state = state;
         this.streamed = streamed;
+        this.replies = replies;
     }
 
     /** The service behind an {@link EpochFence} on {@code state}: what a cluster node registers, beside ShardControlService's. */
     public static ServerServiceDefinition withFence(ShardNode node, NodeState state) {
-        return withFence(node, state, StreamedRequests.NONE);
+        return withFence(node, state, StreamedRequests.NONE, Runnable::run);
     }
 
-    /** As {@link #withFence(ShardNode, NodeState)}, telling {@code streamed} of each request answered inside a ReadStream. */
-    public static ServerServiceDefinition withFence(ShardNode node, NodeState state, StreamedRequests streamed) {
-        return EpochFence.around(new ShardService(node, state, streamed), state);
+    /**
+     * As {@link #withFence(ShardNode, NodeState)}, telling {@code streamed} of each request
+     * answered inside a ReadStream, and sending on {@code replies} the answers of writes that
+     * waited for a force of the log.
+     */
+    public static ServerServiceDefinition withFence(ShardNode node, NodeState state, StreamedRequests streamed, Executor replies) {
+        return EpochFence.around(new ShardService(node, state, streamed, replies), state);
     }
 
     @Override
@@ -461,7 +475,6 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         });
     }
 
-    /** As {@link Calls#answer}, for a write: the reply waits until the node's changes are durable ({@link ShardNode#awaitDurable}). */
     /**
      * As {@link #write}, for a write that adds data: refused (UNAVAILABLE) before it changes
      * anything while the disk is known to lack room ({@link DiskSpace}), as the embedded
@@ -474,12 +487,14 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
         });
     }
 
+    /**
+     * As {@link Calls#answer}, for a write: the reply is sent once the node's changes are durable
+     * ({@link ShardNode#durable}), by {@link #replies}. The handler's thread does not wait for the
+     * force: waiting threads would be as many as the writes in flight, and a node with a bounded
+     * handler pool would cap those, and with them the calls one force covers.
+     */
     private <T> void write(StreamObserver<T> out, Supplier<T> call) {
-        answer(out, () -> {
-            T reply = call.get();
-            node.awaitDurable();
-            return reply;
-        });
+        Calls.answerWhen(out, call, node::durable, replies);
     }
 
     private void requireReadable() {

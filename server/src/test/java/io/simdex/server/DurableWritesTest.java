@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -54,20 +56,41 @@ class DurableWritesTest {
     }
 
     @Test
-    void bucketAdd_forceHeld_noReplyUntilForceReturns() throws Exception {
+    void bucketAdds_whileAForceIsHeld_leaveTheirThreadsAtOnce_andAreAnsweredOnlyOnceAForceCoversThem() throws Exception {
         node = open();
-        ShardService service = new ShardService(node);
-        channels.holdForces();
-        Reply reply = new Reply();
-        Thread writer = new Thread(() -> service.bucketAdd(request(1), reply));
-        writer.start();
-        await(() -> channels.forcesEntered.get() >= 1, "the syncer to start a force");
-        await(() -> writer.getState() == Thread.State.WAITING || reply.done.isDone(), "the writer to wait");
-        assertFalse(reply.done.isDone(), "acknowledged while its log record's force was held");
+        ExecutorService replies = Executors.newSingleThreadExecutor(r -> new Thread(r, "test-replies"));
+        try {
+            ShardService service = new ShardService(node, NodeState.standalone(), StreamedRequests.NONE, replies);
+            channels.holdForces();
+            Reply first = new Reply();
+            handle(() -> service.bucketAdd(request(1), first));
+            await(() -> channels.forcesEntered.get() >= 1, "the syncer to start a force");
+            // The handler thread is free while the force is held: a second write is taken meanwhile.
+            Reply second = new Reply();
+            handle(() -> service.bucketAdd(request(2), second));
+            assertEquals(2, node.stats("c", 0).bucketEntries());
+            assertFalse(first.done.isDone(), "acknowledged while its log record's force was held");
+            assertFalse(second.done.isDone(), "acknowledged while its log record's force was held");
 
-        channels.releaseForces();
-        assertEquals(1, reply.done.get(DEADLINE_MS, TimeUnit.MILLISECONDS).getChanged());
-        assertEquals(channels.written.get(), channels.forced.get(), "the reply came before a force covered the record");
+            channels.releaseForces();
+            assertEquals(1, first.done.get(DEADLINE_MS, TimeUnit.MILLISECONDS).getChanged());
+            assertEquals(1, second.done.get(DEADLINE_MS, TimeUnit.MILLISECONDS).getChanged());
+            assertEquals(channels.written.get(), channels.forced.get(), "a reply came before a force covered its record");
+            assertEquals("test-replies", first.thread, "the answer is sent by the service's replies executor");
+        } finally {
+            replies.shutdownNow();
+        }
+    }
+
+    /** Runs a handler as gRPC would, on a thread of its own, and fails if it does not return. */
+    private static void handle(Runnable handler) throws InterruptedException {
+        Thread t = new Thread(handler, "test-handler");
+        t.start();
+        t.join(DEADLINE_MS);
+        if (t.isAlive()) {
+            t.interrupt();
+            fail("the handler's thread waited for the force of its write");
+        }
     }
 
     @Test
@@ -173,6 +196,7 @@ class DurableWritesTest {
     private static final class Reply implements StreamObserver<ShardCountResponse> {
         final CompletableFuture<ShardCountResponse> done = new CompletableFuture<>();
         private ShardCountResponse value;
+        volatile String thread;
 
         @Override
         public void onNext(ShardCountResponse v) {
@@ -186,6 +210,7 @@ class DurableWritesTest {
 
         @Override
         public void onCompleted() {
+            thread = Thread.currentThread().getName();
             done.complete(value);
         }
     }

@@ -123,6 +123,7 @@ public final class ClusterNode implements AutoCloseable {
         }
         // Small reads answer on the transport thread (InlineCalls.SHARD_READS); the rest keep an
         // unbounded pool, as gRPC's default, since lock calls wait for other routers' unlocks.
+        // Writes that wait for a force of the log are answered from it too.
         AtomicInteger handlerCount = new AtomicInteger();
         ExecutorService handlers = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "shard-handler-" + handlerCount.incrementAndGet());
@@ -133,7 +134,7 @@ public final class ClusterNode implements AutoCloseable {
                 .directExecutor()
                 .intercept(new InlineCalls(handlers, InlineCalls.SHARD_READS))
                 .addService(ServerBounds.lenient(ShardService.withFence(node, state,
-                        metrics == null ? StreamedRequests.NONE : metrics.grpcCalls()::record)))
+                        metrics == null ? StreamedRequests.NONE : metrics.grpcCalls()::record, handlers)))
                 .addService(ServerBounds.lenient(ShardControlService.withFence(node, state, peers)))
                 .addService(health.getHealthService())
                 .build().start();
