@@ -1,6 +1,7 @@
 package io.simdex.server;
 
 import io.grpc.BindableService;
+import io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
@@ -8,6 +9,8 @@ import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
+
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Refuses calls made with a stale placement map: a router stamps each call with its map's epoch
@@ -47,8 +50,9 @@ public final class EpochFence implements ServerInterceptor {
         if (!state.admit(epoch)) {
             return refuse(call, stale(state, epoch));
         }
-        // Counted until the call ends, so SetEpoch can wait for calls routed by the older map.
-        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        // Counted until the call ends, so SetEpoch can wait for calls routed by the older map
+        // (a write's end waits for its answer, which may wait for a force of the log).
+        AtomicBoolean done = new AtomicBoolean();
         Runnable finish = () -> {
             if (done.compareAndSet(false, true)) {
                 state.finished(epoch);
@@ -61,7 +65,7 @@ public final class EpochFence implements ServerInterceptor {
             finish.run();
             throw e;
         }
-        return new io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
+        return new SimpleForwardingServerCallListener<>(listener) {
             @Override
             public void onComplete() {
                 try {
