@@ -2,8 +2,6 @@ package io.simdex.client;
 
 import io.grpc.Channel;
 import io.grpc.Context;
-import io.grpc.Grpc;
-import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.AdminGrpc;
 import io.simdex.proto.v1.AdminGrpc.AdminBlockingStub;
 import io.simdex.proto.v1.MembersRequest;
@@ -29,23 +27,24 @@ import java.util.function.Function;
  * FAILED_PRECONDITION from {@link #removeNode} while the node still holds replicas. Thread-safe.
  */
 public final class SimdexAdmin implements AutoCloseable {
-    private final ManagedChannel ownedChannel;
+    /** Null for a channel the caller owns. */
+    private final OwnedChannel owned;
     private final AdminBlockingStub blocking;
     private final ClientOptions options;
 
-    private SimdexAdmin(Channel channel, ManagedChannel ownedChannel, ClientOptions options) {
+    private SimdexAdmin(Channel channel, OwnedChannel owned, ClientOptions options) {
         if (channel == null || options == null) {
             throw new IllegalArgumentException("channel and options are required");
         }
-        this.ownedChannel = ownedChannel;
+        this.owned = owned;
         this.blocking = AdminGrpc.newBlockingStub(options.authorized(channel));
         this.options = options;
     }
 
     /** An admin client over a channel to {@code target} ("host:port" of a router), TLS as {@code options} say; {@link #close()} shuts it down. */
     public static SimdexAdmin connect(String target, ClientOptions options) {
-        ManagedChannel ch = Grpc.newChannelBuilder(target, options.channelCredentials()).build();
-        return new SimdexAdmin(ch, ch, options);
+        OwnedChannel ch = OwnedChannel.open(target, options);
+        return new SimdexAdmin(ch.channel, ch, options);
     }
 
     /** An admin client over a channel the caller owns: {@link #close()} leaves it open. */
@@ -84,20 +83,11 @@ public final class SimdexAdmin implements AutoCloseable {
         return unary().removeNode(request(node));
     }
 
-    /** Shuts down the channel if this client opened it. */
+    /** Shuts down the channel if this client opened it, waiting up to 5 s for calls to finish. */
     @Override
     public void close() {
-        if (ownedChannel == null) {
-            return;
-        }
-        ownedChannel.shutdown();
-        try {
-            if (!ownedChannel.awaitTermination(5, TimeUnit.SECONDS)) {
-                ownedChannel.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            ownedChannel.shutdownNow();
-            Thread.currentThread().interrupt();
+        if (owned != null) {
+            owned.close();
         }
     }
 

@@ -2,8 +2,6 @@ package io.simdex.client;
 
 import com.google.protobuf.UInt32Value;
 import io.grpc.Channel;
-import io.grpc.Grpc;
-import io.grpc.ManagedChannel;
 import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.DeleteCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;
@@ -38,19 +36,18 @@ public final class SimdexClient implements AutoCloseable {
     /** As a maxDistance: use the collection's max_distance setting. */
     public static final int COLLECTION_DISTANCE = -1;
 
-    private static final long SHUTDOWN_WAIT_SECONDS = 5;
-
     private final Channel channel;
-    private final ManagedChannel ownedChannel;
+    /** Null for a channel the caller owns. */
+    private final OwnedChannel owned;
     private final SimdexBlockingStub blocking;
     private final ClientOptions options;
 
-    private SimdexClient(Channel channel, ManagedChannel ownedChannel, ClientOptions options) {
+    private SimdexClient(Channel channel, OwnedChannel owned, ClientOptions options) {
         if (channel == null || options == null) {
             throw new IllegalArgumentException("channel and options are required");
         }
         this.channel = options.authorized(channel);
-        this.ownedChannel = ownedChannel;
+        this.owned = owned;
         this.blocking = SimdexGrpc.newBlockingStub(this.channel);
         this.options = options;
     }
@@ -62,11 +59,12 @@ public final class SimdexClient implements AutoCloseable {
 
     /**
      * A client over a channel of its own to {@code target}: plaintext, or TLS when
-     * {@link ClientOptions#tls()} is set; {@link #close()} shuts the channel down.
+     * {@link ClientOptions#tls()} is set, its files read again when they change
+     * ({@link ClientTls#reloading}); {@link #close()} shuts the channel down.
      */
     public static SimdexClient connect(String target, ClientOptions options) {
-        ManagedChannel ch = Grpc.newChannelBuilder(target, options.channelCredentials()).build();
-        return new SimdexClient(ch, ch, options);
+        OwnedChannel ch = OwnedChannel.open(target, options);
+        return new SimdexClient(ch.channel, ch, options);
     }
 
     /** A client with default options over a channel the caller owns (and closes). */
@@ -235,17 +233,8 @@ public final class SimdexClient implements AutoCloseable {
     /** Shuts down the channel if this client opened it, waiting up to 5 s for calls to finish. */
     @Override
     public void close() {
-        if (ownedChannel == null) {
-            return;
-        }
-        ownedChannel.shutdown();
-        try {
-            if (!ownedChannel.awaitTermination(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                ownedChannel.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            ownedChannel.shutdownNow();
-            Thread.currentThread().interrupt();
+        if (owned != null) {
+            owned.close();
         }
     }
 
