@@ -85,7 +85,11 @@ public record ClientOptions(Duration deadline, Duration bulkLoadDeadline, int ma
                 + ", tls=" + tls + ", token=" + (token == null ? "none" : "set") + "]";
     }
 
-    /** What {@code connect} opens its channel with: TLS as {@link #tls} says, else plaintext. */
+    /**
+     * TLS as {@link #tls} says, its files read now and only now, else plaintext: for a channel
+     * that lives as long as one run (the load generator's). {@code connect} follows the files
+     * while its channel is open ({@link ClientTls#reloading}).
+     */
     public ChannelCredentials channelCredentials() {
         return tls == null ? InsecureChannelCredentials.create() : tls.credentials();
     }
