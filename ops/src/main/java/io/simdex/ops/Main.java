@@ -4,6 +4,7 @@ import io.simdex.client.cli.SimdexCli;
 import io.simdex.server.DataDirInUseException;
 import picocli.CommandLine;
 
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.util.Set;
 
@@ -28,7 +29,15 @@ public final class Main {
         if (args.length > 0 && SERVER_COMMANDS.contains(args[0])) {
             return new CommandLine(new ServerCommands()).setExecutionExceptionHandler(Main::startupError).execute(args);
         }
-        return SimdexCli.run(args);
+        int code = SimdexCli.run(args);
+        if (args.length == 0 || (args.length == 1 && Set.of("-h", "--help", "help").contains(args[0]))) {
+            // The client CLI's usage lists its own commands only; the server's are run here.
+            PrintStream to = args.length == 0 ? System.err : System.out;
+            to.print("Server commands (simdex COMMAND --help):" + System.lineSeparator()
+                    + new CommandLine(new ServerCommands()).getHelp().commandList());
+            to.flush();
+        }
+        return code;
     }
 
     /**
