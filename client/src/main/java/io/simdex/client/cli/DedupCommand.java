@@ -33,8 +33,10 @@ final class DedupCommand extends ClientCommand {
         } else if (d.inserted()) {
             out().printf("inserted %s %s%n", d.id(), Fingerprints.format(d.fingerprint()));
         } else {
-            out().printf("duplicate %s %s of %d stored document(s):%n",
-                    d.id(), Fingerprints.format(d.fingerprint()), d.duplicates().size());
+            // The server returns at most its limit of them (100 by default), nearest first.
+            String shown = d.totalMatches() > d.duplicates().size() ? ", " + d.duplicates().size() + " shown" : "";
+            out().printf("duplicate %s %s of %d stored document(s)%s:%n",
+                    d.id(), Fingerprints.format(d.fingerprint()), Math.max(d.totalMatches(), d.duplicates().size()), shown);
             QueryCommand.printMatches(out(), d.duplicates());
         }
         return 0;

@@ -49,6 +49,7 @@ final class Json {
         o.addProperty("fingerprint", Fingerprints.format(d.fingerprint()));
         o.addProperty("inserted", d.inserted());
         o.add("duplicates", matches(d.duplicates()));
+        o.addProperty("totalMatches", d.totalMatches());
         o.addProperty("knownText", d.knownText());
         o.addProperty("sequence", d.sequence());
         return o;

@@ -197,6 +197,27 @@ class SimdexCliTest {
     }
 
     @Test
+    void dedup_ofAFingerprintStoredUnderManyIds_countsThemAll_andSaysHowManyAreShown() throws Exception {
+        Path file = dir.resolve("copies.jsonl");
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 102; i++) {
+            lines.append("{\"id\": \"copy").append(i).append("\", \"fingerprint\": \"00000000000000ff\"}\n");
+        }
+        Files.writeString(file, lines);
+        assertEquals(0, run("load", "--no-progress", file.toString()).exit);
+
+        Run text = run("dedup", "--id", "late", "--fingerprint", "0xfe", "-k", "1");
+        assertEquals(0, text.exit, text.err);
+        assertTrue(text.out.startsWith("duplicate late 00000000000000fe of 102 stored document(s), 100 shown:\n"), text.out);
+        assertEquals(101, text.out.lines().count(), text.out);
+
+        Run json = run("dedup", "--id", "late", "--fingerprint", "0xfe", "-k", "1", "--json");
+        JsonObject decision = JsonParser.parseString(json.out).getAsJsonObject();
+        assertEquals(102, decision.get("totalMatches").getAsLong(), json.out);
+        assertEquals(100, decision.getAsJsonArray("duplicates").size());
+    }
+
+    @Test
     void collectionsStatsAndFingerprint_printResults() {
         assertEquals("created books\n", run("collections", "create", "books").out);
         assertTrue(run("collections", "list").out.contains("books\t"));
