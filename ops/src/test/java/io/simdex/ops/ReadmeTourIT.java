@@ -109,6 +109,7 @@ class ReadmeTourIT {
         // a1, f1 and the two loaded documents; f2 was a duplicate.
         expect("ops/bin/simdex stats", printsMatching(
                 "collection: +default\ndocuments: +4\nfingerprints: +4\nshards: +4\n(?s).*"));
+        expect("ops/bin/simdex delete a1 a2", printsExactly("deleted 1 document(s) from default, 1 not found\n"));
         expect("ops/bin/simdex handling-times", ReadmeTourIT::checkHandlingTimes);
         expect("ops/bin/simdex --help", ReadmeTourIT::checkHelp);
     }
@@ -179,7 +180,9 @@ class ReadmeTourIT {
     private static void checkHelp(Answer a) {
         assertEquals(0, a.exitCode());
         CommandLine cli = new CommandLine(new SimdexCli());
-        for (String name : cli.getSubcommands().keySet()) {
+        List<String> names = new ArrayList<>(cli.getSubcommands().keySet());
+        names.addAll(new CommandLine(new Main.ServerCommands()).getSubcommands().keySet());
+        for (String name : names) {
             assertTrue(Pattern.compile("(?m)^  " + Pattern.quote(name) + "( |$)").matcher(a.out()).find(), "lists " + name);
         }
         List<String> withoutJson = new ArrayList<>();

@@ -10,11 +10,6 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +48,7 @@ final class UrlsCommand implements Runnable {
         int execute(SimdexClient client) throws Exception {
             List<String> all = new ArrayList<>(urls);
             if (file != null) {
-                all.addAll(read(file));
+                all.addAll(Lines.read(file));
             }
             if (all.isEmpty()) {
                 throw new BadInputException("no URLs: give them as arguments or with --file");
@@ -78,21 +73,6 @@ final class UrlsCommand implements Runnable {
                 }
             }
             return 0;
-        }
-
-        private static List<String> read(String file) throws Exception {
-            BufferedReader in = file.equals("-")
-                    ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
-                    : Files.newBufferedReader(Path.of(file));
-            List<String> lines = new ArrayList<>();
-            try (in) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    if (!line.isBlank()) {
-                        lines.add(line.strip());
-                    }
-                }
-            }
-            return lines;
         }
     }
 

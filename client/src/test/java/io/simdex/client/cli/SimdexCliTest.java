@@ -186,6 +186,30 @@ class SimdexCliTest {
     }
 
     @Test
+    void delete_idsGivenAndFromAFile_countsTheOnesNotStored() throws Exception {
+        assertEquals(0, run("insert", "--id", "a", "--fingerprint", "0x10").exit);
+        assertEquals(0, run("insert", "--id", "b", "--fingerprint", "0x20").exit);
+        assertEquals(0, run("insert", "--id", "c", "--fingerprint", "0x30").exit);
+
+        Run run = run("delete", "a", "missing");
+        assertEquals(0, run.exit, run.err);
+        assertEquals("deleted 1 document(s) from default, 1 not found\n", run.out);
+        assertEquals(Map.of("b", 0x20L, "c", 0x30L), fake.documents("default"));
+
+        Path file = Files.writeString(dir.resolve("ids.txt"), "b\n\n  c  \n");
+        Run json = run("delete", "--file", file.toString(), "--json");
+        assertEquals(0, json.exit, json.err);
+        JsonObject counts = JsonParser.parseString(json.out).getAsJsonObject();
+        assertEquals(2, counts.get("deleted").getAsLong());
+        assertEquals(0, counts.get("notFound").getAsLong());
+        assertEquals(Map.of(), fake.documents("default"));
+
+        Run none = run("delete");
+        assertEquals(SimdexCli.EXIT_BAD_INPUT, none.exit);
+        assertTrue(none.err.contains("no ids"), none.err);
+    }
+
+    @Test
     void insertThenDedup_nearDocument_reportedAsDuplicate() {
         assertEquals(0, run("insert", "--id", "first", "--fingerprint", "0x10").exit);
 
