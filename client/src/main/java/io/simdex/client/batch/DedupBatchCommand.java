@@ -36,7 +36,9 @@ import java.util.function.BiFunction;
         description = {"Find near-duplicates in a JSONL batch, within the batch and against the index, and print"
                 + " one decision per document, in input order.",
                 "Input lines: {\"id\", \"text\" or \"fingerprint\", optional \"url\", \"fetch_time\", \"score\"}.",
-                "Without --insert nothing is written."})
+                "Without --insert nothing is written.",
+                "Texts are compared by their fingerprints within -k: a collection's text verification (sketches,"
+                        + " short-text fingerprints) is not applied, so Dedup of the texts (simdex dedup) finds more."})
 public final class DedupBatchCommand implements Callable<Integer> {
     private static final int DEFAULT_MAX_DISTANCE = 3;
     private static final int MAX_PARALLEL = 64;
@@ -102,13 +104,23 @@ public final class DedupBatchCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         checkOptions();
         try (SimdexClient client = clients.apply(target, clientOptions())) {
-            int k = maxDistance != null ? maxDistance : collectionDistance(client);
+            CollectionSettings settings = settingsOf(client);
+            int k = maxDistance != null ? maxDistance
+                    : settings.hasMaxDistance() ? settings.getMaxDistance().getValue() : DEFAULT_MAX_DISTANCE;
             DedupBatch run = new DedupBatch(collection, k, insert, batch, parallel);
             DedupBatch.Summary summary;
             try (Progress progress = noProgress ? Progress.NONE : new BarProgress()) {
                 summary = output == null ? run.run(client, input, out(), progress) : runToFile(run, client, progress);
             }
             printSummary(summary, output == null ? spec.commandLine().getErr() : out());
+            if (summary.fingerprintCalls() > 0 && verifiesTexts(settings)) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.println("dedup-batch: warning: collection '" + collection + "' verifies texts (sketches, short-text"
+                        + " fingerprints); this command compares the texts' fingerprints within " + k + " bits only, and"
+                        + " --insert stores them as fingerprints, without what verification reads. `simdex dedup` and the"
+                        + " Dedup RPC with texts find the near-duplicates verification finds further off.");
+                err.flush();
+            }
             return 0;
         }
     }
@@ -119,15 +131,22 @@ public final class DedupBatchCommand implements Callable<Integer> {
         }
     }
 
-    /** The collection's max_distance setting; 3 when the server leaves it unset. */
-    private int collectionDistance(SimdexClient client) {
+    /** The collection's settings, as the server lists them (defaults filled in). */
+    private CollectionSettings settingsOf(SimdexClient client) {
         for (CollectionInfo c : client.listCollections()) {
             if (c.name().equals(collection)) {
-                CollectionSettings s = c.settings();
-                return s != null && s.hasMaxDistance() ? s.getMaxDistance().getValue() : DEFAULT_MAX_DISTANCE;
+                return c.settings() != null ? c.settings() : CollectionSettings.getDefaultInstance();
             }
         }
         throw Status.NOT_FOUND.withDescription("no collection '" + collection + "'").asRuntimeException();
+    }
+
+    /**
+     * Whether the server verifies the collection's texts beyond their fingerprints' distance:
+     * the batch is decided by fingerprints alone (their texts are not kept), so it finds fewer.
+     */
+    private static boolean verifiesTexts(CollectionSettings s) {
+        return s.hasShortText() || (s.hasSketch() && s.getSketch().getEnabled());
     }
 
     private void checkOptions() {

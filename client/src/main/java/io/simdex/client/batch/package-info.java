@@ -19,7 +19,11 @@
  *       input order.</li>
  * </ol>
  * The decisions equal sending the documents one at a time, in priority order, through Dedup
- * against the index as it was; {@code DedupBatchTest} checks that against a brute-force model.
+ * against the index as it was, as fingerprints; {@code DedupBatchTest} checks that against a
+ * brute-force model. Texts are decided by their fingerprints too (they are not kept once
+ * fingerprinted), so in a collection that verifies texts (sketches, short-text fingerprints)
+ * Dedup of the texts themselves finds more: the verified near-duplicates beyond the distance,
+ * which this command misses, and says so when it runs.
  *
  * <h2>Names</h2>
  * A <em>document</em> is an input line, named by its position {@code i} (input order); its

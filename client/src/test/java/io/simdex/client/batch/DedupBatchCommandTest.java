@@ -1,6 +1,7 @@
 package io.simdex.client.batch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
@@ -25,6 +26,7 @@ import io.simdex.proto.v1.ListCollectionsResponse;
 import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.QueryResponse;
 import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.proto.v1.SketchSettings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -120,6 +122,23 @@ class DedupBatchCommandTest {
     }
 
     @Test
+    void call_textsIntoACollectionThatVerifiesThem_warnsThatTheBatchComparesFingerprintsOnly() throws Exception {
+        CollectionSettings sketches = CollectionSettings.newBuilder().setMaxDistance(UInt32Value.of(3))
+                .setSketch(SketchSettings.newBuilder().setEnabled(true)).build();
+        Path texts = Files.writeString(dir.resolve("texts.jsonl"), "{\"id\": \"t\", \"text\": \"storm on the coast\"}\n");
+        Path fingerprints = Files.write(dir.resolve("fps.jsonl"), List.of(PlantedBatch.fingerprintLine("a", 7)));
+
+        Run warned = run(new Wrapper(fake, sketches), "--no-progress", "-o", dir.resolve("o1.jsonl").toString(), texts.toString());
+        assertEquals(0, warned.exit, warned.err);
+        assertTrue(warned.err.contains("warning: collection 'default' verifies texts"), warned.err);
+
+        Run unwarned = run(new Wrapper(fake, sketches), "--no-progress", "-o", dir.resolve("o2.jsonl").toString(), fingerprints.toString());
+        assertFalse(unwarned.err.contains("warning"), "no texts, nothing verified: " + unwarned.err);
+        Run plain = run(new Wrapper(fake, 3), "--no-progress", "-o", dir.resolve("o3.jsonl").toString(), texts.toString());
+        assertFalse(plain.err.contains("warning"), "a collection without verification: " + plain.err);
+    }
+
+    @Test
     void call_textsTheServerRejects_splitAroundAndReportedAsNoFingerprint() throws Exception {
         StringBuilder lines = new StringBuilder();
         for (int i = 0; i < 64; i++) {
@@ -159,17 +178,21 @@ class DedupBatchCommandTest {
     private static final class Wrapper extends SimdexGrpc.SimdexImplBase {
         final AtomicInteger fingerprintCalls = new AtomicInteger();
         private final FakeSimdex fake;
-        private final int maxDistance;
+        private final CollectionSettings settings;
 
         Wrapper(FakeSimdex fake, int maxDistance) {
+            this(fake, CollectionSettings.newBuilder().setMaxDistance(UInt32Value.of(maxDistance)).build());
+        }
+
+        Wrapper(FakeSimdex fake, CollectionSettings settings) {
             this.fake = fake;
-            this.maxDistance = maxDistance;
+            this.settings = settings;
         }
 
         @Override
         public void listCollections(ListCollectionsRequest req, StreamObserver<ListCollectionsResponse> obs) {
             obs.onNext(ListCollectionsResponse.newBuilder().addCollections(CollectionInfo.newBuilder().setName("default")
-                    .setSettings(CollectionSettings.newBuilder().setMaxDistance(UInt32Value.of(maxDistance)))).build());
+                    .setSettings(settings)).build());
             obs.onCompleted();
         }
 
