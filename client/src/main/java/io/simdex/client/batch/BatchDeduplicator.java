@@ -3,9 +3,9 @@ package io.simdex.client.batch;
 import io.simdex.client.DedupDecision;
 import io.simdex.client.Doc;
 import io.simdex.client.Match;
+import io.simdex.client.Probe;
 import io.simdex.fingerprint.Hamming;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntPredicate;
@@ -19,6 +19,9 @@ import java.util.function.IntPredicate;
  * Exactly what sending the surviving documents one at a time, in priority order
  * ({@link CrawlRules}), through Dedup against the index as it was would decide: a document is
  * kept iff no stored document and no kept document before it in priority order is within k.
+ * Texts go to the index as texts, so a stored document the collection's verification matches
+ * further off counts too; between kept documents of the batch, only k counts until Dedup
+ * stores them (--insert).
  * Without --insert nothing is written; with it the kept ones are stored by Dedup, whose
  * atomic check makes the server the arbiter if another client writes at the same time.
  *
@@ -46,6 +49,7 @@ final class BatchDeduplicator {
     private final BatchDocs docs;
     private final int k;
     private final IndexCalls index;
+    private final BatchTexts texts;
     private final boolean insert;
     private final Progress progress;
     private final int n;
@@ -66,8 +70,10 @@ final class BatchDeduplicator {
     final Object[] indexMatches;
     private int rounds;
 
-    BatchDeduplicator(BatchDocs docs, boolean[] rejected, int k, IndexCalls index, boolean insert, Progress progress) {
+    BatchDeduplicator(BatchDocs docs, BatchTexts texts, boolean[] rejected, int k, IndexCalls index, boolean insert,
+                      Progress progress) {
         this.docs = docs;
+        this.texts = texts;
         this.k = k;
         this.index = index;
         this.insert = insert;
@@ -177,13 +183,9 @@ final class BatchDeduplicator {
         if (us.length == 0) {
             return n;
         }
-        long[] fps = new long[us.length];
-        for (int j = 0; j < us.length; j++) {
-            fps[j] = tables.fingerprint(distinctOf[us[j]]);
-        }
         progress.phase("index round " + rounds, us.length);
         int[] redo = {n};
-        index.query(fps, (j, matches) -> {
+        index.query(us.length, j -> probe(us[j]), (j, matches) -> {
             int doc = us[j];
             int u = distinctOf[doc];
             if (matches.isEmpty()) {
@@ -204,12 +206,8 @@ final class BatchDeduplicator {
         if (toStore.length == 0) {
             return n;
         }
-        List<Doc> batch = new ArrayList<>(toStore.length);
-        for (int d : toStore) {
-            batch.add(Doc.of(docs.id(d), docs.fingerprint(d)));
-        }
         progress.phase("insert round " + rounds, toStore.length);
-        List<DedupDecision> decisions = index.dedup(batch, progress::step);
+        List<DedupDecision> decisions = index.dedup(toStore.length, j -> document(toStore[j]), progress::step);
         int redo = n;
         for (int j = 0; j < toStore.length; j++) {
             int doc = toStore[j];
@@ -225,6 +223,19 @@ final class BatchDeduplicator {
             }
         }
         return redo;
+    }
+
+    /**
+     * What the index is asked about {@code doc}: its text when it came as text, so that the
+     * server verifies it as the collection says; else its fingerprint.
+     */
+    private Probe probe(int doc) {
+        return docs.hasContent(doc) ? Probe.ofText(texts.text(docs.lineOffset(doc))) : Probe.of(docs.fingerprint(doc));
+    }
+
+    /** What Dedup stores for {@code doc}: its text when it came as text (with what verification reads), else its fingerprint. */
+    private Doc document(int doc) {
+        return docs.hasContent(doc) ? Doc.ofText(docs.id(doc), texts.text(docs.lineOffset(doc))) : Doc.of(docs.id(doc), docs.fingerprint(doc));
     }
 
     /** Kept documents at rank >= from that pass {@code filter}, in rank order. */

@@ -7,11 +7,12 @@ import java.util.Arrays;
 
 /**
  * The documents of one batch as columns, one entry per input line in input order: a million
- * documents take about 60 bytes each plus their id and URL bytes, instead of an object graph
+ * documents take about 68 bytes each plus their id and URL bytes, instead of an object graph
  * each. Filled by one thread ({@link BatchReader}); read-only afterwards.
  *
  * <p>Per document: the id; the fingerprint, once known ({@link #hasFingerprint}); whether it
- * came as text, and then its {@link ContentHash} (two longs); and the optional crawl fields
+ * came as text, and then its {@link ContentHash} (two longs) and where its line starts in the
+ * file ({@link BatchTexts} reads the text again from there); and the optional crawl fields
  * (url, fetch time, score) that the exact rules use, read through {@link CrawlColumns}.
  */
 final class BatchDocs implements CrawlColumns {
@@ -26,6 +27,7 @@ final class BatchDocs implements CrawlColumns {
     private long[] fingerprints = new long[INITIAL];
     private long[] contentHigh = new long[INITIAL];
     private long[] contentLow = new long[INITIAL];
+    private long[] lineOffsets = new long[INITIAL];
     private long[] fetchTimes = new long[INITIAL];
     private double[] scores = new double[INITIAL];
     private byte[] flags = new byte[INITIAL];
@@ -35,10 +37,11 @@ final class BatchDocs implements CrawlColumns {
      * Appends a document and returns its position.
      *
      * @param fingerprint its fingerprint, or null when it came as text (set later)
+     * @param lineOffset  where its line starts in the file, in bytes
      * @param fetchTime   epoch milliseconds, or null
      * @param score       its score, or null
      */
-    int add(String id, Long fingerprint, boolean text, String url, Long fetchTime, Double score) {
+    int add(String id, Long fingerprint, boolean text, long lineOffset, String url, Long fetchTime, Double score) {
         if (size == flags.length) {
             grow();
         }
@@ -53,6 +56,7 @@ final class BatchDocs implements CrawlColumns {
         if (text) {
             f |= HAS_TEXT;
         }
+        lineOffsets[i] = lineOffset;
         if (fetchTime != null) {
             fetchTimes[i] = fetchTime;
             f |= HAS_FETCH_TIME;
@@ -94,6 +98,11 @@ final class BatchDocs implements CrawlColumns {
 
     long fingerprint(int i) {
         return fingerprints[i];
+    }
+
+    /** Where document {@code i}'s line starts in the file, in bytes. */
+    long lineOffset(int i) {
+        return lineOffsets[i];
     }
 
     /** Whether it came as text, and so has a content hash. */
@@ -146,6 +155,7 @@ final class BatchDocs implements CrawlColumns {
         fingerprints = Arrays.copyOf(fingerprints, n);
         contentHigh = Arrays.copyOf(contentHigh, n);
         contentLow = Arrays.copyOf(contentLow, n);
+        lineOffsets = Arrays.copyOf(lineOffsets, n);
         fetchTimes = Arrays.copyOf(fetchTimes, n);
         scores = Arrays.copyOf(scores, n);
         flags = Arrays.copyOf(flags, n);

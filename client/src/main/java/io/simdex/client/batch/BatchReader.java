@@ -1,15 +1,13 @@
 package io.simdex.client.batch;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
  * Reads a JSONL file of {@link BatchLine}s into {@link BatchDocs}, line by line, handing texts
- * to {@link RemoteFingerprints} as it goes; only the batch in flight holds text. Blank lines
+ * to {@link RemoteFingerprints} as it goes; only the batch in flight holds text, and each text
+ * document keeps where its line starts ({@link BatchTexts} reads it again). Blank lines
  * are skipped; the first bad line stops the read with {@link BatchInputException}.
  */
 final class BatchReader {
@@ -24,17 +22,23 @@ final class BatchReader {
      */
     static void read(Path file, BatchDocs docs, RemoteFingerprints texts, Runnable onLine) throws IOException {
         long lineNo = 0;
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
+        try (FileLines in = new FileLines(file)) {
+            while (true) {
+                String line;
+                try {
+                    line = in.next();
+                } catch (CharacterCodingException e) {
+                    throw new BatchInputException(file + ":" + (lineNo + 1) + ": not valid UTF-8");
+                }
+                if (line == null) {
+                    break;
+                }
                 lineNo++;
                 onLine.run();
                 if (!line.isBlank()) {
-                    add(parse(file, lineNo, line), docs, texts);
+                    add(parse(file, lineNo, line), in.lineStart(), docs, texts);
                 }
             }
-        } catch (CharacterCodingException e) {
-            // The reader decodes ahead of the line being parsed, so the line number is approximate.
-            throw new BatchInputException(file + ": not valid UTF-8 near line " + (lineNo + 1));
         }
         texts.finish();
     }
@@ -52,8 +56,8 @@ final class BatchReader {
         }
     }
 
-    private static void add(BatchLine line, BatchDocs docs, RemoteFingerprints texts) {
-        int doc = docs.add(line.id(), line.fingerprint(), line.text() != null, line.url(), line.fetchTime(), line.score());
+    private static void add(BatchLine line, long offset, BatchDocs docs, RemoteFingerprints texts) {
+        int doc = docs.add(line.id(), line.fingerprint(), line.text() != null, offset, line.url(), line.fetchTime(), line.score());
         if (line.text() != null) {
             texts.add(doc, line.text());
         }

@@ -48,8 +48,11 @@ record DedupBatch(String collection, int maxDistance, boolean insert, int batchS
             boolean[] rejected = new boolean[docs.size()];
             textErrors.keySet().forEach(i -> rejected[i] = true);
             IndexCalls index = new IndexCalls(client, collection, maxDistance, batchSize, parallel, workers);
-            BatchDeduplicator decided = new BatchDeduplicator(docs, rejected, maxDistance, index, insert, progress);
-            decided.run();
+            BatchDeduplicator decided;
+            try (BatchTexts again = new BatchTexts(input)) {
+                decided = new BatchDeduplicator(docs, again, rejected, maxDistance, index, insert, progress);
+                decided.run();
+            }
 
             progress.phase("write", docs.size());
             long[] counts = new long[Reason.values().length];

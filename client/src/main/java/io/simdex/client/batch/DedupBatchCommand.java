@@ -37,8 +37,9 @@ import java.util.function.BiFunction;
                 + " one decision per document, in input order.",
                 "Input lines: {\"id\", \"text\" or \"fingerprint\", optional \"url\", \"fetch_time\", \"score\"}.",
                 "Without --insert nothing is written.",
-                "Texts are compared by their fingerprints within -k: a collection's text verification (sketches,"
-                        + " short-text fingerprints) is not applied, so Dedup of the texts (simdex dedup) finds more."})
+                "Texts are checked against the index, and stored, as texts, so the collection's text verification"
+                        + " (sketches, short-text fingerprints) applies; within the batch they are compared by fingerprint"
+                        + " within -k until --insert stores them through Dedup."})
 public final class DedupBatchCommand implements Callable<Integer> {
     private static final int DEFAULT_MAX_DISTANCE = 3;
     private static final int MAX_PARALLEL = 64;
@@ -113,12 +114,11 @@ public final class DedupBatchCommand implements Callable<Integer> {
                 summary = output == null ? run.run(client, input, out(), progress) : runToFile(run, client, progress);
             }
             printSummary(summary, output == null ? spec.commandLine().getErr() : out());
-            if (summary.fingerprintCalls() > 0 && verifiesTexts(settings)) {
+            if (!insert && summary.fingerprintCalls() > 0 && verifiesTexts(settings)) {
                 PrintWriter err = spec.commandLine().getErr();
                 err.println("dedup-batch: warning: collection '" + collection + "' verifies texts (sketches, short-text"
-                        + " fingerprints); this command compares the texts' fingerprints within " + k + " bits only, and"
-                        + " --insert stores them as fingerprints, without what verification reads. `simdex dedup` and the"
-                        + " Dedup RPC with texts find the near-duplicates verification finds further off.");
+                        + " fingerprints): they were checked against the index so, but against each other by fingerprint"
+                        + " within " + k + " bits only; --insert decides them through Dedup, as the server would.");
                 err.flush();
             }
             return 0;
@@ -142,8 +142,8 @@ public final class DedupBatchCommand implements Callable<Integer> {
     }
 
     /**
-     * Whether the server verifies the collection's texts beyond their fingerprints' distance:
-     * the batch is decided by fingerprints alone (their texts are not kept), so it finds fewer.
+     * Whether the server verifies the collection's texts beyond their fingerprints' distance,
+     * which the batch's own comparisons (by fingerprint) do not.
      */
     private static boolean verifiesTexts(CollectionSettings s) {
         return s.hasShortText() || (s.hasSketch() && s.getSketch().getEnabled());

@@ -3,15 +3,17 @@ package io.simdex.client.batch;
 import io.simdex.client.DedupDecision;
 import io.simdex.client.Doc;
 import io.simdex.client.Match;
+import io.simdex.client.Probe;
 import io.simdex.client.ProbeMatches;
 import io.simdex.client.SimdexClient;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 
 /**
  * The batch's calls to the index: Query in batches with up to {@code parallel} calls in
@@ -48,20 +50,23 @@ final class IndexCalls {
     }
 
     /**
-     * Queries every fingerprint; {@code sink} gets each one's stored matches (nearest first, at
-     * most {@link #MATCH_LIMIT}) by position in {@code fingerprints}, in order.
+     * Queries {@code count} probes; {@code sink} gets each one's stored matches (nearest first,
+     * at most {@link #MATCH_LIMIT}) by position, in order. A call's probes are made by
+     * {@code probeAt} on the worker thread that sends it, so that only the calls in flight hold
+     * texts; it must be safe from several threads.
      *
      * @param onBatch told the size of each finished batch (progress)
      */
-    void query(long[] fingerprints, MatchSink sink, IntConsumer onBatch) {
+    void query(int count, IntFunction<Probe> probeAt, MatchSink sink, IntConsumer onBatch) {
         ArrayDeque<Pending> inFlight = new ArrayDeque<>();
-        for (int from = 0; from < fingerprints.length; from += batchSize) {
+        for (int from = 0; from < count; from += batchSize) {
             while (inFlight.size() >= parallel) {
                 deliver(inFlight.poll(), sink, onBatch);
             }
-            long[] batch = Arrays.copyOfRange(fingerprints, from, Math.min(fingerprints.length, from + batchSize));
-            List<Long> boxed = Arrays.stream(batch).boxed().toList();
-            inFlight.add(new Pending(from, workers.submit(() -> client.query(collection, boxed, maxDistance, MATCH_LIMIT))));
+            int start = from;
+            int end = Math.min(count, from + batchSize);
+            inFlight.add(new Pending(from, workers.submit(() -> client.queryProbes(collection,
+                    IntStream.range(start, end).mapToObj(probeAt).toList(), maxDistance, MATCH_LIMIT))));
             queryCalls++;
         }
         while (!inFlight.isEmpty()) {
@@ -69,11 +74,14 @@ final class IndexCalls {
         }
     }
 
-    /** Dedup of {@code docs} in order, a batch per call; one decision per document. */
-    List<DedupDecision> dedup(List<Doc> docs, IntConsumer onBatch) {
-        List<DedupDecision> out = new ArrayList<>(docs.size());
-        for (int from = 0; from < docs.size(); from += batchSize) {
-            List<Doc> batch = docs.subList(from, Math.min(docs.size(), from + batchSize));
+    /**
+     * Dedup of {@code count} documents in order, a batch per call, each call's documents made
+     * by {@code docAt} as it is sent; one decision per document.
+     */
+    List<DedupDecision> dedup(int count, IntFunction<Doc> docAt, IntConsumer onBatch) {
+        List<DedupDecision> out = new ArrayList<>(count);
+        for (int from = 0; from < count; from += batchSize) {
+            List<Doc> batch = IntStream.range(from, Math.min(count, from + batchSize)).mapToObj(docAt).toList();
             out.addAll(client.dedup(collection, batch, maxDistance));
             dedupCalls++;
             onBatch.accept(batch.size());

@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * and are fixed when the collection is created; a fingerprint computed any other way is not
  * comparable with the stored ones. The Fingerprint RPC computes exactly what Insert would, so
  * the batch and the index always agree, and the client needs no HanLP (or core) at all. The
- * price is sending each text once over the wire; texts are not kept after their batch returns.
+ * price is sending each text over the wire (again in Query and Dedup, read back from the file
+ * by {@link BatchTexts}); texts are not kept after their batch returns.
  *
  * <h2>Bad texts</h2>
  * A text with no terms (only punctuation, only stop words) fails its whole RPC with

@@ -19,11 +19,13 @@
  *       input order.</li>
  * </ol>
  * The decisions equal sending the documents one at a time, in priority order, through Dedup
- * against the index as it was, as fingerprints; {@code DedupBatchTest} checks that against a
- * brute-force model. Texts are decided by their fingerprints too (they are not kept once
- * fingerprinted), so in a collection that verifies texts (sketches, short-text fingerprints)
- * Dedup of the texts themselves finds more: the verified near-duplicates beyond the distance,
- * which this command misses, and says so when it runs.
+ * against the index as it was; {@code DedupBatchTest} checks that against a brute-force model.
+ * Query and Dedup get each text document's text ({@link io.simdex.client.batch.BatchTexts}
+ * reads it again from the file), so the server verifies it as the collection says (sketches,
+ * short-text fingerprints) and stores what verification reads. Within the batch, documents
+ * are compared by fingerprint within k: without {@code --insert}, two texts that only
+ * verification would match are both kept (the command says so when it runs); with it, Dedup
+ * of the kept ones in priority order decides them as the server would.
  *
  * <h2>Names</h2>
  * A <em>document</em> is an input line, named by its position {@code i} (input order); its

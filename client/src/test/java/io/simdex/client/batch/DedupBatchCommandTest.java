@@ -19,6 +19,8 @@ import io.simdex.client.SimdexClient;
 import io.simdex.client.cli.SimdexCli;
 import io.simdex.proto.v1.CollectionInfo;
 import io.simdex.proto.v1.CollectionSettings;
+import io.simdex.proto.v1.DedupRequest;
+import io.simdex.proto.v1.DedupResponse;
 import io.simdex.proto.v1.FingerprintRequest;
 import io.simdex.proto.v1.FingerprintResponse;
 import io.simdex.proto.v1.ListCollectionsRequest;
@@ -122,7 +124,7 @@ class DedupBatchCommandTest {
     }
 
     @Test
-    void call_textsIntoACollectionThatVerifiesThem_warnsThatTheBatchComparesFingerprintsOnly() throws Exception {
+    void call_textsIntoACollectionThatVerifiesThem_withoutInsert_warnsThatTheBatchComparesThemByFingerprint() throws Exception {
         CollectionSettings sketches = CollectionSettings.newBuilder().setMaxDistance(UInt32Value.of(3))
                 .setSketch(SketchSettings.newBuilder().setEnabled(true)).build();
         Path texts = Files.writeString(dir.resolve("texts.jsonl"), "{\"id\": \"t\", \"text\": \"storm on the coast\"}\n");
@@ -136,6 +138,8 @@ class DedupBatchCommandTest {
         assertFalse(unwarned.err.contains("warning"), "no texts, nothing verified: " + unwarned.err);
         Run plain = run(new Wrapper(fake, 3), "--no-progress", "-o", dir.resolve("o3.jsonl").toString(), texts.toString());
         assertFalse(plain.err.contains("warning"), "a collection without verification: " + plain.err);
+        Run inserted = run(new Wrapper(fake, sketches), "--no-progress", "--insert", "-o", dir.resolve("o4.jsonl").toString(), texts.toString());
+        assertFalse(inserted.err.contains("warning"), "decided through Dedup: " + inserted.err);
     }
 
     @Test
@@ -211,6 +215,11 @@ class DedupBatchCommandTest {
         @Override
         public void query(QueryRequest req, StreamObserver<QueryResponse> obs) {
             fake.query(req, obs);
+        }
+
+        @Override
+        public void dedup(DedupRequest req, StreamObserver<DedupResponse> obs) {
+            fake.dedup(req, obs);
         }
     }
 }
