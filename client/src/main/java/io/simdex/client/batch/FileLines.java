@@ -1,6 +1,5 @@
 package io.simdex.client.batch;
 
-import java.io.BufferedInputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,30 +19,52 @@ import java.util.Arrays;
  */
 final class FileLines implements Closeable {
     private final InputStream in;
+    /** Bytes read from the file and not yet handed out: {@code buffer[start..end)}. */
+    private final byte[] buffer = new byte[1 << 16];
+    private int start;
+    private int end;
     private byte[] line = new byte[1 << 12];
+    /** The file offset of {@code buffer[start]}. */
     private long offset;
     private long lineStart;
 
     FileLines(Path file) throws IOException {
-        this.in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+        this.in = Files.newInputStream(file);
     }
 
     /** The next line, or null at the end of the file; {@link #lineStart} is then where it began. */
     String next() throws IOException {
         lineStart = offset;
         int length = 0;
-        int b;
-        while ((b = in.read()) >= 0) {
-            offset++;
-            if (b == '\n') {
+        while (true) {
+            if (start == end && !fill()) {
+                return length == 0 ? null : decodeLine(line, length);
+            }
+            int newline = start;
+            while (newline < end && buffer[newline] != '\n') {
+                newline++;
+            }
+            int take = newline - start;
+            if (length + take > line.length) {
+                line = Arrays.copyOf(line, Math.max(line.length * 2, length + take));
+            }
+            System.arraycopy(buffer, start, line, length, take);
+            length += take;
+            offset += take;
+            start = newline;
+            if (newline < end) { // the '\n'
+                start++;
+                offset++;
                 return decodeLine(line, length);
             }
-            if (length == line.length) {
-                line = Arrays.copyOf(line, length * 2);
-            }
-            line[length++] = (byte) b;
         }
-        return length == 0 ? null : decodeLine(line, length);
+    }
+
+    private boolean fill() throws IOException {
+        int read = in.read(buffer);
+        start = 0;
+        end = Math.max(read, 0);
+        return read > 0;
     }
 
     /** Where the line {@link #next} returned last begins, in bytes from the start of the file. */

@@ -67,6 +67,21 @@ class BatchTextsTest {
     }
 
     @Test
+    void fileLines_aLineLongerThanTheReadBuffer_wholeAndAtItsOffset() throws Exception {
+        String text = "长".repeat(50_000) + "x".repeat(50_000);
+        String first = "{\"id\": \"a\", \"text\": \"" + text + "\"}";
+        Path file = Files.write(dir.resolve("long.jsonl"), (first + "\n{\"id\": \"b\", \"text\": \"end\"}\n").getBytes(StandardCharsets.UTF_8));
+        try (FileLines in = new FileLines(file); BatchTexts texts = new BatchTexts(file)) {
+            assertEquals(first, in.next());
+            assertEquals("{\"id\": \"b\", \"text\": \"end\"}", in.next());
+            assertEquals(first.getBytes(StandardCharsets.UTF_8).length + 1, in.lineStart());
+            assertEquals(null, in.next());
+            assertEquals(text, texts.text(0));
+            assertEquals("end", texts.text(first.getBytes(StandardCharsets.UTF_8).length + 1));
+        }
+    }
+
+    @Test
     void read_aLineThatIsNotUtf8_namesItsLine() throws Exception {
         byte[] bad = {'{', '"', 'i', 'd', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}'};
         Path file = dir.resolve("bad.jsonl");
