@@ -88,8 +88,7 @@ public record ClientTls(Path ca, Path cert, Path key) {
             }
         } catch (IOException | GeneralSecurityException e) {
             new Reloading(null, stops).close();
-            throw new UncheckedIOException("cannot read TLS files (CA " + ca + ", certificate " + cert + ", key " + key + "): "
-                    + e.getMessage(), e instanceof IOException io ? io : new IOException(e));
+            throw unreadable(e instanceof IOException io ? io : new IOException(e));
         }
         return new Reloading(b.build(), stops);
     }
@@ -134,9 +133,13 @@ public record ClientTls(Path ca, Path cert, Path key) {
                 b.keyManager(cert.toFile(), key.toFile());
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read TLS files (CA " + ca + ", certificate " + cert + ", key " + key + "): "
-                    + e.getMessage(), e);
+            throw unreadable(e);
         }
         return b.build();
+    }
+
+    private UncheckedIOException unreadable(IOException e) {
+        return new UncheckedIOException("cannot read TLS files (CA " + ca + ", certificate " + cert + ", key " + key + "): "
+                + e.getMessage(), e);
     }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.CharsetDecoder;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
@@ -18,6 +19,9 @@ import java.util.Arrays;
  */
 final class BatchTexts implements Closeable {
     private static final int CHUNK = 1 << 13;
+    /** Each worker thread's read buffer (grown to its longest line) and decoder, so a text read allocates only its text. */
+    private static final ThreadLocal<byte[]> BUFFER = ThreadLocal.withInitial(() -> new byte[CHUNK]);
+    private static final ThreadLocal<CharsetDecoder> UTF8 = ThreadLocal.withInitial(FileLines::strictUtf8);
 
     private final Path file;
     private final FileChannel channel;
@@ -30,12 +34,13 @@ final class BatchTexts implements Closeable {
     /** The text of the document whose line starts at {@code offset}. */
     String text(long offset) {
         try {
-            byte[] bytes = new byte[CHUNK];
+            byte[] bytes = BUFFER.get();
             int length = 0;
             long at = offset;
             while (true) {
                 if (length == bytes.length) {
                     bytes = Arrays.copyOf(bytes, length * 2);
+                    BUFFER.set(bytes);
                 }
                 int read = channel.read(ByteBuffer.wrap(bytes, length, bytes.length - length), at);
                 if (read < 0) {
@@ -49,7 +54,7 @@ final class BatchTexts implements Closeable {
                 length += read;
                 at += read;
             }
-            String text = BatchLine.parse(FileLines.decodeLine(bytes, length)).text();
+            String text = BatchLine.parse(FileLines.decodeLine(UTF8.get(), bytes, length)).text();
             if (text == null) {
                 throw new IllegalStateException(file + ": the line at byte " + offset + " holds no text any more");
             }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import java.util.Arrays;
  */
 final class FileLines implements Closeable {
     private final InputStream in;
+    private final CharsetDecoder utf8 = strictUtf8();
     /** Bytes read from the file and not yet handed out: {@code buffer[start..end)}. */
     private final byte[] buffer = new byte[1 << 16];
     private int start;
@@ -38,7 +40,7 @@ final class FileLines implements Closeable {
         int length = 0;
         while (true) {
             if (start == end && !fill()) {
-                return length == 0 ? null : decodeLine(line, length);
+                return length == 0 ? null : decodeLine(utf8, line, length);
             }
             int newline = start;
             while (newline < end && buffer[newline] != '\n') {
@@ -55,7 +57,7 @@ final class FileLines implements Closeable {
             if (newline < end) { // the '\n'
                 start++;
                 offset++;
-                return decodeLine(line, length);
+                return decodeLine(utf8, line, length);
             }
         }
     }
@@ -72,11 +74,16 @@ final class FileLines implements Closeable {
         return lineStart;
     }
 
-    /** Decodes {@code bytes} as one line would be: strict UTF-8, without a final {@code '\r'}. */
-    static String decodeLine(byte[] bytes, int length) throws CharacterCodingException {
-        int end = length > 0 && bytes[length - 1] == '\r' ? length - 1 : length;
+    /** A UTF-8 decoder that fails on bytes that are not UTF-8; one per thread, as decoders keep state. */
+    static CharsetDecoder strictUtf8() {
         return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes, 0, end)).toString();
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+    }
+
+    /** Decodes {@code bytes} as one line would be: strict UTF-8, without a final {@code '\r'}. */
+    static String decodeLine(CharsetDecoder utf8, byte[] bytes, int length) throws CharacterCodingException {
+        int end = length > 0 && bytes[length - 1] == '\r' ? length - 1 : length;
+        return utf8.reset().decode(ByteBuffer.wrap(bytes, 0, end)).toString();
     }
 
     @Override
