@@ -56,7 +56,7 @@ public final class SimdexCli implements Runnable {
                 .setExecutionExceptionHandler((e, line, parsed) -> handle(e, err));
         useClients(cli, clients, admins);
         try {
-            return cli.execute(args);
+            return cli.execute(LeadingOptions.moveAfterCommand(cli, args));
         } finally {
             out.flush();
             err.flush();

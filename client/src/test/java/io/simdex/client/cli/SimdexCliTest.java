@@ -186,6 +186,38 @@ class SimdexCliTest {
     }
 
     @Test
+    void optionsBeforeTheCommand_areReadAsTheCommandsOwn() {
+        fake.addCollection("news");
+        fake.put("news", "n1", 0x10L);
+        List<String> targets = new java.util.ArrayList<>();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = SimdexCli.run((t, options) -> {
+            targets.add(t);
+            return SimdexClient.over(server.channel(), options);
+        }, new PrintWriter(out), new PrintWriter(err), "--target", "db7:7411", "-c", "news", "--json", "query", "--fingerprint", "0x11", "-k", "1");
+
+        assertEquals(0, exit, err.toString());
+        assertEquals(List.of("db7:7411"), targets);
+        JsonObject match = JsonParser.parseString(out.toString()).getAsJsonObject().getAsJsonArray("results")
+                .get(0).getAsJsonObject().getAsJsonArray("matches").get(0).getAsJsonObject();
+        assertEquals("n1", match.get("id").getAsString());
+
+        // A command's subcommands stay together: the options go after "collections list".
+        Run list = run("--target=db7:7411", "--json", "collections", "list");
+        assertEquals(0, list.exit, list.err);
+        assertTrue(list.out.contains("\"news\""), list.out);
+
+        // An option of another command is judged as the command's: stats has no --insert.
+        Run foreign = run("--insert", "stats");
+        assertEquals(ExitCode.USAGE, foreign.exit);
+        assertTrue(foreign.err.contains("Unknown option: '--insert'"), foreign.err);
+        Run unknown = run("--nope", "stats");
+        assertEquals(ExitCode.USAGE, unknown.exit);
+        assertTrue(unknown.err.contains("--nope"), unknown.err);
+    }
+
+    @Test
     void delete_idsGivenAndFromAFile_countsTheOnesNotStored() throws Exception {
         assertEquals(0, run("insert", "--id", "a", "--fingerprint", "0x10").exit);
         assertEquals(0, run("insert", "--id", "b", "--fingerprint", "0x20").exit);
