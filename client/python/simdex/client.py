@@ -202,12 +202,15 @@ class Client:
         return [f for fingerprints in batches for f in fingerprints]
 
     def check_urls(self, job: str, urls: Iterable[str], ttl_seconds: int = 0, check_only: bool = False,
-                   timeout: Optional[float] = None) -> List[bool]:
+                   timeout: Optional[float] = None, canonical: bool = False) -> List[bool]:
         """Parallel to ``urls``: True for a URL the job's seen-set did not hold (or held expired).
-        Records them for ``ttl_seconds`` (0: 7 days) unless check_only. Not retried: on
-        UNAVAILABLE the URLs' state is unknown."""
+        Records them for ``ttl_seconds`` (0: 7 days) unless check_only. With ``canonical`` the
+        server compares the URLs' canonical forms (lower-case scheme and host, no default port,
+        fragment or empty query, dot segments resolved, escapes normalised) and refuses a URL that
+        is not absolute (InvalidArgument, nothing recorded). Not retried: on UNAVAILABLE the URLs'
+        state is unknown."""
         batches = self._each_batch(urls, str, lambda b: self._call("CheckUrls", pb.CheckUrlsRequest(
-            job=job, urls=b, ttl_seconds=ttl_seconds, check_only=check_only), timeout).is_new)
+            job=job, urls=b, ttl_seconds=ttl_seconds, check_only=check_only, canonical=canonical), timeout).is_new)
         return [n for is_new in batches for n in is_new]
 
     def drop_url_job(self, job: str, timeout: Optional[float] = None) -> bool:

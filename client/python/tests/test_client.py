@@ -85,6 +85,16 @@ def test_checkUrls_repeatsInOneCallAndLater_newOnlyOnce(client):
     assert client.check_urls(job, ["https://a.cn/1"]) == [True]
 
 
+def test_checkUrls_canonical_spellingsOfOneAddressAreOneUrl(client):
+    job = "py_" + uuid.uuid4().hex[:12]
+
+    assert client.check_urls(job, ["https://a.cn/x/../1", "HTTPS://A.cn:443/1#top"], canonical=True) == [True, False]
+    with pytest.raises(simdex.InvalidArgument) as e:
+        client.check_urls(job, ["https://a.cn/2", "a.cn/2"], canonical=True)
+    assert "urls[1] has no scheme" in str(e.value)
+    assert client.check_urls(job, ["https://a.cn/2"], canonical=True) == [True]
+
+
 def test_createCollection_twiceWithSameSettings_secondNotCreated(client):
     name = "py_" + uuid.uuid4().hex[:12]
 

@@ -179,8 +179,18 @@ public final class SimdexClient implements AutoCloseable {
      * most the max batch size, in order, so a URL repeated across the list is new at most once.
      */
     public List<Boolean> checkUrls(String job, List<String> urls, Duration ttl, boolean checkOnly) {
+        return checkUrls(job, urls, ttl, checkOnly, false);
+    }
+
+    /**
+     * As {@link #checkUrls(String, List, Duration, boolean)}; with {@code canonical} the server
+     * compares the URLs' canonical forms (lower-case scheme and host, no default port, fragment or
+     * empty query, dot segments resolved, escapes normalised), and refuses a call with a URL that
+     * is not absolute (INVALID_ARGUMENT, nothing recorded).
+     */
+    public List<Boolean> checkUrls(String job, List<String> urls, Duration ttl, boolean checkOnly, boolean canonical) {
         return inBatches(urls, batch -> stub().checkUrls(io.simdex.proto.v1.CheckUrlsRequest.newBuilder().setJob(job)
-                .addAllUrls(batch).setTtlSeconds(ttl.toSeconds()).setCheckOnly(checkOnly).build()).getIsNewList());
+                .addAllUrls(batch).setTtlSeconds(ttl.toSeconds()).setCheckOnly(checkOnly).setCanonical(canonical).build()).getIsNewList());
     }
 
     /** The server's handling time per RPC method; {@code reset} starts its counting afresh. */

@@ -133,6 +133,8 @@ class ReadmeTourIT {
             printsExactly("").check(a);
             assertEquals("https://a.cn/3\n", Files.readString(a.dir().resolve("to-fetch.txt")), "to-fetch.txt");
         });
+        expect("ops/bin/simdex urls check --job job_109 --canonical \"https://b.cn/a/../news?id=7\" \"HTTPS://B.cn:443/news?id=7#top\"",
+                printsExactly("https://b.cn/a/../news?id=7\n"));
     }
 
     private void expectGrpcurl() {

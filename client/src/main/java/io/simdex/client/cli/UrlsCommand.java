@@ -38,6 +38,11 @@ final class UrlsCommand implements Runnable {
         @Option(names = "--check-only", description = "Answer without recording.")
         boolean checkOnly;
 
+        @Option(names = "--canonical", description = "Compare the URLs' canonical forms: scheme and host in lower case, without"
+                + " the default port, the fragment or an empty query, dot segments resolved, escapes normalised (URLs are printed"
+                + " as given). Every URL must then be absolute (scheme://host...). Check a job with or without it throughout.")
+        boolean canonical;
+
         @Option(names = "--file", paramLabel = "FILE", description = "Read URLs from FILE, one per line ('-' for standard input).")
         String file;
 
@@ -53,7 +58,7 @@ final class UrlsCommand implements Runnable {
             if (all.isEmpty()) {
                 throw new BadInputException("no URLs: give them as arguments or with --file");
             }
-            List<Boolean> fresh = client.checkUrls(job, all, Duration.ofSeconds(SettingsOptions.seconds("--ttl", ttl)), checkOnly);
+            List<Boolean> fresh = client.checkUrls(job, all, Duration.ofSeconds(SettingsOptions.seconds("--ttl", ttl)), checkOnly, canonical);
             if (json()) {
                 JsonArray array = new JsonArray();
                 for (int i = 0; i < all.size(); i++) {

@@ -5,6 +5,7 @@ import io.grpc.StatusRuntimeException;
 import io.simdex.core.Ids;
 import io.simdex.core.Names;
 import io.simdex.fingerprint.BlockTables;
+import io.simdex.fingerprint.crawl.CanonicalUrl;
 
 
 /** Request checks at the public boundary: each failure names the field and the bad value. */
@@ -42,6 +43,23 @@ public final class Validation {
         }
         return url;
     }
+
+    /** {@code url}'s canonical form ({@link CanonicalUrl}); INVALID_ARGUMENT naming the field when it is no absolute URL with a host. */
+    static String canonicalUrl(String field, String url) {
+        url(field, url);
+        try {
+            return CanonicalUrl.of(url);
+        } catch (IllegalArgumentException e) {
+            throw invalid(field + " " + e.getMessage() + ": " + quoted(url));
+        }
+    }
+
+    /** A value in a message: quoted, and cut after {@link #QUOTED_CHARS} characters. */
+    private static String quoted(String value) {
+        return value.length() <= QUOTED_CHARS ? '"' + value + '"' : '"' + value.substring(0, QUOTED_CHARS) + "...\" (" + value.length() + " characters)";
+    }
+
+    private static final int QUOTED_CHARS = 200;
 
     static long ttl(long seconds) {
         if (seconds < 0 || seconds > MAX_TTL_SECONDS) {

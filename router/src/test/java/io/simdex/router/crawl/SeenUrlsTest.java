@@ -116,6 +116,27 @@ class SeenUrlsTest {
         }
     }
 
+    @Test
+    void checkUrls_canonical_spellingsOfOneAddressAreOneUrl_andWhatIsNoUrlIsRefusedWhole() throws Exception {
+        try (TestServer s = new TestServer(dir, clock)) {
+            CheckUrlsResponse first = canonical(s, "https://a.cn/1", "HTTPS://A.cn:443/1#top", "https://a.cn/./x/../1", "https://a.cn/1?");
+            assertEquals(List.of(true, false, false, false), first.getIsNewList());
+            assertEquals(List.of(false, true), canonical(s, "https://a.cn/%31", "https://a.cn/1/").getIsNewList());
+            assertEquals(List.of(true), check(s, "job_7", 3600, false, "HTTPS://A.cn/1").getIsNewList(),
+                    "without canonical a URL is compared as given");
+
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> canonical(s, "https://b.cn/new", "b.cn/page"));
+            assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+            assertEquals("urls[1] has no scheme (http://, https://, ...): \"b.cn/page\"", e.getStatus().getDescription());
+            assertEquals(List.of(true), canonical(s, "https://b.cn/new").getIsNewList(), "nothing of the refused call was recorded");
+        }
+    }
+
+    private static CheckUrlsResponse canonical(TestServer s, String... urls) {
+        return s.stub().checkUrls(CheckUrlsRequest.newBuilder().setJob("job_7").setTtlSeconds(3600).setCanonical(true)
+                .addAllUrls(List.of(urls)).build());
+    }
+
     private static CheckUrlsResponse check(TestServer s, String job, long ttl, boolean checkOnly, String... urls) {
         return s.stub().checkUrls(CheckUrlsRequest.newBuilder().setJob(job).setTtlSeconds(ttl).setCheckOnly(checkOnly)
                 .addAllUrls(List.of(urls)).build());

@@ -126,7 +126,7 @@ class ApiFuzzTest {
             case 4 -> stub.fingerprint(FingerprintRequest.newBuilder().setCollection(c).addAllTexts(strings(a)).build());
             case 5 -> stub.stats(StatsRequest.newBuilder().setCollection(c).build());
             case 6 -> stub.checkUrls(CheckUrlsRequest.newBuilder().setJob(c).addAllUrls(strings(a)).setTtlSeconds(a.number())
-                    .setCheckOnly(a.chance(50)).build());
+                    .setCheckOnly(a.chance(50)).setCanonical(a.chance(50)).build());
             case 7 -> stub.dropUrlJob(DropUrlJobRequest.newBuilder().setJob(c).build());
             case 8 -> stub.createCollection(CreateCollectionRequest.newBuilder().setName(c).setSettings(CollectionSettings.newBuilder()
                     .setRetentionSeconds(a.number()).setGenerationSeconds(a.chance(50) ? 0 : a.number()).setNgramSize(a.smallNumber())
