@@ -2,6 +2,7 @@ package io.simdex.router.cluster;
 
 import io.atomix.core.AtomixBuilder;
 import io.simdex.server.tls.CertificatesInUse;
+import io.simdex.server.tls.ReloadingCredentials;
 import io.simdex.server.tls.TlsFiles;
 
 import java.io.IOException;
@@ -31,8 +32,11 @@ import java.util.List;
  * Atomix 3.1's NettyMessagingService takes TLS as key store and trust store files, which it
  * loads with the JVM's default type (PKCS12 on Java 17) and uses for both ends, requiring a
  * client certificate on its port; so the PEM certificate, key and cluster CA are written as two
- * PKCS12 files, readable by the owner only, under a random password made at every start.
- * Atomix checks that a peer's chain leads to the cluster CA, not the peer's host name.
+ * PKCS12 files, readable by the owner only, under a random password made at every start. Each
+ * also holds a marker entry that makes {@link ReloadingTlsProvider} answer Atomix's factories
+ * with managers that read the PEM files again when they change: a renewed certificate reaches
+ * the Atomix links as it reaches the gRPC ones. Atomix checks that a peer's chain leads to the
+ * cluster CA, not the peer's host name.
  */
 final class AtomixTls {
     private static final String KEY_HEADER = "-----BEGIN PRIVATE KEY-----";
@@ -50,14 +54,16 @@ final class AtomixTls {
             KeyStore keys = emptyStore();
             List<Certificate> chain = certificates(files.cert());
             keys.setKeyEntry("member", privateKey(files.key()), password, chain.toArray(new Certificate[0]));
-            // Read at start only: the expiry stays that of this certificate until a restart, renewed file or not.
-            Instant notAfter = ((X509Certificate) chain.get(0)).getNotAfter().toInstant();
-            CertificatesInUse.track(CertificatesInUse.MEMBERSHIP, () -> notAfter);
             KeyStore trust = emptyStore();
             List<Certificate> cas = certificates(files.ca());
             for (int i = 0; i < cas.size(); i++) {
                 trust.setCertificateEntry("ca-" + i, cas.get(i));
             }
+            ReloadingCredentials reloading = ReloadingCredentials.load(files.cert(), files.key(), files.ca(), ReloadingCredentials.DEFAULT_CHECK);
+            String marker = ReloadingTlsProvider.register(reloading);
+            keys.setCertificateEntry(marker, chain.get(0));
+            trust.setCertificateEntry(marker, cas.get(0));
+            CertificatesInUse.track(CertificatesInUse.MEMBERSHIP, reloading::notAfter);
             Path keyStore = write(keys, password, dir.resolve("atomix-keys.p12"));
             Path trustStore = write(trust, password, dir.resolve("atomix-trust.p12"));
             String pw = new String(password);
