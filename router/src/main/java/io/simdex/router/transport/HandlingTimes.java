@@ -44,7 +44,7 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
     };
 
     private final Set<String> timed = ConcurrentHashMap.newKeySet();
-    /** Methods called at least once since the server started. */
+    /** Methods with a call ended since the server started. */
     private final ConcurrentHashMap<String, Method> byMethod = new ConcurrentHashMap<>();
     /** Where each call's time and status also go (the Prometheus metrics), or null. */
     private volatile GrpcCallMetrics publish;
@@ -93,7 +93,7 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
         if (!timed.contains(fullMethodName)) {
             return UNTIMED;
         }
-        return new Timer(this, fullMethodName, byMethod.computeIfAbsent(fullMethodName, m -> new Method()), start);
+        return new Timer(this, fullMethodName, start);
     }
 
     /**
@@ -136,10 +136,6 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
         /** Guarded by the snapshot's lock. */
         private final Histogram sinceReset = new Histogram(HIGHEST_MICROS, 3);
 
-        void record(long since) {
-            recordNanos(System.nanoTime() - since);
-        }
-
         void recordNanos(long nanos) {
             recorder.recordValue(Math.min(HIGHEST_MICROS, nanos / 1_000));
         }
@@ -154,18 +150,19 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
     /**
      * One call's clock. It rides in the call's context to {@link #HANDLER_START}; gRPC calls
      * {@code streamClosed} once per stream, also for a call cancelled before its handler ran.
+     * Both of a call's times are recorded when it ends, so that both percentiles are over the
+     * same calls: a HandlingTimes call is not in its own answer.
      */
     private static final class Timer extends ServerStreamTracer {
         private final HandlingTimes owner;
         private final String name;
-        private final Method method;
         private final long start;
-        private boolean handlerStarted;
+        /** From the headers to the handler's invocation; -1 until then (a call cancelled before it has none). */
+        private volatile long queuedNanos = -1;
 
-        Timer(HandlingTimes owner, String name, Method method, long start) {
+        Timer(HandlingTimes owner, String name, long start) {
             this.owner = owner;
             this.name = name;
-            this.method = method;
             this.start = start;
         }
 
@@ -176,16 +173,20 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
 
         /** Once per call, on the handler thread (gRPC serializes a call's listener callbacks). */
         void handlerStarted() {
-            if (!handlerStarted) {
-                handlerStarted = true;
-                method.queued.record(start);
+            if (queuedNanos < 0) {
+                queuedNanos = System.nanoTime() - start;
             }
         }
 
         @Override
         public void streamClosed(Status status) {
             long nanos = System.nanoTime() - start;
+            Method method = owner.byMethod.computeIfAbsent(name, m -> new Method());
             method.handling.recordNanos(nanos);
+            long queued = queuedNanos;
+            if (queued >= 0) {
+                method.queued.recordNanos(queued);
+            }
             GrpcCallMetrics metrics = owner.publish;
             if (metrics != null) {
                 metrics.record(name, status.getCode(), nanos);
