@@ -106,6 +106,7 @@ final class RouterCommand implements Callable<Integer> {
         MetricsEndpoint endpoint = MetricsOption.start(s.host(), s.metricsPort());
         if (endpoint != null) {
             service.handlingTimes().publishTo(endpoint.grpcCalls());
+            service.outcomes().bindTo(endpoint);
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (endpoint != null) {

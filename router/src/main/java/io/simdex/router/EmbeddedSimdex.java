@@ -155,6 +155,7 @@ public final class EmbeddedSimdex implements AutoCloseable {
     public MetricsEndpoint serveMetrics(String host, int port) {
         MetricsEndpoint m = MetricsEndpoint.start(host, port);
         service.handlingTimes().publishTo(m.grpcCalls());
+        service.outcomes().bindTo(m);
         StoreMetrics.bind(m, nodes);
         metrics = m;
         return m;

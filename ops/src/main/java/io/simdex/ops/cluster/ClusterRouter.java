@@ -60,6 +60,7 @@ public final class ClusterRouter implements AutoCloseable {
         if (config.metricsPort() != ClusterConfig.NO_METRICS) {
             metrics = MetricsEndpoint.start(config.host(), config.metricsPort());
             service.handlingTimes().publishTo(metrics.grpcCalls());
+            service.outcomes().bindTo(metrics);
             ClusterMetrics.bindRouter(metrics, view, member, missed);
             ClusterMetrics.bindClock(metrics, clock);
         }

@@ -47,6 +47,7 @@ import io.simdex.router.index.Window;
 import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.RequestMarks;
 import io.simdex.router.shard.ShardEpochs;
+import io.simdex.router.metrics.RequestOutcomes;
 import io.simdex.router.transport.HandlingTimes;
 import io.simdex.server.store.NoRoomException;
 import io.simdex.server.store.DiskSpace;
@@ -77,6 +78,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     private final Clock clock;
     private final ConcurrentHashMap<String, TextFingerprinter> fingerprinters = new ConcurrentHashMap<>();
     private final HandlingTimes handlingTimes = new HandlingTimes();
+    private final RequestOutcomes outcomes = new RequestOutcomes();
 
     /** A URL stays seen this long when CheckUrls gives no ttl. */
     static final long DEFAULT_URL_TTL_SECONDS = 7 * 24 * 3600;
@@ -286,10 +288,13 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             }
             return index().queryAsync(c.name(), c.window(), fps, k, limit, c.probeChecks(texts, prints)).thenApply(hits -> {
                 QueryResponse.Builder b = QueryResponse.newBuilder();
+                int matched = 0;
                 for (int i = 0; i < n; i++) {
                     QueryResult.Builder r = b.addResultsBuilder().setFingerprint(fps[i]).setTotalMatches(hits.get(i).total());
                     hits.get(i).hits().forEach(h -> r.addMatches(match(h)));
+                    matched += hits.get(i).total() > 0 ? 1 : 0;
                 }
+                outcomes.query(c.name(), matched, n - matched);
                 return b.build();
             });
         });
@@ -307,13 +312,16 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                     c.probeChecks(docs.normalised(), docs.prints()));
             docs.recordContents(index().contentIndex(), c, i -> decisions.get(i).inserted());
             DedupResponse.Builder b = DedupResponse.newBuilder();
+            int inserted = 0;
             for (int i = 0; i < docs.ids().length; i++) {
                 IndexRouter.Decision d = decisions.get(i);
+                inserted += d.inserted() ? 1 : 0;
                 DedupResult.Builder r = b.addResultsBuilder().setId(docs.ids()[i]).setFingerprint(docs.fps()[i]).setInserted(d.inserted()).setSequence(d.sequence())
                         .setTotalMatches(d.total())
                         .setKnownText(docs.known()[i]);
                 d.duplicates().forEach(h -> r.addDuplicates(match(h)));
             }
+            outcomes.dedup(c.name(), inserted, docs.ids().length - inserted);
             return b.build();
         });
     }
@@ -388,6 +396,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                 b.addIsNew(f);
                 count += f ? 1 : 0;
             }
+            outcomes.urls(count, n - count);
             return b.setNewCount(count).build();
         });
     }
@@ -405,6 +414,11 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     /** The clock of this service's calls: give it to the server that serves the service. */
     public HandlingTimes handlingTimes() {
         return handlingTimes;
+    }
+
+    /** What this service's Dedup, Query and CheckUrls calls decided: bind it to the process's metrics. */
+    public RequestOutcomes outcomes() {
+        return outcomes;
     }
 
     /** Removes expired URLs from every job's seen-set; returns how many. */

@@ -2,6 +2,8 @@ package io.simdex.router.metrics;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.simdex.proto.v1.CheckUrlsRequest;
+import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DeleteRequest;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.InsertRequest;
@@ -79,6 +81,30 @@ class MetricsEndpointTest {
             stub.delete(DeleteRequest.newBuilder().addIds("a").build());
             s = Scrape.awaitCalls(port, DELETE, "OK", 1);
             assertEquals(2, s.value("simdex_documents", Map.of("collection", "default")), "read afresh at every scrape");
+        }
+    }
+
+    /** What Dedup, Query and CheckUrls decided, by collection and outcome: what a pipeline's duplicate rate is read from. */
+    @Test
+    void scrape_countsDedupDecisions_matchedProbes_andNewUrls() throws Exception {
+        try (TestServer server = new TestServer(dir, Clock.systemUTC())) {
+            int port = server.simdex.serveMetrics("127.0.0.1", 0).port();
+            SimdexGrpc.SimdexBlockingStub stub = server.stub();
+            stub.dedup(DedupRequest.newBuilder().addDocuments(Document.newBuilder().setId("a").setFingerprint(0x0123456789abcdefL))
+                    .addDocuments(Document.newBuilder().setId("b").setFingerprint(0x0123456789abcdeeL))
+                    .addDocuments(Document.newBuilder().setId("c").setFingerprint(0x7777777777777777L)).build());
+            stub.dedup(DedupRequest.newBuilder().addDocuments(Document.newBuilder().setId("d").setFingerprint(0x7777777777777770L)).build());
+            stub.query(QueryRequest.newBuilder().addProbes(Probe.newBuilder().setFingerprint(0x0123456789abcdecL))
+                    .addProbes(Probe.newBuilder().setFingerprint(0x1111111111111111L)).addProbes(Probe.newBuilder().setFingerprint(0x7777777777777777L)).build());
+            stub.checkUrls(CheckUrlsRequest.newBuilder().setJob("j").addUrls("https://a.cn/1").addUrls("https://a.cn/2").addUrls("https://a.cn/1").build());
+
+            Scrape s = Scrape.awaitCalls(port, SimdexGrpc.getCheckUrlsMethod().getFullMethodName(), "OK", 1);
+            assertEquals(2, s.value("simdex_dedup_documents_total", Map.of("collection", "default", "outcome", "inserted")), "a and c");
+            assertEquals(2, s.value("simdex_dedup_documents_total", Map.of("collection", "default", "outcome", "duplicate")), "b and d");
+            assertEquals(2, s.value("simdex_query_probes_total", Map.of("collection", "default", "outcome", "matched")));
+            assertEquals(1, s.value("simdex_query_probes_total", Map.of("collection", "default", "outcome", "unmatched")));
+            assertEquals(2, s.value("simdex_urls_checked_total", Map.of("outcome", "new")));
+            assertEquals(1, s.value("simdex_urls_checked_total", Map.of("outcome", "seen")));
         }
     }
 
