@@ -2,6 +2,7 @@ package io.simdex.router.transport;
 
 import io.grpc.Context;
 import io.grpc.ForwardingServerCallListener;
+import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
@@ -15,6 +16,7 @@ import io.simdex.router.metrics.GrpcCallMetrics;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
+import java.net.SocketAddress;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -48,6 +50,7 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
     private final ConcurrentHashMap<String, Method> byMethod = new ConcurrentHashMap<>();
     /** Where each call's time and status also go (the Prometheus metrics), or null. */
     private volatile GrpcCallMetrics publish;
+    private volatile SlowCalls slowCalls = SlowCalls.fromSystemProperty();
 
     /** The call's timer, in the context its handler runs in. */
     private static final Context.Key<Timer> TIMER = Context.key("simdex-handling-timer");
@@ -60,11 +63,24 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
             if (timer == null) {
                 return next.startCall(call, headers);
             }
+            timer.peer = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
             if (!call.getMethodDescriptor().getType().clientSendsOneMessage()) {
                 timer.handlerStarted(); // a client stream's handler is invoked now, by startCall
-                return next.startCall(call, headers);
+                return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(call, headers)) {
+                    @Override
+                    public void onMessage(Q message) {
+                        timer.received(message, true);
+                        super.onMessage(message);
+                    }
+                };
             }
             return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(call, headers)) {
+                @Override
+                public void onMessage(Q message) {
+                    timer.received(message, false);
+                    super.onMessage(message);
+                }
+
                 @Override
                 public void onHalfClose() {
                     timer.handlerStarted(); // a unary or server-streaming handler is invoked here
@@ -80,6 +96,11 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
      */
     public void publishTo(GrpcCallMetrics metrics) {
         this.publish = metrics;
+    }
+
+    /** Logs slow calls to {@code log} instead of the process's slow-call log. */
+    void logSlowCallsTo(SlowCalls log) {
+        this.slowCalls = log;
     }
 
     /** Times the methods of {@code service} from now on. */
@@ -159,6 +180,14 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
         private final long start;
         /** From the headers to the handler's invocation; -1 until then (a call cancelled before it has none). */
         private volatile long queuedNanos = -1;
+        /** The caller, for the slow-call log. */
+        private volatile SocketAddress peer;
+        /**
+         * The call's first request, for the slow-call log: a unary call's itself (it lives as long
+         * as the call anyway), a stream's described at once, so a long stream holds no batch.
+         */
+        private volatile Object request;
+        private volatile int messages;
 
         Timer(HandlingTimes owner, String name, long start) {
             this.owner = owner;
@@ -169,6 +198,13 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
         @Override
         public Context filterContext(Context context) {
             return context.withValue(TIMER, this);
+        }
+
+        /** On the handler thread, which gRPC serializes per call. */
+        void received(Object message, boolean stream) {
+            if (messages++ == 0) {
+                request = stream ? SlowCalls.describe(message) : message;
+            }
         }
 
         /** Once per call, on the handler thread (gRPC serializes a call's listener callbacks). */
@@ -190,6 +226,10 @@ public final class HandlingTimes extends ServerStreamTracer.Factory {
             GrpcCallMetrics metrics = owner.publish;
             if (metrics != null) {
                 metrics.record(name, status.getCode(), nanos);
+            }
+            SlowCalls slow = owner.slowCalls;
+            if (slow.isSlow(nanos)) {
+                slow.log(name, status, nanos, queued, peer, request, messages);
             }
         }
     }

@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -73,14 +75,25 @@ class HandlingTimesTest {
                 out.onCompleted();
             }
         };
+        List<String> slowLog = new CopyOnWriteArrayList<>();
+        times.logSlowCallsTo(new SlowCalls(250, slowLog::add, System::nanoTime));
         try (PublicServer server = PublicServer.start("127.0.0.1", 0, slow.bindService(), SimdexGrpc.SERVICE_NAME, 1, times)) {
             ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
             try {
                 SimdexGrpc.SimdexFutureStub stub = SimdexGrpc.newFutureStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
-                var first = stub.query(QueryRequest.getDefaultInstance());
-                var second = stub.query(QueryRequest.getDefaultInstance());
+                QueryRequest news = QueryRequest.newBuilder().setCollection("news").addProbes(Probe.newBuilder().setFingerprint(1))
+                        .addProbes(Probe.newBuilder().setText("a text that is not logged")).build();
+                var first = stub.query(news);
+                var second = stub.query(news);
                 first.get();
                 second.get();
+                // Both took 300 ms or more: each is in the slow-call log with what it asked for, the second with its wait.
+                assertTrue(waitFor(() -> slowLog.size() == 2), slowLog.toString());
+                for (String line : slowLog) {
+                    assertTrue(line.matches("slow call simdex\\.v1\\.Simdex/Query: [0-9.]+ ms \\(queued [0-9.]+ ms\\), OK, from /127\\.0\\.0\\.1:[0-9]+: "
+                            + "collection=news probes=2"), line);
+                }
+                assertTrue(slowLog.stream().anyMatch(l -> Double.parseDouble(l.replaceAll(".*queued ([0-9.]+) ms.*", "$1")) >= 290), slowLog.toString());
                 MethodHandlingTime query = recorded(times, 2);
                 assertEquals(2, query.getCalls());
                 assertTrue(query.getP50Us() >= 290_000, "first call: " + query);
@@ -91,6 +104,18 @@ class HandlingTimesTest {
                 channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             }
         }
+    }
+
+    /** A call's close is seen by the tracer on a transport thread, just after the client's answer. */
+    private static boolean waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > until) {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return true;
     }
 
     /** Snapshots with reset while calls end on other threads: every call is counted exactly once. */
