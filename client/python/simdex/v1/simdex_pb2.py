@@ -21,7 +21,7 @@ DESCRIPTOR = _descriptor.FileDescriptor(
   name='simdex/v1/simdex.proto',
   package='simdex.v1',
   syntax='proto3',
-  serialized_pb=_b('\n\x16simdex/v1/simdex.proto\x12\tsimdex.v1\x1a\x1egoogle/protobuf/wrappers.proto\"H\n\x08\x44ocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\x15\n\x0b\x66ingerprint\x18\x02 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x03 \x01(\tH\x00\x42\t\n\x07\x63ontent\"9\n\x05Probe\x12\x15\n\x0b\x66ingerprint\x18\x01 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x42\t\n\x07\x63ontent\"N\n\x05Match\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08\x64istance\x18\x03 \x01(\r\x12\x12\n\nsimilarity\x18\x04 \x01(\x02\"\xd6\x04\n\x12\x43ollectionSettings\x12\x32\n\x0cmax_distance\x18\x01 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12-\n\x0ctokenization\x18\x02 \x01(\x0e\x32\x17.simdex.v1.Tokenization\x12\'\n\tweighting\x18\x03 \x01(\x0e\x32\x14.simdex.v1.Weighting\x12\x12\n\nngram_size\x18\x04 \x01(\r\x12\x17\n\x0fkeep_stop_words\x18\x05 \x01(\x08\x12\x33\n\x03idf\x18\x06 \x03(\x0b\x32&.simdex.v1.CollectionSettings.IdfEntry\x12\x19\n\x11retention_seconds\x18\x07 \x01(\x04\x12\x1a\n\x12generation_seconds\x18\x08 \x01(\x04\x12\x30\n\nshort_text\x18\t \x01(\x0b\x32\x1c.simdex.v1.ShortTextSettings\x12)\n\x06sketch\x18\n \x01(\x0b\x32\x19.simdex.v1.SketchSettings\x12(\n\nhan_tokens\x18\x0b \x01(\x0e\x32\x14.simdex.v1.HanTokens\x12(\n\nstop_words\x18\x0c \x01(\x0e\x32\x14.simdex.v1.StopWords\x12>\n\x11short_fingerprint\x18\r \x01(\x0b\x32#.simdex.v1.ShortFingerprintSettings\x1a*\n\x08IdfEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"~\n\x11ShortTextSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x11\n\tmax_chars\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x14\n\x0cshingle_size\x18\x05 \x01(\r\"\x8b\x01\n\x0eSketchSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmin_jaccard\x18\x02 \x01(\x01\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x1f\n\x17wide_candidate_distance\x18\x04 \x01(\r\x12\x16\n\x0ewide_max_words\x18\x05 \x01(\r\"\xa4\x01\n\x18ShortFingerprintSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmax_letters\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x31\n\x06\x62locks\x18\x05 \x01(\x0e\x32!.simdex.v1.ShortFingerprintBlocks\"h\n\x0e\x43ollectionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x17\n\x0f\x63reated_unix_ms\x18\x02 \x01(\x03\x12/\n\x08settings\x18\x03 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"X\n\x17\x43reateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12/\n\x08settings\x18\x02 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"Z\n\x18\x43reateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"\'\n\x17\x44\x65leteCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"+\n\x18\x44\x65leteCollectionResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"\x18\n\x16ListCollectionsRequest\"I\n\x17ListCollectionsResponse\x12.\n\x0b\x63ollections\x18\x01 \x03(\x0b\x32\x19.simdex.v1.CollectionInfo\"K\n\rInsertRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"\"\n\x0eInsertResponse\x12\x10\n\x08inserted\x18\x01 \x01(\r\"\x87\x01\n\x0cQueryRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12 \n\x06probes\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Probe\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\\\n\x0bQueryResult\x12\x13\n\x0b\x66ingerprint\x18\x01 \x01(\x06\x12!\n\x07matches\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x03 \x01(\x04\"8\n\rQueryResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.QueryResult\"\x8d\x01\n\x0c\x44\x65\x64upRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\xa3\x01\n\x0b\x44\x65\x64upResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08inserted\x18\x03 \x01(\x08\x12$\n\nduplicates\x18\x04 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x07 \x01(\x04\x12\x12\n\nknown_text\x18\x06 \x01(\x08\x12\x10\n\x08sequence\x18\x05 \x01(\x04\"8\n\rDedupResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.DedupResult\"0\n\rDeleteRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\"4\n\x0e\x44\x65leteResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\r\x12\x11\n\tnot_found\x18\x02 \x01(\r\"M\n\x0f\x42ulkLoadRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"5\n\x10\x42ulkLoadResponse\x12\x10\n\x08inserted\x18\x01 \x01(\x04\x12\x0f\n\x07\x62\x61tches\x18\x02 \x01(\x04\"7\n\x12\x46ingerprintRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\r\n\x05texts\x18\x02 \x03(\t\"+\n\x13\x46ingerprintResponse\x12\x14\n\x0c\x66ingerprints\x18\x01 \x03(\x06\"\"\n\x0cStatsRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\"\x9c\x01\n\rStatsResponse\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x11\n\tdocuments\x18\x02 \x01(\x04\x12\x14\n\x0c\x66ingerprints\x18\x03 \x01(\x04\x12\x0e\n\x06shards\x18\x04 \x01(\r\x12\x13\n\x0btable_bytes\x18\x05 \x01(\x04\x12\x11\n\tdoc_bytes\x18\x06 \x01(\x04\x12\x16\n\x0e\x62ucket_entries\x18\x07 \x01(\x04\"i\n\x10\x43heckUrlsRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\x12\x0c\n\x04urls\x18\x02 \x03(\t\x12\x13\n\x0bttl_seconds\x18\x03 \x01(\x04\x12\x12\n\ncheck_only\x18\x04 \x01(\x08\x12\x11\n\tcanonical\x18\x05 \x01(\x08\"6\n\x11\x43heckUrlsResponse\x12\x0e\n\x06is_new\x18\x01 \x03(\x08\x12\x11\n\tnew_count\x18\x02 \x01(\r\" \n\x11\x44ropUrlJobRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\"%\n\x12\x44ropUrlJobResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"%\n\x14HandlingTimesRequest\x12\r\n\x05reset\x18\x01 \x01(\x08\"\xe1\x01\n\x12MethodHandlingTime\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\r\n\x05\x63\x61lls\x18\x02 \x01(\x04\x12\x0e\n\x06p50_us\x18\x03 \x01(\x01\x12\x0e\n\x06p90_us\x18\x04 \x01(\x01\x12\x0e\n\x06p99_us\x18\x05 \x01(\x01\x12\x0f\n\x07p999_us\x18\x06 \x01(\x01\x12\x0e\n\x06max_us\x18\x07 \x01(\x01\x12\x15\n\rqueued_p50_us\x18\x08 \x01(\x01\x12\x15\n\rqueued_p99_us\x18\t \x01(\x01\x12\x16\n\x0equeued_p999_us\x18\n \x01(\x01\x12\x15\n\rqueued_max_us\x18\x0b \x01(\x01\"G\n\x15HandlingTimesResponse\x12.\n\x07methods\x18\x01 \x03(\x0b\x32\x1d.simdex.v1.MethodHandlingTime*H\n\x0cTokenization\x12\x1c\n\x18TOKENIZATION_UNSPECIFIED\x10\x00\x12\t\n\x05WORDS\x10\x01\x12\x0f\n\x0b\x43HAR_NGRAMS\x10\x02*L\n\tHanTokens\x12\x1a\n\x16HAN_TOKENS_UNSPECIFIED\x10\x00\x12\x0f\n\x0bHANLP_WORDS\x10\x01\x12\x12\n\x0eHAN_CHARACTERS\x10\x02*Q\n\tStopWords\x12\x1a\n\x16STOP_WORDS_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x44ROP_STOP_WORDS\x10\x01\x12\x13\n\x0fKEEP_STOP_WORDS\x10\x02*q\n\x16ShortFingerprintBlocks\x12(\n$SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED\x10\x00\x12\x15\n\x11WHOLE_TEXT_BLOCKS\x10\x01\x12\x16\n\x12PARTITIONED_BLOCKS\x10\x02*:\n\tWeighting\x12\x19\n\x15WEIGHTING_UNSPECIFIED\x10\x00\x12\x06\n\x02TF\x10\x01\x12\n\n\x06TF_IDF\x10\x02\x32\xca\x07\n\x06Simdex\x12[\n\x10\x43reateCollection\x12\".simdex.v1.CreateCollectionRequest\x1a#.simdex.v1.CreateCollectionResponse\x12[\n\x10\x44\x65leteCollection\x12\".simdex.v1.DeleteCollectionRequest\x1a#.simdex.v1.DeleteCollectionResponse\x12X\n\x0fListCollections\x12!.simdex.v1.ListCollectionsRequest\x1a\".simdex.v1.ListCollectionsResponse\x12=\n\x06Insert\x12\x18.simdex.v1.InsertRequest\x1a\x19.simdex.v1.InsertResponse\x12:\n\x05Query\x12\x17.simdex.v1.QueryRequest\x1a\x18.simdex.v1.QueryResponse\x12:\n\x05\x44\x65\x64up\x12\x17.simdex.v1.DedupRequest\x1a\x18.simdex.v1.DedupResponse\x12=\n\x06\x44\x65lete\x12\x18.simdex.v1.DeleteRequest\x1a\x19.simdex.v1.DeleteResponse\x12\x45\n\x08\x42ulkLoad\x12\x1a.simdex.v1.BulkLoadRequest\x1a\x1b.simdex.v1.BulkLoadResponse(\x01\x12L\n\x0b\x46ingerprint\x12\x1d.simdex.v1.FingerprintRequest\x1a\x1e.simdex.v1.FingerprintResponse\x12:\n\x05Stats\x12\x17.simdex.v1.StatsRequest\x1a\x18.simdex.v1.StatsResponse\x12\x46\n\tCheckUrls\x12\x1b.simdex.v1.CheckUrlsRequest\x1a\x1c.simdex.v1.CheckUrlsResponse\x12I\n\nDropUrlJob\x12\x1c.simdex.v1.DropUrlJobRequest\x1a\x1d.simdex.v1.DropUrlJobResponse\x12R\n\rHandlingTimes\x12\x1f.simdex.v1.HandlingTimesRequest\x1a .simdex.v1.HandlingTimesResponseB#\n\x12io.simdex.proto.v1B\x0bSimdexProtoP\x01\x62\x06proto3')
+  serialized_pb=_b('\n\x16simdex/v1/simdex.proto\x12\tsimdex.v1\x1a\x1egoogle/protobuf/wrappers.proto\"H\n\x08\x44ocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\x15\n\x0b\x66ingerprint\x18\x02 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x03 \x01(\tH\x00\x42\t\n\x07\x63ontent\"9\n\x05Probe\x12\x15\n\x0b\x66ingerprint\x18\x01 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x42\t\n\x07\x63ontent\"N\n\x05Match\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08\x64istance\x18\x03 \x01(\r\x12\x12\n\nsimilarity\x18\x04 \x01(\x02\"\xec\x04\n\x12\x43ollectionSettings\x12\x32\n\x0cmax_distance\x18\x01 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12-\n\x0ctokenization\x18\x02 \x01(\x0e\x32\x17.simdex.v1.Tokenization\x12\'\n\tweighting\x18\x03 \x01(\x0e\x32\x14.simdex.v1.Weighting\x12\x12\n\nngram_size\x18\x04 \x01(\r\x12\x17\n\x0fkeep_stop_words\x18\x05 \x01(\x08\x12\x33\n\x03idf\x18\x06 \x03(\x0b\x32&.simdex.v1.CollectionSettings.IdfEntry\x12\x19\n\x11retention_seconds\x18\x07 \x01(\x04\x12\x1a\n\x12generation_seconds\x18\x08 \x01(\x04\x12\x30\n\nshort_text\x18\t \x01(\x0b\x32\x1c.simdex.v1.ShortTextSettings\x12)\n\x06sketch\x18\n \x01(\x0b\x32\x19.simdex.v1.SketchSettings\x12(\n\nhan_tokens\x18\x0b \x01(\x0e\x32\x14.simdex.v1.HanTokens\x12(\n\nstop_words\x18\x0c \x01(\x0e\x32\x14.simdex.v1.StopWords\x12>\n\x11short_fingerprint\x18\r \x01(\x0b\x32#.simdex.v1.ShortFingerprintSettings\x12\x14\n\x0c\x62uilt_in_idf\x18\x0e \x01(\x08\x1a*\n\x08IdfEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"~\n\x11ShortTextSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x11\n\tmax_chars\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x14\n\x0cshingle_size\x18\x05 \x01(\r\"\x8b\x01\n\x0eSketchSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmin_jaccard\x18\x02 \x01(\x01\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x1f\n\x17wide_candidate_distance\x18\x04 \x01(\r\x12\x16\n\x0ewide_max_words\x18\x05 \x01(\r\"\xa4\x01\n\x18ShortFingerprintSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmax_letters\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x31\n\x06\x62locks\x18\x05 \x01(\x0e\x32!.simdex.v1.ShortFingerprintBlocks\"h\n\x0e\x43ollectionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x17\n\x0f\x63reated_unix_ms\x18\x02 \x01(\x03\x12/\n\x08settings\x18\x03 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"X\n\x17\x43reateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12/\n\x08settings\x18\x02 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"Z\n\x18\x43reateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"\'\n\x17\x44\x65leteCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"+\n\x18\x44\x65leteCollectionResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"\x18\n\x16ListCollectionsRequest\"I\n\x17ListCollectionsResponse\x12.\n\x0b\x63ollections\x18\x01 \x03(\x0b\x32\x19.simdex.v1.CollectionInfo\"K\n\rInsertRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"\"\n\x0eInsertResponse\x12\x10\n\x08inserted\x18\x01 \x01(\r\"\x87\x01\n\x0cQueryRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12 \n\x06probes\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Probe\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\\\n\x0bQueryResult\x12\x13\n\x0b\x66ingerprint\x18\x01 \x01(\x06\x12!\n\x07matches\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x03 \x01(\x04\"8\n\rQueryResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.QueryResult\"\x8d\x01\n\x0c\x44\x65\x64upRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\xa3\x01\n\x0b\x44\x65\x64upResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08inserted\x18\x03 \x01(\x08\x12$\n\nduplicates\x18\x04 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x07 \x01(\x04\x12\x12\n\nknown_text\x18\x06 \x01(\x08\x12\x10\n\x08sequence\x18\x05 \x01(\x04\"8\n\rDedupResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.DedupResult\"0\n\rDeleteRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\"4\n\x0e\x44\x65leteResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\r\x12\x11\n\tnot_found\x18\x02 \x01(\r\"M\n\x0f\x42ulkLoadRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"5\n\x10\x42ulkLoadResponse\x12\x10\n\x08inserted\x18\x01 \x01(\x04\x12\x0f\n\x07\x62\x61tches\x18\x02 \x01(\x04\"7\n\x12\x46ingerprintRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\r\n\x05texts\x18\x02 \x03(\t\"+\n\x13\x46ingerprintResponse\x12\x14\n\x0c\x66ingerprints\x18\x01 \x03(\x06\"\"\n\x0cStatsRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\"\x9c\x01\n\rStatsResponse\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x11\n\tdocuments\x18\x02 \x01(\x04\x12\x14\n\x0c\x66ingerprints\x18\x03 \x01(\x04\x12\x0e\n\x06shards\x18\x04 \x01(\r\x12\x13\n\x0btable_bytes\x18\x05 \x01(\x04\x12\x11\n\tdoc_bytes\x18\x06 \x01(\x04\x12\x16\n\x0e\x62ucket_entries\x18\x07 \x01(\x04\"i\n\x10\x43heckUrlsRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\x12\x0c\n\x04urls\x18\x02 \x03(\t\x12\x13\n\x0bttl_seconds\x18\x03 \x01(\x04\x12\x12\n\ncheck_only\x18\x04 \x01(\x08\x12\x11\n\tcanonical\x18\x05 \x01(\x08\"6\n\x11\x43heckUrlsResponse\x12\x0e\n\x06is_new\x18\x01 \x03(\x08\x12\x11\n\tnew_count\x18\x02 \x01(\r\" \n\x11\x44ropUrlJobRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\"%\n\x12\x44ropUrlJobResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"%\n\x14HandlingTimesRequest\x12\r\n\x05reset\x18\x01 \x01(\x08\"\xe1\x01\n\x12MethodHandlingTime\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\r\n\x05\x63\x61lls\x18\x02 \x01(\x04\x12\x0e\n\x06p50_us\x18\x03 \x01(\x01\x12\x0e\n\x06p90_us\x18\x04 \x01(\x01\x12\x0e\n\x06p99_us\x18\x05 \x01(\x01\x12\x0f\n\x07p999_us\x18\x06 \x01(\x01\x12\x0e\n\x06max_us\x18\x07 \x01(\x01\x12\x15\n\rqueued_p50_us\x18\x08 \x01(\x01\x12\x15\n\rqueued_p99_us\x18\t \x01(\x01\x12\x16\n\x0equeued_p999_us\x18\n \x01(\x01\x12\x15\n\rqueued_max_us\x18\x0b \x01(\x01\"G\n\x15HandlingTimesResponse\x12.\n\x07methods\x18\x01 \x03(\x0b\x32\x1d.simdex.v1.MethodHandlingTime*H\n\x0cTokenization\x12\x1c\n\x18TOKENIZATION_UNSPECIFIED\x10\x00\x12\t\n\x05WORDS\x10\x01\x12\x0f\n\x0b\x43HAR_NGRAMS\x10\x02*L\n\tHanTokens\x12\x1a\n\x16HAN_TOKENS_UNSPECIFIED\x10\x00\x12\x0f\n\x0bHANLP_WORDS\x10\x01\x12\x12\n\x0eHAN_CHARACTERS\x10\x02*Q\n\tStopWords\x12\x1a\n\x16STOP_WORDS_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x44ROP_STOP_WORDS\x10\x01\x12\x13\n\x0fKEEP_STOP_WORDS\x10\x02*q\n\x16ShortFingerprintBlocks\x12(\n$SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED\x10\x00\x12\x15\n\x11WHOLE_TEXT_BLOCKS\x10\x01\x12\x16\n\x12PARTITIONED_BLOCKS\x10\x02*:\n\tWeighting\x12\x19\n\x15WEIGHTING_UNSPECIFIED\x10\x00\x12\x06\n\x02TF\x10\x01\x12\n\n\x06TF_IDF\x10\x02\x32\xca\x07\n\x06Simdex\x12[\n\x10\x43reateCollection\x12\".simdex.v1.CreateCollectionRequest\x1a#.simdex.v1.CreateCollectionResponse\x12[\n\x10\x44\x65leteCollection\x12\".simdex.v1.DeleteCollectionRequest\x1a#.simdex.v1.DeleteCollectionResponse\x12X\n\x0fListCollections\x12!.simdex.v1.ListCollectionsRequest\x1a\".simdex.v1.ListCollectionsResponse\x12=\n\x06Insert\x12\x18.simdex.v1.InsertRequest\x1a\x19.simdex.v1.InsertResponse\x12:\n\x05Query\x12\x17.simdex.v1.QueryRequest\x1a\x18.simdex.v1.QueryResponse\x12:\n\x05\x44\x65\x64up\x12\x17.simdex.v1.DedupRequest\x1a\x18.simdex.v1.DedupResponse\x12=\n\x06\x44\x65lete\x12\x18.simdex.v1.DeleteRequest\x1a\x19.simdex.v1.DeleteResponse\x12\x45\n\x08\x42ulkLoad\x12\x1a.simdex.v1.BulkLoadRequest\x1a\x1b.simdex.v1.BulkLoadResponse(\x01\x12L\n\x0b\x46ingerprint\x12\x1d.simdex.v1.FingerprintRequest\x1a\x1e.simdex.v1.FingerprintResponse\x12:\n\x05Stats\x12\x17.simdex.v1.StatsRequest\x1a\x18.simdex.v1.StatsResponse\x12\x46\n\tCheckUrls\x12\x1b.simdex.v1.CheckUrlsRequest\x1a\x1c.simdex.v1.CheckUrlsResponse\x12I\n\nDropUrlJob\x12\x1c.simdex.v1.DropUrlJobRequest\x1a\x1d.simdex.v1.DropUrlJobResponse\x12R\n\rHandlingTimes\x12\x1f.simdex.v1.HandlingTimesRequest\x1a .simdex.v1.HandlingTimesResponseB#\n\x12io.simdex.proto.v1B\x0bSimdexProtoP\x01\x62\x06proto3')
   ,
   dependencies=[google_dot_protobuf_dot_wrappers__pb2.DESCRIPTOR,])
 
@@ -46,8 +46,8 @@ _TOKENIZATION = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=3677,
-  serialized_end=3749,
+  serialized_start=3699,
+  serialized_end=3771,
 )
 _sym_db.RegisterEnumDescriptor(_TOKENIZATION)
 
@@ -73,8 +73,8 @@ _HANTOKENS = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=3751,
-  serialized_end=3827,
+  serialized_start=3773,
+  serialized_end=3849,
 )
 _sym_db.RegisterEnumDescriptor(_HANTOKENS)
 
@@ -100,8 +100,8 @@ _STOPWORDS = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=3829,
-  serialized_end=3910,
+  serialized_start=3851,
+  serialized_end=3932,
 )
 _sym_db.RegisterEnumDescriptor(_STOPWORDS)
 
@@ -127,8 +127,8 @@ _SHORTFINGERPRINTBLOCKS = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=3912,
-  serialized_end=4025,
+  serialized_start=3934,
+  serialized_end=4047,
 )
 _sym_db.RegisterEnumDescriptor(_SHORTFINGERPRINTBLOCKS)
 
@@ -154,8 +154,8 @@ _WEIGHTING = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=4027,
-  serialized_end=4085,
+  serialized_start=4049,
+  serialized_end=4107,
 )
 _sym_db.RegisterEnumDescriptor(_WEIGHTING)
 
@@ -352,8 +352,8 @@ _COLLECTIONSETTINGS_IDFENTRY = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=839,
-  serialized_end=881,
+  serialized_start=861,
+  serialized_end=903,
 )
 
 _COLLECTIONSETTINGS = _descriptor.Descriptor(
@@ -454,6 +454,13 @@ _COLLECTIONSETTINGS = _descriptor.Descriptor(
       message_type=None, enum_type=None, containing_type=None,
       is_extension=False, extension_scope=None,
       options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='built_in_idf', full_name='simdex.v1.CollectionSettings.built_in_idf', index=13,
+      number=14, type=8, cpp_type=7, label=1,
+      has_default_value=False, default_value=False,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
   ],
   extensions=[
   ],
@@ -467,7 +474,7 @@ _COLLECTIONSETTINGS = _descriptor.Descriptor(
   oneofs=[
   ],
   serialized_start=283,
-  serialized_end=881,
+  serialized_end=903,
 )
 
 
@@ -525,8 +532,8 @@ _SHORTTEXTSETTINGS = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=883,
-  serialized_end=1009,
+  serialized_start=905,
+  serialized_end=1031,
 )
 
 
@@ -584,8 +591,8 @@ _SKETCHSETTINGS = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1012,
-  serialized_end=1151,
+  serialized_start=1034,
+  serialized_end=1173,
 )
 
 
@@ -643,8 +650,8 @@ _SHORTFINGERPRINTSETTINGS = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1154,
-  serialized_end=1318,
+  serialized_start=1176,
+  serialized_end=1340,
 )
 
 
@@ -688,8 +695,8 @@ _COLLECTIONINFO = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1320,
-  serialized_end=1424,
+  serialized_start=1342,
+  serialized_end=1446,
 )
 
 
@@ -726,8 +733,8 @@ _CREATECOLLECTIONREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1426,
-  serialized_end=1514,
+  serialized_start=1448,
+  serialized_end=1536,
 )
 
 
@@ -764,8 +771,8 @@ _CREATECOLLECTIONRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1516,
-  serialized_end=1606,
+  serialized_start=1538,
+  serialized_end=1628,
 )
 
 
@@ -795,8 +802,8 @@ _DELETECOLLECTIONREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1608,
-  serialized_end=1647,
+  serialized_start=1630,
+  serialized_end=1669,
 )
 
 
@@ -826,8 +833,8 @@ _DELETECOLLECTIONRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1649,
-  serialized_end=1692,
+  serialized_start=1671,
+  serialized_end=1714,
 )
 
 
@@ -850,8 +857,8 @@ _LISTCOLLECTIONSREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1694,
-  serialized_end=1718,
+  serialized_start=1716,
+  serialized_end=1740,
 )
 
 
@@ -881,8 +888,8 @@ _LISTCOLLECTIONSRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1720,
-  serialized_end=1793,
+  serialized_start=1742,
+  serialized_end=1815,
 )
 
 
@@ -919,8 +926,8 @@ _INSERTREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1795,
-  serialized_end=1870,
+  serialized_start=1817,
+  serialized_end=1892,
 )
 
 
@@ -950,8 +957,8 @@ _INSERTRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1872,
-  serialized_end=1906,
+  serialized_start=1894,
+  serialized_end=1928,
 )
 
 
@@ -1002,8 +1009,8 @@ _QUERYREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1909,
-  serialized_end=2044,
+  serialized_start=1931,
+  serialized_end=2066,
 )
 
 
@@ -1047,8 +1054,8 @@ _QUERYRESULT = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2046,
-  serialized_end=2138,
+  serialized_start=2068,
+  serialized_end=2160,
 )
 
 
@@ -1078,8 +1085,8 @@ _QUERYRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2140,
-  serialized_end=2196,
+  serialized_start=2162,
+  serialized_end=2218,
 )
 
 
@@ -1130,8 +1137,8 @@ _DEDUPREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2199,
-  serialized_end=2340,
+  serialized_start=2221,
+  serialized_end=2362,
 )
 
 
@@ -1203,8 +1210,8 @@ _DEDUPRESULT = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2343,
-  serialized_end=2506,
+  serialized_start=2365,
+  serialized_end=2528,
 )
 
 
@@ -1234,8 +1241,8 @@ _DEDUPRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2508,
-  serialized_end=2564,
+  serialized_start=2530,
+  serialized_end=2586,
 )
 
 
@@ -1272,8 +1279,8 @@ _DELETEREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2566,
-  serialized_end=2614,
+  serialized_start=2588,
+  serialized_end=2636,
 )
 
 
@@ -1310,8 +1317,8 @@ _DELETERESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2616,
-  serialized_end=2668,
+  serialized_start=2638,
+  serialized_end=2690,
 )
 
 
@@ -1348,8 +1355,8 @@ _BULKLOADREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2670,
-  serialized_end=2747,
+  serialized_start=2692,
+  serialized_end=2769,
 )
 
 
@@ -1386,8 +1393,8 @@ _BULKLOADRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2749,
-  serialized_end=2802,
+  serialized_start=2771,
+  serialized_end=2824,
 )
 
 
@@ -1424,8 +1431,8 @@ _FINGERPRINTREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2804,
-  serialized_end=2859,
+  serialized_start=2826,
+  serialized_end=2881,
 )
 
 
@@ -1455,8 +1462,8 @@ _FINGERPRINTRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2861,
-  serialized_end=2904,
+  serialized_start=2883,
+  serialized_end=2926,
 )
 
 
@@ -1486,8 +1493,8 @@ _STATSREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2906,
-  serialized_end=2940,
+  serialized_start=2928,
+  serialized_end=2962,
 )
 
 
@@ -1559,8 +1566,8 @@ _STATSRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2943,
-  serialized_end=3099,
+  serialized_start=2965,
+  serialized_end=3121,
 )
 
 
@@ -1618,8 +1625,8 @@ _CHECKURLSREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3101,
-  serialized_end=3206,
+  serialized_start=3123,
+  serialized_end=3228,
 )
 
 
@@ -1656,8 +1663,8 @@ _CHECKURLSRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3208,
-  serialized_end=3262,
+  serialized_start=3230,
+  serialized_end=3284,
 )
 
 
@@ -1687,8 +1694,8 @@ _DROPURLJOBREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3264,
-  serialized_end=3296,
+  serialized_start=3286,
+  serialized_end=3318,
 )
 
 
@@ -1718,8 +1725,8 @@ _DROPURLJOBRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3298,
-  serialized_end=3335,
+  serialized_start=3320,
+  serialized_end=3357,
 )
 
 
@@ -1749,8 +1756,8 @@ _HANDLINGTIMESREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3337,
-  serialized_end=3374,
+  serialized_start=3359,
+  serialized_end=3396,
 )
 
 
@@ -1850,8 +1857,8 @@ _METHODHANDLINGTIME = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3377,
-  serialized_end=3602,
+  serialized_start=3399,
+  serialized_end=3624,
 )
 
 
@@ -1881,8 +1888,8 @@ _HANDLINGTIMESRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3604,
-  serialized_end=3675,
+  serialized_start=3626,
+  serialized_end=3697,
 )
 
 _DOCUMENT.oneofs_by_name['content'].fields.append(
@@ -2246,8 +2253,8 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   file=DESCRIPTOR,
   index=0,
   options=None,
-  serialized_start=4088,
-  serialized_end=5058,
+  serialized_start=4110,
+  serialized_end=5080,
   methods=[
   _descriptor.MethodDescriptor(
     name='CreateCollection',

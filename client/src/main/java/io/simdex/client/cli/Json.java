@@ -70,6 +70,7 @@ final class Json {
         o.addProperty("ngramSize", s.getNgramSize());
         o.addProperty("weighting", s.getWeighting().name());
         o.addProperty("idfTerms", s.getIdfCount());
+        o.addProperty("builtInIdf", s.getBuiltInIdf());
         o.addProperty("keepStopWords", s.getKeepStopWords());
         o.addProperty("hanTokens", SettingsOptions.hanTokens(s).name());
         o.addProperty("stopWords", SettingsOptions.stopWords(s).name());

@@ -37,6 +37,10 @@ final class SettingsOptions {
     @Option(names = "--idf", paramLabel = "FILE", description = "For tf-idf: a file of 'feature<TAB>idf' lines.")
     Path idf;
 
+    @Option(names = "--built-in-idf", description = "tf-idf with the built-in English and Chinese idf table (--idf entries replace"
+            + " its own); for words with han tokens characters.")
+    boolean builtInIdf;
+
     @Option(names = "--keep-stop-words", description = "Keep stop words as features (the server's default for new collections).")
     boolean keepStopWords;
 
@@ -159,6 +163,12 @@ final class SettingsOptions {
                 default -> throw new BadInputException("--weighting must be tf or tf-idf, was '" + weighting + "'");
             });
         }
+        if (builtInIdf) {
+            b.setBuiltInIdf(true);
+            if (weighting == null) {
+                b.setWeighting(Weighting.TF_IDF);
+            }
+        }
         if (idf != null) {
             readIdf(b);
         }
@@ -253,7 +263,9 @@ final class SettingsOptions {
         }
         b.append(stopWords(s) == StopWords.KEEP_STOP_WORDS ? " stop-words=kept" : " stop-words=dropped");
         b.append(' ').append(s.getWeighting().name().toLowerCase(Locale.ROOT).replace('_', '-'));
-        if (s.getIdfCount() > 0) {
+        if (s.getBuiltInIdf()) {
+            b.append("(built-in").append(s.getIdfCount() > 0 ? ", " + s.getIdfCount() + " terms given)" : ")");
+        } else if (s.getIdfCount() > 0) {
             b.append('(').append(s.getIdfCount()).append(" terms)");
         }
         if (s.hasShortText()) {

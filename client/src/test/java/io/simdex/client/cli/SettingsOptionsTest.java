@@ -54,6 +54,16 @@ class SettingsOptionsTest {
     }
 
     @Test
+    void builtInIdf_asksForTfIdf_unlessWeightingIsGiven_andIsDescribed() throws BadInputException {
+        CollectionSettings s = parse("--built-in-idf");
+        assertTrue(s.getBuiltInIdf());
+        assertEquals(Weighting.TF_IDF, s.getWeighting());
+        assertEquals(Weighting.TF, parse("--built-in-idf", "--weighting", "tf").getWeighting(), "the server judges what was asked");
+        assertTrue(SettingsOptions.describe(s).contains(" tf-idf(built-in)"), SettingsOptions.describe(s));
+        assertTrue(SettingsOptions.describe(s.toBuilder().putIdf("river", 2.0).build()).contains(" tf-idf(built-in, 1 terms given)"));
+    }
+
+    @Test
     void describe_sketchOn_shown_off_not() {
         CollectionSettings.Builder s = CollectionSettings.newBuilder();
         assertFalse(SettingsOptions.describe(s.setSketch(SketchSettings.newBuilder().setEnabled(false)).build()).contains("sketch"));

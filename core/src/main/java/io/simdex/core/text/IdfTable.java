@@ -82,6 +82,23 @@ public final class IdfTable {
     }
 
     /**
+     * This table with the idf of each term of {@code overrides} (keys normalised) replaced or
+     * added; unknown terms keep this table's idf.
+     *
+     * @throws IllegalArgumentException on an invalid idf, or two keys equal after normalisation
+     */
+    public IdfTable with(Map<String, ? extends Number> overrides) {
+        if (overrides.isEmpty()) {
+            return this;
+        }
+        Map<String, Double> given = new HashMap<>(overrides.size() * 2);
+        overrides.forEach((term, idf) -> put(given, term, idf.doubleValue(), "term \"" + term + "\""));
+        Map<String, Double> table = new HashMap<>(idfByTerm);
+        table.putAll(given);
+        return new IdfTable(Map.copyOf(table), unknownIdf);
+    }
+
+    /**
      * Reads {@code term<TAB>idf} lines as UTF-8; see {@link #read(Reader)}. Does not close the stream.
      *
      * @throws IllegalArgumentException on a malformed line, an invalid idf or a repeated term

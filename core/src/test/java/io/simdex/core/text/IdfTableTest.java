@@ -110,4 +110,18 @@ class IdfTableTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> IdfTable.read(new StringReader(text)));
         assertEquals(message, e.getMessage());
     }
+
+    @Test
+    void with_replacesAndAddsTerms_normalised_andKeepsTheUnknownIdf() {
+        IdfTable base = IdfTable.of(Map.of("river", 2.0, "dam", 3.0), 5.0);
+        IdfTable given = base.with(Map.of("RIVER", 0.5, "weir", 4.0));
+        assertEquals(0.5, given.idf("river"));
+        assertEquals(3.0, given.idf("dam"));
+        assertEquals(4.0, given.idf("weir"));
+        assertEquals(5.0, given.idf("anything else"));
+        assertEquals(2.0, base.idf("river"), "the table itself is unchanged");
+        assertSame(base, base.with(Map.of()));
+        assertThrows(IllegalArgumentException.class, () -> base.with(Map.of("river", -1.0)));
+        assertThrows(IllegalArgumentException.class, () -> base.with(Map.of("Weir", 1.0, "weir", 2.0)));
+    }
 }

@@ -149,6 +149,13 @@ public final class CollectionSettingsRules {
         if (!s.getIdfMap().isEmpty() && b.getWeighting() != Weighting.TF_IDF) {
             throw Validation.invalid("settings.idf is given but weighting is " + b.getWeighting() + ", not TF_IDF");
         }
+        if (s.getBuiltInIdf() && b.getWeighting() != Weighting.TF_IDF) {
+            throw Validation.invalid("settings.built_in_idf needs weighting TF_IDF, not " + b.getWeighting());
+        }
+        if (s.getBuiltInIdf() && (b.getTokenization() != Tokenization.WORDS || b.getHanTokens() != io.simdex.proto.v1.HanTokens.HAN_CHARACTERS)) {
+            throw Validation.invalid("settings.built_in_idf needs tokenization WORDS and han_tokens HAN_CHARACTERS (the built-in"
+                    + " table's features), not " + b.getTokenization() + " and " + b.getHanTokens());
+        }
         for (Map.Entry<String, Double> e : s.getIdfMap().entrySet()) {
             if (!(e.getValue() >= 0) || e.getValue().isInfinite()) {
                 throw Validation.invalid("settings.idf['" + e.getKey() + "'] = " + e.getValue() + " is not a finite number >= 0");
@@ -432,6 +439,9 @@ public final class CollectionSettingsRules {
         HanTokens han = s.getHanTokens() == io.simdex.proto.v1.HanTokens.HAN_CHARACTERS ? HanTokens.CHARACTERS : HanTokens.DICTIONARY_WORDS;
         if (s.getWeighting() == Weighting.TF_IDF) {
             TextSettings ts = new TextSettings(tokenization, io.simdex.core.text.Weighting.TF_IDF, shingle, dropStopWords, han);
+            if (s.getBuiltInIdf()) {
+                return TextFingerprinter.of(ts, IdfTable.builtIn().with(s.getIdfMap()));
+            }
             if (s.getIdfMap().isEmpty()) {
                 return TextFingerprinter.of(ts);
             }

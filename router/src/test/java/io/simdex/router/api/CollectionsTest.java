@@ -18,6 +18,10 @@ import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.Tokenization;
 import io.simdex.proto.v1.Weighting;
+import io.simdex.core.text.HanTokens;
+import io.simdex.core.text.IdfTable;
+import io.simdex.core.text.TextFingerprinter;
+import io.simdex.core.text.TextSettings;
 import io.simdex.router.ManualClock;
 import io.simdex.router.TestServer;
 import org.junit.jupiter.api.Test;
@@ -160,6 +164,43 @@ class CollectionsTest {
             assertEquals(0, s.stub().query(QueryRequest.newBuilder().setCollection("gone").addProbes(Probe.newBuilder().setFingerprint(1L)).build())
                     .getResults(0).getMatchesCount());
             assertEquals(1, s.stub().stats(StatsRequest.getDefaultInstance()).getDocuments(), "other collections untouched");
+        }
+    }
+
+    /** The built-in idf table weighs a collection's SimHash, entries given replace its own, and it needs the table's features. */
+    @Test
+    void builtInIdf_weighsByTheBuiltInTable_withGivenEntriesOnTop() throws Exception {
+        // Longer than 300 letters: SimHash, which weighting shapes (shorter texts get a MinHash fingerprint).
+        String text = "The harbour authority closed the northern quay after the storm damaged its cranes; 港口管理局关闭了北码头. ".repeat(5);
+        TextSettings features = new TextSettings(io.simdex.core.text.Tokenization.WORDS, io.simdex.core.text.Weighting.TF_IDF, 1, false,
+                HanTokens.CHARACTERS);
+        long expected = TextFingerprinter.of(features, IdfTable.builtIn()).fingerprint(text);
+        long expectedGiven = TextFingerprinter.of(features, IdfTable.builtIn().with(java.util.Map.of("harbour", 9.0, "港", 0.0))).fingerprint(text);
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("idf").setSettings(
+                    CollectionSettings.newBuilder().setWeighting(Weighting.TF_IDF).setBuiltInIdf(true)).build());
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("given").setSettings(
+                    CollectionSettings.newBuilder().setWeighting(Weighting.TF_IDF).setBuiltInIdf(true).putIdf("harbour", 9.0).putIdf("港", 0.0)).build());
+            long tf = s.stub().fingerprint(FingerprintRequest.newBuilder().addTexts(text).build()).getFingerprints(0);
+            assertEquals(expected, s.stub().fingerprint(FingerprintRequest.newBuilder().setCollection("idf").addTexts(text).build()).getFingerprints(0));
+            assertEquals(expectedGiven, s.stub().fingerprint(FingerprintRequest.newBuilder().setCollection("given").addTexts(text).build()).getFingerprints(0));
+            assertNotEquals(tf, expected);
+            assertNotEquals(expected, expectedGiven);
+
+            for (CollectionSettings bad : List.of(
+                    CollectionSettings.newBuilder().setBuiltInIdf(true).build(),
+                    CollectionSettings.newBuilder().setBuiltInIdf(true).setWeighting(Weighting.TF_IDF).setTokenization(Tokenization.CHAR_NGRAMS).build(),
+                    CollectionSettings.newBuilder().setBuiltInIdf(true).setWeighting(Weighting.TF_IDF)
+                            .setHanTokens(io.simdex.proto.v1.HanTokens.HANLP_WORDS).build())) {
+                StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(
+                        CreateCollectionRequest.newBuilder().setName("bad").setSettings(bad).build()));
+                assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode(), bad.toString());
+                assertTrue(e.getStatus().getDescription().startsWith("settings.built_in_idf needs"), e.getStatus().getDescription());
+            }
+        }
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            assertEquals(expected, s.stub().fingerprint(FingerprintRequest.newBuilder().setCollection("idf").addTexts(text).build()).getFingerprints(0),
+                    "the setting is kept with the collection");
         }
     }
 
