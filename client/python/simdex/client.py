@@ -23,7 +23,7 @@ _SERVICE = "simdex.v1.Simdex"
 # simdex.proto: Insert, Delete, Query and CreateCollection are idempotent and Dedup is safe to
 # retry; reads are too. CheckUrls is not (a retry after a lost answer reports a URL the first
 # attempt recorded as seen), nor BulkLoad (a stream cannot be replayed from an iterable).
-_RETRIED = ["Insert", "Delete", "Query", "CreateCollection", "ListCollections", "Fingerprint", "Stats"]
+_RETRIED = ["Insert", "Delete", "Query", "Lookup", "CreateCollection", "ListCollections", "Fingerprint", "Stats"]
 _RETRY = {"initialBackoff": "0.1s", "maxBackoff": "2s", "backoffMultiplier": 2}
 # gRPC retries only calls whose request fits its retry buffer (256 KB unless set); the server
 # takes messages up to 16 MiB, so any request it could accept can be retried.
@@ -212,6 +212,13 @@ class Client:
         batches = self._each_batch(urls, str, lambda b: self._call("CheckUrls", pb.CheckUrlsRequest(
             job=job, urls=b, ttl_seconds=ttl_seconds, check_only=check_only, canonical=canonical), timeout).is_new)
         return [n for is_new in batches for n in is_new]
+
+    def lookup(self, ids: Iterable[str], collection: str = "", timeout: Optional[float] = None) -> List[Optional[int]]:
+        """Parallel to ``ids``: the fingerprint each id is stored with, or None where it is not
+        stored (within the collection's retention window)."""
+        batches = self._each_batch(ids, str, lambda b: self._call("Lookup", pb.LookupRequest(
+            collection=collection, ids=b), timeout).results)
+        return [r.fingerprint if r.found else None for results in batches for r in results]
 
     def drop_url_job(self, job: str, timeout: Optional[float] = None) -> bool:
         """Forgets a job's URL seen-set; True if it existed."""

@@ -95,6 +95,12 @@ def test_checkUrls_canonical_spellingsOfOneAddressAreOneUrl(client):
     assert client.check_urls(job, ["https://a.cn/2"], canonical=True) == [True]
 
 
+def test_lookup_storedIdsWithTheirFingerprints_othersNone(client, collection):
+    client.insert([("l1", 0x0123456789abcdef)], collection)
+
+    assert client.lookup(["l1", "missing"], collection) == [0x0123456789abcdef, None]
+
+
 def test_createCollection_twiceWithSameSettings_secondNotCreated(client):
     name = "py_" + uuid.uuid4().hex[:12]
 

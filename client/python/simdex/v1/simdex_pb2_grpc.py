@@ -49,6 +49,11 @@ class SimdexStub(object):
         request_serializer=simdex_dot_v1_dot_simdex__pb2.DeleteRequest.SerializeToString,
         response_deserializer=simdex_dot_v1_dot_simdex__pb2.DeleteResponse.FromString,
         )
+    self.Lookup = channel.unary_unary(
+        '/simdex.v1.Simdex/Lookup',
+        request_serializer=simdex_dot_v1_dot_simdex__pb2.LookupRequest.SerializeToString,
+        response_deserializer=simdex_dot_v1_dot_simdex__pb2.LookupResponse.FromString,
+        )
     self.BulkLoad = channel.stream_unary(
         '/simdex.v1.Simdex/BulkLoad',
         request_serializer=simdex_dot_v1_dot_simdex__pb2.BulkLoadRequest.SerializeToString,
@@ -151,6 +156,15 @@ class SimdexServicer(object):
     context.set_details('Method not implemented!')
     raise NotImplementedError('Method not implemented!')
 
+  def Lookup(self, request, context):
+    """Whether each id is stored, and with which fingerprint: a crawler that fetched a page again
+    compares the new fingerprint with the one stored under its URL. Within the collection's
+    retention window; unknown ids are answered found = false, not an error.
+    """
+    context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+    context.set_details('Method not implemented!')
+    raise NotImplementedError('Method not implemented!')
+
   def BulkLoad(self, request_iterator, context):
     """Bulk load: a stream of batches, one response when the client closes the stream.
     Batch mode: the server makes documents findable by Query and Dedup a window at a time
@@ -238,6 +252,11 @@ def add_SimdexServicer_to_server(servicer, server):
           servicer.Delete,
           request_deserializer=simdex_dot_v1_dot_simdex__pb2.DeleteRequest.FromString,
           response_serializer=simdex_dot_v1_dot_simdex__pb2.DeleteResponse.SerializeToString,
+      ),
+      'Lookup': grpc.unary_unary_rpc_method_handler(
+          servicer.Lookup,
+          request_deserializer=simdex_dot_v1_dot_simdex__pb2.LookupRequest.FromString,
+          response_serializer=simdex_dot_v1_dot_simdex__pb2.LookupResponse.SerializeToString,
       ),
       'BulkLoad': grpc.stream_unary_rpc_method_handler(
           servicer.BulkLoad,

@@ -17,6 +17,7 @@ import io.simdex.proto.v1.StatsRequest;
 import java.util.ArrayList;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -213,6 +214,16 @@ public final class SimdexClient implements AutoCloseable {
                     Integer.toUnsignedLong(r.getDeleted()), Integer.toUnsignedLong(r.getNotFound())));
         }
         return total;
+    }
+
+    /**
+     * Whether each id is stored and with which fingerprint, in order: a page fetched again can be
+     * compared with what is stored under its URL. Unknown ids are answered, not an error.
+     */
+    public List<Stored> lookup(String collection, List<String> ids) {
+        return inBatches(ids, batch -> stub().lookup(io.simdex.proto.v1.LookupRequest.newBuilder().setCollection(name(collection))
+                .addAllIds(batch).build()).getResultsList().stream()
+                .map(r -> new Stored(r.getId(), r.getFound() ? OptionalLong.of(r.getFingerprint()) : OptionalLong.empty())).toList());
     }
 
     /** The fingerprint of each text, in order, as Insert would compute it. Stores nothing. */

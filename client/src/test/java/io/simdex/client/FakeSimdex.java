@@ -21,6 +21,8 @@ import io.simdex.proto.v1.FingerprintResponse;
 import io.simdex.proto.v1.InsertRequest;
 import io.simdex.proto.v1.InsertResponse;
 import io.simdex.proto.v1.ListCollectionsRequest;
+import io.simdex.proto.v1.LookupRequest;
+import io.simdex.proto.v1.LookupResponse;
 import io.simdex.proto.v1.ListCollectionsResponse;
 import io.simdex.proto.v1.Match;
 import io.simdex.proto.v1.Probe;
@@ -179,6 +181,19 @@ public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
                 deleted += docs.remove(id) != null ? 1 : 0;
             }
             return DeleteResponse.newBuilder().setDeleted(deleted).setNotFound(req.getIdsCount() - deleted).build();
+        });
+    }
+
+    @Override
+    public void lookup(LookupRequest req, StreamObserver<LookupResponse> obs) {
+        answer(obs, () -> {
+            Map<String, Long> docs = collection(req.getCollection(), req.getIdsCount());
+            LookupResponse.Builder r = LookupResponse.newBuilder();
+            for (String id : req.getIdsList()) {
+                Long fp = docs.get(id);
+                r.addResultsBuilder().setId(id).setFound(fp != null).setFingerprint(fp == null ? 0 : fp);
+            }
+            return r.build();
         });
     }
 

@@ -109,6 +109,7 @@ class ReadmeTourIT {
         // a1, f1 and the two loaded documents; f2 was a duplicate.
         expect("ops/bin/simdex stats", printsMatching(
                 "collection: +default\ndocuments: +4\nfingerprints: +4\nshards: +4\n(?s).*"));
+        expect("ops/bin/simdex lookup f1 a2", printsExactly("f1\t0123456789abcdef\na2\tnot stored\n"));
         expect("ops/bin/simdex delete a1 a2", printsExactly("deleted 1 document(s) from default, 1 not found\n"));
         expect("ops/bin/simdex handling-times", ReadmeTourIT::checkHandlingTimes);
         expect("ops/bin/simdex --help", ReadmeTourIT::checkHelp);

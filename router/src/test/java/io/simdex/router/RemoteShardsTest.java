@@ -55,6 +55,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -295,6 +296,16 @@ class RemoteShardsTest {
             String[] ids = ids(fps.length);
             insertInBatches(index, ids, fps, 2_000);
             assertExact(index, fps, ids, rnd);
+
+            // Lookup by id through the replica sets: every stored id with its fingerprint, an unknown one not found.
+            String[] asked = java.util.Arrays.copyOf(ids, ids.length + 1);
+            asked[ids.length] = "never-stored";
+            io.simdex.router.shard.Bound bound = index.lookup("c", Window.FOREVER, asked);
+            for (int i = 0; i < ids.length; i++) {
+                assertTrue(bound.found()[i], ids[i]);
+                assertEquals(fps[i], bound.fingerprints()[i], ids[i]);
+            }
+            assertFalse(bound.found()[ids.length]);
         }
     }
 

@@ -595,6 +595,24 @@ public final class ShardNode implements Closeable {
     }
 
     /**
+     * The fingerprint each of {@code ids} is bound to in the newest of {@code generations} that
+     * binds it, in {@code fps}; {@code found[i]} false where none does.
+     */
+    public void fingerprintsOf(String collection, long[] generations, String[] ids, long[] fps, boolean[] found) {
+        CollectionGenerations c = collection(collection);
+        for (int i = 0; i < ids.length; i++) {
+            for (int g = generations.length - 1; g >= 0 && !found[i]; g--) {
+                CollectionStore store = c.existing(generations[g]);
+                OptionalLong fp = store == null ? OptionalLong.empty() : store.docs().fingerprintOf(ids[i]);
+                if (fp.isPresent()) {
+                    fps[i] = fp.getAsLong();
+                    found[i] = true;
+                }
+            }
+        }
+    }
+
+    /**
      * The packed sketch kept for {@code fp} in {@code generation} (at the owner of its
      * {@link io.simdex.server.store.FingerprintSketch#key}); null if none: {@link #getTexts} of
      * that key without the string forms, for queries in this process.

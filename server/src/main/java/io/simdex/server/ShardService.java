@@ -48,6 +48,8 @@ import io.simdex.proto.v1.ShardSettleRequest;
 import io.simdex.proto.v1.ShardStatsRequest;
 import io.simdex.proto.v1.ShardStatsResponse;
 import io.simdex.proto.v1.ShardSweepUrlsRequest;
+import io.simdex.proto.v1.ShardLookupIdsRequest;
+import io.simdex.proto.v1.ShardLookupIdsResponse;
 import io.simdex.proto.v1.ShardTextsRequest;
 import io.simdex.proto.v1.ShardTextsResponse;
 import io.simdex.proto.v1.ShardUnlockRequest;
@@ -70,7 +72,7 @@ import static io.simdex.server.Calls.invalid;
 /**
  * The shard data plane over gRPC (shard.proto's {@code Shard}): checks the request's shape, then
  * calls the {@link ShardNode}. While the {@link NodeState} says the node is not readable, the
- * reads (Probe, ResolveIds, GetTexts, LookupContent) fail with UNAVAILABLE and everything else
+ * reads (Probe, ResolveIds, GetTexts, LookupIds, LookupContent) fail with UNAVAILABLE and everything else
  * works; the placement epoch is enforced by {@link EpochFence}, see {@link #withFence}. Moves,
  * the epoch and node status are {@link ShardControlService}'s, on the same port.
  */
@@ -365,6 +367,22 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
             ShardTextsResponse.Builder b = ShardTextsResponse.newBuilder();
             for (String t : texts) {
                 b.addPresent(t != null).addTexts(t == null ? "" : t);
+            }
+            return b.build();
+        });
+    }
+
+    @Override
+    public void lookupIds(ShardLookupIdsRequest req, StreamObserver<ShardLookupIdsResponse> out) {
+        answer(out, () -> {
+            requireReadable();
+            String[] ids = req.getIdsList().toArray(new String[0]);
+            long[] fps = new long[ids.length];
+            boolean[] found = new boolean[ids.length];
+            node.fingerprintsOf(collection(req.getCollection()), toArray(req.getGenerationsList()), ids, fps, found);
+            ShardLookupIdsResponse.Builder b = ShardLookupIdsResponse.newBuilder();
+            for (int i = 0; i < ids.length; i++) {
+                b.addFound(found[i]).addFingerprints(fps[i]);
             }
             return b.build();
         });

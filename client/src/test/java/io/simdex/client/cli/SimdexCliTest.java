@@ -218,6 +218,20 @@ class SimdexCliTest {
     }
 
     @Test
+    void lookup_printsEachIdsFingerprint_orThatItIsNotStored() {
+        fake.put("default", "a", 0xabL);
+
+        Run run = run("lookup", "a", "b");
+        assertEquals(0, run.exit, run.err);
+        assertEquals("a\t00000000000000ab\nb\tnot stored\n", run.out);
+
+        JsonObject json = JsonParser.parseString(run("lookup", "--json", "b", "a").out).getAsJsonObject();
+        assertEquals("{\"id\":\"b\",\"found\":false}", json.getAsJsonArray("ids").get(0).toString());
+        assertEquals("{\"id\":\"a\",\"found\":true,\"fingerprint\":\"00000000000000ab\"}", json.getAsJsonArray("ids").get(1).toString());
+        assertEquals(SimdexCli.EXIT_BAD_INPUT, run("lookup").exit);
+    }
+
+    @Test
     void delete_idsGivenAndFromAFile_countsTheOnesNotStored() throws Exception {
         assertEquals(0, run("insert", "--id", "a", "--fingerprint", "0x10").exit);
         assertEquals(0, run("insert", "--id", "b", "--fingerprint", "0x20").exit);

@@ -21,6 +21,8 @@ import io.simdex.proto.v1.DedupResult;
 import io.simdex.proto.v1.DeleteCollectionRequest;
 import io.simdex.proto.v1.DeleteCollectionResponse;
 import io.simdex.proto.v1.DeleteRequest;
+import io.simdex.proto.v1.LookupRequest;
+import io.simdex.proto.v1.LookupResponse;
 import io.simdex.proto.v1.DeleteResponse;
 import io.simdex.proto.v1.DropUrlJobRequest;
 import io.simdex.proto.v1.DropUrlJobResponse;
@@ -48,6 +50,7 @@ import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.RequestMarks;
 import io.simdex.router.shard.ShardEpochs;
 import io.simdex.router.metrics.RequestOutcomes;
+import io.simdex.router.shard.Bound;
 import io.simdex.router.transport.HandlingTimes;
 import io.simdex.server.store.NoRoomException;
 import io.simdex.server.store.DiskSpace;
@@ -327,14 +330,24 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     }
 
     @Override
+    public void lookup(LookupRequest req, StreamObserver<LookupResponse> out) {
+        answer(out, () -> {
+            Target c = existing(req.getCollection());
+            String[] ids = Validation.ids(req.getIdsList());
+            Bound bound = index().lookup(c.name(), c.window(), ids);
+            LookupResponse.Builder b = LookupResponse.newBuilder();
+            for (int i = 0; i < ids.length; i++) {
+                b.addResultsBuilder().setId(ids[i]).setFound(bound.found()[i]).setFingerprint(bound.fingerprints()[i]);
+            }
+            return b.build();
+        });
+    }
+
+    @Override
     public void delete(DeleteRequest req, StreamObserver<DeleteResponse> out) {
         answer(out, () -> {
             Target c = existing(req.getCollection());
-            int n = Validation.batch("ids", req.getIdsCount());
-            String[] ids = new String[n];
-            for (int i = 0; i < n; i++) {
-                ids[i] = Validation.id("ids", i, "", req.getIds(i));
-            }
+            String[] ids = Validation.ids(req.getIdsList());
             int distinct = (int) java.util.Arrays.stream(ids).distinct().count();
             int deleted = index().delete(c.name(), ids, c.keepsSketches());
             return DeleteResponse.newBuilder().setDeleted(deleted).setNotFound(distinct - deleted).build();

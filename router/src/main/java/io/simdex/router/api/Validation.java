@@ -112,6 +112,16 @@ public final class Validation {
         return id;
     }
 
+    /** A request's {@code ids}, 1..10,000 of them, each checked as {@link #id} checks it. */
+    static String[] ids(java.util.List<String> ids) {
+        int n = batch("ids", ids.size());
+        String[] out = new String[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = id("ids", i, "", ids.get(i));
+        }
+        return out;
+    }
+
     /** As {@link #text(String, String)} for element {@code index} of a list, named as in {@link #id(String, int, String, String)}. */
     static String text(String list, int index, String member, String text) {
         if (text.isBlank()) {

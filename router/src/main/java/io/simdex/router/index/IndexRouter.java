@@ -7,6 +7,7 @@ import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.Hamming;
 import io.simdex.router.crawl.ContentIndex;
 import io.simdex.router.crawl.SeenUrls;
+import io.simdex.router.shard.Bound;
 import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.NodeReads;
 import io.simdex.router.shard.Placement;
@@ -585,6 +586,21 @@ public final class IndexRouter implements AutoCloseable {
             detachAndUnindex(c, pick(previous.generation(), found), pick(previous.previous(), found), pick(idz, found), sketches);
         }
         return found.length;
+    }
+
+    /** The fingerprint each of {@code ids} is bound to in the window's newest generation that binds it. */
+    public Bound lookup(String c, Window w, String[] ids) {
+        Bound all = new Bound(new boolean[ids.length], new long[ids.length]);
+        Fanout f = Fanout.start();
+        f.toOwners(shards, ids.length, i -> placement.ownerOfId(ids[i]), (shard, group) -> shard.lookupIds(c, w.live(), pick(ids, group)),
+                (group, part) -> {
+                    for (int i = 0; i < group.length; i++) {
+                        all.found()[group[i]] = part.found()[i];
+                        all.fingerprints()[group[i]] = part.fingerprints()[i];
+                    }
+                });
+        f.await();
+        return all;
     }
 
     public Stats stats(String c, Window w) {

@@ -1,7 +1,7 @@
 package io.simdex.router.security;
 
 /**
- * What a token may do, each role including the one before it: {@link #READ} (Query, Stats,
+ * What a token may do, each role including the one before it: {@link #READ} (Query, Lookup, Stats,
  * Fingerprint, ListCollections), {@link #WRITE} (also Insert, Dedup, Delete, BulkLoad,
  * CheckUrls, DropUrlJob), {@link #ADMIN} (everything: collections, HandlingTimes and the
  * cluster's Admin service).

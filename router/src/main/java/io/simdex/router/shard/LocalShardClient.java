@@ -117,6 +117,16 @@ public class LocalShardClient implements ShardClient {
     }
 
     @Override
+    public CompletableFuture<Bound> lookupIds(String c, long[] gens, String[] ids) {
+        return run(() -> {
+            long[] fps = new long[ids.length];
+            boolean[] found = new boolean[ids.length];
+            node.fingerprintsOf(c, gens, ids, fps, found);
+            return new Bound(found, fps);
+        });
+    }
+
+    @Override
     public CompletableFuture<Found> lookupContent(String c, long[] gens, byte[][] hashes) {
         return run(() -> found(node.lookupContent(c, gens, hashes)));
     }

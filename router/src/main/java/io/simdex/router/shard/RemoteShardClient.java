@@ -35,6 +35,7 @@ import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.proto.v1.ShardSettleRequest;
 import io.simdex.proto.v1.ShardStatsRequest;
 import io.simdex.proto.v1.ShardSweepUrlsRequest;
+import io.simdex.proto.v1.ShardLookupIdsRequest;
 import io.simdex.proto.v1.ShardTextsRequest;
 import io.simdex.proto.v1.ShardUnlockRequest;
 import io.simdex.proto.v1.ShardWriteIdsRequest;
@@ -468,6 +469,20 @@ public final class RemoteShardClient implements ShardClient {
     public CompletableFuture<Integer> dropTexts(String c, long gen, String[] ids) {
         return adapt(watched(stub().dropTexts(ShardTextsRequest.newBuilder().setCollection(c).setGeneration(gen)
                 .addAllIds(Arrays.asList(ids)).build())), r -> (int) r.getChanged());
+    }
+
+    @Override
+    public CompletableFuture<Bound> lookupIds(String c, long[] gens, String[] ids) {
+        return adapt(watched(readStub().lookupIds(ShardLookupIdsRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens))
+                .addAllIds(Arrays.asList(ids)).build())), r -> {
+            boolean[] found = new boolean[r.getFoundCount()];
+            long[] fps = new long[found.length];
+            for (int i = 0; i < found.length; i++) {
+                found[i] = r.getFound(i);
+                fps[i] = r.getFingerprints(i);
+            }
+            return new Bound(found, fps);
+        });
     }
 
     @Override

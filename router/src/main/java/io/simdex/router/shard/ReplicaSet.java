@@ -410,6 +410,11 @@ public final class ReplicaSet implements ShardClient {
     }
 
     @Override
+    public CompletableFuture<Bound> lookupIds(String c, long[] gens, String[] ids) {
+        return read(r -> r.lookupIds(c, gens, ids));
+    }
+
+    @Override
     public CompletableFuture<Found> lookupContent(String c, long[] gens, byte[][] hashes) {
         return read(r -> r.lookupContent(c, gens, hashes));
     }

@@ -108,6 +108,9 @@ public interface ShardClient extends AutoCloseable {
     /** Stored short texts of the ids (null where none). */
     CompletableFuture<String[]> getTexts(String collection, long[] generations, String[] ids);
 
+    /** The fingerprint each id is bound to in the newest of the generations that binds it. */
+    CompletableFuture<Bound> lookupIds(String collection, long[] generations, String[] ids);
+
     /** Content index: fingerprints recorded for the hashes, with their generation (-1: none). */
     CompletableFuture<Found> lookupContent(String collection, long[] generations, byte[][] hashes);
 

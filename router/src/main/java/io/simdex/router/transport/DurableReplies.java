@@ -37,6 +37,7 @@ public final class DurableReplies implements ServerInterceptor {
     /** The simdex.v1.Simdex methods that write nothing. */
     public static final Set<String> SIMDEX_READS = Set.of(
             SimdexGrpc.getQueryMethod().getFullMethodName(),
+            SimdexGrpc.getLookupMethod().getFullMethodName(),
             SimdexGrpc.getListCollectionsMethod().getFullMethodName(),
             SimdexGrpc.getFingerprintMethod().getFullMethodName(),
             SimdexGrpc.getStatsMethod().getFullMethodName(),
