@@ -29,6 +29,11 @@ import java.time.format.DateTimeParseException;
  * @param text        null when it has a fingerprint
  */
 record BatchLine(String id, Long fingerprint, String text, String url, Long fetchTime, Double score) {
+    /** This line with another URL. */
+    BatchLine withUrl(String other) {
+        return new BatchLine(id, fingerprint, text, other, fetchTime, score);
+    }
+
     private static final int MAX_ID_BYTES = 256;
 
     /** @throws IllegalArgumentException saying what is wrong with the line */

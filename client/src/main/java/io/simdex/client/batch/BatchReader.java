@@ -1,5 +1,7 @@
 package io.simdex.client.batch;
 
+import io.simdex.fingerprint.crawl.CanonicalUrl;
+
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Path;
@@ -18,9 +20,10 @@ final class BatchReader {
     /**
      * Reads every document of {@code file} into {@code docs}.
      *
-     * @param onLine runs once per line read, blank lines included (progress)
+     * @param canonicalUrls each URL in its canonical form ({@link CanonicalUrl}); a line whose URL has none is bad
+     * @param onLine        runs once per line read, blank lines included (progress)
      */
-    static void read(Path file, BatchDocs docs, RemoteFingerprints texts, Runnable onLine) throws IOException {
+    static void read(Path file, BatchDocs docs, RemoteFingerprints texts, boolean canonicalUrls, Runnable onLine) throws IOException {
         long lineNo = 0;
         try (FileLines in = new FileLines(file)) {
             while (true) {
@@ -36,7 +39,7 @@ final class BatchReader {
                 lineNo++;
                 onLine.run();
                 if (!line.isBlank()) {
-                    add(parse(file, lineNo, line), in.lineStart(), docs, texts);
+                    add(parse(file, lineNo, line, canonicalUrls), in.lineStart(), docs, texts);
                 }
             }
         }
@@ -48,11 +51,20 @@ final class BatchReader {
         return io.simdex.client.cli.LineCounter.count(java.util.List.of(file));
     }
 
-    private static BatchLine parse(Path file, long lineNo, String line) throws BatchInputException {
+    private static BatchLine parse(Path file, long lineNo, String line, boolean canonicalUrls) throws BatchInputException {
+        BatchLine parsed;
         try {
-            return BatchLine.parse(line);
+            parsed = BatchLine.parse(line);
         } catch (IllegalArgumentException e) {
             throw new BatchInputException(file + ":" + lineNo + ": " + e.getMessage());
+        }
+        if (!canonicalUrls || parsed.url() == null) {
+            return parsed;
+        }
+        try {
+            return parsed.withUrl(CanonicalUrl.of(parsed.url()));
+        } catch (IllegalArgumentException e) {
+            throw new BatchInputException(file + ":" + lineNo + ": url " + e.getMessage() + ": \"" + parsed.url() + "\"");
         }
     }
 

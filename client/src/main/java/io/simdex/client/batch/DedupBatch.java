@@ -20,7 +20,12 @@ import java.util.concurrent.ThreadFactory;
  * @param batchSize   documents, texts or probes per RPC, 1..10,000
  * @param parallel    Fingerprint and Query calls in flight, 1..64
  */
-record DedupBatch(String collection, int maxDistance, boolean insert, int batchSize, int parallel) {
+record DedupBatch(String collection, int maxDistance, boolean insert, int batchSize, int parallel, boolean canonicalUrls) {
+    /** URLs compared as given. */
+    DedupBatch(String collection, int maxDistance, boolean insert, int batchSize, int parallel) {
+        this(collection, maxDistance, insert, batchSize, parallel, false);
+    }
+
     /** What a run did, for the summary line. */
     record Summary(long documents, long[] byReason, int rounds, long fingerprintCalls, long queryCalls,
                    long dedupCalls, double seconds) {
@@ -43,7 +48,7 @@ record DedupBatch(String collection, int maxDistance, boolean insert, int batchS
             RemoteFingerprints texts = new RemoteFingerprints(client, collection, docs, workers, batchSize, parallel,
                     textErrors::put);
             progress.phase("read", BatchReader.countLines(input));
-            BatchReader.read(input, docs, texts, () -> progress.step(1));
+            BatchReader.read(input, docs, texts, canonicalUrls, () -> progress.step(1));
 
             boolean[] rejected = new boolean[docs.size()];
             textErrors.keySet().forEach(i -> rejected[i] = true);

@@ -65,6 +65,11 @@ public final class DedupBatchCommand implements Callable<Integer> {
     @Option(names = "--insert", description = "Store the kept documents (atomically, with Dedup).")
     boolean insert;
 
+    @Option(names = "--canonical-urls", description = "Compare URLs by their canonical form, as urls check --canonical does (case,"
+            + " default port, fragment, dot segments, escapes), in the same-URL rule and the shortest-URL tie-break; a line whose"
+            + " url is not absolute (scheme://host...) stops the run.")
+    boolean canonicalUrls;
+
     @Option(names = "--batch", paramLabel = "N", defaultValue = "1000",
             description = "Texts, probes or documents per RPC, 1..10000 (default: ${DEFAULT-VALUE}).")
     int batch;
@@ -108,7 +113,7 @@ public final class DedupBatchCommand implements Callable<Integer> {
             CollectionSettings settings = settingsOf(client);
             int k = maxDistance != null ? maxDistance
                     : settings.hasMaxDistance() ? settings.getMaxDistance().getValue() : DEFAULT_MAX_DISTANCE;
-            DedupBatch run = new DedupBatch(collection, k, insert, batch, parallel);
+            DedupBatch run = new DedupBatch(collection, k, insert, batch, parallel, canonicalUrls);
             DedupBatch.Summary summary;
             try (Progress progress = noProgress ? Progress.NONE : new BarProgress()) {
                 summary = output == null ? run.run(client, input, out(), progress) : runToFile(run, client, progress);

@@ -73,6 +73,29 @@ class DedupBatchCommandTest {
         }
     }
 
+    /** Two fetches of one address spelled two ways: one URL for Nutch's same-URL rule only with --canonical-urls. */
+    @Test
+    void canonicalUrls_spellingsOfOneAddressAreOneUrl_aLineWithoutAUrlStopsTheRun() throws Exception {
+        Path in = Files.write(dir.resolve("in.jsonl"), List.of(
+                "{\"id\": \"a\", \"fingerprint\": \"0000000000000001\", \"url\": \"https://a.cn/x\", \"fetch_time\": 1}",
+                "{\"id\": \"b\", \"fingerprint\": \"0f0f0f0f0f0f0f0f\", \"url\": \"HTTPS://A.cn:443/x#top\", \"fetch_time\": 2}"));
+
+        Run asGiven = run(fake, "--no-progress", in.toString());
+        assertEquals(0, asGiven.exit, asGiven.err);
+        assertEquals(2, asGiven.out.lines().filter(l -> l.contains("\"reason\":\"unique\"")).count(), asGiven.out);
+
+        Run canonical = run(fake, "--no-progress", "--canonical-urls", in.toString());
+        assertEquals(0, canonical.exit, canonical.err);
+        List<String> decisions = canonical.out.lines().toList();
+        assertTrue(decisions.get(0).contains("\"decision\":\"drop\",\"reason\":\"older-fetch-of-url\""), decisions.get(0));
+        assertTrue(decisions.get(1).contains("\"reason\":\"unique\""), decisions.get(1));
+
+        Path bad = Files.write(dir.resolve("bad.jsonl"), List.of("{\"id\": \"c\", \"fingerprint\": 1, \"url\": \"a.cn/x\"}"));
+        Run refused = run(fake, "--no-progress", "--canonical-urls", bad.toString());
+        assertTrue(refused.exit != 0);
+        assertTrue(refused.err.contains("bad.jsonl:1: url has no scheme (http://, https://, ...): \"a.cn/x\""), refused.err);
+    }
+
     @Test
     void call_noOutputFile_decisionsOnStdoutSummaryOnStderr() throws Exception {
         Path in = Files.write(dir.resolve("in.jsonl"), List.of(PlantedBatch.fingerprintLine("a", 7)));
