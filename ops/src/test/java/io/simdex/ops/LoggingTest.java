@@ -7,6 +7,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
+import io.simdex.proto.v1.DeleteCollectionRequest;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.StatsResponse;
@@ -22,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A server process's log file (logback-server.xml) holds each INTERNAL's request id with the stack trace the caller never sees. */
@@ -58,9 +60,24 @@ class LoggingTest {
                 String log = Files.readString(dir.resolve("simdex-router.log"));
                 assertTrue(log.contains("request id " + id) && log.contains("java.lang.IllegalStateException: secret detail of an unexpected failure")
                         && log.contains("at io.simdex.ops.LoggingTest"), log);
+
+                // An audited call, here one the service does not implement, is in the audit file of its own.
+                assertThrows(StatusRuntimeException.class, () -> SimdexGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS)
+                        .deleteCollection(DeleteCollectionRequest.newBuilder().setName("news").build()));
+                Path auditFile = dir.resolve("simdex-router-audit.log");
+                Await.until("the audit file names the call", java.time.Duration.ofSeconds(10), () -> read(auditFile),
+                        text -> text.contains("audit: DeleteCollection name=news by no token from /127.0.0.1:"), () -> "");
             } finally {
                 channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             }
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -9,6 +9,7 @@ import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.simdex.router.security.AuditLog;
 import io.simdex.router.security.ServerSecurity;
 import io.simdex.server.grpc.ServerBounds;
 
@@ -98,7 +99,8 @@ public final class PublicServer implements AutoCloseable {
             builder.executor(handlers);
         }
         more.forEach(s -> builder.addService(ServerBounds.lenient(s)));
-        security.install(builder); // last: the token check runs before every other interceptor
+        security.install(builder); // the token check runs before every other interceptor but the audit log's
+        builder.intercept(new AuditLog()); // last, so it runs first: it logs the calls the token check refuses too
         Server server = builder
                 .withChildOption(ChannelOption.RCVBUF_ALLOCATOR, new BurstReads())
                 .addService(ServerBounds.lenient(service))

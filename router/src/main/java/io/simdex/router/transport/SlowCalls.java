@@ -1,8 +1,7 @@
 package io.simdex.router.transport;
 
-import com.google.protobuf.Descriptors.FieldDescriptor;
-import com.google.protobuf.MessageOrBuilder;
 import io.grpc.Status;
+import io.simdex.router.security.RequestSummary;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,24 +95,7 @@ public final class SlowCalls {
 
     /** A request's collection or job and the size of each list it holds: {@code collection=news documents=1000}. */
     static String describe(Object request) {
-        if (!(request instanceof MessageOrBuilder message)) {
-            return "";
-        }
-        StringBuilder out = new StringBuilder();
-        for (FieldDescriptor field : message.getDescriptorForType().getFields()) {
-            if (field.isRepeated() && !field.isMapField()) {
-                append(out, field.getName(), Integer.toString(message.getRepeatedFieldCount(field)));
-            } else if (NAMES.contains(field.getName()) && field.getJavaType() == FieldDescriptor.JavaType.STRING) {
-                append(out, field.getName(), (String) message.getField(field));
-            }
-        }
-        return out.toString();
-    }
-
-    private static void append(StringBuilder out, String name, String value) {
-        if (!value.isEmpty()) {
-            out.append(out.length() == 0 ? "" : " ").append(name).append('=').append(value);
-        }
+        return RequestSummary.of(request, NAMES);
     }
 
     private static String millis(long nanos) {
