@@ -36,6 +36,9 @@ import java.util.concurrent.TimeUnit;
  * runs one call, the next call's headers wait unread, and that wait is in no server-side time:
  * only the client's latency shows it.
  *
+ * <p>A call that takes long is logged with what it asked for ({@link SlowCalls}), from the same
+ * clock.
+ *
  * <p>Only the methods of the services given to {@link #register} are timed: a stream tracer sees
  * every method name a client sends, and a map keyed by those would grow without bound.
  */
