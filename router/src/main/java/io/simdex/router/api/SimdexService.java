@@ -395,8 +395,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             int n = Validation.batch("urls", req.getUrlsCount());
             String[] urls = new String[n];
             for (int i = 0; i < n; i++) {
-                String field = "urls[" + i + "]";
-                urls[i] = req.getCanonical() ? Validation.canonicalUrl(field, req.getUrls(i)) : Validation.url(field, req.getUrls(i));
+                urls[i] = Validation.url(i, req.getUrls(i), req.getCanonical());
             }
             long ttl = req.getTtlSeconds() == 0 ? DEFAULT_URL_TTL_SECONDS : Validation.ttl(req.getTtlSeconds());
             if (!req.getCheckOnly()) {

@@ -34,23 +34,25 @@ public final class Validation {
         return name;
     }
 
-    static String url(String field, String url) {
+    /**
+     * URL {@code index} of a request's {@code urls}, checked; with {@code canonical} its canonical
+     * form ({@link CanonicalUrl}), and INVALID_ARGUMENT when it is no absolute URL with a host.
+     * The field's name is built only for a failure, not for each of a batch's thousands.
+     */
+    static String url(int index, String url, boolean canonical) {
         if (url.isEmpty()) {
-            throw invalid(field + " is empty");
+            throw invalid("urls[" + index + "] is empty");
         }
         if (url.length() > MAX_URL_CHARS) {
-            throw invalid(field + " has " + url.length() + " characters, more than " + MAX_URL_CHARS);
+            throw invalid("urls[" + index + "] has " + url.length() + " characters, more than " + MAX_URL_CHARS);
         }
-        return url;
-    }
-
-    /** {@code url}'s canonical form ({@link CanonicalUrl}); INVALID_ARGUMENT naming the field when it is no absolute URL with a host. */
-    static String canonicalUrl(String field, String url) {
-        url(field, url);
+        if (!canonical) {
+            return url;
+        }
         try {
             return CanonicalUrl.of(url);
         } catch (IllegalArgumentException e) {
-            throw invalid(field + " " + e.getMessage() + ": " + quoted(url));
+            throw invalid("urls[" + index + "] " + e.getMessage() + ": " + quoted(url));
         }
     }
 
