@@ -236,6 +236,25 @@ class Client:
             name=name, settings=settings if settings is not None else pb.CollectionSettings(**fields)), timeout)
         return CollectionInfo.of(r.collection), r.created
 
+    def update_collection(self, name: str, max_distance: Optional[int] = None,
+                          retention_seconds: Optional[int] = None, sketch_min_jaccard: Optional[float] = None,
+                          short_text_min_jaccard: Optional[float] = None,
+                          short_fingerprint_min_jaccard: Optional[float] = None,
+                          timeout: Optional[float] = None) -> Tuple[CollectionInfo, bool]:
+        """Changes the settings given (those left None keep their value): the default distance, the
+        retention window (only of a collection created with one), the verification thresholds.
+        Returns the collection as it now is and whether anything changed. Raises InvalidArgument for
+        a bad value or a change that would hide stored documents, NotFound for an unknown collection."""
+        req = pb.UpdateCollectionRequest(name=name, max_distance=_distance(max_distance))
+        if retention_seconds is not None:
+            req.retention_seconds.value = retention_seconds
+        for field, value in (("sketch_min_jaccard", sketch_min_jaccard), ("short_text_min_jaccard", short_text_min_jaccard),
+                             ("short_fingerprint_min_jaccard", short_fingerprint_min_jaccard)):
+            if value is not None:
+                getattr(req, field).value = value
+        r = self._call("UpdateCollection", req, timeout)
+        return CollectionInfo.of(r.collection), r.changed
+
     def collections(self, timeout: Optional[float] = None) -> List[CollectionInfo]:
         """Every collection."""
         return [CollectionInfo.of(c) for c in

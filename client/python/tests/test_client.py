@@ -117,6 +117,21 @@ def test_createCollection_twiceWithSameSettings_secondNotCreated(client):
     assert e.value.code == grpc.StatusCode.ALREADY_EXISTS
 
 
+def test_updateCollection_changesWhatIsGiven_keepsTheRest_refusesRetentionOnAForeverCollection(client, collection):
+    info, changed = client.update_collection(collection, max_distance=1, sketch_min_jaccard=0.5)
+    again, changed_again = client.update_collection(collection, max_distance=1)
+
+    assert (changed, changed_again) == (True, False)
+    assert info.settings.max_distance.value == 1 and info.settings.sketch.min_jaccard == pytest.approx(0.5)
+    assert info.settings.short_fingerprint.min_jaccard == pytest.approx(0.2)
+    assert again == info
+    with pytest.raises(simdex.InvalidArgument) as e:
+        client.update_collection(collection, retention_seconds=86400)
+    assert "forever" in e.value.details and e.value.method == "UpdateCollection"
+    with pytest.raises(simdex.NotFound):
+        client.update_collection("py_missing_" + uuid.uuid4().hex[:8], max_distance=1)
+
+
 def test_insert_emptyId_invalidArgumentWithTheServersMessage(client, collection):
     with pytest.raises(simdex.InvalidArgument) as e:
         client.insert([("", F1)], collection)

@@ -21,7 +21,7 @@ DESCRIPTOR = _descriptor.FileDescriptor(
   name='simdex/v1/simdex.proto',
   package='simdex.v1',
   syntax='proto3',
-  serialized_pb=_b('\n\x16simdex/v1/simdex.proto\x12\tsimdex.v1\x1a\x1egoogle/protobuf/wrappers.proto\"H\n\x08\x44ocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\x15\n\x0b\x66ingerprint\x18\x02 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x03 \x01(\tH\x00\x42\t\n\x07\x63ontent\"9\n\x05Probe\x12\x15\n\x0b\x66ingerprint\x18\x01 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x42\t\n\x07\x63ontent\"N\n\x05Match\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08\x64istance\x18\x03 \x01(\r\x12\x12\n\nsimilarity\x18\x04 \x01(\x02\"\xec\x04\n\x12\x43ollectionSettings\x12\x32\n\x0cmax_distance\x18\x01 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12-\n\x0ctokenization\x18\x02 \x01(\x0e\x32\x17.simdex.v1.Tokenization\x12\'\n\tweighting\x18\x03 \x01(\x0e\x32\x14.simdex.v1.Weighting\x12\x12\n\nngram_size\x18\x04 \x01(\r\x12\x17\n\x0fkeep_stop_words\x18\x05 \x01(\x08\x12\x33\n\x03idf\x18\x06 \x03(\x0b\x32&.simdex.v1.CollectionSettings.IdfEntry\x12\x19\n\x11retention_seconds\x18\x07 \x01(\x04\x12\x1a\n\x12generation_seconds\x18\x08 \x01(\x04\x12\x30\n\nshort_text\x18\t \x01(\x0b\x32\x1c.simdex.v1.ShortTextSettings\x12)\n\x06sketch\x18\n \x01(\x0b\x32\x19.simdex.v1.SketchSettings\x12(\n\nhan_tokens\x18\x0b \x01(\x0e\x32\x14.simdex.v1.HanTokens\x12(\n\nstop_words\x18\x0c \x01(\x0e\x32\x14.simdex.v1.StopWords\x12>\n\x11short_fingerprint\x18\r \x01(\x0b\x32#.simdex.v1.ShortFingerprintSettings\x12\x14\n\x0c\x62uilt_in_idf\x18\x0e \x01(\x08\x1a*\n\x08IdfEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"~\n\x11ShortTextSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x11\n\tmax_chars\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x14\n\x0cshingle_size\x18\x05 \x01(\r\"\x8b\x01\n\x0eSketchSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmin_jaccard\x18\x02 \x01(\x01\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x1f\n\x17wide_candidate_distance\x18\x04 \x01(\r\x12\x16\n\x0ewide_max_words\x18\x05 \x01(\r\"\xa4\x01\n\x18ShortFingerprintSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmax_letters\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x31\n\x06\x62locks\x18\x05 \x01(\x0e\x32!.simdex.v1.ShortFingerprintBlocks\"h\n\x0e\x43ollectionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x17\n\x0f\x63reated_unix_ms\x18\x02 \x01(\x03\x12/\n\x08settings\x18\x03 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"X\n\x17\x43reateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12/\n\x08settings\x18\x02 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"Z\n\x18\x43reateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"\'\n\x17\x44\x65leteCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"+\n\x18\x44\x65leteCollectionResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"\x18\n\x16ListCollectionsRequest\"I\n\x17ListCollectionsResponse\x12.\n\x0b\x63ollections\x18\x01 \x03(\x0b\x32\x19.simdex.v1.CollectionInfo\"K\n\rInsertRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"\"\n\x0eInsertResponse\x12\x10\n\x08inserted\x18\x01 \x01(\r\"\x87\x01\n\x0cQueryRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12 \n\x06probes\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Probe\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\\\n\x0bQueryResult\x12\x13\n\x0b\x66ingerprint\x18\x01 \x01(\x06\x12!\n\x07matches\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x03 \x01(\x04\"8\n\rQueryResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.QueryResult\"\x8d\x01\n\x0c\x44\x65\x64upRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\xa3\x01\n\x0b\x44\x65\x64upResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08inserted\x18\x03 \x01(\x08\x12$\n\nduplicates\x18\x04 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x07 \x01(\x04\x12\x12\n\nknown_text\x18\x06 \x01(\x08\x12\x10\n\x08sequence\x18\x05 \x01(\x04\"8\n\rDedupResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.DedupResult\"0\n\rDeleteRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\"4\n\x0e\x44\x65leteResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\r\x12\x11\n\tnot_found\x18\x02 \x01(\r\"0\n\rLookupRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\">\n\x0cLookupResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05\x66ound\x18\x02 \x01(\x08\x12\x13\n\x0b\x66ingerprint\x18\x03 \x01(\x06\":\n\x0eLookupResponse\x12(\n\x07results\x18\x01 \x03(\x0b\x32\x17.simdex.v1.LookupResult\"M\n\x0f\x42ulkLoadRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"5\n\x10\x42ulkLoadResponse\x12\x10\n\x08inserted\x18\x01 \x01(\x04\x12\x0f\n\x07\x62\x61tches\x18\x02 \x01(\x04\"7\n\x12\x46ingerprintRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\r\n\x05texts\x18\x02 \x03(\t\"+\n\x13\x46ingerprintResponse\x12\x14\n\x0c\x66ingerprints\x18\x01 \x03(\x06\"\"\n\x0cStatsRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\"\x9c\x01\n\rStatsResponse\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x11\n\tdocuments\x18\x02 \x01(\x04\x12\x14\n\x0c\x66ingerprints\x18\x03 \x01(\x04\x12\x0e\n\x06shards\x18\x04 \x01(\r\x12\x13\n\x0btable_bytes\x18\x05 \x01(\x04\x12\x11\n\tdoc_bytes\x18\x06 \x01(\x04\x12\x16\n\x0e\x62ucket_entries\x18\x07 \x01(\x04\"i\n\x10\x43heckUrlsRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\x12\x0c\n\x04urls\x18\x02 \x03(\t\x12\x13\n\x0bttl_seconds\x18\x03 \x01(\x04\x12\x12\n\ncheck_only\x18\x04 \x01(\x08\x12\x11\n\tcanonical\x18\x05 \x01(\x08\"6\n\x11\x43heckUrlsResponse\x12\x0e\n\x06is_new\x18\x01 \x03(\x08\x12\x11\n\tnew_count\x18\x02 \x01(\r\" \n\x11\x44ropUrlJobRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\"%\n\x12\x44ropUrlJobResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"%\n\x14HandlingTimesRequest\x12\r\n\x05reset\x18\x01 \x01(\x08\"\xe1\x01\n\x12MethodHandlingTime\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\r\n\x05\x63\x61lls\x18\x02 \x01(\x04\x12\x0e\n\x06p50_us\x18\x03 \x01(\x01\x12\x0e\n\x06p90_us\x18\x04 \x01(\x01\x12\x0e\n\x06p99_us\x18\x05 \x01(\x01\x12\x0f\n\x07p999_us\x18\x06 \x01(\x01\x12\x0e\n\x06max_us\x18\x07 \x01(\x01\x12\x15\n\rqueued_p50_us\x18\x08 \x01(\x01\x12\x15\n\rqueued_p99_us\x18\t \x01(\x01\x12\x16\n\x0equeued_p999_us\x18\n \x01(\x01\x12\x15\n\rqueued_max_us\x18\x0b \x01(\x01\"G\n\x15HandlingTimesResponse\x12.\n\x07methods\x18\x01 \x03(\x0b\x32\x1d.simdex.v1.MethodHandlingTime*H\n\x0cTokenization\x12\x1c\n\x18TOKENIZATION_UNSPECIFIED\x10\x00\x12\t\n\x05WORDS\x10\x01\x12\x0f\n\x0b\x43HAR_NGRAMS\x10\x02*L\n\tHanTokens\x12\x1a\n\x16HAN_TOKENS_UNSPECIFIED\x10\x00\x12\x0f\n\x0bHANLP_WORDS\x10\x01\x12\x12\n\x0eHAN_CHARACTERS\x10\x02*Q\n\tStopWords\x12\x1a\n\x16STOP_WORDS_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x44ROP_STOP_WORDS\x10\x01\x12\x13\n\x0fKEEP_STOP_WORDS\x10\x02*q\n\x16ShortFingerprintBlocks\x12(\n$SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED\x10\x00\x12\x15\n\x11WHOLE_TEXT_BLOCKS\x10\x01\x12\x16\n\x12PARTITIONED_BLOCKS\x10\x02*:\n\tWeighting\x12\x19\n\x15WEIGHTING_UNSPECIFIED\x10\x00\x12\x06\n\x02TF\x10\x01\x12\n\n\x06TF_IDF\x10\x02\x32\x89\x08\n\x06Simdex\x12[\n\x10\x43reateCollection\x12\".simdex.v1.CreateCollectionRequest\x1a#.simdex.v1.CreateCollectionResponse\x12[\n\x10\x44\x65leteCollection\x12\".simdex.v1.DeleteCollectionRequest\x1a#.simdex.v1.DeleteCollectionResponse\x12X\n\x0fListCollections\x12!.simdex.v1.ListCollectionsRequest\x1a\".simdex.v1.ListCollectionsResponse\x12=\n\x06Insert\x12\x18.simdex.v1.InsertRequest\x1a\x19.simdex.v1.InsertResponse\x12:\n\x05Query\x12\x17.simdex.v1.QueryRequest\x1a\x18.simdex.v1.QueryResponse\x12:\n\x05\x44\x65\x64up\x12\x17.simdex.v1.DedupRequest\x1a\x18.simdex.v1.DedupResponse\x12=\n\x06\x44\x65lete\x12\x18.simdex.v1.DeleteRequest\x1a\x19.simdex.v1.DeleteResponse\x12=\n\x06Lookup\x12\x18.simdex.v1.LookupRequest\x1a\x19.simdex.v1.LookupResponse\x12\x45\n\x08\x42ulkLoad\x12\x1a.simdex.v1.BulkLoadRequest\x1a\x1b.simdex.v1.BulkLoadResponse(\x01\x12L\n\x0b\x46ingerprint\x12\x1d.simdex.v1.FingerprintRequest\x1a\x1e.simdex.v1.FingerprintResponse\x12:\n\x05Stats\x12\x17.simdex.v1.StatsRequest\x1a\x18.simdex.v1.StatsResponse\x12\x46\n\tCheckUrls\x12\x1b.simdex.v1.CheckUrlsRequest\x1a\x1c.simdex.v1.CheckUrlsResponse\x12I\n\nDropUrlJob\x12\x1c.simdex.v1.DropUrlJobRequest\x1a\x1d.simdex.v1.DropUrlJobResponse\x12R\n\rHandlingTimes\x12\x1f.simdex.v1.HandlingTimesRequest\x1a .simdex.v1.HandlingTimesResponseB#\n\x12io.simdex.proto.v1B\x0bSimdexProtoP\x01\x62\x06proto3')
+  serialized_pb=_b('\n\x16simdex/v1/simdex.proto\x12\tsimdex.v1\x1a\x1egoogle/protobuf/wrappers.proto\"H\n\x08\x44ocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\x15\n\x0b\x66ingerprint\x18\x02 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x03 \x01(\tH\x00\x42\t\n\x07\x63ontent\"9\n\x05Probe\x12\x15\n\x0b\x66ingerprint\x18\x01 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x42\t\n\x07\x63ontent\"N\n\x05Match\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08\x64istance\x18\x03 \x01(\r\x12\x12\n\nsimilarity\x18\x04 \x01(\x02\"\xec\x04\n\x12\x43ollectionSettings\x12\x32\n\x0cmax_distance\x18\x01 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12-\n\x0ctokenization\x18\x02 \x01(\x0e\x32\x17.simdex.v1.Tokenization\x12\'\n\tweighting\x18\x03 \x01(\x0e\x32\x14.simdex.v1.Weighting\x12\x12\n\nngram_size\x18\x04 \x01(\r\x12\x17\n\x0fkeep_stop_words\x18\x05 \x01(\x08\x12\x33\n\x03idf\x18\x06 \x03(\x0b\x32&.simdex.v1.CollectionSettings.IdfEntry\x12\x19\n\x11retention_seconds\x18\x07 \x01(\x04\x12\x1a\n\x12generation_seconds\x18\x08 \x01(\x04\x12\x30\n\nshort_text\x18\t \x01(\x0b\x32\x1c.simdex.v1.ShortTextSettings\x12)\n\x06sketch\x18\n \x01(\x0b\x32\x19.simdex.v1.SketchSettings\x12(\n\nhan_tokens\x18\x0b \x01(\x0e\x32\x14.simdex.v1.HanTokens\x12(\n\nstop_words\x18\x0c \x01(\x0e\x32\x14.simdex.v1.StopWords\x12>\n\x11short_fingerprint\x18\r \x01(\x0b\x32#.simdex.v1.ShortFingerprintSettings\x12\x14\n\x0c\x62uilt_in_idf\x18\x0e \x01(\x08\x1a*\n\x08IdfEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"~\n\x11ShortTextSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x11\n\tmax_chars\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x14\n\x0cshingle_size\x18\x05 \x01(\r\"\x8b\x01\n\x0eSketchSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmin_jaccard\x18\x02 \x01(\x01\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x1f\n\x17wide_candidate_distance\x18\x04 \x01(\r\x12\x16\n\x0ewide_max_words\x18\x05 \x01(\r\"\xa4\x01\n\x18ShortFingerprintSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmax_letters\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x31\n\x06\x62locks\x18\x05 \x01(\x0e\x32!.simdex.v1.ShortFingerprintBlocks\"h\n\x0e\x43ollectionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x17\n\x0f\x63reated_unix_ms\x18\x02 \x01(\x03\x12/\n\x08settings\x18\x03 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"X\n\x17\x43reateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12/\n\x08settings\x18\x02 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"Z\n\x18\x43reateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"\'\n\x17\x44\x65leteCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"+\n\x18\x44\x65leteCollectionResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"\xd1\x02\n\x17UpdateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x32\n\x0cmax_distance\x18\x02 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\x37\n\x11retention_seconds\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt64Value\x12\x38\n\x12sketch_min_jaccard\x18\x04 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\x12<\n\x16short_text_min_jaccard\x18\x05 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\x12\x43\n\x1dshort_fingerprint_min_jaccard\x18\x06 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\"Z\n\x18UpdateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63hanged\x18\x02 \x01(\x08\"\x18\n\x16ListCollectionsRequest\"I\n\x17ListCollectionsResponse\x12.\n\x0b\x63ollections\x18\x01 \x03(\x0b\x32\x19.simdex.v1.CollectionInfo\"K\n\rInsertRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"\"\n\x0eInsertResponse\x12\x10\n\x08inserted\x18\x01 \x01(\r\"\x87\x01\n\x0cQueryRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12 \n\x06probes\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Probe\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\\\n\x0bQueryResult\x12\x13\n\x0b\x66ingerprint\x18\x01 \x01(\x06\x12!\n\x07matches\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x03 \x01(\x04\"8\n\rQueryResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.QueryResult\"\x8d\x01\n\x0c\x44\x65\x64upRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\xa3\x01\n\x0b\x44\x65\x64upResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08inserted\x18\x03 \x01(\x08\x12$\n\nduplicates\x18\x04 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x07 \x01(\x04\x12\x12\n\nknown_text\x18\x06 \x01(\x08\x12\x10\n\x08sequence\x18\x05 \x01(\x04\"8\n\rDedupResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.DedupResult\"0\n\rDeleteRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\"4\n\x0e\x44\x65leteResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\r\x12\x11\n\tnot_found\x18\x02 \x01(\r\"0\n\rLookupRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\">\n\x0cLookupResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05\x66ound\x18\x02 \x01(\x08\x12\x13\n\x0b\x66ingerprint\x18\x03 \x01(\x06\":\n\x0eLookupResponse\x12(\n\x07results\x18\x01 \x03(\x0b\x32\x17.simdex.v1.LookupResult\"M\n\x0f\x42ulkLoadRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"5\n\x10\x42ulkLoadResponse\x12\x10\n\x08inserted\x18\x01 \x01(\x04\x12\x0f\n\x07\x62\x61tches\x18\x02 \x01(\x04\"7\n\x12\x46ingerprintRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\r\n\x05texts\x18\x02 \x03(\t\"+\n\x13\x46ingerprintResponse\x12\x14\n\x0c\x66ingerprints\x18\x01 \x03(\x06\"\"\n\x0cStatsRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\"\x9c\x01\n\rStatsResponse\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x11\n\tdocuments\x18\x02 \x01(\x04\x12\x14\n\x0c\x66ingerprints\x18\x03 \x01(\x04\x12\x0e\n\x06shards\x18\x04 \x01(\r\x12\x13\n\x0btable_bytes\x18\x05 \x01(\x04\x12\x11\n\tdoc_bytes\x18\x06 \x01(\x04\x12\x16\n\x0e\x62ucket_entries\x18\x07 \x01(\x04\"i\n\x10\x43heckUrlsRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\x12\x0c\n\x04urls\x18\x02 \x03(\t\x12\x13\n\x0bttl_seconds\x18\x03 \x01(\x04\x12\x12\n\ncheck_only\x18\x04 \x01(\x08\x12\x11\n\tcanonical\x18\x05 \x01(\x08\"6\n\x11\x43heckUrlsResponse\x12\x0e\n\x06is_new\x18\x01 \x03(\x08\x12\x11\n\tnew_count\x18\x02 \x01(\r\" \n\x11\x44ropUrlJobRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\"%\n\x12\x44ropUrlJobResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"%\n\x14HandlingTimesRequest\x12\r\n\x05reset\x18\x01 \x01(\x08\"\xe1\x01\n\x12MethodHandlingTime\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\r\n\x05\x63\x61lls\x18\x02 \x01(\x04\x12\x0e\n\x06p50_us\x18\x03 \x01(\x01\x12\x0e\n\x06p90_us\x18\x04 \x01(\x01\x12\x0e\n\x06p99_us\x18\x05 \x01(\x01\x12\x0f\n\x07p999_us\x18\x06 \x01(\x01\x12\x0e\n\x06max_us\x18\x07 \x01(\x01\x12\x15\n\rqueued_p50_us\x18\x08 \x01(\x01\x12\x15\n\rqueued_p99_us\x18\t \x01(\x01\x12\x16\n\x0equeued_p999_us\x18\n \x01(\x01\x12\x15\n\rqueued_max_us\x18\x0b \x01(\x01\"G\n\x15HandlingTimesResponse\x12.\n\x07methods\x18\x01 \x03(\x0b\x32\x1d.simdex.v1.MethodHandlingTime*H\n\x0cTokenization\x12\x1c\n\x18TOKENIZATION_UNSPECIFIED\x10\x00\x12\t\n\x05WORDS\x10\x01\x12\x0f\n\x0b\x43HAR_NGRAMS\x10\x02*L\n\tHanTokens\x12\x1a\n\x16HAN_TOKENS_UNSPECIFIED\x10\x00\x12\x0f\n\x0bHANLP_WORDS\x10\x01\x12\x12\n\x0eHAN_CHARACTERS\x10\x02*Q\n\tStopWords\x12\x1a\n\x16STOP_WORDS_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x44ROP_STOP_WORDS\x10\x01\x12\x13\n\x0fKEEP_STOP_WORDS\x10\x02*q\n\x16ShortFingerprintBlocks\x12(\n$SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED\x10\x00\x12\x15\n\x11WHOLE_TEXT_BLOCKS\x10\x01\x12\x16\n\x12PARTITIONED_BLOCKS\x10\x02*:\n\tWeighting\x12\x19\n\x15WEIGHTING_UNSPECIFIED\x10\x00\x12\x06\n\x02TF\x10\x01\x12\n\n\x06TF_IDF\x10\x02\x32\xe6\x08\n\x06Simdex\x12[\n\x10\x43reateCollection\x12\".simdex.v1.CreateCollectionRequest\x1a#.simdex.v1.CreateCollectionResponse\x12[\n\x10\x44\x65leteCollection\x12\".simdex.v1.DeleteCollectionRequest\x1a#.simdex.v1.DeleteCollectionResponse\x12[\n\x10UpdateCollection\x12\".simdex.v1.UpdateCollectionRequest\x1a#.simdex.v1.UpdateCollectionResponse\x12X\n\x0fListCollections\x12!.simdex.v1.ListCollectionsRequest\x1a\".simdex.v1.ListCollectionsResponse\x12=\n\x06Insert\x12\x18.simdex.v1.InsertRequest\x1a\x19.simdex.v1.InsertResponse\x12:\n\x05Query\x12\x17.simdex.v1.QueryRequest\x1a\x18.simdex.v1.QueryResponse\x12:\n\x05\x44\x65\x64up\x12\x17.simdex.v1.DedupRequest\x1a\x18.simdex.v1.DedupResponse\x12=\n\x06\x44\x65lete\x12\x18.simdex.v1.DeleteRequest\x1a\x19.simdex.v1.DeleteResponse\x12=\n\x06Lookup\x12\x18.simdex.v1.LookupRequest\x1a\x19.simdex.v1.LookupResponse\x12\x45\n\x08\x42ulkLoad\x12\x1a.simdex.v1.BulkLoadRequest\x1a\x1b.simdex.v1.BulkLoadResponse(\x01\x12L\n\x0b\x46ingerprint\x12\x1d.simdex.v1.FingerprintRequest\x1a\x1e.simdex.v1.FingerprintResponse\x12:\n\x05Stats\x12\x17.simdex.v1.StatsRequest\x1a\x18.simdex.v1.StatsResponse\x12\x46\n\tCheckUrls\x12\x1b.simdex.v1.CheckUrlsRequest\x1a\x1c.simdex.v1.CheckUrlsResponse\x12I\n\nDropUrlJob\x12\x1c.simdex.v1.DropUrlJobRequest\x1a\x1d.simdex.v1.DropUrlJobResponse\x12R\n\rHandlingTimes\x12\x1f.simdex.v1.HandlingTimesRequest\x1a .simdex.v1.HandlingTimesResponseB#\n\x12io.simdex.proto.v1B\x0bSimdexProtoP\x01\x62\x06proto3')
   ,
   dependencies=[google_dot_protobuf_dot_wrappers__pb2.DESCRIPTOR,])
 
@@ -46,8 +46,8 @@ _TOKENIZATION = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=3873,
-  serialized_end=3945,
+  serialized_start=4305,
+  serialized_end=4377,
 )
 _sym_db.RegisterEnumDescriptor(_TOKENIZATION)
 
@@ -73,8 +73,8 @@ _HANTOKENS = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=3947,
-  serialized_end=4023,
+  serialized_start=4379,
+  serialized_end=4455,
 )
 _sym_db.RegisterEnumDescriptor(_HANTOKENS)
 
@@ -100,8 +100,8 @@ _STOPWORDS = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=4025,
-  serialized_end=4106,
+  serialized_start=4457,
+  serialized_end=4538,
 )
 _sym_db.RegisterEnumDescriptor(_STOPWORDS)
 
@@ -127,8 +127,8 @@ _SHORTFINGERPRINTBLOCKS = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=4108,
-  serialized_end=4221,
+  serialized_start=4540,
+  serialized_end=4653,
 )
 _sym_db.RegisterEnumDescriptor(_SHORTFINGERPRINTBLOCKS)
 
@@ -154,8 +154,8 @@ _WEIGHTING = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=4223,
-  serialized_end=4281,
+  serialized_start=4655,
+  serialized_end=4713,
 )
 _sym_db.RegisterEnumDescriptor(_WEIGHTING)
 
@@ -838,6 +838,110 @@ _DELETECOLLECTIONRESPONSE = _descriptor.Descriptor(
 )
 
 
+_UPDATECOLLECTIONREQUEST = _descriptor.Descriptor(
+  name='UpdateCollectionRequest',
+  full_name='simdex.v1.UpdateCollectionRequest',
+  filename=None,
+  file=DESCRIPTOR,
+  containing_type=None,
+  fields=[
+    _descriptor.FieldDescriptor(
+      name='name', full_name='simdex.v1.UpdateCollectionRequest.name', index=0,
+      number=1, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='max_distance', full_name='simdex.v1.UpdateCollectionRequest.max_distance', index=1,
+      number=2, type=11, cpp_type=10, label=1,
+      has_default_value=False, default_value=None,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='retention_seconds', full_name='simdex.v1.UpdateCollectionRequest.retention_seconds', index=2,
+      number=3, type=11, cpp_type=10, label=1,
+      has_default_value=False, default_value=None,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='sketch_min_jaccard', full_name='simdex.v1.UpdateCollectionRequest.sketch_min_jaccard', index=3,
+      number=4, type=11, cpp_type=10, label=1,
+      has_default_value=False, default_value=None,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='short_text_min_jaccard', full_name='simdex.v1.UpdateCollectionRequest.short_text_min_jaccard', index=4,
+      number=5, type=11, cpp_type=10, label=1,
+      has_default_value=False, default_value=None,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='short_fingerprint_min_jaccard', full_name='simdex.v1.UpdateCollectionRequest.short_fingerprint_min_jaccard', index=5,
+      number=6, type=11, cpp_type=10, label=1,
+      has_default_value=False, default_value=None,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+  ],
+  extensions=[
+  ],
+  nested_types=[],
+  enum_types=[
+  ],
+  options=None,
+  is_extendable=False,
+  syntax='proto3',
+  extension_ranges=[],
+  oneofs=[
+  ],
+  serialized_start=1717,
+  serialized_end=2054,
+)
+
+
+_UPDATECOLLECTIONRESPONSE = _descriptor.Descriptor(
+  name='UpdateCollectionResponse',
+  full_name='simdex.v1.UpdateCollectionResponse',
+  filename=None,
+  file=DESCRIPTOR,
+  containing_type=None,
+  fields=[
+    _descriptor.FieldDescriptor(
+      name='collection', full_name='simdex.v1.UpdateCollectionResponse.collection', index=0,
+      number=1, type=11, cpp_type=10, label=1,
+      has_default_value=False, default_value=None,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='changed', full_name='simdex.v1.UpdateCollectionResponse.changed', index=1,
+      number=2, type=8, cpp_type=7, label=1,
+      has_default_value=False, default_value=False,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+  ],
+  extensions=[
+  ],
+  nested_types=[],
+  enum_types=[
+  ],
+  options=None,
+  is_extendable=False,
+  syntax='proto3',
+  extension_ranges=[],
+  oneofs=[
+  ],
+  serialized_start=2056,
+  serialized_end=2146,
+)
+
+
 _LISTCOLLECTIONSREQUEST = _descriptor.Descriptor(
   name='ListCollectionsRequest',
   full_name='simdex.v1.ListCollectionsRequest',
@@ -857,8 +961,8 @@ _LISTCOLLECTIONSREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1716,
-  serialized_end=1740,
+  serialized_start=2148,
+  serialized_end=2172,
 )
 
 
@@ -888,8 +992,8 @@ _LISTCOLLECTIONSRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1742,
-  serialized_end=1815,
+  serialized_start=2174,
+  serialized_end=2247,
 )
 
 
@@ -926,8 +1030,8 @@ _INSERTREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1817,
-  serialized_end=1892,
+  serialized_start=2249,
+  serialized_end=2324,
 )
 
 
@@ -957,8 +1061,8 @@ _INSERTRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1894,
-  serialized_end=1928,
+  serialized_start=2326,
+  serialized_end=2360,
 )
 
 
@@ -1009,8 +1113,8 @@ _QUERYREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1931,
-  serialized_end=2066,
+  serialized_start=2363,
+  serialized_end=2498,
 )
 
 
@@ -1054,8 +1158,8 @@ _QUERYRESULT = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2068,
-  serialized_end=2160,
+  serialized_start=2500,
+  serialized_end=2592,
 )
 
 
@@ -1085,8 +1189,8 @@ _QUERYRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2162,
-  serialized_end=2218,
+  serialized_start=2594,
+  serialized_end=2650,
 )
 
 
@@ -1137,8 +1241,8 @@ _DEDUPREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2221,
-  serialized_end=2362,
+  serialized_start=2653,
+  serialized_end=2794,
 )
 
 
@@ -1210,8 +1314,8 @@ _DEDUPRESULT = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2365,
-  serialized_end=2528,
+  serialized_start=2797,
+  serialized_end=2960,
 )
 
 
@@ -1241,8 +1345,8 @@ _DEDUPRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2530,
-  serialized_end=2586,
+  serialized_start=2962,
+  serialized_end=3018,
 )
 
 
@@ -1279,8 +1383,8 @@ _DELETEREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2588,
-  serialized_end=2636,
+  serialized_start=3020,
+  serialized_end=3068,
 )
 
 
@@ -1317,8 +1421,8 @@ _DELETERESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2638,
-  serialized_end=2690,
+  serialized_start=3070,
+  serialized_end=3122,
 )
 
 
@@ -1355,8 +1459,8 @@ _LOOKUPREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2692,
-  serialized_end=2740,
+  serialized_start=3124,
+  serialized_end=3172,
 )
 
 
@@ -1400,8 +1504,8 @@ _LOOKUPRESULT = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2742,
-  serialized_end=2804,
+  serialized_start=3174,
+  serialized_end=3236,
 )
 
 
@@ -1431,8 +1535,8 @@ _LOOKUPRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2806,
-  serialized_end=2864,
+  serialized_start=3238,
+  serialized_end=3296,
 )
 
 
@@ -1469,8 +1573,8 @@ _BULKLOADREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2866,
-  serialized_end=2943,
+  serialized_start=3298,
+  serialized_end=3375,
 )
 
 
@@ -1507,8 +1611,8 @@ _BULKLOADRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2945,
-  serialized_end=2998,
+  serialized_start=3377,
+  serialized_end=3430,
 )
 
 
@@ -1545,8 +1649,8 @@ _FINGERPRINTREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3000,
-  serialized_end=3055,
+  serialized_start=3432,
+  serialized_end=3487,
 )
 
 
@@ -1576,8 +1680,8 @@ _FINGERPRINTRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3057,
-  serialized_end=3100,
+  serialized_start=3489,
+  serialized_end=3532,
 )
 
 
@@ -1607,8 +1711,8 @@ _STATSREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3102,
-  serialized_end=3136,
+  serialized_start=3534,
+  serialized_end=3568,
 )
 
 
@@ -1680,8 +1784,8 @@ _STATSRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3139,
-  serialized_end=3295,
+  serialized_start=3571,
+  serialized_end=3727,
 )
 
 
@@ -1739,8 +1843,8 @@ _CHECKURLSREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3297,
-  serialized_end=3402,
+  serialized_start=3729,
+  serialized_end=3834,
 )
 
 
@@ -1777,8 +1881,8 @@ _CHECKURLSRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3404,
-  serialized_end=3458,
+  serialized_start=3836,
+  serialized_end=3890,
 )
 
 
@@ -1808,8 +1912,8 @@ _DROPURLJOBREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3460,
-  serialized_end=3492,
+  serialized_start=3892,
+  serialized_end=3924,
 )
 
 
@@ -1839,8 +1943,8 @@ _DROPURLJOBRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3494,
-  serialized_end=3531,
+  serialized_start=3926,
+  serialized_end=3963,
 )
 
 
@@ -1870,8 +1974,8 @@ _HANDLINGTIMESREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3533,
-  serialized_end=3570,
+  serialized_start=3965,
+  serialized_end=4002,
 )
 
 
@@ -1971,8 +2075,8 @@ _METHODHANDLINGTIME = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3573,
-  serialized_end=3798,
+  serialized_start=4005,
+  serialized_end=4230,
 )
 
 
@@ -2002,8 +2106,8 @@ _HANDLINGTIMESRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3800,
-  serialized_end=3871,
+  serialized_start=4232,
+  serialized_end=4303,
 )
 
 _DOCUMENT.oneofs_by_name['content'].fields.append(
@@ -2032,6 +2136,12 @@ _SHORTFINGERPRINTSETTINGS.fields_by_name['blocks'].enum_type = _SHORTFINGERPRINT
 _COLLECTIONINFO.fields_by_name['settings'].message_type = _COLLECTIONSETTINGS
 _CREATECOLLECTIONREQUEST.fields_by_name['settings'].message_type = _COLLECTIONSETTINGS
 _CREATECOLLECTIONRESPONSE.fields_by_name['collection'].message_type = _COLLECTIONINFO
+_UPDATECOLLECTIONREQUEST.fields_by_name['max_distance'].message_type = google_dot_protobuf_dot_wrappers__pb2._UINT32VALUE
+_UPDATECOLLECTIONREQUEST.fields_by_name['retention_seconds'].message_type = google_dot_protobuf_dot_wrappers__pb2._UINT64VALUE
+_UPDATECOLLECTIONREQUEST.fields_by_name['sketch_min_jaccard'].message_type = google_dot_protobuf_dot_wrappers__pb2._DOUBLEVALUE
+_UPDATECOLLECTIONREQUEST.fields_by_name['short_text_min_jaccard'].message_type = google_dot_protobuf_dot_wrappers__pb2._DOUBLEVALUE
+_UPDATECOLLECTIONREQUEST.fields_by_name['short_fingerprint_min_jaccard'].message_type = google_dot_protobuf_dot_wrappers__pb2._DOUBLEVALUE
+_UPDATECOLLECTIONRESPONSE.fields_by_name['collection'].message_type = _COLLECTIONINFO
 _LISTCOLLECTIONSRESPONSE.fields_by_name['collections'].message_type = _COLLECTIONINFO
 _INSERTREQUEST.fields_by_name['documents'].message_type = _DOCUMENT
 _QUERYREQUEST.fields_by_name['probes'].message_type = _PROBE
@@ -2057,6 +2167,8 @@ DESCRIPTOR.message_types_by_name['CreateCollectionRequest'] = _CREATECOLLECTIONR
 DESCRIPTOR.message_types_by_name['CreateCollectionResponse'] = _CREATECOLLECTIONRESPONSE
 DESCRIPTOR.message_types_by_name['DeleteCollectionRequest'] = _DELETECOLLECTIONREQUEST
 DESCRIPTOR.message_types_by_name['DeleteCollectionResponse'] = _DELETECOLLECTIONRESPONSE
+DESCRIPTOR.message_types_by_name['UpdateCollectionRequest'] = _UPDATECOLLECTIONREQUEST
+DESCRIPTOR.message_types_by_name['UpdateCollectionResponse'] = _UPDATECOLLECTIONRESPONSE
 DESCRIPTOR.message_types_by_name['ListCollectionsRequest'] = _LISTCOLLECTIONSREQUEST
 DESCRIPTOR.message_types_by_name['ListCollectionsResponse'] = _LISTCOLLECTIONSRESPONSE
 DESCRIPTOR.message_types_by_name['InsertRequest'] = _INSERTREQUEST
@@ -2183,6 +2295,20 @@ DeleteCollectionResponse = _reflection.GeneratedProtocolMessageType('DeleteColle
   # @@protoc_insertion_point(class_scope:simdex.v1.DeleteCollectionResponse)
   ))
 _sym_db.RegisterMessage(DeleteCollectionResponse)
+
+UpdateCollectionRequest = _reflection.GeneratedProtocolMessageType('UpdateCollectionRequest', (_message.Message,), dict(
+  DESCRIPTOR = _UPDATECOLLECTIONREQUEST,
+  __module__ = 'simdex.v1.simdex_pb2'
+  # @@protoc_insertion_point(class_scope:simdex.v1.UpdateCollectionRequest)
+  ))
+_sym_db.RegisterMessage(UpdateCollectionRequest)
+
+UpdateCollectionResponse = _reflection.GeneratedProtocolMessageType('UpdateCollectionResponse', (_message.Message,), dict(
+  DESCRIPTOR = _UPDATECOLLECTIONRESPONSE,
+  __module__ = 'simdex.v1.simdex_pb2'
+  # @@protoc_insertion_point(class_scope:simdex.v1.UpdateCollectionResponse)
+  ))
+_sym_db.RegisterMessage(UpdateCollectionResponse)
 
 ListCollectionsRequest = _reflection.GeneratedProtocolMessageType('ListCollectionsRequest', (_message.Message,), dict(
   DESCRIPTOR = _LISTCOLLECTIONSREQUEST,
@@ -2392,8 +2518,8 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   file=DESCRIPTOR,
   index=0,
   options=None,
-  serialized_start=4284,
-  serialized_end=5317,
+  serialized_start=4716,
+  serialized_end=5842,
   methods=[
   _descriptor.MethodDescriptor(
     name='CreateCollection',
@@ -2414,9 +2540,18 @@ _SIMDEX = _descriptor.ServiceDescriptor(
     options=None,
   ),
   _descriptor.MethodDescriptor(
+    name='UpdateCollection',
+    full_name='simdex.v1.Simdex.UpdateCollection',
+    index=2,
+    containing_service=None,
+    input_type=_UPDATECOLLECTIONREQUEST,
+    output_type=_UPDATECOLLECTIONRESPONSE,
+    options=None,
+  ),
+  _descriptor.MethodDescriptor(
     name='ListCollections',
     full_name='simdex.v1.Simdex.ListCollections',
-    index=2,
+    index=3,
     containing_service=None,
     input_type=_LISTCOLLECTIONSREQUEST,
     output_type=_LISTCOLLECTIONSRESPONSE,
@@ -2425,7 +2560,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='Insert',
     full_name='simdex.v1.Simdex.Insert',
-    index=3,
+    index=4,
     containing_service=None,
     input_type=_INSERTREQUEST,
     output_type=_INSERTRESPONSE,
@@ -2434,7 +2569,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='Query',
     full_name='simdex.v1.Simdex.Query',
-    index=4,
+    index=5,
     containing_service=None,
     input_type=_QUERYREQUEST,
     output_type=_QUERYRESPONSE,
@@ -2443,7 +2578,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='Dedup',
     full_name='simdex.v1.Simdex.Dedup',
-    index=5,
+    index=6,
     containing_service=None,
     input_type=_DEDUPREQUEST,
     output_type=_DEDUPRESPONSE,
@@ -2452,7 +2587,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='Delete',
     full_name='simdex.v1.Simdex.Delete',
-    index=6,
+    index=7,
     containing_service=None,
     input_type=_DELETEREQUEST,
     output_type=_DELETERESPONSE,
@@ -2461,7 +2596,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='Lookup',
     full_name='simdex.v1.Simdex.Lookup',
-    index=7,
+    index=8,
     containing_service=None,
     input_type=_LOOKUPREQUEST,
     output_type=_LOOKUPRESPONSE,
@@ -2470,7 +2605,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='BulkLoad',
     full_name='simdex.v1.Simdex.BulkLoad',
-    index=8,
+    index=9,
     containing_service=None,
     input_type=_BULKLOADREQUEST,
     output_type=_BULKLOADRESPONSE,
@@ -2479,7 +2614,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='Fingerprint',
     full_name='simdex.v1.Simdex.Fingerprint',
-    index=9,
+    index=10,
     containing_service=None,
     input_type=_FINGERPRINTREQUEST,
     output_type=_FINGERPRINTRESPONSE,
@@ -2488,7 +2623,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='Stats',
     full_name='simdex.v1.Simdex.Stats',
-    index=10,
+    index=11,
     containing_service=None,
     input_type=_STATSREQUEST,
     output_type=_STATSRESPONSE,
@@ -2497,7 +2632,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='CheckUrls',
     full_name='simdex.v1.Simdex.CheckUrls',
-    index=11,
+    index=12,
     containing_service=None,
     input_type=_CHECKURLSREQUEST,
     output_type=_CHECKURLSRESPONSE,
@@ -2506,7 +2641,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='DropUrlJob',
     full_name='simdex.v1.Simdex.DropUrlJob',
-    index=12,
+    index=13,
     containing_service=None,
     input_type=_DROPURLJOBREQUEST,
     output_type=_DROPURLJOBRESPONSE,
@@ -2515,7 +2650,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='HandlingTimes',
     full_name='simdex.v1.Simdex.HandlingTimes',
-    index=13,
+    index=14,
     containing_service=None,
     input_type=_HANDLINGTIMESREQUEST,
     output_type=_HANDLINGTIMESRESPONSE,

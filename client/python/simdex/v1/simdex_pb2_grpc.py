@@ -24,6 +24,11 @@ class SimdexStub(object):
         request_serializer=simdex_dot_v1_dot_simdex__pb2.DeleteCollectionRequest.SerializeToString,
         response_deserializer=simdex_dot_v1_dot_simdex__pb2.DeleteCollectionResponse.FromString,
         )
+    self.UpdateCollection = channel.unary_unary(
+        '/simdex.v1.Simdex/UpdateCollection',
+        request_serializer=simdex_dot_v1_dot_simdex__pb2.UpdateCollectionRequest.SerializeToString,
+        response_deserializer=simdex_dot_v1_dot_simdex__pb2.UpdateCollectionResponse.FromString,
+        )
     self.ListCollections = channel.unary_unary(
         '/simdex.v1.Simdex/ListCollections',
         request_serializer=simdex_dot_v1_dot_simdex__pb2.ListCollectionsRequest.SerializeToString,
@@ -107,6 +112,22 @@ class SimdexServicer(object):
     INVALID_ARGUMENT for a bad name or "default" (which always exists); UNAVAILABLE when a
     shard could not be reached (the catalog entry may be gone already: retry to finish the drop).
     Writes still in flight when it runs may leave documents behind: stop writers first.
+    """
+    context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+    context.set_details('Method not implemented!')
+    raise NotImplementedError('Method not implemented!')
+
+  def UpdateCollection(self, request, context):
+    """Changes the settings of a collection that decide how long it keeps documents and how it
+    judges them, never what it stores: the retention window, the default distance, and the
+    similarity thresholds of its verifications. Fields left unset keep their value.
+    INVALID_ARGUMENT, changing nothing, for a bad value or one that would hide stored documents:
+    retention on a collection created without it (or off on one created with it), a retention
+    shorter than its generations, a threshold of a verification the collection does not use;
+    NOT_FOUND for a collection that does not exist. A shorter retention hides the generations
+    that leave the window at once and drops them at the next sweep; a longer one keeps what the
+    collection still holds longer (documents already dropped do not come back). Other routers
+    of a cluster take the change within a minute.
     """
     context.set_code(grpc.StatusCode.UNIMPLEMENTED)
     context.set_details('Method not implemented!')
@@ -227,6 +248,11 @@ def add_SimdexServicer_to_server(servicer, server):
           servicer.DeleteCollection,
           request_deserializer=simdex_dot_v1_dot_simdex__pb2.DeleteCollectionRequest.FromString,
           response_serializer=simdex_dot_v1_dot_simdex__pb2.DeleteCollectionResponse.SerializeToString,
+      ),
+      'UpdateCollection': grpc.unary_unary_rpc_method_handler(
+          servicer.UpdateCollection,
+          request_deserializer=simdex_dot_v1_dot_simdex__pb2.UpdateCollectionRequest.FromString,
+          response_serializer=simdex_dot_v1_dot_simdex__pb2.UpdateCollectionResponse.SerializeToString,
       ),
       'ListCollections': grpc.unary_unary_rpc_method_handler(
           servicer.ListCollections,

@@ -10,6 +10,7 @@ import io.simdex.proto.v1.DeleteResponse;
 import io.simdex.proto.v1.FingerprintRequest;
 import io.simdex.proto.v1.InsertRequest;
 import io.simdex.proto.v1.ListCollectionsRequest;
+import io.simdex.proto.v1.UpdateCollectionRequest;
 import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.SimdexGrpc.SimdexBlockingStub;
@@ -101,6 +102,16 @@ public final class SimdexClient implements AutoCloseable {
      */
     public boolean deleteCollection(String name) {
         return stub().deleteCollection(DeleteCollectionRequest.newBuilder().setName(name).build()).getExisted();
+    }
+
+    /**
+     * Changes what {@code changes} sets of collection {@code name}'s settings (retention window,
+     * default distance, verification thresholds; its own name field is not read) and returns the
+     * collection as it now is. INVALID_ARGUMENT for a bad value or a change that would hide
+     * stored documents, NOT_FOUND for a collection that does not exist. Safe to retry.
+     */
+    public CollectionInfo updateCollection(String name, UpdateCollectionRequest changes) {
+        return ProtoMapper.fromProto(stub().updateCollection(changes.toBuilder().setName(name).build()).getCollection());
     }
 
     public List<CollectionInfo> listCollections() {

@@ -1,11 +1,13 @@
 package io.simdex.client;
 
+import com.google.protobuf.UInt32Value;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import io.simdex.proto.v1.BulkLoadRequest;
 import io.simdex.proto.v1.BulkLoadResponse;
 import io.simdex.proto.v1.CollectionInfo;
+import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.CreateCollectionResponse;
 import io.simdex.proto.v1.DeleteCollectionRequest;
@@ -32,6 +34,8 @@ import io.simdex.proto.v1.QueryResult;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.StatsResponse;
+import io.simdex.proto.v1.UpdateCollectionRequest;
+import io.simdex.proto.v1.UpdateCollectionResponse;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -61,6 +65,8 @@ public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
     public final List<QueryRequest> queryRequests = new CopyOnWriteArrayList<>();
     /** Document count of each BulkLoad message. */
     public final List<Integer> bulkBatches = new CopyOnWriteArrayList<>();
+    /** Every UpdateCollection request received, in order. */
+    public final List<UpdateCollectionRequest> updateRequests = new CopyOnWriteArrayList<>();
 
     private final Map<String, Map<String, Long>> collections = new LinkedHashMap<>();
 
@@ -107,6 +113,19 @@ public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
                         .asRuntimeException();
             }
             return DeleteCollectionResponse.newBuilder().setExisted(collections.remove(req.getName()) != null).build();
+        });
+    }
+
+    /** Answers the collection with the retention and default distance the request sets, nothing else kept. */
+    @Override
+    public void updateCollection(UpdateCollectionRequest req, StreamObserver<UpdateCollectionResponse> obs) {
+        answer(obs, () -> {
+            updateRequests.add(req);
+            collection(req.getName(), 1); // NOT_FOUND for an unknown collection
+            CollectionSettings.Builder s = CollectionSettings.newBuilder().setRetentionSeconds(req.getRetentionSeconds().getValue())
+                    .setMaxDistance(req.hasMaxDistance() ? req.getMaxDistance() : UInt32Value.of(3));
+            return UpdateCollectionResponse.newBuilder().setChanged(true).setCollection(CollectionInfo.newBuilder().setName(req.getName())
+                    .setCreatedUnixMs(1_700_000_000_000L).setSettings(s)).build();
         });
     }
 

@@ -3,6 +3,8 @@ package io.simdex.ops;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import com.google.protobuf.DoubleValue;
+import com.google.protobuf.UInt32Value;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.simdex.client.ClientOptions;
@@ -10,6 +12,7 @@ import io.simdex.client.ClientTls;
 import io.simdex.client.Doc;
 import io.simdex.client.SimdexClient;
 import io.simdex.client.tls.TestCertificates;
+import io.simdex.proto.v1.UpdateCollectionRequest;
 import io.simdex.router.EmbeddedSimdex;
 import io.simdex.router.security.ServerSecurity;
 import io.simdex.router.security.TokenTable;
@@ -71,15 +74,19 @@ class AuditLogTest {
             writer.delete("default", List.of("a", "b", "c"));
             StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> writer.deleteCollection("news"));
             assertEquals(Status.Code.PERMISSION_DENIED, refused.getStatus().getCode());
+            admin.updateCollection("news", UpdateCollectionRequest.newBuilder().setMaxDistance(UInt32Value.of(2))
+                    .setSketchMinJaccard(DoubleValue.of(0.5)).build());
         }
 
         String admin = "token sha256:" + TokenTable.hashOf("admin-token").substring("sha256:".length(), "sha256:".length() + 16);
         String writer = "token sha256:" + TokenTable.hashOf("writer-token").substring("sha256:".length(), "sha256:".length() + 16);
-        List<String> lines = awaitLines(3);
+        List<String> lines = awaitLines(4);
         assertTrue(lines.get(0).matches("audit: CreateCollection name=news by " + admin + " cert \"CN=crawler\" from /127\\.0\\.0\\.1:[0-9]+: OK"), lines.get(0));
         assertTrue(lines.get(1).matches("audit: Delete collection=default ids=3 by " + writer + " cert \"CN=crawler\" from /127\\.0\\.0\\.1:[0-9]+: OK"), lines.get(1));
         assertTrue(lines.get(2).matches("audit: DeleteCollection name=news by " + writer + " cert \"CN=crawler\" from /127\\.0\\.0\\.1:[0-9]+: PERMISSION_DENIED \\(.*\\)"),
                 lines.get(2));
+        assertTrue(lines.get(3).matches("audit: UpdateCollection name=news max_distance=2 sketch_min_jaccard=0\\.5 by " + admin
+                + " cert \"CN=crawler\" from /127\\.0\\.0\\.1:[0-9]+: OK"), lines.get(3));
         assertTrue(lines.stream().noneMatch(l -> l.contains("-token")), "no token in the log");
     }
 

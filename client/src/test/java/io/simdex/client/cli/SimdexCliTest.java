@@ -2,6 +2,9 @@ package io.simdex.client.cli;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import com.google.protobuf.DoubleValue;
+import com.google.protobuf.UInt32Value;
+import com.google.protobuf.UInt64Value;
 import io.grpc.Grpc;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
@@ -13,6 +16,7 @@ import io.simdex.client.SimdexClient;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.StatsResponse;
+import io.simdex.proto.v1.UpdateCollectionRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -298,6 +302,30 @@ class SimdexCliTest {
         assertFalse(run("collections", "list").out.contains("books\t"));
         assertEquals(Fingerprints.format(FakeSimdex.fingerprintOf("a b")) + "\ta b\n",
                 run("fingerprint", "--text", "a b").out);
+    }
+
+    @Test
+    void collectionsUpdate_sendsOnlyTheSettingsGiven_andRefusesToSendNothing() {
+        run("collections", "create", "news");
+        Run run = run("collections", "update", "news", "--retention", "3d", "--sketch-min-jaccard", "0.5");
+        assertEquals(0, run.exit, run.err);
+        assertEquals(UpdateCollectionRequest.newBuilder().setName("news").setRetentionSeconds(UInt64Value.of(259_200))
+                .setSketchMinJaccard(DoubleValue.of(0.5)).build(), fake.updateRequests.get(0));
+        assertTrue(run.out.startsWith("news\t2023-11-14T22:13:20Z\tk=3 "), run.out);
+        assertTrue(run.out.contains("retention=PT72H"), run.out);
+
+        run("collections", "update", "news", "--max-distance", "1", "--short-text-min-jaccard", "0.7", "--short-fingerprint-min-jaccard", "0.3");
+        assertEquals(UpdateCollectionRequest.newBuilder().setName("news").setMaxDistance(UInt32Value.of(1))
+                .setShortTextMinJaccard(DoubleValue.of(0.7)).setShortFingerprintMinJaccard(DoubleValue.of(0.3)).build(), fake.updateRequests.get(1));
+        JsonObject json = JsonParser.parseString(run("collections", "update", "news", "--max-distance", "2", "--json").out).getAsJsonObject();
+        assertEquals(2, json.getAsJsonObject("settings").get("maxDistance").getAsInt());
+
+        Run nothing = run("collections", "update", "news");
+        assertEquals(SimdexCli.EXIT_BAD_INPUT, nothing.exit);
+        assertTrue(nothing.err.contains("nothing to change"), nothing.err);
+        assertEquals(3, fake.updateRequests.size(), "no call made");
+        assertEquals(SimdexCli.EXIT_BAD_INPUT, run("collections", "update", "news", "--retention", "soon").exit);
+        assertEquals(SimdexCli.EXIT_RPC_ERROR, run("collections", "update", "missing", "--max-distance", "1").exit);
     }
 
     @Test

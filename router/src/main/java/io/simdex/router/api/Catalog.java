@@ -2,6 +2,7 @@ package io.simdex.router.api;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
+import io.grpc.Status;
 import io.simdex.core.io.DurableFiles;
 import io.simdex.proto.v1.CollectionInfo;
 import io.simdex.proto.v1.CollectionSettings;
@@ -15,14 +16,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.UnaryOperator;
 
 /**
  * The collections that exist and their settings, persisted as {@code collections.json}
  * (protobuf JSON of a ListCollectionsResponse) and rewritten atomically on each change.
  * "default" always exists, with default settings. In a cluster the routers share one catalog
  * ({@link Shared}, kept in Atomix): the file is then this router's cache of it. A collection's
- * settings never change once created; a collection deleted by another router leaves this
- * cache at its next {@link #all} (the sweeps call it every minute).
+ * settings change only by UpdateCollection ({@link #update}); a collection deleted or updated
+ * through another router is refreshed in this cache at its next {@link #all} (the sweeps call it
+ * every minute).
  */
 public final class Catalog {
     public static final String DEFAULT = "default";
@@ -38,7 +41,13 @@ public final class Catalog {
 
         /** Removes {@code name}; true if it was there. */
         boolean remove(String name);
+
+        /** Stores {@code updated} in place of {@code expected} if that is still its name's entry; false otherwise. */
+        boolean replace(CollectionInfo expected, CollectionInfo updated);
     }
+
+    /** Compare-and-set rounds an update tries before it gives up to other routers' updates of the same collection. */
+    private static final int UPDATE_ATTEMPTS = 10;
 
     private final Path file;
     private final Shared shared;
@@ -83,8 +92,10 @@ public final class Catalog {
         return found;
     }
 
+    /** Caches {@code info} from the cluster's catalog, in place of what this router had under its name. */
     private synchronized void cache(CollectionInfo info) {
-        if (collections.putIfAbsent(info.getName(), info) == null) {
+        if (!info.equals(collections.get(info.getName()))) {
+            collections.put(info.getName(), info);
             save();
         }
     }
@@ -120,6 +131,48 @@ public final class Catalog {
     }
 
     public record Created(CollectionInfo collection, boolean created) {
+    }
+
+    /**
+     * Gives {@code name} the settings {@code change} makes of its current ones; empty when it
+     * does not exist. In a cluster the shared entry is replaced only if no other router changed
+     * it meanwhile (else {@code change} is applied again to what that router stored), and other
+     * routers take it at their next {@link #all}.
+     */
+    public synchronized Optional<Updated> update(String name, UnaryOperator<CollectionSettings> change) {
+        for (int attempt = 1; ; attempt++) {
+            CollectionInfo before = shared != null ? shared.get(name).orElse(null) : collections.get(name);
+            if (before == null) {
+                return Optional.empty();
+            }
+            CollectionInfo after = before.toBuilder().setSettings(change.apply(before.getSettings())).build();
+            if (after.equals(before)) {
+                if (shared != null) {
+                    cache(before);
+                }
+                return Optional.of(new Updated(before, false));
+            }
+            if (shared != null && !shared.replace(before, after)) {
+                if (attempt == UPDATE_ATTEMPTS) {
+                    throw Status.ABORTED.withDescription("collection '" + name + "' was changed by other routers " + attempt
+                            + " times while this update was made; retry").asRuntimeException();
+                }
+                continue;
+            }
+            CollectionInfo was = collections.put(name, after);
+            try {
+                save();
+            } catch (RuntimeException e) {
+                if (shared == null) { // not on disk, so not changed
+                    collections.put(name, was);
+                }
+                throw e;
+            }
+            return Optional.of(new Updated(after, true));
+        }
+    }
+
+    public record Updated(CollectionInfo collection, boolean changed) {
     }
 
     public List<CollectionInfo> all() {

@@ -15,6 +15,7 @@ import io.simdex.proto.v1.ShortTextSettings;
 import io.simdex.proto.v1.SketchSettings;
 import io.simdex.proto.v1.StopWords;
 import io.simdex.proto.v1.Tokenization;
+import io.simdex.proto.v1.UpdateCollectionRequest;
 import io.simdex.proto.v1.Weighting;
 import io.simdex.router.index.ShortFingerprintRule;
 import io.simdex.router.index.ShortTextRule;
@@ -188,6 +189,106 @@ public final class CollectionSettingsRules {
             b.setGenerationSeconds(g);
         }
         return b.build();
+    }
+
+    /**
+     * Complete settings {@code current} with the changes {@code req} gives (UpdateCollection):
+     * only what decides how long documents are kept and how they are judged, never what is
+     * stored. Throws INVALID_ARGUMENT naming the field for a bad value, or for a change that would
+     * hide stored documents: retention turned on (everything is in generation 0, which a window
+     * leaves at once) or off (the window's generations would no longer be read).
+     */
+    static CollectionSettings updated(CollectionSettings current, UpdateCollectionRequest req) {
+        if (!req.hasMaxDistance() && !req.hasRetentionSeconds() && !req.hasSketchMinJaccard() && !req.hasShortTextMinJaccard()
+                && !req.hasShortFingerprintMinJaccard()) {
+            throw Validation.invalid("nothing to change: give max_distance, retention_seconds, sketch_min_jaccard,"
+                    + " short_text_min_jaccard or short_fingerprint_min_jaccard");
+        }
+        CollectionSettings.Builder b = current.toBuilder();
+        if (req.hasMaxDistance()) {
+            int k = req.getMaxDistance().getValue();
+            if (Integer.compareUnsigned(k, BlockTables.MAX_DISTANCE) > 0) {
+                throw Validation.invalid("max_distance " + Integer.toUnsignedString(k) + " outside 0.." + BlockTables.MAX_DISTANCE);
+            }
+            b.setMaxDistance(UInt32Value.of(k));
+        }
+        if (req.hasRetentionSeconds()) {
+            b.setRetentionSeconds(updatedRetention(current, req.getRetentionSeconds().getValue()));
+        }
+        if (req.hasSketchMinJaccard()) {
+            if (sketchRule(current) == null) {
+                throw Validation.invalid("sketch_min_jaccard: the collection verifies no sketches (created with sketch off)");
+            }
+            b.getSketchBuilder().setMinJaccard(similarity("sketch_min_jaccard", req.getSketchMinJaccard().getValue()));
+        }
+        if (req.hasShortTextMinJaccard()) {
+            if (shortTextRule(current) == null) {
+                throw Validation.invalid("short_text_min_jaccard: the collection verifies no short texts (created without short_text)");
+            }
+            b.getShortTextBuilder().setMinJaccard(similarity("short_text_min_jaccard", req.getShortTextMinJaccard().getValue()));
+        }
+        if (req.hasShortFingerprintMinJaccard()) {
+            if (shortFingerprintRule(current) == null) {
+                throw Validation.invalid("short_fingerprint_min_jaccard: the collection gives short texts no MinHash fingerprint"
+                        + " (created without short_fingerprint)");
+            }
+            b.getShortFingerprintBuilder().setMinJaccard(
+                    similarity("short_fingerprint_min_jaccard", req.getShortFingerprintMinJaccard().getValue()));
+        }
+        return b.build();
+    }
+
+    /** What an update changed, for the log: {@code retention_seconds 172800 -> 259200, sketch.min_jaccard 0.4 -> 0.5}. */
+    static String changes(CollectionSettings before, CollectionSettings after) {
+        StringBuilder out = new StringBuilder();
+        change(out, "max_distance", before.getMaxDistance().getValue(), after.getMaxDistance().getValue());
+        change(out, "retention_seconds", before.getRetentionSeconds(), after.getRetentionSeconds());
+        change(out, "sketch.min_jaccard", before.getSketch().getMinJaccard(), after.getSketch().getMinJaccard());
+        change(out, "short_text.min_jaccard", before.getShortText().getMinJaccard(), after.getShortText().getMinJaccard());
+        change(out, "short_fingerprint.min_jaccard", before.getShortFingerprint().getMinJaccard(), after.getShortFingerprint().getMinJaccard());
+        return out.toString();
+    }
+
+    private static void change(StringBuilder out, String field, Object before, Object after) {
+        if (!before.equals(after)) {
+            out.append(out.length() == 0 ? "" : ", ").append(field).append(' ').append(before).append(" -> ").append(after);
+        }
+    }
+
+    /** A new retention window for {@code current}'s generations, which stay as they were created. */
+    private static long updatedRetention(CollectionSettings current, long retention) {
+        long generation = current.getGenerationSeconds();
+        if (current.getRetentionSeconds() == 0) {
+            throw Validation.invalid("retention_seconds: the collection keeps its documents forever (created without"
+                    + " retention_seconds), all in one generation that a window would drop at once; create a collection with"
+                    + " retention_seconds instead");
+        }
+        if (retention == 0) {
+            throw Validation.invalid("retention_seconds 0 (forever): the collection keeps its documents in generations of "
+                    + generation + " s, which only a window reads; give a window of at least " + generation + " s");
+        }
+        if (retention < 0 || retention > MAX_RETENTION_SECONDS) {
+            throw Validation.invalid("retention_seconds " + Long.toUnsignedString(retention) + " outside 1.." + MAX_RETENTION_SECONDS
+                    + " (100 years)");
+        }
+        if (retention < generation) {
+            throw Validation.invalid("retention_seconds " + retention + " is shorter than the collection's generations of "
+                    + generation + " s");
+        }
+        long generations = (retention + generation - 1) / generation;
+        if (generations > MAX_GENERATIONS) {
+            throw Validation.invalid("retention_seconds " + retention + " in the collection's generations of " + generation
+                    + " s makes " + generations + " generations, more than " + MAX_GENERATIONS + "; at most "
+                    + generation * MAX_GENERATIONS + " s");
+        }
+        return retention;
+    }
+
+    private static double similarity(String field, double x) {
+        if (!(x > 0 && x <= 1)) {
+            throw Validation.invalid(field + " " + x + " outside (0, 1]");
+        }
+        return x;
     }
 
     /**

@@ -42,6 +42,8 @@ import io.simdex.proto.v1.QueryResult;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.StatsResponse;
+import io.simdex.proto.v1.UpdateCollectionRequest;
+import io.simdex.proto.v1.UpdateCollectionResponse;
 import io.simdex.router.index.BulkAppends;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.IndexView;
@@ -79,7 +81,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     private final IndexView view;
     private final Catalog catalog;
     private final Clock clock;
-    private final ConcurrentHashMap<String, TextFingerprinter> fingerprinters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Fingerprinting> fingerprinters = new ConcurrentHashMap<>();
     private final HandlingTimes handlingTimes = new HandlingTimes();
     private final RequestOutcomes outcomes = new RequestOutcomes();
 
@@ -241,6 +243,24 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             int dropped = index().dropAll(name);
             LOG.info("collection '" + name + "' deleted: " + dropped + " shard generations dropped");
             return DeleteCollectionResponse.newBuilder().setExisted(existed).build();
+        });
+    }
+
+    /** See simdex.proto: the settings that decide how long documents are kept and how they are judged. */
+    @Override
+    public void updateCollection(UpdateCollectionRequest req, StreamObserver<UpdateCollectionResponse> out) {
+        answer(out, () -> {
+            if (req.getName().isEmpty()) {
+                throw Validation.invalid("name is empty");
+            }
+            String name = Validation.collectionName(req.getName());
+            CollectionSettings[] before = new CollectionSettings[1];
+            Catalog.Updated u = catalog.update(name, current -> CollectionSettingsRules.updated(before[0] = current, req))
+                    .orElseThrow(() -> notFound(name));
+            if (u.changed()) {
+                LOG.info("collection '" + name + "' updated: " + CollectionSettingsRules.changes(before[0], u.collection().getSettings()));
+            }
+            return UpdateCollectionResponse.newBuilder().setCollection(u.collection()).setChanged(u.changed()).build();
         });
     }
 
@@ -440,16 +460,38 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
 
     Target existing(String name) {
         String c = Validation.collectionName(name);
-        CollectionInfo info = catalog.get(c).orElseThrow(() -> Status.NOT_FOUND
-                .withDescription("collection '" + c + "' does not exist; create it with CreateCollection").asRuntimeException());
+        CollectionInfo info = catalog.get(c).orElseThrow(() -> notFound(c));
         CollectionSettings s = info.getSettings();
         String problem = CollectionSettingsRules.retentionProblem(s);
         if (problem != null) {
             throw Status.FAILED_PRECONDITION.withDescription("collection '" + c + "' is stored with settings this server refuses: "
                     + problem + "; delete it with DeleteCollection").asRuntimeException();
         }
-        return new Target(c, s, window(s), fingerprinters.computeIfAbsent(c, n -> CollectionSettingsRules.fingerprinter(s)),
-                CollectionSettingsRules.shortTextRule(s), CollectionSettingsRules.shortFingerprintRule(s));
+        return new Target(c, s, window(s), fingerprinter(c, s), CollectionSettingsRules.shortTextRule(s),
+                CollectionSettingsRules.shortFingerprintRule(s));
+    }
+
+    private static StatusRuntimeException notFound(String name) {
+        return Status.NOT_FOUND.withDescription("collection '" + name + "' does not exist; create it with CreateCollection")
+                .asRuntimeException();
+    }
+
+    /**
+     * The fingerprinter of collection {@code name} with settings {@code s}, made once per
+     * settings: the catalog hands out the same settings object until they change (an update, or
+     * the collection deleted and made again through another router), so the check is a
+     * comparison of references but for the first request after a change.
+     */
+    private TextFingerprinter fingerprinter(String name, CollectionSettings s) {
+        Fingerprinting f = fingerprinters.get(name);
+        if (f == null || f.settings() != s) {
+            f = new Fingerprinting(s, f != null && f.settings().equals(s) ? f.fingerprinter() : CollectionSettingsRules.fingerprinter(s));
+            fingerprinters.put(name, f);
+        }
+        return f.fingerprinter();
+    }
+
+    private record Fingerprinting(CollectionSettings settings, TextFingerprinter fingerprinter) {
     }
 
     /** The request's distance if it gives one, else the collection's. */

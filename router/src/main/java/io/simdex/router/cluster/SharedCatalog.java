@@ -59,6 +59,13 @@ public final class SharedCatalog implements Catalog.Shared {
         return map.remove(name) != null;
     }
 
+    /** Compare-and-set on the entry's version, so an update made meanwhile by another router is never overwritten. */
+    @Override
+    public boolean replace(CollectionInfo expected, CollectionInfo updated) {
+        Versioned<byte[]> now = map.get(expected.getName());
+        return now != null && parse(now.value()).equals(expected) && map.replace(expected.getName(), now.version(), updated.toByteArray());
+    }
+
     /** Every readable entry: an unreadable one is logged and left out, so the sweeps still serve the others. */
     @Override
     public List<CollectionInfo> all() {

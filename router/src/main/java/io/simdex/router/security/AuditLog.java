@@ -22,9 +22,9 @@ import java.util.function.Consumer;
 
 /**
  * The audit log: every call that changes what a server keeps beyond one document's write, or
- * the cluster's shape (CreateCollection, DeleteCollection, Delete, DropUrlJob; AddNode,
- * DrainNode, RemoveNode), is logged when it ends with who asked, from where, what, and how it
- * ended, refusals included: {@code audit: DeleteCollection name=news by token
+ * the cluster's shape (CreateCollection, DeleteCollection, UpdateCollection, Delete,
+ * DropUrlJob; AddNode, DrainNode, RemoveNode), is logged when it ends with who asked, from
+ * where, what, and how it ended, refusals included: {@code audit: DeleteCollection name=news by token
  * sha256:3f2a9b1c0d4e5f60 cert "CN=ops-1" from /10.0.0.5:53122: OK}. A token is named by
  * the start of its SHA-256, which the auth file's line for it holds; the token itself is never
  * logged. To the logger {@code simdex.audit} (INFO), which a Logback configuration can send to
@@ -34,6 +34,7 @@ public final class AuditLog implements ServerInterceptor {
     static final Set<String> AUDITED = Set.of(
             SimdexGrpc.getCreateCollectionMethod().getFullMethodName(),
             SimdexGrpc.getDeleteCollectionMethod().getFullMethodName(),
+            SimdexGrpc.getUpdateCollectionMethod().getFullMethodName(),
             SimdexGrpc.getDeleteMethod().getFullMethodName(),
             SimdexGrpc.getDropUrlJobMethod().getFullMethodName(),
             AdminGrpc.getAddNodeMethod().getFullMethodName(),

@@ -14,6 +14,7 @@ import io.simdex.proto.v1.LookupRequest;
 import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
+import io.simdex.proto.v1.UpdateCollectionRequest;
 import io.simdex.router.api.Catalog;
 
 import java.util.HashMap;
@@ -63,6 +64,7 @@ final class MethodRules {
     static {
         on(SimdexGrpc.getCreateCollectionMethod(), Role.ADMIN, CreateCollectionRequest::getName);
         on(SimdexGrpc.getDeleteCollectionMethod(), Role.ADMIN, DeleteCollectionRequest::getName);
+        on(SimdexGrpc.getUpdateCollectionMethod(), Role.ADMIN, UpdateCollectionRequest::getName);
         RULES.put(SimdexGrpc.getListCollectionsMethod().getFullMethodName(), new Rule(Role.READ, null, true));
         on(SimdexGrpc.getInsertMethod(), Role.WRITE, InsertRequest::getCollection);
         on(SimdexGrpc.getDedupMethod(), Role.WRITE, DedupRequest::getCollection);

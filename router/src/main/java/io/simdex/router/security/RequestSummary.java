@@ -1,13 +1,15 @@
 package io.simdex.router.security;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
 import com.google.protobuf.MessageOrBuilder;
 
 import java.util.Set;
 
 /**
- * A request as logs may show it: the names it gives and the size of each list, never its
- * contents (texts, ids, URLs): {@code collection=news documents=1000}.
+ * A request as logs may show it: the names it gives, the numbers and flags it sets in wrapper
+ * fields (settings such as {@code max_distance}), and the size of each list, never its contents
+ * (texts, ids, URLs): {@code collection=news documents=1000}.
  */
 public final class RequestSummary {
     private RequestSummary() {
@@ -28,11 +30,21 @@ public final class RequestSummary {
                 value = field.isMapField() ? "" : Integer.toString(message.getRepeatedFieldCount(field));
             } else if (field.getJavaType() == FieldDescriptor.JavaType.STRING && (names == null || names.contains(field.getName()))) {
                 value = (String) message.getField(field);
+            } else if (isWrapper(field) && message.hasField(field)) {
+                Message wrapper = (Message) message.getField(field);
+                value = String.valueOf(wrapper.getField(wrapper.getDescriptorForType().findFieldByName("value")));
             }
             if (!value.isEmpty()) {
                 out.append(out.length() == 0 ? "" : " ").append(field.getName()).append('=').append(value);
             }
         }
         return out.toString();
+    }
+
+    /** A google.protobuf wrapper of a number or flag (UInt32Value, DoubleValue, ...): a setting, never a document's content. */
+    private static boolean isWrapper(FieldDescriptor field) {
+        return field.getJavaType() == FieldDescriptor.JavaType.MESSAGE && !field.isRepeated()
+                && field.getMessageType().getFile().getName().equals("google/protobuf/wrappers.proto")
+                && !field.getMessageType().getName().equals("StringValue") && !field.getMessageType().getName().equals("BytesValue");
     }
 }

@@ -10,13 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.lang.reflect.Proxy;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -51,23 +48,8 @@ class MissedWritesTest {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     private AtomixMember member(Path dir, String id, int atomixPort, int founderPort) throws Exception {
-        Properties p = new Properties();
-        p.setProperty("id", id);
-        p.setProperty("host", "127.0.0.1");
-        p.setProperty("port", String.valueOf(freePort()));
-        p.setProperty("atomix.port", String.valueOf(atomixPort));
-        p.setProperty("data", dir.resolve(id).toString());
-        p.setProperty("seeds", "node-1@127.0.0.1:" + founderPort);
-        p.setProperty("raft", "node-1");
-        AtomixMember m = new AtomixMember(ClusterConfig.of(p, id + ".properties"), id.startsWith("node") ? "node" : "router",
-                dir.resolve(id).resolve("atomix"), null);
+        AtomixMember m = RaftMembers.member(dir, id, atomixPort, founderPort);
         open.add(m);
         return m;
     }
@@ -77,9 +59,9 @@ class MissedWritesTest {
     }
 
     private Cluster cluster(String name) throws Exception {
-        int founderPort = freePort();
+        int founderPort = RaftMembers.freePort();
         AtomixMember founder = member(dir.resolve(name), "node-1", founderPort, founderPort);
-        AtomixMember router = member(dir.resolve(name), "router-1", freePort(), founderPort);
+        AtomixMember router = member(dir.resolve(name), "router-1", RaftMembers.freePort(), founderPort);
         MissedWrites routerSide = new MissedWrites(router.atomix());
         MissedWrites nodeSide = new MissedWrites(founder.atomix());
         open.add(routerSide);

@@ -1,7 +1,9 @@
 package io.simdex.router.fuzz;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.DoubleValue;
 import com.google.protobuf.UInt32Value;
+import com.google.protobuf.UInt64Value;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.Status;
@@ -62,7 +64,7 @@ class ApiFuzzTest {
             stub.insert(InsertRequest.newBuilder().setCollection("fz").addDocuments(Document.newBuilder().setId("seed").setFingerprint(42)).build());
             Supplier<String> store = () -> publicStore(stub);
             for (int i = 0; i < CALLS; i++) {
-                int kind = a.pick(13);
+                int kind = a.pick(14);
                 attempt("public call " + i + " kind " + kind, store, () -> publicCall(stub, server.channel, a, kind));
             }
             attempt("oversized", store, () -> RawCall.call(server.channel, SimdexGrpc.getInsertMethod().getFullMethodName(),
@@ -134,6 +136,22 @@ class ApiFuzzTest {
             // Never deletes the collections the store check reads.
             case 9 -> c.equals("fz") || c.equals("default") ? null : stub.deleteCollection(DeleteCollectionRequest.newBuilder().setName(c).build());
             case 10 -> RawCall.call(channel, SimdexGrpc.getInsertMethod().getFullMethodName(), RawCall.notUtf8(a.pick(3)));
+            case 12 -> {
+                UpdateCollectionRequest.Builder u = UpdateCollectionRequest.newBuilder().setName(c);
+                if (a.chance(50)) {
+                    u.setMaxDistance(UInt32Value.of(a.smallNumber()));
+                }
+                if (a.chance(50)) {
+                    u.setRetentionSeconds(UInt64Value.of(a.number()));
+                }
+                if (a.chance(50)) { // any bits: NaN, infinities, negatives, subnormals
+                    u.setSketchMinJaccard(DoubleValue.of(a.chance(50) ? Double.longBitsToDouble(a.number()) : a.pick(12) / 10.0));
+                }
+                if (a.chance(30)) {
+                    u.setShortFingerprintMinJaccard(DoubleValue.of(Double.longBitsToDouble(a.number())));
+                }
+                yield stub.updateCollection(u.build());
+            }
             case 11 -> RawCall.call(channel, SimdexGrpc.getCheckUrlsMethod().getFullMethodName(), RawCall.notUtf8(a.pick(3)));
             default -> {
                 byte[] junk = new byte[a.pick(64)];
