@@ -110,11 +110,14 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
 
     /**
      * Drops, on every shard, the generations that have left their collection's retention window;
-     * returns how many. Queries already ignore them: this returns their disk and memory.
+     * returns how many. Queries already ignore them: this returns their disk and memory. Also
+     * drops the decision counts of collections deleted through other routers.
      */
     public int sweepExpired() {
         int dropped = 0;
-        for (CollectionInfo c : catalog.all()) {
+        List<CollectionInfo> all = catalog.all();
+        outcomes.retainOnly(all.stream().map(CollectionInfo::getName).collect(java.util.stream.Collectors.toSet()));
+        for (CollectionInfo c : all) {
             if (c.getSettings().getRetentionSeconds() > 0 && servable(c)) {
                 dropped += index().expire(c.getName(), window(c.getSettings()));
             }
@@ -240,6 +243,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
             }
             boolean existed = catalog.remove(name);
             fingerprinters.remove(name);
+            outcomes.forget(name);
             int dropped = index().dropAll(name);
             LOG.info("collection '" + name + "' deleted: " + dropped + " shard generations dropped");
             return DeleteCollectionResponse.newBuilder().setExisted(existed).build();

@@ -1,12 +1,17 @@
 package io.simdex.router.metrics;
 
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 /**
  * What the public calls decided, counted since the process started: the figures a
@@ -17,8 +22,9 @@ import java.util.concurrent.atomic.LongAdder;
  *   simdex_query_probes_total{collection, outcome}     Query's probes: matched (a stored document within reach), unmatched
  *   simdex_urls_checked_total{outcome}                 CheckUrls' URLs: new, seen
  * </pre>
- * A collection's series appear with its first count (the URL counts from the start), and a
- * deleted collection's stay until the process restarts. In a cluster each router counts the calls it answered: sum over routers. A call
+ * A collection's series appear with its first count (the URL counts from the start), and go
+ * when it is deleted (through another router of a cluster: within a minute, at the next
+ * retention sweep). In a cluster each router counts the calls it answered: sum over routers. A call
  * costs a map lookup by the collection's name and two additions, and allocates nothing once
  * its collection has been counted.
  */
@@ -42,6 +48,10 @@ public final class RequestOutcomes {
     private final Map<String, Pair> dedup = new ConcurrentHashMap<>();
     private final Map<String, Pair> query = new ConcurrentHashMap<>();
     private final Pair urls = new Pair();
+    /** The series exported for each collection's counts; guarded by this. */
+    private final Map<String, List<Meter>> dedupMeters = new HashMap<>();
+    private final Map<String, List<Meter>> queryMeters = new HashMap<>();
+    private MeterRegistry registry;
 
     /** A Dedup call's documents: {@code inserted} stored, {@code duplicates} not. */
     public void dedup(String collection, long inserted, long duplicates) {
@@ -60,30 +70,54 @@ public final class RequestOutcomes {
 
     /** Exports the counts on {@code endpoint}: each collection's from the first scrape after its first count. */
     public void bindTo(MetricsEndpoint endpoint) {
-        register(endpoint, URLS, Tags.empty(), "new", "seen", urls,
+        register(endpoint.registry(), URLS, Tags.empty(), "new", "seen", urls,
                 "URLs CheckUrls answered, by outcome: new (not seen, or expired), seen");
-        Set<String> dedupExported = ConcurrentHashMap.newKeySet();
-        Set<String> queryExported = ConcurrentHashMap.newKeySet();
-        endpoint.beforeScrape(() -> {
-            dedup.forEach((c, pair) -> {
-                if (dedupExported.add(c)) {
-                    register(endpoint, DEDUP, Tags.of("collection", c), "inserted", "duplicate", pair,
-                            "Documents Dedup decided, by collection and outcome: inserted, duplicate");
-                }
-            });
-            query.forEach((c, pair) -> {
-                if (queryExported.add(c)) {
-                    register(endpoint, QUERY, Tags.of("collection", c), "matched", "unmatched", pair,
-                            "Query probes answered, by collection and outcome: matched (a stored document within reach), unmatched");
-                }
-            });
-        });
+        synchronized (this) {
+            registry = endpoint.registry();
+        }
+        endpoint.beforeScrape(this::exportNew);
     }
 
-    private static void register(MetricsEndpoint endpoint, String name, Tags tags, String first, String second, Pair pair, String description) {
-        FunctionCounter.builder(name, pair.first(), LongAdder::sum).tags(tags.and("outcome", first)).description(description)
-                .register(endpoint.registry());
-        FunctionCounter.builder(name, pair.second(), LongAdder::sum).tags(tags.and("outcome", second)).description(description)
-                .register(endpoint.registry());
+    private synchronized void exportNew() {
+        dedup.forEach((c, pair) -> dedupMeters.computeIfAbsent(c, n -> register(registry, DEDUP, Tags.of("collection", c), "inserted",
+                "duplicate", pair, "Documents Dedup decided, by collection and outcome: inserted, duplicate")));
+        query.forEach((c, pair) -> queryMeters.computeIfAbsent(c, n -> register(registry, QUERY, Tags.of("collection", c), "matched",
+                "unmatched", pair, "Query probes answered, by collection and outcome: matched (a stored document within reach), unmatched")));
+    }
+
+    /** Drops the counts and series of {@code collection}, deleted: a name made again counts from 0. */
+    public void forget(String collection) {
+        forgetIf(collection::equals);
+    }
+
+    /**
+     * Drops the counts and series of every collection not in {@code live} (the catalog's: those
+     * another router of a cluster deleted). A call counted for a collection made after
+     * {@code live} was read starts its count again, which rate() reads as a counter reset.
+     */
+    public void retainOnly(Set<String> live) {
+        forgetIf(c -> !live.contains(c));
+    }
+
+    private synchronized void forgetIf(Predicate<String> gone) {
+        dedup.keySet().removeIf(gone);
+        query.keySet().removeIf(gone);
+        for (Map<String, List<Meter>> meters : List.of(dedupMeters, queryMeters)) {
+            meters.entrySet().removeIf(e -> {
+                if (gone.test(e.getKey())) {
+                    e.getValue().forEach(registry::remove);
+                    return true;
+                }
+                return false;
+            });
+        }
+    }
+
+    private static List<Meter> register(MeterRegistry registry, String name, Tags tags, String first, String second, Pair pair,
+                                        String description) {
+        return List.of(FunctionCounter.builder(name, pair.first(), LongAdder::sum).tags(tags.and("outcome", first))
+                        .description(description).register(registry),
+                FunctionCounter.builder(name, pair.second(), LongAdder::sum).tags(tags.and("outcome", second))
+                        .description(description).register(registry));
     }
 }

@@ -3,7 +3,9 @@ package io.simdex.router.metrics;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.simdex.proto.v1.CheckUrlsRequest;
+import io.simdex.proto.v1.CreateCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;
+import io.simdex.proto.v1.DeleteCollectionRequest;
 import io.simdex.proto.v1.DeleteRequest;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.InsertRequest;
@@ -22,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -105,6 +108,38 @@ class MetricsEndpointTest {
             assertEquals(1, s.value("simdex_query_probes_total", Map.of("collection", "default", "outcome", "unmatched")));
             assertEquals(2, s.value("simdex_urls_checked_total", Map.of("outcome", "new")));
             assertEquals(1, s.value("simdex_urls_checked_total", Map.of("outcome", "seen")));
+        }
+    }
+
+    /** A deleted collection's decision series go with it; a collection made again under its name counts from 0. */
+    @Test
+    void scrape_deletedCollectionsDecisionCounts_go() throws Exception {
+        try (TestServer server = new TestServer(dir, Clock.systemUTC())) {
+            int port = server.simdex.serveMetrics("127.0.0.1", 0).port();
+            SimdexGrpc.SimdexBlockingStub stub = server.stub();
+            Map<String, String> inserted = Map.of("collection", "temp", "outcome", "inserted");
+            stub.createCollection(CreateCollectionRequest.newBuilder().setName("temp").build());
+            stub.dedup(DedupRequest.newBuilder().setCollection("temp").addDocuments(Document.newBuilder().setId("a").setFingerprint(1)).build());
+            assertEquals(1, Scrape.awaitCalls(port, SimdexGrpc.getDedupMethod().getFullMethodName(), "OK", 1)
+                    .value("simdex_dedup_documents_total", inserted));
+
+            stub.deleteCollection(DeleteCollectionRequest.newBuilder().setName("temp").build());
+            Scrape gone = Scrape.of(port, "/metrics");
+            assertTrue(Double.isNaN(gone.value("simdex_dedup_documents_total", inserted)), "no series of the deleted collection");
+            assertTrue(Double.isNaN(gone.value("simdex_dedup_documents_total", Map.of("collection", "temp", "outcome", "duplicate"))));
+
+            stub.createCollection(CreateCollectionRequest.newBuilder().setName("temp").build());
+            stub.dedup(DedupRequest.newBuilder().setCollection("temp").addDocuments(Document.newBuilder().setId("b").setFingerprint(2)).build());
+            stub.query(QueryRequest.newBuilder().setCollection("temp").addProbes(Probe.newBuilder().setFingerprint(2)).build());
+            Scrape again = Scrape.awaitCalls(port, SimdexGrpc.getQueryMethod().getFullMethodName(), "OK", 1);
+            assertEquals(1, again.value("simdex_dedup_documents_total", inserted), "counted from 0 again");
+            assertEquals(1, again.value("simdex_query_probes_total", Map.of("collection", "temp", "outcome", "matched")));
+
+            // What a router does for a collection another router deleted: its sweep keeps only the catalog's.
+            server.simdex.service().outcomes().retainOnly(Set.of("default"));
+            Scrape swept = Scrape.of(port, "/metrics");
+            assertTrue(Double.isNaN(swept.value("simdex_query_probes_total", Map.of("collection", "temp", "outcome", "matched"))));
+            assertTrue(swept.has("simdex_urls_checked_total"), "the process's own counts stay");
         }
     }
 
