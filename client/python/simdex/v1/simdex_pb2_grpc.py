@@ -127,7 +127,7 @@ class SimdexServicer(object):
     NOT_FOUND for a collection that does not exist. A shorter retention hides the generations
     that leave the window at once and drops them at the next sweep; a longer one keeps what the
     collection still holds longer (documents already dropped do not come back). Other routers
-    of a cluster take the change within a minute.
+    of a cluster take the change when its event reaches them, at the latest a minute later.
     """
     context.set_code(grpc.StatusCode.UNIMPLEMENTED)
     context.set_details('Method not implemented!')

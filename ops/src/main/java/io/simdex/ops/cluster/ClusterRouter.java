@@ -34,10 +34,12 @@ public final class ClusterRouter implements AutoCloseable {
     private final RetentionSweeper sweeper;
     private final MetricsEndpoint metrics;
     private final ClusterClock clock;
+    private final SharedCatalog catalog;
 
     private ClusterRouter(AtomixMember member, ClusterView view, PublicServer server, RetentionSweeper sweeper, MetricsEndpoint metrics,
-            ClusterClock clock) {
+            ClusterClock clock, SharedCatalog catalog) {
         this.clock = clock;
+        this.catalog = catalog;
         this.member = member;
         this.view = view;
         this.server = server;
@@ -54,7 +56,9 @@ public final class ClusterRouter implements AutoCloseable {
         Set<String> raft = config.raft().isEmpty()
                 ? config.seeds().stream().map(ClusterConfig.Seed::id).collect(Collectors.toSet()) : config.raft();
         ClusterClock clock = ClusterClock.start(view::nodeChannels, ownClock(), config.clockSkewMillis());
-        Catalog catalog = new Catalog(config.data(), new SharedCatalog(member.atomix()));
+        SharedCatalog shared = new SharedCatalog(member.atomix());
+        Catalog catalog = new Catalog(config.data(), shared);
+        shared.watch(catalog::all);
         SimdexService service = new SimdexService(view, catalog, clock);
         MetricsEndpoint metrics = null;
         if (config.metricsPort() != ClusterConfig.NO_METRICS) {
@@ -67,7 +71,7 @@ public final class ClusterRouter implements AutoCloseable {
         PublicServer server = PublicServer.start(config.host(), config.port(), service.bindService(), SimdexGrpc.SERVICE_NAME,
                 List.of(new AdminService(member, store, view, raft).bindService()), config.handlerThreads(), InlineCalls.routerReads(catalog::cached),
                 service.handlingTimes(), config.security().publicPort());
-        return new ClusterRouter(member, view, server, RetentionSweeper.start(service, Set.of()), metrics, clock);
+        return new ClusterRouter(member, view, server, RetentionSweeper.start(service, Set.of()), metrics, clock, shared);
     }
 
     /** Test only: offsets this router's own clock. */
@@ -127,6 +131,7 @@ public final class ClusterRouter implements AutoCloseable {
         server.close();
         clock.close();
         view.close();
+        catalog.close();
         member.close();
     }
 }

@@ -24,8 +24,8 @@ import java.util.function.UnaryOperator;
  * "default" always exists, with default settings. In a cluster the routers share one catalog
  * ({@link Shared}, kept in Atomix): the file is then this router's cache of it. A collection's
  * settings change only by UpdateCollection ({@link #update}); a collection deleted or updated
- * through another router is refreshed in this cache at its next {@link #all} (the sweeps call it
- * every minute).
+ * through another router is refreshed in this cache at its next {@link #all}, which a cluster
+ * router calls on each of the shared catalog's events and its sweeps every minute.
  */
 public final class Catalog {
     public static final String DEFAULT = "default";

@@ -3,6 +3,7 @@ package io.simdex.router.cluster;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.atomix.core.Atomix;
 import io.atomix.core.map.AtomicMap;
+import io.atomix.core.map.AtomicMapEventListener;
 import io.atomix.protocols.raft.MultiRaftProtocol;
 import io.atomix.protocols.raft.ReadConsistency;
 import io.atomix.utils.serializer.Serializer;
@@ -15,13 +16,22 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /** The routers' common collection catalog: an Atomix AtomicMap on the Raft group, name -> CollectionInfo bytes. */
-public final class SharedCatalog implements Catalog.Shared {
+public final class SharedCatalog implements Catalog.Shared, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(SharedCatalog.class.getName());
     private final AtomicMap<String, byte[]> map;
+    /** Runs what {@link #watch} was given, off Atomix's event thread (it reads the map, which waits on that thread). */
+    private final ExecutorService events = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "catalog-events");
+        t.setDaemon(true);
+        return t;
+    });
+    private AtomicMapEventListener<String, byte[]> listener;
 
     public SharedCatalog(Atomix atomix) {
         map = atomix.<String, byte[]>atomicMapBuilder("simdex-collections")
@@ -57,6 +67,34 @@ public final class SharedCatalog implements Catalog.Shared {
     @Override
     public boolean remove(String name) {
         return map.remove(name) != null;
+    }
+
+    /**
+     * Calls {@code changed} after every change to the catalog, whichever router made it, so
+     * that a router's cache follows another's CreateCollection, UpdateCollection and
+     * DeleteCollection at once rather than at its next sweep; and again whenever the Raft
+     * session comes back, since an expired session silently drops the listener. Events carry no
+     * entry this reads: {@code changed} reads the map itself.
+     */
+    public synchronized void watch(Runnable changed) {
+        listener = e -> events.execute(changed);
+        Reconnects.onReconnect(map.async(), events, () -> subscribe(changed));
+        subscribe(changed);
+    }
+
+    private synchronized void subscribe(Runnable changed) {
+        try {
+            map.removeListener(listener); // Atomix registers with the Raft group only when its first listener is added
+            map.addListener(listener);
+        } catch (RuntimeException notConnected) {
+            LOG.log(Level.WARNING, "catalog events not subscribed; again when the Raft session is back", notConnected);
+        }
+        events.execute(changed); // what changed while no listener was registered
+    }
+
+    @Override
+    public void close() {
+        events.shutdownNow();
     }
 
     /** Compare-and-set on the entry's version, so an update made meanwhile by another router is never overwritten. */
