@@ -255,6 +255,11 @@ class Client:
         r = self._call("UpdateCollection", req, timeout)
         return CollectionInfo.of(r.collection), r.changed
 
+    def delete_collection(self, name: str, timeout: Optional[float] = None) -> bool:
+        """Deletes a collection and drops its documents on every shard; True if it existed. Safe to
+        retry. Raises InvalidArgument for "default", which always exists."""
+        return self._call("DeleteCollection", pb.DeleteCollectionRequest(name=name), timeout).existed
+
     def collections(self, timeout: Optional[float] = None) -> List[CollectionInfo]:
         """Every collection."""
         return [CollectionInfo.of(c) for c in

@@ -30,10 +30,12 @@ def client(target):
 
 @pytest.fixture
 def collection(client):
-    """A new collection with default settings, so reruns against one server do not interfere."""
+    """A new collection with default settings, so reruns against one server do not interfere;
+    deleted after the test."""
     name = "py_" + uuid.uuid4().hex[:12]
     client.create_collection(name)
-    return name
+    yield name
+    client.delete_collection(name)
 
 
 @pytest.fixture

@@ -132,6 +132,21 @@ def test_updateCollection_changesWhatIsGiven_keepsTheRest_refusesRetentionOnAFor
         client.update_collection("py_missing_" + uuid.uuid4().hex[:8], max_distance=1)
 
 
+def test_deleteCollection_existedThenNot_defaultRefused(client):
+    name = "py_" + uuid.uuid4().hex[:12]
+    client.create_collection(name)
+    client.insert([("d1", F1)], name)
+
+    assert client.delete_collection(name) is True
+    assert client.delete_collection(name) is False
+    assert name not in [c.name for c in client.collections()]
+    with pytest.raises(simdex.NotFound):
+        client.stats(name)
+    with pytest.raises(simdex.InvalidArgument) as e:
+        client.delete_collection("default")
+    assert "default" in e.value.details
+
+
 def test_insert_emptyId_invalidArgumentWithTheServersMessage(client, collection):
     with pytest.raises(simdex.InvalidArgument) as e:
         client.insert([("", F1)], collection)
