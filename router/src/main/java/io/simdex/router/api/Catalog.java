@@ -137,7 +137,7 @@ public final class Catalog {
      * Gives {@code name} the settings {@code change} makes of its current ones; empty when it
      * does not exist. In a cluster the shared entry is replaced only if no other router changed
      * it meanwhile (else {@code change} is applied again to what that router stored), and other
-     * routers take it at their next {@link #all}.
+     * routers take it at their next {@link #all}: on its event, or at their next sweep.
      */
     public synchronized Optional<Updated> update(String name, UnaryOperator<CollectionSettings> change) {
         for (int attempt = 1; ; attempt++) {

@@ -67,6 +67,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 /**
  * The public {@code simdex.v1.Simdex} service. Every request is validated and every text
@@ -116,7 +117,7 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
     public int sweepExpired() {
         int dropped = 0;
         List<CollectionInfo> all = catalog.all();
-        outcomes.retainOnly(all.stream().map(CollectionInfo::getName).collect(java.util.stream.Collectors.toSet()));
+        outcomes.retainOnly(all.stream().map(CollectionInfo::getName).collect(Collectors.toSet()));
         for (CollectionInfo c : all) {
             if (c.getSettings().getRetentionSeconds() > 0 && servable(c)) {
                 dropped += index().expire(c.getName(), window(c.getSettings()));

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -32,6 +33,8 @@ public final class SharedCatalog implements Catalog.Shared, AutoCloseable {
         return t;
     });
     private AtomicMapEventListener<String, byte[]> listener;
+    /** Whether a run of what {@link #watch} was given is queued: a burst of events makes one. */
+    private final AtomicBoolean queued = new AtomicBoolean();
 
     public SharedCatalog(Atomix atomix) {
         map = atomix.<String, byte[]>atomicMapBuilder("simdex-collections")
@@ -77,9 +80,22 @@ public final class SharedCatalog implements Catalog.Shared, AutoCloseable {
      * entry this reads: {@code changed} reads the map itself.
      */
     public synchronized void watch(Runnable changed) {
-        listener = e -> events.execute(changed);
+        listener = e -> queue(changed);
         Reconnects.onReconnect(map.async(), events, () -> subscribe(changed));
         subscribe(changed);
+    }
+
+    private void queue(Runnable changed) {
+        if (queued.compareAndSet(false, true)) {
+            events.execute(() -> {
+                queued.set(false);
+                try {
+                    changed.run();
+                } catch (RuntimeException e) { // the next event or the sweep reads the catalog again
+                    LOG.log(Level.WARNING, "catalog not read after a change", e);
+                }
+            });
+        }
     }
 
     private synchronized void subscribe(Runnable changed) {
@@ -89,7 +105,7 @@ public final class SharedCatalog implements Catalog.Shared, AutoCloseable {
         } catch (RuntimeException notConnected) {
             LOG.log(Level.WARNING, "catalog events not subscribed; again when the Raft session is back", notConnected);
         }
-        events.execute(changed); // what changed while no listener was registered
+        queue(changed); // what changed while no listener was registered
     }
 
     @Override
