@@ -45,10 +45,14 @@ public final class GenCommand implements Callable<Integer> {
     @Option(names = "--ghz-batch", defaultValue = "1000", description = "Probes or documents per batched ghz request (default: ${DEFAULT-VALUE}).")
     int ghzBatch;
 
+    @Option(names = "--ghz-texts", defaultValue = "100", description = "Texts per request in ghz/dedup-texts.json (default: ${DEFAULT-VALUE}).")
+    int ghzTexts;
+
     @Override
     public Integer call() throws IOException {
-        if (count < 1 || probes < 0 || texts < 0 || ghzRequests < 1 || ghzBatches < 1 || ghzBatch < 1 || ghzBatch > 10_000) {
-            throw new IllegalArgumentException("need count >= 1, probes/texts >= 0, ghz counts >= 1 and --ghz-batch <= 10000");
+        if (count < 1 || probes < 0 || texts < 0 || ghzRequests < 1 || ghzBatches < 1 || ghzBatch < 1 || ghzBatch > 10_000
+                || ghzTexts < 1 || ghzTexts > 10_000) {
+            throw new IllegalArgumentException("need count >= 1, probes/texts >= 0, ghz counts >= 1 and --ghz-batch, --ghz-texts <= 10000");
         }
         Path ghz = out.resolve("ghz");
         Files.createDirectories(ghz);
@@ -63,6 +67,8 @@ public final class GenCommand implements Callable<Integer> {
         data.dedups(ghz.resolve("dedup.json"), ghzBatches, ghzBatch);
         data.storedBatches(ghz.resolve("insert.json"), ghzBatches, ghzBatch);
         data.storedBatches(ghz.resolve("bulkload.json"), ghzBatches, ghzBatch);
+        data.textDedups(ghz.resolve("dedup-texts.json"), ghzBatches, ghzTexts, words, edits);
+        data.urlChecks(ghz.resolve("check-urls.json"), ghzBatches, ghzBatch);
         System.err.printf("gen: %d stored, %d probes, %d texts (+ near-duplicates) and ghz data in %s%n",
                 count, probes, texts, out.toAbsolutePath());
         return 0;

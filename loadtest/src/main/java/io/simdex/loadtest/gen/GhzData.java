@@ -81,6 +81,52 @@ final class GhzData {
         }
     }
 
+    /**
+     * DedupRequests of {@code texts} texts of {@code words} words, English and Chinese in turn by
+     * pair: each even text new, each odd one a near-duplicate of the text before it
+     * ({@code edits} words replaced), which the server decides against that earlier text of the
+     * same request. Replayed (ghz cycles the array), every text is a duplicate of its first pass.
+     */
+    void textDedups(Path file, int requests, int texts, int words, int edits) throws IOException {
+        TextCorpus corpus = new TextCorpus(seed);
+        try (JsonWriter json = open(file)) {
+            json.setHtmlSafe(false);
+            json.beginArray();
+            for (int r = 0; r < requests; r++) {
+                json.beginObject().name("documents").beginArray();
+                String previous = null;
+                for (int t = 0; t < texts; t++) {
+                    TextCorpus.Language language = t / 2 % 2 == 0 ? TextCorpus.Language.ENGLISH : TextCorpus.Language.CHINESE;
+                    String text = t % 2 == 0 ? corpus.document(language, words) : corpus.nearDuplicate(previous, language, edits);
+                    json.beginObject().name("id").value("ghz-text-" + r + "-" + t).name("text").value(text).endObject();
+                    previous = text;
+                }
+                json.endArray().endObject();
+            }
+            json.endArray();
+        }
+    }
+
+    /**
+     * CheckUrlsRequests of job {@code ghz_crawl} with {@code urls} URLs each, kept 7 days: even
+     * ones the same in every request (seen after the first), odd ones new to the file, as a
+     * crawler's frontier mixes links it has and has not fetched.
+     */
+    void urlChecks(Path file, int requests, int urls) throws IOException {
+        try (JsonWriter json = open(file)) {
+            json.beginArray();
+            for (int r = 0; r < requests; r++) {
+                json.beginObject().name("job").value("ghz_crawl").name("urls").beginArray();
+                for (int u = 0; u < urls; u++) {
+                    json.value(u % 2 == 0 ? "https://site" + u % 97 + ".example/news/" + u
+                            : "https://site" + u % 89 + ".example/item?id=" + Long.toHexString(random.nextLong()));
+                }
+                json.endArray().name("ttlSeconds").value(Long.toString(7 * 24 * 3600)).endObject();
+            }
+            json.endArray();
+        }
+    }
+
     private static void document(JsonWriter json, String id, long fp) throws IOException {
         json.beginObject().name("id").value(id).name("fingerprint").value(Long.toUnsignedString(fp)).endObject();
     }

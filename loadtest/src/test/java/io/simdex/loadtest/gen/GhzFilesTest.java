@@ -6,13 +6,19 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerMethodDefinition;
 import io.simdex.proto.v1.BulkLoadRequest;
+import io.simdex.proto.v1.CheckUrlsRequest;
+import io.simdex.proto.v1.CheckUrlsResponse;
 import io.simdex.proto.v1.DedupRequest;
+import io.simdex.proto.v1.DedupResponse;
 import io.simdex.proto.v1.InsertRequest;
 import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.SimdexGrpc;
+import io.simdex.router.EmbeddedSimdex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -22,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -51,7 +58,9 @@ class GhzFilesTest {
             "query-batch.json", QueryRequest::newBuilder,
             "dedup.json", DedupRequest::newBuilder,
             "insert.json", InsertRequest::newBuilder,
-            "bulkload.json", BulkLoadRequest::newBuilder);
+            "bulkload.json", BulkLoadRequest::newBuilder,
+            "dedup-texts.json", DedupRequest::newBuilder,
+            "check-urls.json", CheckUrlsRequest::newBuilder);
 
     @TempDir
     Path dir;
@@ -69,6 +78,33 @@ class GhzFilesTest {
                 assertTrue(b.build().getSerializedSize() > 0, e.getKey());
             }
         }
+    }
+
+    /** What the text Dedup and URL files say of their requests holds on a server: odd texts duplicates, even URLs seen again. */
+    @Test
+    void gen_textDedupsAndUrlChecks_decideAsDescribed() throws IOException {
+        assertEquals(0, new CommandLine(new GenCommand()).execute("--out", dir.toString(), "--count", "50", "--probes", "1",
+                "--texts", "1", "--ghz-batches", "2", "--ghz-batch", "10", "--ghz-texts", "8"));
+        Path ghz = dir.resolve("ghz");
+        try (EmbeddedSimdex simdex = EmbeddedSimdex.start(dir.resolve("server"), 1, "127.0.0.1", 0, 10_000)) {
+            ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", simdex.port()).usePlaintext().build();
+            SimdexGrpc.SimdexBlockingStub stub = SimdexGrpc.newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS);
+            DedupResponse texts = stub.dedup(element(ghz.resolve("dedup-texts.json"), 0, DedupRequest.newBuilder()).build());
+            assertEquals(8, texts.getResultsCount());
+            for (int t = 0; t < 8; t++) {
+                assertEquals(t % 2 == 0, texts.getResults(t).getInserted(), "text " + t);
+            }
+            CheckUrlsResponse first = stub.checkUrls(element(ghz.resolve("check-urls.json"), 0, CheckUrlsRequest.newBuilder()).build());
+            CheckUrlsResponse second = stub.checkUrls(element(ghz.resolve("check-urls.json"), 1, CheckUrlsRequest.newBuilder()).build());
+            assertEquals(10, first.getNewCount());
+            assertEquals(5, second.getNewCount(), "the even URLs were seen in the first request");
+            channel.shutdownNow();
+        }
+    }
+
+    private static <B extends Message.Builder> B element(Path file, int index, B builder) throws IOException {
+        JsonFormat.parser().merge(JsonParser.parseString(Files.readString(file)).getAsJsonArray().get(index).toString(), builder);
+        return builder;
     }
 
     @Test
