@@ -3,6 +3,8 @@ package io.simdex.loadtest.echo;
 import io.grpc.stub.StreamObserver;
 import io.simdex.proto.v1.BulkLoadRequest;
 import io.simdex.proto.v1.BulkLoadResponse;
+import io.simdex.proto.v1.CheckUrlsRequest;
+import io.simdex.proto.v1.CheckUrlsResponse;
 import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DedupResponse;
 import io.simdex.proto.v1.DedupResult;
@@ -27,14 +29,15 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The gRPC floor: {@code simdex.v1.Simdex} answering Query, Dedup, Insert and BulkLoad with
+ * The gRPC floor: {@code simdex.v1.Simdex} answering Query, Dedup, Insert, BulkLoad and CheckUrls with
  * responses of the shape simdex gives for the generator's planted workload, and doing nothing
  * else. Served by the same {@link PublicServer} as simdex (same Netty settings, health and
  * reflection), so "simdex reached X% of the echo" isolates the index's cost.
  *
  * <p>Shapes: planted probes cycle through distances 0..5 and simdex finds those within 3, so four
  * probes in six get one match and two get none; half of the generator's Dedup documents are
- * duplicates (not inserted, one duplicate listed), half are inserted. HandlingTimes answers as
+ * duplicates (not inserted, one duplicate listed), half are inserted; half of its URLs are new.
+ * HandlingTimes answers as
  * simdex's does; other RPCs are UNIMPLEMENTED.
  */
 public final class EchoService extends SimdexGrpc.SimdexImplBase {
@@ -93,6 +96,17 @@ public final class EchoService extends SimdexGrpc.SimdexImplBase {
             }
         }
         out.onNext(b.build());
+        out.onCompleted();
+    }
+
+    /** Every other URL new, as the generator's default --dup-fraction of 0.5 makes them. */
+    @Override
+    public void checkUrls(CheckUrlsRequest req, StreamObserver<CheckUrlsResponse> out) {
+        CheckUrlsResponse.Builder b = CheckUrlsResponse.newBuilder();
+        for (int i = 0; i < req.getUrlsCount(); i++) {
+            b.addIsNew(i % 2 == 1);
+        }
+        out.onNext(b.setNewCount(req.getUrlsCount() / 2).build());
         out.onCompleted();
     }
 

@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 
 /** {@code run}: one workload, closed loop at a concurrency or open loop at a rate. */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Drive Query, Dedup or Insert at a loopback target; report throughput and latency.",
+        description = {"Drive Query, Dedup, Insert or CheckUrls at a loopback target; report throughput and latency.",
                 "Closed loop (--concurrency) or open loop (--rate); HdrHistogram percentiles as JSON on stdout",
                 "(and in --json FILE). --compare runs a second target alternately and reports the ratios."})
 public final class RunCommand implements Callable<Integer> {

@@ -6,12 +6,13 @@ import picocli.CommandLine.Option;
 /** What each call asks. */
 public final class WorkloadOptions {
     /** The RPC a run drives. */
-    public enum Method { query, dedup, insert }
+    public enum Method { query, dedup, insert, urls }
 
-    @Option(names = "--method", defaultValue = "query", description = "query, dedup or insert (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--method", defaultValue = "query", description = {"query, dedup, insert or urls (CheckUrls of a crawl job:",
+            "--dup-fraction of its URLs seen before, the rest new) (default: ${DEFAULT-VALUE})."})
     public Method method;
 
-    @Option(names = "--batch", defaultValue = "1", description = "Probes or documents per request, 1..10000 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--batch", defaultValue = "1", description = "Probes, documents or URLs per request, 1..10000 (default: ${DEFAULT-VALUE}).")
     public int batch;
 
     @Option(names = "--max-distance", defaultValue = "3", description = "Query and Dedup max_distance (default: ${DEFAULT-VALUE}).")
@@ -29,10 +30,11 @@ public final class WorkloadOptions {
     public long stored;
 
     @Option(names = "--dup-fraction", defaultValue = "0.5",
-            description = "Dedup: share of documents planted within 3 of a stored one; the rest are new (default: ${DEFAULT-VALUE}).")
+            description = {"Dedup: share of documents planted within 3 of a stored one; urls: share of URLs from a pool every",
+                    "request draws from; the rest are new (default: ${DEFAULT-VALUE})."})
     public double dupFraction;
 
-    @Option(names = "--collection", defaultValue = "", description = "Collection; empty means default.")
+    @Option(names = "--collection", defaultValue = "", description = "Collection (urls: the crawl job, empty: loadtest); empty means default.")
     public String collection;
 
     void validate() {
@@ -53,6 +55,7 @@ public final class WorkloadOptions {
             case query -> SimdexGrpc.getQueryMethod().getFullMethodName();
             case dedup -> SimdexGrpc.getDedupMethod().getFullMethodName();
             case insert -> SimdexGrpc.getInsertMethod().getFullMethodName();
+            case urls -> SimdexGrpc.getCheckUrlsMethod().getFullMethodName();
         };
     }
 

@@ -5,6 +5,7 @@ import com.google.protobuf.UInt32Value;
 import io.grpc.ManagedChannel;
 import io.simdex.core.Hashing;
 import io.simdex.loadtest.gen.Fingerprints;
+import io.simdex.proto.v1.CheckUrlsRequest;
 import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.InsertRequest;
@@ -47,6 +48,7 @@ public final class Workloads {
             case query -> query(o, stubs, deadlineNanos);
             case dedup -> new Built(o.batch, (seq, stub) -> stub.dedup(dedupRequest(o, nonce, built.getAndIncrement())), stubs, deadlineNanos);
             case insert -> new Built(o.batch, (seq, stub) -> stub.insert(insertRequest(o, nonce, built.getAndIncrement())), stubs, deadlineNanos);
+            case urls -> new Built(o.batch, (seq, stub) -> stub.checkUrls(urlsRequest(o, nonce, built.getAndIncrement())), stubs, deadlineNanos);
         };
     }
 
@@ -83,6 +85,25 @@ public final class Workloads {
         String prefix = "in-" + Long.toHexString(nonce) + "-" + seq + "-";
         for (int j = 0; j < o.batch; j++) {
             b.addDocuments(Document.newBuilder().setId(prefix + j).setFingerprint(Fingerprints.fresh(r)));
+        }
+        return b.build();
+    }
+
+    /** URLs of a seen pool shared by every run. */
+    static final int URL_POOL = 100_000;
+
+    /**
+     * A crawl job's CheckUrls of {@code o.batch} URLs, kept 7 days: each URL with chance
+     * {@code o.dupFraction} one of {@link #URL_POOL} every request draws from (seen once the
+     * pool has been drawn), else one no request sent before.
+     */
+    static CheckUrlsRequest urlsRequest(WorkloadOptions o, long nonce, long seq) {
+        SplittableRandom r = new SplittableRandom(Hashing.mix64(nonce ^ seq));
+        CheckUrlsRequest.Builder b = CheckUrlsRequest.newBuilder().setJob(o.collection.isEmpty() ? "loadtest" : o.collection)
+                .setTtlSeconds(7 * 24 * 3600);
+        String fresh = "https://new" + Long.toHexString(nonce) + ".example/" + seq + "/";
+        for (int j = 0; j < o.batch; j++) {
+            b.addUrls(r.nextDouble() < o.dupFraction ? "https://seen.example/page/" + r.nextInt(URL_POOL) : fresh + j);
         }
         return b.build();
     }

@@ -5,6 +5,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.grpc.ManagedChannel;
 import io.simdex.loadtest.echo.EchoService;
+import io.simdex.proto.v1.CheckUrlsRequest;
 import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
 import io.simdex.router.EmbeddedSimdex;
@@ -22,7 +23,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -75,8 +78,9 @@ class LoadLoopSmokeTest {
     }
 
     @Test
-    void closed_dedupAndInsertBatchesAgainstEcho_completeWithoutErrors() throws Exception {
-        for (WorkloadOptions.Method m : new WorkloadOptions.Method[]{WorkloadOptions.Method.dedup, WorkloadOptions.Method.insert}) {
+    void closed_dedupInsertAndUrlBatchesAgainstEcho_completeWithoutErrors() throws Exception {
+        for (WorkloadOptions.Method m : new WorkloadOptions.Method[]{WorkloadOptions.Method.dedup, WorkloadOptions.Method.insert,
+                WorkloadOptions.Method.urls}) {
             ManagedChannel[] channels = target.channels(1);
             RunResult r = LoadLoop.closed(Workloads.create(options(m, 50), channels, Duration.ofSeconds(5)), 2,
                     new LoadLoop.Bound(50, TimeUnit.SECONDS.toNanos(1)));
@@ -103,6 +107,29 @@ class LoadLoopSmokeTest {
                 // Each run starts at call 0: 3 runs of 5 calls of 10 new documents store 150, not the first run's 50 three times.
                 assertEquals(before + 150, stub.stats(StatsRequest.getDefaultInstance()).getDocuments(), m.name());
             }
+        }
+    }
+
+    /** URL runs: the share asked of each request's URLs comes from the seen pool, the rest are new to every request. */
+    @Test
+    void urlsRequests_drawTheSeenShareFromThePool_andTheRestFresh(@TempDir Path dir) throws Exception {
+        WorkloadOptions o = options(WorkloadOptions.Method.urls, 1000);
+        CheckUrlsRequest first = Workloads.urlsRequest(o, 7, 0);
+        CheckUrlsRequest second = Workloads.urlsRequest(o, 7, 1);
+        long pooled = first.getUrlsList().stream().filter(u -> u.startsWith("https://seen.example/")).count();
+        assertTrue(pooled > 430 && pooled < 570, "about half of 1,000: " + pooled);
+        Set<String> fresh = new HashSet<>(first.getUrlsList());
+        fresh.removeIf(u -> u.startsWith("https://seen.example/"));
+        assertTrue(second.getUrlsList().stream().noneMatch(fresh::contains), "no new URL sent twice");
+        try (EmbeddedSimdex simdex = EmbeddedSimdex.start(dir, 1, "127.0.0.1", 0, 10_000);
+             Target embedded = Target.open("127.0.0.1:" + simdex.port(), dir, 1, 1)) {
+            SimdexGrpc.SimdexBlockingStub stub = SimdexGrpc.newBlockingStub(embedded.channels(1)[0]);
+            Set<String> sentFirst = new HashSet<>(first.getUrlsList());
+            assertEquals(sentFirst.size(), stub.checkUrls(first).getNewCount(), "every distinct URL of the first request is new");
+            Set<String> sentSecond = new HashSet<>(second.getUrlsList());
+            long seen = sentSecond.stream().filter(sentFirst::contains).count();
+            assertTrue(seen > 0, "the pool repeats some URLs");
+            assertEquals(sentSecond.size() - seen, stub.checkUrls(second).getNewCount(), "the second request's pool URLs the first sent are seen");
         }
     }
 
