@@ -85,7 +85,8 @@ final class GhzData {
      * DedupRequests of {@code texts} texts of {@code words} words, English and Chinese in turn by
      * pair: each even text new, each odd one a near-duplicate of the text before it
      * ({@code edits} words replaced), which the server decides against that earlier text of the
-     * same request. Replayed (ghz cycles the array), every text is a duplicate of its first pass.
+     * same request. Replayed (ghz cycles the array), the texts stored the first time are answered
+     * as stored (Dedup is idempotent by id), the near-duplicates as duplicates again.
      */
     void textDedups(Path file, int requests, int texts, int words, int edits) throws IOException {
         TextCorpus corpus = new TextCorpus(seed);
