@@ -89,10 +89,13 @@ class GhzFilesTest {
         try (EmbeddedSimdex simdex = EmbeddedSimdex.start(dir.resolve("server"), 1, "127.0.0.1", 0, 10_000)) {
             ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", simdex.port()).usePlaintext().build();
             SimdexGrpc.SimdexBlockingStub stub = SimdexGrpc.newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS);
-            DedupResponse texts = stub.dedup(element(ghz.resolve("dedup-texts.json"), 0, DedupRequest.newBuilder()).build());
-            assertEquals(8, texts.getResultsCount());
-            for (int t = 0; t < 8; t++) {
-                assertEquals(t % 2 == 0, texts.getResults(t).getInserted(), "text " + t);
+            DedupRequest request = element(ghz.resolve("dedup-texts.json"), 0, DedupRequest.newBuilder()).build();
+            for (int pass = 0; pass < 2; pass++) { // ghz cycles the array: the second pass is a replay
+                DedupResponse texts = stub.dedup(request);
+                assertEquals(8, texts.getResultsCount());
+                for (int t = 0; t < 8; t++) {
+                    assertEquals(t % 2 == 0, texts.getResults(t).getInserted(), "pass " + pass + ", text " + t);
+                }
             }
             CheckUrlsResponse first = stub.checkUrls(element(ghz.resolve("check-urls.json"), 0, CheckUrlsRequest.newBuilder()).build());
             CheckUrlsResponse second = stub.checkUrls(element(ghz.resolve("check-urls.json"), 1, CheckUrlsRequest.newBuilder()).build());
