@@ -22,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
@@ -36,10 +37,22 @@ import java.util.function.BiFunction;
  * Writers of a key hold its stripe lock, so two writers cannot place one key in two
  * generations while a new generation is being added.
  *
- * <p>An older generation takes no new keys, only updates and removals of its own, so once a
- * generation is older a {@link KeyFilter} of its keys is built on a background thread, and a
- * key the filter rules out is not looked up there. Without it every new key cost one lookup per
- * older generation before its insert: 27-44% of a bulk load's CPU at 5M-11M documents.
+ * <p>Once a generation is older a {@link KeyFilter} of its keys is built on a background thread,
+ * and a key the filter rules out is not looked up there. Without it every new key cost one
+ * lookup per older generation before its insert: 27-44% of a bulk load's CPU at 5M-11M
+ * documents.
+ *
+ * <h2>Room that removals leave</h2>
+ * A new key goes to the newest generation while it has room, then to the oldest older
+ * generation with room (one whose filter is built: the key's hash is added to the filter before
+ * the key to the map), and only when none has room to a new generation. So a map that outgrew
+ * its first generations and then removes as many keys as it adds (a collection without
+ * retention at a steady size, or documents whose content changes) keeps its files: when older
+ * generations took no new keys, every new key went to the newest, which filled and doubled
+ * while the older ones emptied, and the files followed every key ever added, not those held.
+ * Removed keys keep their filter bits, so a generation that has taken half its entries again
+ * since its filter was built gets a new one, built as the first was while writers go on
+ * ({@link #filter}).
  *
  * <p>The next generation's file is made ahead of need, on a background thread, once the newest
  * holds {@link #PREPARE_AT} of its entries. Creating a Chronicle Map file sizes it and zeroes
@@ -98,8 +111,19 @@ public final class GrowingMap<K, V> implements Closeable {
     private volatile boolean closed;
     /** Generation g's key filter once built (never for the newest), up to {@link #FILTERED} generations. */
     private final AtomicReferenceArray<KeyFilter> filters = new AtomicReferenceArray<>(FILTERED);
+    /**
+     * Generation g's next filter while it is being built: a new key put into g meanwhile is added
+     * to it as well as to the filter in use, since the build's walk of g may have passed its place.
+     */
+    private final AtomicReferenceArray<KeyFilter> rebuilding = new AtomicReferenceArray<>(FILTERED);
+    /** Entries of older generation g (as {@link #newestEntries} of the newest), counted from when it became older. */
+    private final AtomicLongArray olderEntries = new AtomicLongArray(FILTERED);
+    /** New keys put into older generation g since its filter's build began: at half its entries the filter is built again. */
+    private final AtomicLongArray addedSinceFilter = new AtomicLongArray(FILTERED);
     /** Filters being built; guarded by {@code generations}. */
     private final List<CompletableFuture<Void>> building = new ArrayList<>();
+    /** The generations whose filter is being built; guarded by {@code generations}. */
+    private final java.util.BitSet filtering = new java.util.BitSet(FILTERED);
 
     /**
      * Entries of each generation: {@code first} for generation 0, {@code second * 2^(G-1)} for
@@ -181,6 +205,9 @@ public final class GrowingMap<K, V> implements Closeable {
         deleteIfExists(preparing(generations.size())); // a preparation the last run did not finish
         synchronized (generations) {
             for (int g = 0; g < generations.size() - 1; g++) {
+                if (g < FILTERED) {
+                    olderEntries.set(g, generations.get(g).longSize());
+                }
                 filter(g);
             }
         }
@@ -216,9 +243,9 @@ public final class GrowingMap<K, V> implements Closeable {
             if (n == 0) {
                 return putNew(key, value);
             }
-            ChronicleMap<K, V> older = olderHolder(key, n);
-            if (older != null) {
-                return older.put(key, value);
+            int older = olderHolder(key, n);
+            if (older >= 0) {
+                return generations.get(older).put(key, value);
             }
             ChronicleMap<K, V> newest = generations.get(n - 1);
             if (hasRoom(n)) {
@@ -247,9 +274,13 @@ public final class GrowingMap<K, V> implements Closeable {
             if (n == 0) {
                 return null;
             }
-            ChronicleMap<K, V> older = olderHolder(key, n);
-            if (older != null) {
-                return older.remove(key);
+            int older = olderHolder(key, n);
+            if (older >= 0) {
+                V removed = generations.get(older).remove(key);
+                if (removed != null && older < FILTERED) {
+                    olderEntries.decrementAndGet(older);
+                }
+                return removed;
             }
             V removed = generations.get(n - 1).remove(key);
             if (removed != null) {
@@ -267,9 +298,13 @@ public final class GrowingMap<K, V> implements Closeable {
         lock.lock();
         try {
             int n = generations.size();
-            ChronicleMap<K, V> older = olderHolder(key, n);
-            if (older != null) {
-                return older.compute(key, f);
+            int older = olderHolder(key, n);
+            if (older >= 0) {
+                V after = generations.get(older).compute(key, f);
+                if (after == null && older < FILTERED) {
+                    olderEntries.decrementAndGet(older);
+                }
+                return after;
             }
             ChronicleMap<K, V> newest = n == 0 ? null : generations.get(n - 1);
             if (newest != null && (hasRoom(n) || newest.containsKey(key))) {
@@ -325,6 +360,9 @@ public final class GrowingMap<K, V> implements Closeable {
             m.entrySet().removeIf(e -> drop.test(e.getKey(), e.getValue()));
             removed += before - m.longSize();
         }
+        for (int g = 0; g < Math.min(generations.size() - 1, FILTERED); g++) {
+            olderEntries.set(g, generations.get(g).longSize());
+        }
         newestEntries.set(newestSize());
         return removed;
     }
@@ -375,19 +413,15 @@ public final class GrowingMap<K, V> implements Closeable {
         DiskSpace.roomAgain(this); // a file it lacked room for is no longer needed
     }
 
-    /** Of the first {@code n} generations, the one before the last that holds {@code key}, or null. */
-    private ChronicleMap<K, V> olderHolder(K key, int n) {
+    /** Of the first {@code n} generations, the one before the last that holds {@code key}, or -1. */
+    private int olderHolder(K key, int n) {
         int hash = n > 1 ? hash(key) : 0;
         for (int g = n - 2; g >= 0; g--) {
-            if (ruledOut(g, hash)) {
-                continue;
-            }
-            ChronicleMap<K, V> m = generations.get(g);
-            if (m.containsKey(key)) {
-                return m;
+            if (!ruledOut(g, hash) && generations.get(g).containsKey(key)) {
+                return g;
             }
         }
-        return null;
+        return -1;
     }
 
     /** Whether generation {@code n - 1}, if still the newest, holds fewer entries than it was made for. */
@@ -413,15 +447,93 @@ public final class GrowingMap<K, V> implements Closeable {
         }
     }
 
-    /** Puts a key no generation holds (the caller holds its stripe) into the newest generation. */
+    /**
+     * Puts a key no generation holds (the caller holds its stripe) into the newest generation, or,
+     * when that is full, into the oldest older one with room.
+     */
     private V putNew(K key, V value) {
-        ChronicleMap<K, V> into = writable();
+        ChronicleMap<K, V> into;
+        do {
+            int n = generations.size();
+            if (n > 1 && !hasRoom(n)) {
+                for (int g = 0; g < Math.min(n - 1, FILTERED); g++) {
+                    if (putOlder(g, n, key, value)) {
+                        return null;
+                    }
+                }
+            }
+            into = writable();
+        } while (into == null);
         V previous = into.put(key, value);
         added(generations.size(), newestEntries.incrementAndGet());
         return previous;
     }
 
-    /** The newest generation, after adding one if it holds its configured entries. */
+    /**
+     * Puts new {@code key} into older generation g of {@code n} if g has room and a filter, and
+     * says whether it did. The key's hash goes into the filter (and the one being built) before
+     * the key goes into the map, so no reader can find the map holding a key its filter rules
+     * out. The next filter is read before the one in use: a writer that finds none being built
+     * either finds the new one already in use or holds its stripe while the build's walk waits
+     * for it ({@link #filter}).
+     */
+    private boolean putOlder(int g, int n, K key, V value) {
+        if (olderEntries.get(g) >= capacity(g)) {
+            return false;
+        }
+        KeyFilter next = rebuilding.get(g);
+        KeyFilter inUse = filters.get(g);
+        if (inUse == null) {
+            return false; // not built yet: a key added now could be missed by the build
+        }
+        int hash = hash(key);
+        inUse.add(hash);
+        if (next != null) {
+            next.add(hash);
+        }
+        try {
+            generations.get(g).put(key, value);
+        } catch (IllegalStateException e) {
+            spentOlder(g, key, e);
+            return false;
+        }
+        long entries = olderEntries.incrementAndGet(g);
+        if (addedSinceFilter.incrementAndGet(g) >= capacity(g) / 2) {
+            synchronized (generations) {
+                filter(g); // none if one is being built: its start sets the count back to 0
+            }
+        }
+        if (entries == (long) (capacity(g) * PREPARE_AT) && newestEntries.get() >= (long) (capacity(n - 1) * PREPARE_AT)) {
+            prepareAhead(n); // the room this generation had is nearly gone, and the newest is nearly full
+        }
+        return true;
+    }
+
+    /** As {@link #spent}, for older generation g: it counts as full, and the key goes elsewhere. */
+    private void spentOlder(int g, K key, IllegalStateException e) {
+        String message = e.getMessage();
+        if (message == null || !message.contains("extra segment tier") || generations.get(g).containsKey(key)) {
+            throw e;
+        }
+        olderEntries.accumulateAndGet(g, capacity(g), Math::max);
+    }
+
+    /** Entries older generations with a filter (of the first {@code n}) have room for: where new keys go before a new generation. */
+    private long olderRoom(int n) {
+        long room = 0;
+        for (int g = 0; g < Math.min(n - 1, FILTERED); g++) {
+            if (filters.get(g) != null) {
+                room += Math.max(0, capacity(g) - olderEntries.get(g));
+            }
+        }
+        return room;
+    }
+
+    /**
+     * The newest generation, after adding one if it holds its configured entries; or null when
+     * an older generation has room again (a key removed from it after the caller looked), for
+     * the caller to look again rather than add a generation for want of one entry.
+     */
     private ChronicleMap<K, V> writable() {
         if (!generations.isEmpty() && hasRoom(generations.size())) {
             return newest();
@@ -429,9 +541,15 @@ public final class GrowingMap<K, V> implements Closeable {
         synchronized (generations) {
             if (generations.isEmpty() || !hasRoom(generations.size())) {
                 int g = generations.size();
+                if (olderRoom(g) > 0) {
+                    return null;
+                }
                 long start = System.nanoTime();
                 boolean ahead = prepared != null;
                 generations.add(ahead ? openPrepared(g) : create(g, this));
+                if (g > 0 && g - 1 < FILTERED) {
+                    olderEntries.set(g - 1, newestEntries.get());
+                }
                 newestEntries.set(0);
                 if (g > 0) { // growth; a first generation is every new collection's first write
                     filter(g - 1);
@@ -450,7 +568,20 @@ public final class GrowingMap<K, V> implements Closeable {
      * can hold every key the map ever will ({@link Sizes#keys}).
      */
     private void added(int n, long entries) {
-        if (n < 1 || entries != (long) (capacity(n - 1) * PREPARE_AT) || capacity(n - 1) >= sizes.keys()) {
+        if (n >= 1 && entries == (long) (capacity(n - 1) * PREPARE_AT)) {
+            prepareAhead(n);
+        }
+    }
+
+    /**
+     * Starts making generation n's file, unless it is being made, or generation n - 1 can hold
+     * every key the map ever will, or older generations have room for as many new keys as the
+     * newest's last {@code 1 - PREPARE_AT} (their room is used first, and a file made ahead
+     * takes its disk at once).
+     */
+    private void prepareAhead(int n) {
+        long newest = capacity(n - 1);
+        if (newest >= sizes.keys() || olderRoom(n) > newest - (long) (newest * PREPARE_AT)) {
             return;
         }
         synchronized (generations) {
@@ -629,39 +760,52 @@ public final class GrowingMap<K, V> implements Closeable {
     }
 
     /**
-     * Builds older generation g's key filter in the background. It first takes and releases every
-     * stripe: a writer that saw g as the newest holds its key's stripe while it may still add
-     * that key to g, and every later writer sees a newer generation. The caller holds {@code generations}.
+     * Builds older generation g's key filter in the background, or builds it again (a build
+     * already under way is left to finish). The filter is first made the one new keys of g are
+     * also added to ({@link #rebuilding}); then every stripe is taken and released: a writer that
+     * saw g as the newest, or saw no filter being built, holds its key's stripe while it may
+     * still add that key to g, and every later writer sees a newer generation or adds to the new
+     * filter. Only then does the walk over g's keys begin. The caller holds {@code generations}.
      */
     private void filter(int g) {
-        if (g >= FILTERED || closed) {
+        if (g >= FILTERED || closed || filtering.get(g)) {
             return;
         }
+        filtering.set(g);
         ChronicleMap<K, V> m = generations.get(g);
         CompletableFuture<Void> b = CompletableFuture.runAsync(() -> {
-            for (int i = 0; i < STRIPES; i++) {
-                // A stripe never used is made, so that a writer that comes to it locks it after this.
-                ReentrantLock stripe = stripes.of(i);
-                stripe.lock();
-                stripe.unlock();
-            }
             long start = System.nanoTime();
-            KeyFilter f = new KeyFilter(m.longSize());
-            long[] seen = {0};
-            m.forEachEntry(e -> {
-                if ((++seen[0] & 0xfff) == 0 && closed) {
-                    throw new CancellationException("closed");
+            KeyFilter f = new KeyFilter(Math.max(capacity(g), m.longSize()));
+            addedSinceFilter.set(g, 0);
+            rebuilding.set(g, f);
+            try {
+                for (int i = 0; i < STRIPES; i++) {
+                    // A stripe never used is made, so that a writer that comes to it locks it after this.
+                    ReentrantLock stripe = stripes.of(i);
+                    stripe.lock();
+                    stripe.unlock();
                 }
-                f.add(hash(e.key().get()));
-            });
-            filters.set(g, f);
-            LOG.debug("{}: key filter of {} ({} keys, {} KB) built in {} ms", dir, file(g).getFileName(), seen[0], f.bytes() / 1024,
-                    (System.nanoTime() - start) / 1_000_000);
+                long[] seen = {0};
+                m.forEachEntry(e -> {
+                    if ((++seen[0] & 0xfff) == 0 && closed) {
+                        throw new CancellationException("closed");
+                    }
+                    f.add(hash(e.key().get()));
+                });
+                KeyFilter before = filters.getAndSet(g, f);
+                if (LOG.isDebugEnabled()) { // fill() reads the whole filter
+                    LOG.debug("{}: key filter of {} ({} keys, {} KB{}) built in {} ms", dir, file(g).getFileName(), seen[0], f.bytes() / 1024,
+                            before == null ? "" : String.format(", the one before %.2f full", before.fill()), (System.nanoTime() - start) / 1_000_000);
+                }
+            } finally {
+                rebuilding.set(g, null);
+            }
         }, PREPARER);
         building.add(b);
         b.whenComplete((v, t) -> {
             synchronized (generations) {
                 building.remove(b);
+                filtering.clear(g);
             }
             if (t != null && !closed) {
                 LOG.warn("{}: building the key filter of {} failed; it is looked up for every key", dir, file(g).getFileName(), t);
@@ -685,6 +829,11 @@ public final class GrowingMap<K, V> implements Closeable {
         synchronized (generations) {
             return prepared != null;
         }
+    }
+
+    /** Older generation g's key filter, or null (tests). */
+    KeyFilter filterOf(int g) {
+        return filters.get(g);
     }
 
     /** Whether older generation g has a key filter (tests). */

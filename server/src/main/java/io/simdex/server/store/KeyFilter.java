@@ -1,8 +1,11 @@
 package io.simdex.server.store;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
- * Whether a key may be in a {@link GrowingMap} generation that takes no new keys: a Bloom filter
- * over the keys' 32-bit hashes. A key it rules out costs no Chronicle lookup in that generation,
+ * Whether a key may be in an older {@link GrowingMap} generation: a Bloom filter over the keys'
+ * 32-bit hashes. A key it rules out costs no Chronicle lookup in that generation,
  * which for a new id or fingerprint was one random page per older generation on every write.
  *
  * <p>Blocked: a key's {@link #BITS} bits lie in one 64-bit word, so a test touches one cache
@@ -10,10 +13,13 @@ package io.simdex.server.store;
  * KeyFilterTest), and keys with equal hashes pass for each other: a false positive costs
  * the lookup it would have cost anyway, never an answer.
  *
- * <p>Filled by one thread before it is published (a volatile write), then only read, so tests
- * need no lock and allocate nothing.
+ * <p>Keys are added by any thread, concurrently with tests: an add ORs its bits into its word
+ * atomically, so two adds to one word cannot lose either's bits, and a test reads the word with
+ * volatile semantics, so an add that ended before a test began is seen by it. Removed keys
+ * keep their bits; {@link #fill} tells how far that and later adds have worn the filter.
  */
 final class KeyFilter {
+    private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
     /** Memory: 1.5 bytes of heap per key of an older generation. */
     static final int BITS_PER_KEY = 12;
     private static final int BITS = 6;
@@ -27,13 +33,22 @@ final class KeyFilter {
 
     void add(int hash) {
         long h = mix(hash);
-        words[word(h)] |= bits(h);
+        WORDS.getAndBitwiseOr(words, word(h), bits(h));
     }
 
     boolean mightContain(int hash) {
         long h = mix(hash);
         long b = bits(h);
-        return (words[word(h)] & b) == b;
+        return ((long) WORDS.getVolatile(words, word(h)) & b) == b;
+    }
+
+    /** The share of bits set: about 0.4 at {@link #BITS_PER_KEY} bits a key, where about 1% of absent keys pass. */
+    double fill() {
+        long set = 0;
+        for (int i = 0; i < words.length; i++) {
+            set += Long.bitCount((long) WORDS.getVolatile(words, i));
+        }
+        return set / (64.0 * words.length);
     }
 
     /** The key's word, from the high 28 bits of the mixed hash scaled to the length (no power of two needed). */

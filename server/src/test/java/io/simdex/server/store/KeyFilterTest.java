@@ -48,4 +48,38 @@ class KeyFilterTest {
         }
         assertTrue(passed < 20_000, "false positives of 1M: " + passed);
     }
+
+    @Test
+    void keysAddedByManyThreadsAtOnce_allPass_noneLostToAnotherAddOfTheSameWord() throws Exception {
+        // 4 threads add 20,000 keys each to a filter of 4,096 words, at once: adds to one word
+        // overlap, and the filter stays about half full, so a bit one add overwrote shows.
+        int threads = 4;
+        int perThread = 20_000;
+        for (int round = 0; round < 10; round++) {
+            KeyFilter f = new KeyFilter(4096 * 64 / KeyFilter.BITS_PER_KEY);
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+            Thread[] adders = new Thread[threads];
+            int base = round * threads * perThread;
+            for (int t = 0; t < threads; t++) {
+                int from = base + t * perThread;
+                adders[t] = new Thread(() -> {
+                    try {
+                        start.await();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                    for (int k = from; k < from + perThread; k++) {
+                        f.add(k);
+                    }
+                });
+                adders[t].start();
+            }
+            for (Thread t : adders) {
+                t.join();
+            }
+            for (int k = base; k < base + threads * perThread; k++) {
+                assertTrue(f.mightContain(k), "round " + round + ": key " + k);
+            }
+        }
+    }
 }
