@@ -46,4 +46,18 @@ public final class Calls {
             }
         };
     }
+
+    /** Equal maps; else the sizes and the first ids that differ (the maps themselves are too long to print). */
+    public static void assertSameBindings(java.util.Map<String, Long> expected, java.util.Map<String, Long> actual, String what) {
+        if (!expected.equals(actual)) {
+            List<String> differ = new java.util.ArrayList<>();
+            for (String id : expected.keySet()) {
+                if (!expected.get(id).equals(actual.get(id)) && differ.size() < 5) {
+                    differ.add(id + ": " + expected.get(id) + " != " + actual.get(id));
+                }
+            }
+            actual.keySet().stream().filter(id -> !expected.containsKey(id)).limit(5).forEach(id -> differ.add(id + " not stored"));
+            throw new AssertionError(what + ": " + expected.size() + " stored, " + actual.size() + " exported; " + differ);
+        }
+    }
 }

@@ -22,6 +22,7 @@ import io.simdex.proto.v1.ShardProbePart;
 import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.core.text.MinHashSketch;
 import io.simdex.core.text.Sketcher;
+import io.simdex.router.index.ExportCursor;
 import io.simdex.router.index.IndexRouter;
 import io.simdex.router.index.SketchRule;
 import io.simdex.router.index.VerificationBudget;
@@ -306,6 +307,59 @@ class RemoteShardsTest {
                 assertEquals(fps[i], bound.fingerprints()[i], ids[i]);
             }
             assertFalse(bound.found()[ids.length]);
+        }
+    }
+
+    @Test
+    void export_throughReplicaSets_eachDocumentOnce_eachGroupReadFromOneNode_whichBeingDownFailsThePage() throws IOException {
+        try (IndexRouter index = new IndexRouter(replicaSets(node -> CompletableFuture.completedFuture(null)), Placement.roundRobin(NODES),
+                List.copyOf(clients), 2, false)) {
+            SplittableRandom rnd = new SplittableRandom(17);
+            long[] fps = fingerprints(rnd, 6_000);
+            String[] ids = ids(fps.length);
+            insertInBatches(index, ids, fps, 2_000);
+            java.util.Map<String, Long> expected = new java.util.HashMap<>();
+            for (int i = 0; i < ids.length; i++) {
+                expected.put(ids[i], fps[i]);
+            }
+            // Each replica holds every record of its groups: a page read from the other replica
+            // would repeat or skip bindings, since positions are a node's own.
+            java.util.Map<String, Long> out = new java.util.HashMap<>();
+            java.util.Map<Integer, java.util.Set<Integer>> nodesOfGroup = new java.util.HashMap<>();
+            ExportCursor cursor = null;
+            do {
+                IndexRouter.ExportedPage page = index.export("c", Window.FOREVER, cursor, 200);
+                take(page, out);
+                cursor = page.next();
+                if (cursor != null) {
+                    nodesOfGroup.computeIfAbsent(cursor.group(), g -> new TreeSet<>()).add(cursor.node());
+                }
+            } while (cursor != null);
+            Calls.assertSameBindings(expected, out, "export");
+            nodesOfGroup.forEach((g, n) -> assertEquals(1, n.size(), "group " + g + " read from nodes " + n));
+
+            // The node a group is read from goes down after the first page: the next page fails
+            // UNAVAILABLE rather than go on at another replica, and goes on once it is back.
+            IndexRouter.ExportedPage first = index.export("c", Window.FOREVER, null, 200);
+            int node = first.next().node();
+            down.add(node);
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> index.export("c", Window.FOREVER, first.next(), 200));
+            assertEquals(Status.Code.UNAVAILABLE, e.getStatus().getCode(), e.getStatus().toString());
+            down.remove(node);
+            out.clear();
+            take(first, out);
+            for (cursor = first.next(); cursor != null; ) {
+                IndexRouter.ExportedPage page = index.export("c", Window.FOREVER, cursor, 200);
+                take(page, out);
+                cursor = page.next();
+            }
+            Calls.assertSameBindings(expected, out, "export after the node came back");
+        }
+    }
+
+    private static void take(IndexRouter.ExportedPage page, java.util.Map<String, Long> out) {
+        for (int i = 0; i < page.ids().length; i++) {
+            assertEquals(null, out.put(page.ids()[i], page.fingerprints()[i]), page.ids()[i] + " exported twice");
         }
     }
 

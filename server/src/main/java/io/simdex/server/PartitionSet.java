@@ -37,6 +37,21 @@ public final class PartitionSet {
         return of(partitions.stream().mapToInt(Integer::intValue).toArray());
     }
 
+    /**
+     * The set of a bitmap (bit p % 8 of byte p / 8: partition p), as routers send it;
+     * IllegalArgumentException when it is not {@code Partitions.COUNT / 8} bytes or is empty.
+     */
+    public static PartitionSet ofBitmap(byte[] bitmap) {
+        if (bitmap.length != Partitions.COUNT / Byte.SIZE) {
+            throw new IllegalArgumentException("a partition bitmap of " + bitmap.length + " bytes, not " + Partitions.COUNT / Byte.SIZE);
+        }
+        BitSet set = BitSet.valueOf(bitmap);
+        if (set.isEmpty()) {
+            throw new IllegalArgumentException("no partitions given");
+        }
+        return new PartitionSet(set);
+    }
+
     public boolean contains(int partition) {
         return partitions.get(partition);
     }

@@ -594,6 +594,52 @@ public final class ShardNode implements Closeable {
         return out;
     }
 
+    /** A page of bindings and where the next begins ({@code next} null: nothing follows). */
+    public record ExportPage(List<String> ids, long[] fingerprints, long generation, DocMaps.Position next) {
+    }
+
+    /**
+     * Up to about {@code limit} id -> fingerprint bindings whose ids {@code partitions} holds,
+     * from {@code from} of retention generation {@code generation} on, through
+     * {@code generations} (ascending) in order: {@link DocMaps#exportBindings} of each generation
+     * this node holds, until a page is full. A generation this node lacks has nothing to give.
+     */
+    public ExportPage exportIds(String collection, long[] generations, PartitionSet partitions, long generation, DocMaps.Position from,
+            int limit) {
+        CollectionGenerations c = collection(collection);
+        List<String> ids = new ArrayList<>();
+        MatchBuffer fps = new MatchBuffer();
+        for (long g : generations) {
+            if (Long.compareUnsigned(g, generation) < 0) {
+                continue;
+            }
+            CollectionStore store = c.existing(g);
+            DocMaps.Position start = g == generation ? from : DocMaps.Position.START;
+            DocMaps.Position next = store == null ? null
+                    : store.docs().exportBindings(start, ids.size(), limit, partitions::containsId, (id, fp) -> {
+                        ids.add(id);
+                        fps.add(fp);
+                    });
+            if (next != null) {
+                return new ExportPage(ids, fps.toArray(), g, next);
+            }
+            if (ids.size() >= limit) {
+                return nextGeneration(ids, fps, generations, g);
+            }
+        }
+        return new ExportPage(ids, fps.toArray(), 0, null);
+    }
+
+    /** A full page that ended with generation {@code g}: the next begins at the generation after it, if any. */
+    private static ExportPage nextGeneration(List<String> ids, MatchBuffer fps, long[] generations, long g) {
+        for (long later : generations) {
+            if (Long.compareUnsigned(later, g) > 0) {
+                return new ExportPage(ids, fps.toArray(), later, DocMaps.Position.START);
+            }
+        }
+        return new ExportPage(ids, fps.toArray(), 0, null);
+    }
+
     /**
      * The fingerprint each of {@code ids} is bound to in the newest of {@code generations} that
      * binds it, in {@code fps}; {@code found[i]} false where none does.

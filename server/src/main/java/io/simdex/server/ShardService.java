@@ -48,6 +48,8 @@ import io.simdex.proto.v1.ShardSettleRequest;
 import io.simdex.proto.v1.ShardStatsRequest;
 import io.simdex.proto.v1.ShardStatsResponse;
 import io.simdex.proto.v1.ShardSweepUrlsRequest;
+import io.simdex.proto.v1.ShardExportIdsRequest;
+import io.simdex.proto.v1.ShardExportIdsResponse;
 import io.simdex.proto.v1.ShardLookupIdsRequest;
 import io.simdex.proto.v1.ShardLookupIdsResponse;
 import io.simdex.proto.v1.ShardTextsRequest;
@@ -79,6 +81,8 @@ import static io.simdex.server.Calls.invalid;
 public final class ShardService extends ShardGrpc.ShardImplBase {
     /** Largest message a shard accepts or a pull receives: the router's limit too (ServerBounds). */
     public static final int MAX_MESSAGE_BYTES = ServerBounds.MAX_MESSAGE_BYTES;
+    /** Bindings an ExportIds page holds at most (as many 256-byte ids take 2.7 MB). */
+    static final int MAX_EXPORT_PAGE = 10_000;
 
     private final ShardNode node;
     private final NodeState state;
@@ -369,6 +373,37 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
                 b.addPresent(t != null).addTexts(t == null ? "" : t);
             }
             return b.build();
+        });
+    }
+
+    @Override
+    public void exportIds(ShardExportIdsRequest req, StreamObserver<ShardExportIdsResponse> out) {
+        answer(out, () -> {
+            requireReadable();
+            String collection = collection(req.getCollection());
+            PartitionSet partitions;
+            try {
+                partitions = PartitionSet.ofBitmap(req.getPartitions().toByteArray());
+            } catch (IllegalArgumentException e) {
+                throw Calls.invalid("partitions: " + e.getMessage());
+            }
+            if (req.getLimit() < 1 || req.getLimit() > MAX_EXPORT_PAGE) {
+                throw Calls.invalid("limit " + Integer.toUnsignedString(req.getLimit()) + " outside 1.." + MAX_EXPORT_PAGE);
+            }
+            if (req.getMapGeneration() < 0 || req.getSegment() < 0) {
+                throw Calls.invalid("position " + Integer.toUnsignedString(req.getMapGeneration()) + "/" + Integer.toUnsignedString(req.getSegment())
+                        + " is not one this node gave");
+            }
+            ShardNode.ExportPage page = node.exportIds(collection, toArray(req.getGenerationsList()), partitions, req.getGeneration(),
+                    new DocMaps.Position(req.getMapGeneration(), req.getSegment()), req.getLimit());
+            ShardExportIdsResponse.Builder b = ShardExportIdsResponse.newBuilder().addAllIds(page.ids());
+            for (long fp : page.fingerprints()) {
+                b.addFingerprints(fp);
+            }
+            if (page.next() == null) {
+                return b.setDone(true).build();
+            }
+            return b.setGeneration(page.generation()).setMapGeneration(page.next().mapGeneration()).setSegment(page.next().segment()).build();
         });
     }
 

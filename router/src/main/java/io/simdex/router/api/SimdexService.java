@@ -21,6 +21,8 @@ import io.simdex.proto.v1.DedupResult;
 import io.simdex.proto.v1.DeleteCollectionRequest;
 import io.simdex.proto.v1.DeleteCollectionResponse;
 import io.simdex.proto.v1.DeleteRequest;
+import io.simdex.proto.v1.ExportRequest;
+import io.simdex.proto.v1.ExportResponse;
 import io.simdex.proto.v1.LookupRequest;
 import io.simdex.proto.v1.LookupResponse;
 import io.simdex.proto.v1.DeleteResponse;
@@ -46,6 +48,7 @@ import io.simdex.proto.v1.UpdateCollectionRequest;
 import io.simdex.proto.v1.UpdateCollectionResponse;
 import io.simdex.router.index.BulkAppends;
 import io.simdex.router.index.IndexRouter;
+import io.simdex.router.index.ExportCursor;
 import io.simdex.router.index.IndexView;
 import io.simdex.router.index.Window;
 import io.simdex.router.shard.Fanout;
@@ -365,6 +368,21 @@ public final class SimdexService extends SimdexGrpc.SimdexImplBase {
                 b.addResultsBuilder().setId(ids[i]).setFound(bound.found()[i]).setFingerprint(bound.fingerprints()[i]);
             }
             return b.build();
+        });
+    }
+
+    @Override
+    public void export(ExportRequest req, StreamObserver<ExportResponse> out) {
+        answer(out, () -> {
+            Target c = existing(req.getCollection());
+            int pageSize = Validation.pageSize(req.getPageSize());
+            ExportCursor from = Validation.cursor(req.getCursor(), c.name());
+            IndexRouter.ExportedPage page = index().export(c.name(), c.window(), from, pageSize);
+            ExportResponse.Builder b = ExportResponse.newBuilder();
+            for (int i = 0; i < page.ids().length; i++) {
+                b.addDocumentsBuilder().setId(page.ids()[i]).setFingerprint(page.fingerprints()[i]);
+            }
+            return b.setNextCursor(page.next() == null ? "" : page.next().encode()).build();
         });
     }
 

@@ -6,6 +6,7 @@ import io.simdex.core.Ids;
 import io.simdex.core.Names;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.crawl.CanonicalUrl;
+import io.simdex.router.index.ExportCursor;
 
 
 /** Request checks at the public boundary: each failure names the field and the bad value. */
@@ -83,6 +84,9 @@ public final class Validation {
     /** Matches a probe returns when the request gives no limit. */
     static final int DEFAULT_LIMIT = 100;
     static final int MAX_LIMIT = 10_000;
+    static final int DEFAULT_PAGE = 1_000;
+    /** An Export page's documents at most: as many 256-byte ids take 2.7 MB of the 4 MB a client takes by default. */
+    static final int MAX_PAGE = 10_000;
 
     /** A request's per-probe limit: 0 gives {@link #DEFAULT_LIMIT}. */
     static int limit(int limit) {
@@ -93,6 +97,34 @@ public final class Validation {
             throw invalid("limit " + Integer.toUnsignedString(limit) + " outside 0.." + MAX_LIMIT + " (0: " + DEFAULT_LIMIT + ")");
         }
         return limit;
+    }
+
+    /** An Export's page size: 0 is {@link #DEFAULT_PAGE}; 1..{@link #MAX_PAGE}. */
+    static int pageSize(int size) {
+        if (size == 0) {
+            return DEFAULT_PAGE;
+        }
+        if (size < 0 || size > MAX_PAGE) {
+            throw invalid("page_size " + Integer.toUnsignedString(size) + " outside 0.." + MAX_PAGE + " (0: " + DEFAULT_PAGE + ")");
+        }
+        return size;
+    }
+
+    /** An Export's cursor for {@code collection}: null for none (the first page). */
+    static ExportCursor cursor(String text, String collection) {
+        if (text.isEmpty()) {
+            return null;
+        }
+        ExportCursor c;
+        try {
+            c = ExportCursor.decode(text);
+        } catch (IllegalArgumentException e) {
+            throw invalid("cursor is not one Export gave (" + e.getMessage() + ")");
+        }
+        if (!c.collection().equals(collection)) {
+            throw invalid("cursor is of an export of collection \"" + c.collection() + "\", not of \"" + collection + "\"");
+        }
+        return c;
     }
 
     static int maxDistance(int k) {

@@ -8,6 +8,7 @@ import io.simdex.fingerprint.Hamming;
 import io.simdex.router.crawl.ContentIndex;
 import io.simdex.router.crawl.SeenUrls;
 import io.simdex.router.shard.Bound;
+import io.simdex.router.shard.ExportIdsPage;
 import io.simdex.router.shard.Fanout;
 import io.simdex.router.shard.NodeReads;
 import io.simdex.router.shard.Placement;
@@ -601,6 +602,57 @@ public final class IndexRouter implements AutoCloseable {
                 });
         f.await();
         return all;
+    }
+
+    /** A page of an export and the cursor of the next, null when it is the last. */
+    public record ExportedPage(String[] ids, long[] fingerprints, ExportCursor next) {
+    }
+
+    /**
+     * The page of collection {@code c}'s bindings in window {@code w} that begins at {@code from}
+     * (null: the first), of at most {@code limit} documents (more only when one store segment
+     * holds more). Groups are read in order, each from one node, the one a read would ask first
+     * when its first page is read: a page ends with its group's call unless it found nothing, so
+     * each page is one node's answer. A cursor given under another placement, or whose node no
+     * longer serves its group, is refused with ABORTED: positions are one node's own.
+     */
+    public ExportedPage export(String c, Window w, ExportCursor from, int limit) {
+        long signature = placement.signature();
+        if (from != null && from.placement() != signature) {
+            throw Status.ABORTED.withDescription("partitions moved since the export began: start it again without a cursor").asRuntimeException();
+        }
+        int group = from == null ? 0 : from.group();
+        if (group >= shards.length) {
+            throw Status.ABORTED.withDescription("the cursor names shard group " + group + " of " + shards.length + ": start the export again")
+                    .asRuntimeException();
+        }
+        int node = from == null ? shards[0].readNode() : from.node();
+        long generation = from == null ? 0 : from.generation();
+        int mapGeneration = from == null ? 0 : from.mapGeneration();
+        int segment = from == null ? 0 : from.segment();
+        while (true) {
+            ShardClient replica = shards[group].onNode(node);
+            if (replica == null) {
+                throw Status.ABORTED.withDescription("node " + node + ", which this export was reading shard group " + group
+                        + " from, no longer serves it: start the export again").asRuntimeException();
+            }
+            ExportIdsPage page = Fanout.join(replica.exportIds(c, w.live(), placement.partitionBitmap(group), generation, mapGeneration, segment, limit));
+            if (!page.done()) {
+                return new ExportedPage(page.ids(), page.fingerprints(),
+                        new ExportCursor(signature, c, group, node, page.generation(), page.mapGeneration(), page.segment()));
+            }
+            group++;
+            if (group == shards.length) {
+                return new ExportedPage(page.ids(), page.fingerprints(), null);
+            }
+            node = shards[group].readNode();
+            generation = 0;
+            mapGeneration = 0;
+            segment = 0;
+            if (page.ids().length > 0) {
+                return new ExportedPage(page.ids(), page.fingerprints(), new ExportCursor(signature, c, group, node, 0, 0, 0));
+            }
+        }
     }
 
     public Stats stats(String c, Window w) {

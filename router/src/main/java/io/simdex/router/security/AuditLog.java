@@ -9,6 +9,7 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.simdex.proto.v1.AdminGrpc;
+import io.simdex.proto.v1.ExportRequest;
 import io.simdex.proto.v1.SimdexGrpc;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +24,8 @@ import java.util.function.Consumer;
 /**
  * The audit log: every call that changes what a server keeps beyond one document's write, or
  * the cluster's shape (CreateCollection, DeleteCollection, UpdateCollection, Delete,
- * DropUrlJob; AddNode, DrainNode, RemoveNode), is logged when it ends with who asked, from
+ * DropUrlJob; AddNode, DrainNode, RemoveNode), and every export of a collection's documents
+ * (Export, by its first page), is logged when it ends with who asked, from
  * where, what, and how it ended, refusals included: {@code audit: DeleteCollection name=news by token
  * sha256:3f2a9b1c0d4e5f60 cert "CN=ops-1" from /10.0.0.5:53122: OK}. A token is named by
  * the start of its SHA-256, which the auth file's line for it holds; the token itself is never
@@ -37,6 +39,7 @@ public final class AuditLog implements ServerInterceptor {
             SimdexGrpc.getUpdateCollectionMethod().getFullMethodName(),
             SimdexGrpc.getDeleteMethod().getFullMethodName(),
             SimdexGrpc.getDropUrlJobMethod().getFullMethodName(),
+            SimdexGrpc.getExportMethod().getFullMethodName(),
             AdminGrpc.getAddNodeMethod().getFullMethodName(),
             AdminGrpc.getDrainNodeMethod().getFullMethodName(),
             AdminGrpc.getRemoveNodeMethod().getFullMethodName());
@@ -64,7 +67,9 @@ public final class AuditLog implements ServerInterceptor {
         ServerCall<Q, R> logged = new SimpleForwardingServerCall<>(call) {
             @Override
             public void close(Status status, Metadata trailers) {
-                sink.accept(line(call.getMethodDescriptor().getBareMethodName(), request[0], who, status));
+                if (!(request[0] instanceof ExportRequest export && !export.getCursor().isEmpty())) { // an export is logged by its first page
+                    sink.accept(line(call.getMethodDescriptor().getBareMethodName(), request[0], who, status));
+                }
                 super.close(status, trailers);
             }
         };

@@ -10,6 +10,7 @@ import io.simdex.proto.v1.DeleteRequest;
 import io.simdex.proto.v1.DropUrlJobRequest;
 import io.simdex.proto.v1.FingerprintRequest;
 import io.simdex.proto.v1.InsertRequest;
+import io.simdex.proto.v1.ExportRequest;
 import io.simdex.proto.v1.LookupRequest;
 import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.SimdexGrpc;
@@ -74,6 +75,7 @@ final class MethodRules {
         on(SimdexGrpc.getDropUrlJobMethod(), Role.WRITE, DropUrlJobRequest::getJob);
         on(SimdexGrpc.getQueryMethod(), Role.READ, QueryRequest::getCollection);
         on(SimdexGrpc.getLookupMethod(), Role.READ, LookupRequest::getCollection);
+        on(SimdexGrpc.getExportMethod(), Role.READ, ExportRequest::getCollection);
         on(SimdexGrpc.getFingerprintMethod(), Role.READ, FingerprintRequest::getCollection);
         on(SimdexGrpc.getStatsMethod(), Role.READ, StatsRequest::getCollection);
     }

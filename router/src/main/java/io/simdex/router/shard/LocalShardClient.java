@@ -2,7 +2,9 @@ package io.simdex.router.shard;
 
 import io.grpc.Status;
 import io.simdex.server.LockGrant;
+import io.simdex.server.PartitionSet;
 import io.simdex.server.ShardNode;
+import io.simdex.server.store.DocMaps;
 import io.simdex.server.store.DocMaps.IdList;
 
 import java.util.List;
@@ -123,6 +125,18 @@ public class LocalShardClient implements ShardClient {
             boolean[] found = new boolean[ids.length];
             node.fingerprintsOf(c, gens, ids, fps, found);
             return new Bound(found, fps);
+        });
+    }
+
+    @Override
+    public CompletableFuture<ExportIdsPage> exportIds(String c, long[] gens, byte[] partitions, long generation, int mapGeneration, int segment,
+            int limit) {
+        return run(() -> {
+            ShardNode.ExportPage page = node.exportIds(c, gens, PartitionSet.ofBitmap(partitions), generation,
+                    new DocMaps.Position(mapGeneration, segment), limit);
+            String[] ids = page.ids().toArray(new String[0]);
+            return page.next() == null ? new ExportIdsPage(ids, page.fingerprints(), true, 0, 0, 0)
+                    : new ExportIdsPage(ids, page.fingerprints(), false, page.generation(), page.next().mapGeneration(), page.next().segment());
         });
     }
 

@@ -51,6 +51,19 @@ public final class Placement {
     }
 
     /** How many groups (shards, or replica sets) the partitions map to. */
+    /**
+     * A 64-bit digest of which group owns each partition: two placements that differ in any
+     * partition all but certainly differ here (an export cursor carries it).
+     */
+    public long signature() {
+        long h = 0x9E3779B97F4A7C15L * groups;
+        for (int g : groupOfPartition) {
+            h = (h ^ g) * 0xff51afd7ed558ccdL;
+            h ^= h >>> 29;
+        }
+        return h;
+    }
+
     public int shards() {
         return groups;
     }

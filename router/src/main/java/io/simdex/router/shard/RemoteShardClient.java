@@ -35,6 +35,7 @@ import io.simdex.proto.v1.ShardResolveRequest;
 import io.simdex.proto.v1.ShardSettleRequest;
 import io.simdex.proto.v1.ShardStatsRequest;
 import io.simdex.proto.v1.ShardSweepUrlsRequest;
+import io.simdex.proto.v1.ShardExportIdsRequest;
 import io.simdex.proto.v1.ShardLookupIdsRequest;
 import io.simdex.proto.v1.ShardTextsRequest;
 import io.simdex.proto.v1.ShardUnlockRequest;
@@ -482,6 +483,20 @@ public final class RemoteShardClient implements ShardClient {
                 fps[i] = r.getFingerprints(i);
             }
             return new Bound(found, fps);
+        });
+    }
+
+    @Override
+    public CompletableFuture<ExportIdsPage> exportIds(String c, long[] gens, byte[] partitions, long generation, int mapGeneration, int segment,
+            int limit) {
+        return adapt(watched(readStub().exportIds(ShardExportIdsRequest.newBuilder().setCollection(c).addAllGenerations(boxed(gens))
+                .setPartitions(ByteString.copyFrom(partitions)).setGeneration(generation).setMapGeneration(mapGeneration).setSegment(segment)
+                .setLimit(limit).build())), r -> {
+            long[] fps = new long[r.getFingerprintsCount()];
+            for (int i = 0; i < fps.length; i++) {
+                fps[i] = r.getFingerprints(i);
+            }
+            return new ExportIdsPage(r.getIdsList().toArray(new String[0]), fps, r.getDone(), r.getGeneration(), r.getMapGeneration(), r.getSegment());
         });
     }
 

@@ -414,6 +414,39 @@ public final class ReplicaSet implements ShardClient {
         return read(r -> r.lookupIds(c, gens, ids));
     }
 
+    /** The first replica a read would ask: its positions are where an export's next pages are read. */
+    @Override
+    public CompletableFuture<ExportIdsPage> exportIds(String c, long[] gens, byte[] partitions, long generation, int mapGeneration, int segment,
+            int limit) {
+        return serving[indexOf(readNode())].exportIds(c, gens, partitions, generation, mapGeneration, segment, limit);
+    }
+
+    /** The first serving replica that is readable (live, not behind), else the first. */
+    @Override
+    public int readNode() {
+        for (int i = 0; i < serving.length; i++) {
+            if (readable.test(servingNodes[i])) {
+                return servingNodes[i];
+            }
+        }
+        return servingNodes[0];
+    }
+
+    @Override
+    public ShardClient onNode(int node) {
+        int i = indexOf(node);
+        return i < 0 ? null : serving[i];
+    }
+
+    private int indexOf(int node) {
+        for (int i = 0; i < servingNodes.length; i++) {
+            if (servingNodes[i] == node) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     @Override
     public CompletableFuture<Found> lookupContent(String c, long[] gens, byte[][] hashes) {
         return read(r -> r.lookupContent(c, gens, hashes));

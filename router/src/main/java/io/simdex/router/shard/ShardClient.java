@@ -111,6 +111,26 @@ public interface ShardClient extends AutoCloseable {
     /** The fingerprint each id is bound to in the newest of the generations that binds it. */
     CompletableFuture<Bound> lookupIds(String collection, long[] generations, String[] ids);
 
+    /**
+     * A page of at most {@code limit} bindings (more only when one segment holds more) of
+     * {@code generations} (ascending) whose ids fall in {@code partitions} (bit p % 8 of byte
+     * p / 8), from the position {@code generation}, {@code mapGeneration}, {@code segment} (all
+     * 0: the beginning), which only the node that gave it knows: a replicated shard answers
+     * this from its replica on {@link #readNode} and {@link #onNode}, never by failing over.
+     */
+    CompletableFuture<ExportIdsPage> exportIds(String collection, long[] generations, byte[] partitions, long generation, int mapGeneration,
+            int segment, int limit);
+
+    /** The node a reader that must stay on one replica begins with; -1 for a shard that is not replicated. */
+    default int readNode() {
+        return -1;
+    }
+
+    /** This shard's replica on {@code node} as {@link #readNode} named it, or null when that node no longer serves it. */
+    default ShardClient onNode(int node) {
+        return node == -1 ? this : null;
+    }
+
     /** Content index: fingerprints recorded for the hashes, with their generation (-1: none). */
     CompletableFuture<Found> lookupContent(String collection, long[] generations, byte[][] hashes);
 

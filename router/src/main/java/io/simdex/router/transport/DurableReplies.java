@@ -38,6 +38,7 @@ public final class DurableReplies implements ServerInterceptor {
     public static final Set<String> SIMDEX_READS = Set.of(
             SimdexGrpc.getQueryMethod().getFullMethodName(),
             SimdexGrpc.getLookupMethod().getFullMethodName(),
+            SimdexGrpc.getExportMethod().getFullMethodName(),
             SimdexGrpc.getListCollectionsMethod().getFullMethodName(),
             SimdexGrpc.getFingerprintMethod().getFullMethodName(),
             SimdexGrpc.getStatsMethod().getFullMethodName(),

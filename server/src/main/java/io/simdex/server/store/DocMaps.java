@@ -4,6 +4,8 @@ import net.openhft.chronicle.map.ChronicleMap;
 
 import java.io.Closeable;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -122,6 +124,45 @@ public final class DocMaps implements Closeable {
     /** Removes the ids of every fingerprint {@code drop} accepts; returns how many (fp, id) pairs. */
     public long detachIf(LongPredicate drop) {
         return fpToIds.removeIf(drop);
+    }
+
+    /** Where a reader of the bindings goes on: a segment of a map generation of {@code ids-G.cm}. */
+    public record Position(int mapGeneration, int segment) {
+        public static final Position START = new Position(0, 0);
+    }
+
+    /**
+     * Passes to {@code out} the bindings whose ids {@code keep} accepts, segment by segment from
+     * {@code from}, to a page that holds {@code inPage} already, and stops before a segment
+     * whose bindings would take the page past {@code limit} (unless the page is still empty, so
+     * that no page is empty for want of room); returns where the next page begins, or null when
+     * no segment follows. Pages end between segments, so a binding not changed while a reader
+     * pages through is in exactly one page.
+     */
+    public Position exportBindings(Position from, int inPage, int limit, Predicate<String> keep, ObjLongConsumer<String> out) {
+        List<String> ids = new ArrayList<>();
+        List<Long> fps = new ArrayList<>();
+        int passed = inPage;
+        for (int g = from.mapGeneration(); g < idToFp.generationCount(); g++) {
+            for (int s = g == from.mapGeneration() ? from.segment() : 0; s < idToFp.segments(g); s++) {
+                ids.clear();
+                fps.clear();
+                idToFp.forEachInSegment(g, s, (id, fp) -> {
+                    if (keep.test(id)) {
+                        ids.add(id);
+                        fps.add(fp);
+                    }
+                });
+                if (passed > 0 && passed + ids.size() > limit) {
+                    return new Position(g, s);
+                }
+                for (int i = 0; i < ids.size(); i++) {
+                    out.accept(ids.get(i), fps.get(i));
+                }
+                passed += ids.size();
+            }
+        }
+        return null;
     }
 
     FingerprintIds fpToIds() {

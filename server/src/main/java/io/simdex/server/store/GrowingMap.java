@@ -387,6 +387,22 @@ public final class GrowingMap<K, V> implements Closeable {
         return generations.size();
     }
 
+    /** Segments of generation {@code g}: the units a reader may stop between and go on from ({@link #forEachInSegment}). */
+    int segments(int g) {
+        return generations.get(g).segments();
+    }
+
+    /**
+     * Calls {@code action} with every entry (copies) of segment {@code s} of generation
+     * {@code g}, under that segment's read lock: an entry not changed meanwhile is seen by
+     * exactly one of a reader's segment visits, which other entries' writes do not move.
+     */
+    void forEachInSegment(int g, int s, java.util.function.BiConsumer<? super K, ? super V> action) {
+        try (net.openhft.chronicle.map.MapSegmentContext<K, V, ?> c = generations.get(g).segmentContext(s)) {
+            c.forEachSegmentEntry(e -> action.accept(e.key().get(), e.value().get()));
+        }
+    }
+
     /** Generation {@code g}, 0 the oldest: for reading or writing a value in place (BucketPages). */
     ChronicleMap<K, V> generation(int g) {
         return generations.get(g);
