@@ -2,7 +2,7 @@
 import json
 import os
 from itertools import islice
-from typing import Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Iterable, Iterator, List, Mapping, Optional, Tuple, Union
 
 import grpc
 from google.protobuf import wrappers_pb2
@@ -23,7 +23,7 @@ _SERVICE = "simdex.v1.Simdex"
 # simdex.proto: Insert, Delete, Query and CreateCollection are idempotent and Dedup is safe to
 # retry; reads are too. CheckUrls is not (a retry after a lost answer reports a URL the first
 # attempt recorded as seen), nor BulkLoad (a stream cannot be replayed from an iterable).
-_RETRIED = ["Insert", "Delete", "Query", "Lookup", "CreateCollection", "ListCollections", "Fingerprint", "Stats"]
+_RETRIED = ["Insert", "Delete", "Query", "Lookup", "Export", "CreateCollection", "ListCollections", "Fingerprint", "Stats"]
 _RETRY = {"initialBackoff": "0.1s", "maxBackoff": "2s", "backoffMultiplier": 2}
 # gRPC retries only calls whose request fits its retry buffer (256 KB unless set); the server
 # takes messages up to 16 MiB, so any request it could accept can be retried.
@@ -219,6 +219,23 @@ class Client:
         batches = self._each_batch(ids, str, lambda b: self._call("Lookup", pb.LookupRequest(
             collection=collection, ids=b), timeout).results)
         return [r.fingerprint if r.found else None for results in batches for r in results]
+
+    def export(self, collection: str = "", page_size: int = 1000,
+               timeout: Optional[float] = None) -> Iterator[Tuple[str, int]]:
+        """Every stored document as ``(id, fingerprint)``, fetched ``page_size`` (1..10,000) at a
+        time as the iterator is read: the form ``insert`` and ``bulk_load`` take. A document not
+        changed while it is read comes exactly once; texts are not exported. A failed page raises
+        (ABORTED: partitions moved, or the node read from left; export again from the start)."""
+        if not 1 <= page_size <= MAX_BATCH:
+            raise ValueError("page_size must be 1..%d, got %r" % (MAX_BATCH, page_size))
+        cursor = ""
+        while True:
+            page = self._call("Export", pb.ExportRequest(collection=collection, cursor=cursor, page_size=page_size), timeout)
+            for d in page.documents:
+                yield d.id, d.fingerprint
+            cursor = page.next_cursor
+            if not cursor:
+                return
 
     def drop_url_job(self, job: str, timeout: Optional[float] = None) -> bool:
         """Forgets a job's URL seen-set; True if it existed."""

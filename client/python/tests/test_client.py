@@ -101,6 +101,25 @@ def test_lookup_storedIdsWithTheirFingerprints_othersNone(client, collection):
     assert client.lookup(["l1", "missing"], collection) == [0x0123456789abcdef, None]
 
 
+def test_export_everyDocumentOnce_pageByPage_loadsBackIntoAnotherCollection(client, collection):
+    docs = {"e%d" % i: (i * 0x9E3779B97F4A7C15) & ((1 << 64) - 1) for i in range(2500)}
+    client.insert(docs.items(), collection)
+
+    exported = list(client.export(collection, page_size=300))
+
+    assert len(exported) == len(docs)
+    assert dict(exported) == docs
+    copy = collection + "_copy"
+    client.create_collection(copy)
+    try:
+        client.bulk_load(exported, copy)
+        assert dict(client.export(copy)) == docs
+    finally:
+        client.delete_collection(copy)
+    with pytest.raises(ValueError):
+        list(client.export(collection, page_size=0))
+
+
 def test_createCollection_twiceWithSameSettings_secondNotCreated(client):
     name = "py_" + uuid.uuid4().hex[:12]
 

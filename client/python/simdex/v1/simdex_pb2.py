@@ -21,7 +21,7 @@ DESCRIPTOR = _descriptor.FileDescriptor(
   name='simdex/v1/simdex.proto',
   package='simdex.v1',
   syntax='proto3',
-  serialized_pb=_b('\n\x16simdex/v1/simdex.proto\x12\tsimdex.v1\x1a\x1egoogle/protobuf/wrappers.proto\"H\n\x08\x44ocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\x15\n\x0b\x66ingerprint\x18\x02 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x03 \x01(\tH\x00\x42\t\n\x07\x63ontent\"9\n\x05Probe\x12\x15\n\x0b\x66ingerprint\x18\x01 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x42\t\n\x07\x63ontent\"N\n\x05Match\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08\x64istance\x18\x03 \x01(\r\x12\x12\n\nsimilarity\x18\x04 \x01(\x02\"\xec\x04\n\x12\x43ollectionSettings\x12\x32\n\x0cmax_distance\x18\x01 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12-\n\x0ctokenization\x18\x02 \x01(\x0e\x32\x17.simdex.v1.Tokenization\x12\'\n\tweighting\x18\x03 \x01(\x0e\x32\x14.simdex.v1.Weighting\x12\x12\n\nngram_size\x18\x04 \x01(\r\x12\x17\n\x0fkeep_stop_words\x18\x05 \x01(\x08\x12\x33\n\x03idf\x18\x06 \x03(\x0b\x32&.simdex.v1.CollectionSettings.IdfEntry\x12\x19\n\x11retention_seconds\x18\x07 \x01(\x04\x12\x1a\n\x12generation_seconds\x18\x08 \x01(\x04\x12\x30\n\nshort_text\x18\t \x01(\x0b\x32\x1c.simdex.v1.ShortTextSettings\x12)\n\x06sketch\x18\n \x01(\x0b\x32\x19.simdex.v1.SketchSettings\x12(\n\nhan_tokens\x18\x0b \x01(\x0e\x32\x14.simdex.v1.HanTokens\x12(\n\nstop_words\x18\x0c \x01(\x0e\x32\x14.simdex.v1.StopWords\x12>\n\x11short_fingerprint\x18\r \x01(\x0b\x32#.simdex.v1.ShortFingerprintSettings\x12\x14\n\x0c\x62uilt_in_idf\x18\x0e \x01(\x08\x1a*\n\x08IdfEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"~\n\x11ShortTextSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x11\n\tmax_chars\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x14\n\x0cshingle_size\x18\x05 \x01(\r\"\x8b\x01\n\x0eSketchSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmin_jaccard\x18\x02 \x01(\x01\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x1f\n\x17wide_candidate_distance\x18\x04 \x01(\r\x12\x16\n\x0ewide_max_words\x18\x05 \x01(\r\"\xa4\x01\n\x18ShortFingerprintSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmax_letters\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x31\n\x06\x62locks\x18\x05 \x01(\x0e\x32!.simdex.v1.ShortFingerprintBlocks\"h\n\x0e\x43ollectionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x17\n\x0f\x63reated_unix_ms\x18\x02 \x01(\x03\x12/\n\x08settings\x18\x03 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"X\n\x17\x43reateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12/\n\x08settings\x18\x02 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"Z\n\x18\x43reateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"\'\n\x17\x44\x65leteCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"+\n\x18\x44\x65leteCollectionResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"\xd1\x02\n\x17UpdateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x32\n\x0cmax_distance\x18\x02 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\x37\n\x11retention_seconds\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt64Value\x12\x38\n\x12sketch_min_jaccard\x18\x04 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\x12<\n\x16short_text_min_jaccard\x18\x05 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\x12\x43\n\x1dshort_fingerprint_min_jaccard\x18\x06 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\"Z\n\x18UpdateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63hanged\x18\x02 \x01(\x08\"\x18\n\x16ListCollectionsRequest\"I\n\x17ListCollectionsResponse\x12.\n\x0b\x63ollections\x18\x01 \x03(\x0b\x32\x19.simdex.v1.CollectionInfo\"K\n\rInsertRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"\"\n\x0eInsertResponse\x12\x10\n\x08inserted\x18\x01 \x01(\r\"\x87\x01\n\x0cQueryRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12 \n\x06probes\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Probe\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\\\n\x0bQueryResult\x12\x13\n\x0b\x66ingerprint\x18\x01 \x01(\x06\x12!\n\x07matches\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x03 \x01(\x04\"8\n\rQueryResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.QueryResult\"\x8d\x01\n\x0c\x44\x65\x64upRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\xa3\x01\n\x0b\x44\x65\x64upResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08inserted\x18\x03 \x01(\x08\x12$\n\nduplicates\x18\x04 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x07 \x01(\x04\x12\x12\n\nknown_text\x18\x06 \x01(\x08\x12\x10\n\x08sequence\x18\x05 \x01(\x04\"8\n\rDedupResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.DedupResult\"0\n\rDeleteRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\"4\n\x0e\x44\x65leteResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\r\x12\x11\n\tnot_found\x18\x02 \x01(\r\"0\n\rLookupRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\">\n\x0cLookupResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05\x66ound\x18\x02 \x01(\x08\x12\x13\n\x0b\x66ingerprint\x18\x03 \x01(\x06\":\n\x0eLookupResponse\x12(\n\x07results\x18\x01 \x03(\x0b\x32\x17.simdex.v1.LookupResult\"M\n\x0f\x42ulkLoadRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"5\n\x10\x42ulkLoadResponse\x12\x10\n\x08inserted\x18\x01 \x01(\x04\x12\x0f\n\x07\x62\x61tches\x18\x02 \x01(\x04\"7\n\x12\x46ingerprintRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\r\n\x05texts\x18\x02 \x03(\t\"+\n\x13\x46ingerprintResponse\x12\x14\n\x0c\x66ingerprints\x18\x01 \x03(\x06\"\"\n\x0cStatsRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\"\x9c\x01\n\rStatsResponse\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x11\n\tdocuments\x18\x02 \x01(\x04\x12\x14\n\x0c\x66ingerprints\x18\x03 \x01(\x04\x12\x0e\n\x06shards\x18\x04 \x01(\r\x12\x13\n\x0btable_bytes\x18\x05 \x01(\x04\x12\x11\n\tdoc_bytes\x18\x06 \x01(\x04\x12\x16\n\x0e\x62ucket_entries\x18\x07 \x01(\x04\"i\n\x10\x43heckUrlsRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\x12\x0c\n\x04urls\x18\x02 \x03(\t\x12\x13\n\x0bttl_seconds\x18\x03 \x01(\x04\x12\x12\n\ncheck_only\x18\x04 \x01(\x08\x12\x11\n\tcanonical\x18\x05 \x01(\x08\"6\n\x11\x43heckUrlsResponse\x12\x0e\n\x06is_new\x18\x01 \x03(\x08\x12\x11\n\tnew_count\x18\x02 \x01(\r\" \n\x11\x44ropUrlJobRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\"%\n\x12\x44ropUrlJobResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"%\n\x14HandlingTimesRequest\x12\r\n\x05reset\x18\x01 \x01(\x08\"\xe1\x01\n\x12MethodHandlingTime\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\r\n\x05\x63\x61lls\x18\x02 \x01(\x04\x12\x0e\n\x06p50_us\x18\x03 \x01(\x01\x12\x0e\n\x06p90_us\x18\x04 \x01(\x01\x12\x0e\n\x06p99_us\x18\x05 \x01(\x01\x12\x0f\n\x07p999_us\x18\x06 \x01(\x01\x12\x0e\n\x06max_us\x18\x07 \x01(\x01\x12\x15\n\rqueued_p50_us\x18\x08 \x01(\x01\x12\x15\n\rqueued_p99_us\x18\t \x01(\x01\x12\x16\n\x0equeued_p999_us\x18\n \x01(\x01\x12\x15\n\rqueued_max_us\x18\x0b \x01(\x01\"G\n\x15HandlingTimesResponse\x12.\n\x07methods\x18\x01 \x03(\x0b\x32\x1d.simdex.v1.MethodHandlingTime*H\n\x0cTokenization\x12\x1c\n\x18TOKENIZATION_UNSPECIFIED\x10\x00\x12\t\n\x05WORDS\x10\x01\x12\x0f\n\x0b\x43HAR_NGRAMS\x10\x02*L\n\tHanTokens\x12\x1a\n\x16HAN_TOKENS_UNSPECIFIED\x10\x00\x12\x0f\n\x0bHANLP_WORDS\x10\x01\x12\x12\n\x0eHAN_CHARACTERS\x10\x02*Q\n\tStopWords\x12\x1a\n\x16STOP_WORDS_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x44ROP_STOP_WORDS\x10\x01\x12\x13\n\x0fKEEP_STOP_WORDS\x10\x02*q\n\x16ShortFingerprintBlocks\x12(\n$SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED\x10\x00\x12\x15\n\x11WHOLE_TEXT_BLOCKS\x10\x01\x12\x16\n\x12PARTITIONED_BLOCKS\x10\x02*:\n\tWeighting\x12\x19\n\x15WEIGHTING_UNSPECIFIED\x10\x00\x12\x06\n\x02TF\x10\x01\x12\n\n\x06TF_IDF\x10\x02\x32\xe6\x08\n\x06Simdex\x12[\n\x10\x43reateCollection\x12\".simdex.v1.CreateCollectionRequest\x1a#.simdex.v1.CreateCollectionResponse\x12[\n\x10\x44\x65leteCollection\x12\".simdex.v1.DeleteCollectionRequest\x1a#.simdex.v1.DeleteCollectionResponse\x12[\n\x10UpdateCollection\x12\".simdex.v1.UpdateCollectionRequest\x1a#.simdex.v1.UpdateCollectionResponse\x12X\n\x0fListCollections\x12!.simdex.v1.ListCollectionsRequest\x1a\".simdex.v1.ListCollectionsResponse\x12=\n\x06Insert\x12\x18.simdex.v1.InsertRequest\x1a\x19.simdex.v1.InsertResponse\x12:\n\x05Query\x12\x17.simdex.v1.QueryRequest\x1a\x18.simdex.v1.QueryResponse\x12:\n\x05\x44\x65\x64up\x12\x17.simdex.v1.DedupRequest\x1a\x18.simdex.v1.DedupResponse\x12=\n\x06\x44\x65lete\x12\x18.simdex.v1.DeleteRequest\x1a\x19.simdex.v1.DeleteResponse\x12=\n\x06Lookup\x12\x18.simdex.v1.LookupRequest\x1a\x19.simdex.v1.LookupResponse\x12\x45\n\x08\x42ulkLoad\x12\x1a.simdex.v1.BulkLoadRequest\x1a\x1b.simdex.v1.BulkLoadResponse(\x01\x12L\n\x0b\x46ingerprint\x12\x1d.simdex.v1.FingerprintRequest\x1a\x1e.simdex.v1.FingerprintResponse\x12:\n\x05Stats\x12\x17.simdex.v1.StatsRequest\x1a\x18.simdex.v1.StatsResponse\x12\x46\n\tCheckUrls\x12\x1b.simdex.v1.CheckUrlsRequest\x1a\x1c.simdex.v1.CheckUrlsResponse\x12I\n\nDropUrlJob\x12\x1c.simdex.v1.DropUrlJobRequest\x1a\x1d.simdex.v1.DropUrlJobResponse\x12R\n\rHandlingTimes\x12\x1f.simdex.v1.HandlingTimesRequest\x1a .simdex.v1.HandlingTimesResponseB#\n\x12io.simdex.proto.v1B\x0bSimdexProtoP\x01\x62\x06proto3')
+  serialized_pb=_b('\n\x16simdex/v1/simdex.proto\x12\tsimdex.v1\x1a\x1egoogle/protobuf/wrappers.proto\"H\n\x08\x44ocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\x15\n\x0b\x66ingerprint\x18\x02 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x03 \x01(\tH\x00\x42\t\n\x07\x63ontent\"9\n\x05Probe\x12\x15\n\x0b\x66ingerprint\x18\x01 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x42\t\n\x07\x63ontent\"N\n\x05Match\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08\x64istance\x18\x03 \x01(\r\x12\x12\n\nsimilarity\x18\x04 \x01(\x02\"\xec\x04\n\x12\x43ollectionSettings\x12\x32\n\x0cmax_distance\x18\x01 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12-\n\x0ctokenization\x18\x02 \x01(\x0e\x32\x17.simdex.v1.Tokenization\x12\'\n\tweighting\x18\x03 \x01(\x0e\x32\x14.simdex.v1.Weighting\x12\x12\n\nngram_size\x18\x04 \x01(\r\x12\x17\n\x0fkeep_stop_words\x18\x05 \x01(\x08\x12\x33\n\x03idf\x18\x06 \x03(\x0b\x32&.simdex.v1.CollectionSettings.IdfEntry\x12\x19\n\x11retention_seconds\x18\x07 \x01(\x04\x12\x1a\n\x12generation_seconds\x18\x08 \x01(\x04\x12\x30\n\nshort_text\x18\t \x01(\x0b\x32\x1c.simdex.v1.ShortTextSettings\x12)\n\x06sketch\x18\n \x01(\x0b\x32\x19.simdex.v1.SketchSettings\x12(\n\nhan_tokens\x18\x0b \x01(\x0e\x32\x14.simdex.v1.HanTokens\x12(\n\nstop_words\x18\x0c \x01(\x0e\x32\x14.simdex.v1.StopWords\x12>\n\x11short_fingerprint\x18\r \x01(\x0b\x32#.simdex.v1.ShortFingerprintSettings\x12\x14\n\x0c\x62uilt_in_idf\x18\x0e \x01(\x08\x1a*\n\x08IdfEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"~\n\x11ShortTextSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x11\n\tmax_chars\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x14\n\x0cshingle_size\x18\x05 \x01(\r\"\x8b\x01\n\x0eSketchSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmin_jaccard\x18\x02 \x01(\x01\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x1f\n\x17wide_candidate_distance\x18\x04 \x01(\r\x12\x16\n\x0ewide_max_words\x18\x05 \x01(\r\"\xa4\x01\n\x18ShortFingerprintSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmax_letters\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x31\n\x06\x62locks\x18\x05 \x01(\x0e\x32!.simdex.v1.ShortFingerprintBlocks\"h\n\x0e\x43ollectionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x17\n\x0f\x63reated_unix_ms\x18\x02 \x01(\x03\x12/\n\x08settings\x18\x03 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"X\n\x17\x43reateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12/\n\x08settings\x18\x02 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"Z\n\x18\x43reateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"\'\n\x17\x44\x65leteCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"+\n\x18\x44\x65leteCollectionResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"\xd1\x02\n\x17UpdateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x32\n\x0cmax_distance\x18\x02 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\x37\n\x11retention_seconds\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt64Value\x12\x38\n\x12sketch_min_jaccard\x18\x04 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\x12<\n\x16short_text_min_jaccard\x18\x05 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\x12\x43\n\x1dshort_fingerprint_min_jaccard\x18\x06 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\"Z\n\x18UpdateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63hanged\x18\x02 \x01(\x08\"\x18\n\x16ListCollectionsRequest\"I\n\x17ListCollectionsResponse\x12.\n\x0b\x63ollections\x18\x01 \x03(\x0b\x32\x19.simdex.v1.CollectionInfo\"K\n\rInsertRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"\"\n\x0eInsertResponse\x12\x10\n\x08inserted\x18\x01 \x01(\r\"\x87\x01\n\x0cQueryRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12 \n\x06probes\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Probe\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\\\n\x0bQueryResult\x12\x13\n\x0b\x66ingerprint\x18\x01 \x01(\x06\x12!\n\x07matches\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x03 \x01(\x04\"8\n\rQueryResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.QueryResult\"\x8d\x01\n\x0c\x44\x65\x64upRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\xa3\x01\n\x0b\x44\x65\x64upResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08inserted\x18\x03 \x01(\x08\x12$\n\nduplicates\x18\x04 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x07 \x01(\x04\x12\x12\n\nknown_text\x18\x06 \x01(\x08\x12\x10\n\x08sequence\x18\x05 \x01(\x04\"8\n\rDedupResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.DedupResult\"0\n\rDeleteRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\"4\n\x0e\x44\x65leteResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\r\x12\x11\n\tnot_found\x18\x02 \x01(\r\"0\n\rLookupRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\">\n\x0cLookupResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05\x66ound\x18\x02 \x01(\x08\x12\x13\n\x0b\x66ingerprint\x18\x03 \x01(\x06\":\n\x0eLookupResponse\x12(\n\x07results\x18\x01 \x03(\x0b\x32\x17.simdex.v1.LookupResult\"F\n\rExportRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0e\n\x06\x63ursor\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\r\"3\n\x10\x45xportedDocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\"U\n\x0e\x45xportResponse\x12.\n\tdocuments\x18\x01 \x03(\x0b\x32\x1b.simdex.v1.ExportedDocument\x12\x13\n\x0bnext_cursor\x18\x02 \x01(\t\"M\n\x0f\x42ulkLoadRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"5\n\x10\x42ulkLoadResponse\x12\x10\n\x08inserted\x18\x01 \x01(\x04\x12\x0f\n\x07\x62\x61tches\x18\x02 \x01(\x04\"7\n\x12\x46ingerprintRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\r\n\x05texts\x18\x02 \x03(\t\"+\n\x13\x46ingerprintResponse\x12\x14\n\x0c\x66ingerprints\x18\x01 \x03(\x06\"\"\n\x0cStatsRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\"\x9c\x01\n\rStatsResponse\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x11\n\tdocuments\x18\x02 \x01(\x04\x12\x14\n\x0c\x66ingerprints\x18\x03 \x01(\x04\x12\x0e\n\x06shards\x18\x04 \x01(\r\x12\x13\n\x0btable_bytes\x18\x05 \x01(\x04\x12\x11\n\tdoc_bytes\x18\x06 \x01(\x04\x12\x16\n\x0e\x62ucket_entries\x18\x07 \x01(\x04\"i\n\x10\x43heckUrlsRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\x12\x0c\n\x04urls\x18\x02 \x03(\t\x12\x13\n\x0bttl_seconds\x18\x03 \x01(\x04\x12\x12\n\ncheck_only\x18\x04 \x01(\x08\x12\x11\n\tcanonical\x18\x05 \x01(\x08\"6\n\x11\x43heckUrlsResponse\x12\x0e\n\x06is_new\x18\x01 \x03(\x08\x12\x11\n\tnew_count\x18\x02 \x01(\r\" \n\x11\x44ropUrlJobRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\"%\n\x12\x44ropUrlJobResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"%\n\x14HandlingTimesRequest\x12\r\n\x05reset\x18\x01 \x01(\x08\"\xe1\x01\n\x12MethodHandlingTime\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\r\n\x05\x63\x61lls\x18\x02 \x01(\x04\x12\x0e\n\x06p50_us\x18\x03 \x01(\x01\x12\x0e\n\x06p90_us\x18\x04 \x01(\x01\x12\x0e\n\x06p99_us\x18\x05 \x01(\x01\x12\x0f\n\x07p999_us\x18\x06 \x01(\x01\x12\x0e\n\x06max_us\x18\x07 \x01(\x01\x12\x15\n\rqueued_p50_us\x18\x08 \x01(\x01\x12\x15\n\rqueued_p99_us\x18\t \x01(\x01\x12\x16\n\x0equeued_p999_us\x18\n \x01(\x01\x12\x15\n\rqueued_max_us\x18\x0b \x01(\x01\"G\n\x15HandlingTimesResponse\x12.\n\x07methods\x18\x01 \x03(\x0b\x32\x1d.simdex.v1.MethodHandlingTime*H\n\x0cTokenization\x12\x1c\n\x18TOKENIZATION_UNSPECIFIED\x10\x00\x12\t\n\x05WORDS\x10\x01\x12\x0f\n\x0b\x43HAR_NGRAMS\x10\x02*L\n\tHanTokens\x12\x1a\n\x16HAN_TOKENS_UNSPECIFIED\x10\x00\x12\x0f\n\x0bHANLP_WORDS\x10\x01\x12\x12\n\x0eHAN_CHARACTERS\x10\x02*Q\n\tStopWords\x12\x1a\n\x16STOP_WORDS_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x44ROP_STOP_WORDS\x10\x01\x12\x13\n\x0fKEEP_STOP_WORDS\x10\x02*q\n\x16ShortFingerprintBlocks\x12(\n$SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED\x10\x00\x12\x15\n\x11WHOLE_TEXT_BLOCKS\x10\x01\x12\x16\n\x12PARTITIONED_BLOCKS\x10\x02*:\n\tWeighting\x12\x19\n\x15WEIGHTING_UNSPECIFIED\x10\x00\x12\x06\n\x02TF\x10\x01\x12\n\n\x06TF_IDF\x10\x02\x32\xa5\t\n\x06Simdex\x12[\n\x10\x43reateCollection\x12\".simdex.v1.CreateCollectionRequest\x1a#.simdex.v1.CreateCollectionResponse\x12[\n\x10\x44\x65leteCollection\x12\".simdex.v1.DeleteCollectionRequest\x1a#.simdex.v1.DeleteCollectionResponse\x12[\n\x10UpdateCollection\x12\".simdex.v1.UpdateCollectionRequest\x1a#.simdex.v1.UpdateCollectionResponse\x12X\n\x0fListCollections\x12!.simdex.v1.ListCollectionsRequest\x1a\".simdex.v1.ListCollectionsResponse\x12=\n\x06Insert\x12\x18.simdex.v1.InsertRequest\x1a\x19.simdex.v1.InsertResponse\x12:\n\x05Query\x12\x17.simdex.v1.QueryRequest\x1a\x18.simdex.v1.QueryResponse\x12:\n\x05\x44\x65\x64up\x12\x17.simdex.v1.DedupRequest\x1a\x18.simdex.v1.DedupResponse\x12=\n\x06\x44\x65lete\x12\x18.simdex.v1.DeleteRequest\x1a\x19.simdex.v1.DeleteResponse\x12=\n\x06Lookup\x12\x18.simdex.v1.LookupRequest\x1a\x19.simdex.v1.LookupResponse\x12=\n\x06\x45xport\x12\x18.simdex.v1.ExportRequest\x1a\x19.simdex.v1.ExportResponse\x12\x45\n\x08\x42ulkLoad\x12\x1a.simdex.v1.BulkLoadRequest\x1a\x1b.simdex.v1.BulkLoadResponse(\x01\x12L\n\x0b\x46ingerprint\x12\x1d.simdex.v1.FingerprintRequest\x1a\x1e.simdex.v1.FingerprintResponse\x12:\n\x05Stats\x12\x17.simdex.v1.StatsRequest\x1a\x18.simdex.v1.StatsResponse\x12\x46\n\tCheckUrls\x12\x1b.simdex.v1.CheckUrlsRequest\x1a\x1c.simdex.v1.CheckUrlsResponse\x12I\n\nDropUrlJob\x12\x1c.simdex.v1.DropUrlJobRequest\x1a\x1d.simdex.v1.DropUrlJobResponse\x12R\n\rHandlingTimes\x12\x1f.simdex.v1.HandlingTimesRequest\x1a .simdex.v1.HandlingTimesResponseB#\n\x12io.simdex.proto.v1B\x0bSimdexProtoP\x01\x62\x06proto3')
   ,
   dependencies=[google_dot_protobuf_dot_wrappers__pb2.DESCRIPTOR,])
 
@@ -46,8 +46,8 @@ _TOKENIZATION = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=4305,
-  serialized_end=4377,
+  serialized_start=4517,
+  serialized_end=4589,
 )
 _sym_db.RegisterEnumDescriptor(_TOKENIZATION)
 
@@ -73,8 +73,8 @@ _HANTOKENS = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=4379,
-  serialized_end=4455,
+  serialized_start=4591,
+  serialized_end=4667,
 )
 _sym_db.RegisterEnumDescriptor(_HANTOKENS)
 
@@ -100,8 +100,8 @@ _STOPWORDS = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=4457,
-  serialized_end=4538,
+  serialized_start=4669,
+  serialized_end=4750,
 )
 _sym_db.RegisterEnumDescriptor(_STOPWORDS)
 
@@ -127,8 +127,8 @@ _SHORTFINGERPRINTBLOCKS = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=4540,
-  serialized_end=4653,
+  serialized_start=4752,
+  serialized_end=4865,
 )
 _sym_db.RegisterEnumDescriptor(_SHORTFINGERPRINTBLOCKS)
 
@@ -154,8 +154,8 @@ _WEIGHTING = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=4655,
-  serialized_end=4713,
+  serialized_start=4867,
+  serialized_end=4925,
 )
 _sym_db.RegisterEnumDescriptor(_WEIGHTING)
 
@@ -1540,6 +1540,127 @@ _LOOKUPRESPONSE = _descriptor.Descriptor(
 )
 
 
+_EXPORTREQUEST = _descriptor.Descriptor(
+  name='ExportRequest',
+  full_name='simdex.v1.ExportRequest',
+  filename=None,
+  file=DESCRIPTOR,
+  containing_type=None,
+  fields=[
+    _descriptor.FieldDescriptor(
+      name='collection', full_name='simdex.v1.ExportRequest.collection', index=0,
+      number=1, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='cursor', full_name='simdex.v1.ExportRequest.cursor', index=1,
+      number=2, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='page_size', full_name='simdex.v1.ExportRequest.page_size', index=2,
+      number=3, type=13, cpp_type=3, label=1,
+      has_default_value=False, default_value=0,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+  ],
+  extensions=[
+  ],
+  nested_types=[],
+  enum_types=[
+  ],
+  options=None,
+  is_extendable=False,
+  syntax='proto3',
+  extension_ranges=[],
+  oneofs=[
+  ],
+  serialized_start=3298,
+  serialized_end=3368,
+)
+
+
+_EXPORTEDDOCUMENT = _descriptor.Descriptor(
+  name='ExportedDocument',
+  full_name='simdex.v1.ExportedDocument',
+  filename=None,
+  file=DESCRIPTOR,
+  containing_type=None,
+  fields=[
+    _descriptor.FieldDescriptor(
+      name='id', full_name='simdex.v1.ExportedDocument.id', index=0,
+      number=1, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='fingerprint', full_name='simdex.v1.ExportedDocument.fingerprint', index=1,
+      number=2, type=6, cpp_type=4, label=1,
+      has_default_value=False, default_value=0,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+  ],
+  extensions=[
+  ],
+  nested_types=[],
+  enum_types=[
+  ],
+  options=None,
+  is_extendable=False,
+  syntax='proto3',
+  extension_ranges=[],
+  oneofs=[
+  ],
+  serialized_start=3370,
+  serialized_end=3421,
+)
+
+
+_EXPORTRESPONSE = _descriptor.Descriptor(
+  name='ExportResponse',
+  full_name='simdex.v1.ExportResponse',
+  filename=None,
+  file=DESCRIPTOR,
+  containing_type=None,
+  fields=[
+    _descriptor.FieldDescriptor(
+      name='documents', full_name='simdex.v1.ExportResponse.documents', index=0,
+      number=1, type=11, cpp_type=10, label=3,
+      has_default_value=False, default_value=[],
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='next_cursor', full_name='simdex.v1.ExportResponse.next_cursor', index=1,
+      number=2, type=9, cpp_type=9, label=1,
+      has_default_value=False, default_value=_b("").decode('utf-8'),
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
+  ],
+  extensions=[
+  ],
+  nested_types=[],
+  enum_types=[
+  ],
+  options=None,
+  is_extendable=False,
+  syntax='proto3',
+  extension_ranges=[],
+  oneofs=[
+  ],
+  serialized_start=3423,
+  serialized_end=3508,
+)
+
+
 _BULKLOADREQUEST = _descriptor.Descriptor(
   name='BulkLoadRequest',
   full_name='simdex.v1.BulkLoadRequest',
@@ -1573,8 +1694,8 @@ _BULKLOADREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3298,
-  serialized_end=3375,
+  serialized_start=3510,
+  serialized_end=3587,
 )
 
 
@@ -1611,8 +1732,8 @@ _BULKLOADRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3377,
-  serialized_end=3430,
+  serialized_start=3589,
+  serialized_end=3642,
 )
 
 
@@ -1649,8 +1770,8 @@ _FINGERPRINTREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3432,
-  serialized_end=3487,
+  serialized_start=3644,
+  serialized_end=3699,
 )
 
 
@@ -1680,8 +1801,8 @@ _FINGERPRINTRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3489,
-  serialized_end=3532,
+  serialized_start=3701,
+  serialized_end=3744,
 )
 
 
@@ -1711,8 +1832,8 @@ _STATSREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3534,
-  serialized_end=3568,
+  serialized_start=3746,
+  serialized_end=3780,
 )
 
 
@@ -1784,8 +1905,8 @@ _STATSRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3571,
-  serialized_end=3727,
+  serialized_start=3783,
+  serialized_end=3939,
 )
 
 
@@ -1843,8 +1964,8 @@ _CHECKURLSREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3729,
-  serialized_end=3834,
+  serialized_start=3941,
+  serialized_end=4046,
 )
 
 
@@ -1881,8 +2002,8 @@ _CHECKURLSRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3836,
-  serialized_end=3890,
+  serialized_start=4048,
+  serialized_end=4102,
 )
 
 
@@ -1912,8 +2033,8 @@ _DROPURLJOBREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3892,
-  serialized_end=3924,
+  serialized_start=4104,
+  serialized_end=4136,
 )
 
 
@@ -1943,8 +2064,8 @@ _DROPURLJOBRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3926,
-  serialized_end=3963,
+  serialized_start=4138,
+  serialized_end=4175,
 )
 
 
@@ -1974,8 +2095,8 @@ _HANDLINGTIMESREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3965,
-  serialized_end=4002,
+  serialized_start=4177,
+  serialized_end=4214,
 )
 
 
@@ -2075,8 +2196,8 @@ _METHODHANDLINGTIME = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=4005,
-  serialized_end=4230,
+  serialized_start=4217,
+  serialized_end=4442,
 )
 
 
@@ -2106,8 +2227,8 @@ _HANDLINGTIMESRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=4232,
-  serialized_end=4303,
+  serialized_start=4444,
+  serialized_end=4515,
 )
 
 _DOCUMENT.oneofs_by_name['content'].fields.append(
@@ -2153,6 +2274,7 @@ _DEDUPREQUEST.fields_by_name['max_distance'].message_type = google_dot_protobuf_
 _DEDUPRESULT.fields_by_name['duplicates'].message_type = _MATCH
 _DEDUPRESPONSE.fields_by_name['results'].message_type = _DEDUPRESULT
 _LOOKUPRESPONSE.fields_by_name['results'].message_type = _LOOKUPRESULT
+_EXPORTRESPONSE.fields_by_name['documents'].message_type = _EXPORTEDDOCUMENT
 _BULKLOADREQUEST.fields_by_name['documents'].message_type = _DOCUMENT
 _HANDLINGTIMESRESPONSE.fields_by_name['methods'].message_type = _METHODHANDLINGTIME
 DESCRIPTOR.message_types_by_name['Document'] = _DOCUMENT
@@ -2184,6 +2306,9 @@ DESCRIPTOR.message_types_by_name['DeleteResponse'] = _DELETERESPONSE
 DESCRIPTOR.message_types_by_name['LookupRequest'] = _LOOKUPREQUEST
 DESCRIPTOR.message_types_by_name['LookupResult'] = _LOOKUPRESULT
 DESCRIPTOR.message_types_by_name['LookupResponse'] = _LOOKUPRESPONSE
+DESCRIPTOR.message_types_by_name['ExportRequest'] = _EXPORTREQUEST
+DESCRIPTOR.message_types_by_name['ExportedDocument'] = _EXPORTEDDOCUMENT
+DESCRIPTOR.message_types_by_name['ExportResponse'] = _EXPORTRESPONSE
 DESCRIPTOR.message_types_by_name['BulkLoadRequest'] = _BULKLOADREQUEST
 DESCRIPTOR.message_types_by_name['BulkLoadResponse'] = _BULKLOADRESPONSE
 DESCRIPTOR.message_types_by_name['FingerprintRequest'] = _FINGERPRINTREQUEST
@@ -2415,6 +2540,27 @@ LookupResponse = _reflection.GeneratedProtocolMessageType('LookupResponse', (_me
   ))
 _sym_db.RegisterMessage(LookupResponse)
 
+ExportRequest = _reflection.GeneratedProtocolMessageType('ExportRequest', (_message.Message,), dict(
+  DESCRIPTOR = _EXPORTREQUEST,
+  __module__ = 'simdex.v1.simdex_pb2'
+  # @@protoc_insertion_point(class_scope:simdex.v1.ExportRequest)
+  ))
+_sym_db.RegisterMessage(ExportRequest)
+
+ExportedDocument = _reflection.GeneratedProtocolMessageType('ExportedDocument', (_message.Message,), dict(
+  DESCRIPTOR = _EXPORTEDDOCUMENT,
+  __module__ = 'simdex.v1.simdex_pb2'
+  # @@protoc_insertion_point(class_scope:simdex.v1.ExportedDocument)
+  ))
+_sym_db.RegisterMessage(ExportedDocument)
+
+ExportResponse = _reflection.GeneratedProtocolMessageType('ExportResponse', (_message.Message,), dict(
+  DESCRIPTOR = _EXPORTRESPONSE,
+  __module__ = 'simdex.v1.simdex_pb2'
+  # @@protoc_insertion_point(class_scope:simdex.v1.ExportResponse)
+  ))
+_sym_db.RegisterMessage(ExportResponse)
+
 BulkLoadRequest = _reflection.GeneratedProtocolMessageType('BulkLoadRequest', (_message.Message,), dict(
   DESCRIPTOR = _BULKLOADREQUEST,
   __module__ = 'simdex.v1.simdex_pb2'
@@ -2518,8 +2664,8 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   file=DESCRIPTOR,
   index=0,
   options=None,
-  serialized_start=4716,
-  serialized_end=5842,
+  serialized_start=4928,
+  serialized_end=6117,
   methods=[
   _descriptor.MethodDescriptor(
     name='CreateCollection',
@@ -2603,9 +2749,18 @@ _SIMDEX = _descriptor.ServiceDescriptor(
     options=None,
   ),
   _descriptor.MethodDescriptor(
+    name='Export',
+    full_name='simdex.v1.Simdex.Export',
+    index=9,
+    containing_service=None,
+    input_type=_EXPORTREQUEST,
+    output_type=_EXPORTRESPONSE,
+    options=None,
+  ),
+  _descriptor.MethodDescriptor(
     name='BulkLoad',
     full_name='simdex.v1.Simdex.BulkLoad',
-    index=9,
+    index=10,
     containing_service=None,
     input_type=_BULKLOADREQUEST,
     output_type=_BULKLOADRESPONSE,
@@ -2614,7 +2769,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='Fingerprint',
     full_name='simdex.v1.Simdex.Fingerprint',
-    index=10,
+    index=11,
     containing_service=None,
     input_type=_FINGERPRINTREQUEST,
     output_type=_FINGERPRINTRESPONSE,
@@ -2623,7 +2778,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='Stats',
     full_name='simdex.v1.Simdex.Stats',
-    index=11,
+    index=12,
     containing_service=None,
     input_type=_STATSREQUEST,
     output_type=_STATSRESPONSE,
@@ -2632,7 +2787,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='CheckUrls',
     full_name='simdex.v1.Simdex.CheckUrls',
-    index=12,
+    index=13,
     containing_service=None,
     input_type=_CHECKURLSREQUEST,
     output_type=_CHECKURLSRESPONSE,
@@ -2641,7 +2796,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='DropUrlJob',
     full_name='simdex.v1.Simdex.DropUrlJob',
-    index=13,
+    index=14,
     containing_service=None,
     input_type=_DROPURLJOBREQUEST,
     output_type=_DROPURLJOBRESPONSE,
@@ -2650,7 +2805,7 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   _descriptor.MethodDescriptor(
     name='HandlingTimes',
     full_name='simdex.v1.Simdex.HandlingTimes',
-    index=14,
+    index=15,
     containing_service=None,
     input_type=_HANDLINGTIMESREQUEST,
     output_type=_HANDLINGTIMESRESPONSE,

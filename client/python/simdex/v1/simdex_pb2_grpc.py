@@ -59,6 +59,11 @@ class SimdexStub(object):
         request_serializer=simdex_dot_v1_dot_simdex__pb2.LookupRequest.SerializeToString,
         response_deserializer=simdex_dot_v1_dot_simdex__pb2.LookupResponse.FromString,
         )
+    self.Export = channel.unary_unary(
+        '/simdex.v1.Simdex/Export',
+        request_serializer=simdex_dot_v1_dot_simdex__pb2.ExportRequest.SerializeToString,
+        response_deserializer=simdex_dot_v1_dot_simdex__pb2.ExportResponse.FromString,
+        )
     self.BulkLoad = channel.stream_unary(
         '/simdex.v1.Simdex/BulkLoad',
         request_serializer=simdex_dot_v1_dot_simdex__pb2.BulkLoadRequest.SerializeToString,
@@ -186,6 +191,20 @@ class SimdexServicer(object):
     context.set_details('Method not implemented!')
     raise NotImplementedError('Method not implemented!')
 
+  def Export(self, request, context):
+    """Pages through a collection's documents: each stored id with its fingerprint, in the
+    collection's live generations. Start without a cursor and send
+    each response's next_cursor until it comes back empty. A document stored before the export
+    began and not changed while it runs is in exactly one page; one inserted, moved or deleted
+    meanwhile may or may not be. Texts, sketches and short texts are not exported: a text collection's documents come back
+    as fingerprints. Codes: NOT_FOUND (collection); INVALID_ARGUMENT (page_size over 10,000, a
+    cursor this service did not give for this collection); ABORTED (partitions moved, or the
+    node the export was reading left, since it began: start again without a cursor).
+    """
+    context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+    context.set_details('Method not implemented!')
+    raise NotImplementedError('Method not implemented!')
+
   def BulkLoad(self, request_iterator, context):
     """Bulk load: a stream of batches, one response when the client closes the stream.
     Batch mode: the server makes documents findable by Query and Dedup a window at a time
@@ -283,6 +302,11 @@ def add_SimdexServicer_to_server(servicer, server):
           servicer.Lookup,
           request_deserializer=simdex_dot_v1_dot_simdex__pb2.LookupRequest.FromString,
           response_serializer=simdex_dot_v1_dot_simdex__pb2.LookupResponse.SerializeToString,
+      ),
+      'Export': grpc.unary_unary_rpc_method_handler(
+          servicer.Export,
+          request_deserializer=simdex_dot_v1_dot_simdex__pb2.ExportRequest.FromString,
+          response_serializer=simdex_dot_v1_dot_simdex__pb2.ExportResponse.SerializeToString,
       ),
       'BulkLoad': grpc.stream_unary_rpc_method_handler(
           servicer.BulkLoad,

@@ -7,6 +7,8 @@ import io.simdex.proto.v1.DeleteCollectionRequest;
 import io.simdex.proto.v1.DedupRequest;
 import io.simdex.proto.v1.DeleteRequest;
 import io.simdex.proto.v1.DeleteResponse;
+import io.simdex.proto.v1.ExportRequest;
+import io.simdex.proto.v1.ExportResponse;
 import io.simdex.proto.v1.FingerprintRequest;
 import io.simdex.proto.v1.InsertRequest;
 import io.simdex.proto.v1.ListCollectionsRequest;
@@ -17,6 +19,7 @@ import io.simdex.proto.v1.SimdexGrpc.SimdexBlockingStub;
 import io.simdex.proto.v1.StatsRequest;
 import java.util.ArrayList;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +40,8 @@ import java.util.function.Function;
 public final class SimdexClient implements AutoCloseable {
     /** As a maxDistance: use the collection's max_distance setting. */
     public static final int COLLECTION_DISTANCE = -1;
+    /** Documents an Export page holds at most (the server's bound). */
+    public static final int MAX_PAGE = 10_000;
 
     private final Channel channel;
     /** Null for a channel the caller owns. */
@@ -235,6 +240,46 @@ public final class SimdexClient implements AutoCloseable {
         return inBatches(ids, batch -> stub().lookup(io.simdex.proto.v1.LookupRequest.newBuilder().setCollection(name(collection))
                 .addAllIds(batch).build()).getResultsList().stream()
                 .map(r -> new Stored(r.getId(), r.getFound() ? OptionalLong.of(r.getFingerprint()) : OptionalLong.empty())).toList());
+    }
+
+    /**
+     * Every document of {@code collection} with its fingerprint, fetched {@code pageSize}
+     * (1..10,000) at a time as the iterator is read (Export), ready for {@link #bulkLoader}: a
+     * document not changed while it is read comes exactly once. Each page is a call with its
+     * own deadline; a failed one throws its StatusRuntimeException from {@code hasNext}
+     * (ABORTED: partitions moved, or the node read from left; export again from the start).
+     */
+    public Iterator<Doc> export(String collection, int pageSize) {
+        if (pageSize < 1 || pageSize > MAX_PAGE) {
+            throw new IllegalArgumentException("pageSize must be in 1.." + MAX_PAGE + ", was " + pageSize);
+        }
+        String name = name(collection);
+        return new Iterator<>() {
+            private List<Doc> page = List.of();
+            private int next;
+            private String cursor = "";
+            private boolean last;
+
+            @Override
+            public boolean hasNext() {
+                while (next == page.size() && !last) {
+                    ExportResponse r = stub().export(ExportRequest.newBuilder().setCollection(name).setCursor(cursor).setPageSize(pageSize).build());
+                    page = r.getDocumentsList().stream().map(d -> Doc.of(d.getId(), d.getFingerprint())).toList();
+                    next = 0;
+                    cursor = r.getNextCursor();
+                    last = cursor.isEmpty();
+                }
+                return next < page.size();
+            }
+
+            @Override
+            public Doc next() {
+                if (!hasNext()) {
+                    throw new java.util.NoSuchElementException();
+                }
+                return page.get(next++);
+            }
+        };
     }
 
     /** The fingerprint of each text, in order, as Insert would compute it. Stores nothing. */

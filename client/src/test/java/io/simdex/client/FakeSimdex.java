@@ -216,6 +216,22 @@ public final class FakeSimdex extends SimdexGrpc.SimdexImplBase {
         });
     }
 
+    /** Pages in insertion order; a cursor is the index of the page's first document. */
+    @Override
+    public void export(io.simdex.proto.v1.ExportRequest req, StreamObserver<io.simdex.proto.v1.ExportResponse> obs) {
+        answer(obs, () -> {
+            int size = req.getPageSize() == 0 ? 1000 : req.getPageSize();
+            List<Map.Entry<String, Long>> docs = new java.util.ArrayList<>(collection(req.getCollection(), size).entrySet());
+            int from = req.getCursor().isEmpty() ? 0 : Integer.parseInt(req.getCursor());
+            io.simdex.proto.v1.ExportResponse.Builder r = io.simdex.proto.v1.ExportResponse.newBuilder();
+            int to = Math.min(docs.size(), from + size);
+            for (Map.Entry<String, Long> d : docs.subList(from, to)) {
+                r.addDocumentsBuilder().setId(d.getKey()).setFingerprint(d.getValue());
+            }
+            return r.setNextCursor(to < docs.size() ? Integer.toString(to) : "").build();
+        });
+    }
+
     @Override
     public void fingerprint(FingerprintRequest req, StreamObserver<FingerprintResponse> obs) {
         answer(obs, () -> {

@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "simdex", scope = ScopeType.INHERIT, mixinStandardHelpOptions = true,
         versionProvider = SimdexCli.Version.class,
         description = "Near-duplicate search over 64-bit SimHash fingerprints.",
-        subcommands = {InsertCommand.class, QueryCommand.class, DedupCommand.class, DeleteCommand.class, LookupCommand.class, UrlsCommand.class, HandlingTimesCommand.class, io.simdex.client.batch.DedupBatchCommand.class, LoadCommand.class,
+        subcommands = {InsertCommand.class, QueryCommand.class, DedupCommand.class, DeleteCommand.class, LookupCommand.class, ExportCommand.class, UrlsCommand.class, HandlingTimesCommand.class, io.simdex.client.batch.DedupBatchCommand.class, LoadCommand.class,
                 StatsCommand.class, CollectionsCommand.class, FingerprintCommand.class, AdminCommand.class, HelpCommand.class})
 public final class SimdexCli implements Runnable {
     /** Exit code of a gRPC failure. */

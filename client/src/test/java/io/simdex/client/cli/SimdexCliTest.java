@@ -236,6 +236,38 @@ class SimdexCliTest {
     }
 
     @Test
+    void export_writesJsonlThatLoadReads_toStandardOutputOrWholeToAFile() throws Exception {
+        for (int i = 0; i < 25; i++) {
+            fake.put("default", "d" + i, 0x1000L + i);
+        }
+        fake.put("default", "max", -1L);
+        Run run = run("export", "--page-size", "7");
+        assertEquals(0, run.exit, run.err);
+        String[] lines = run.out.split("\n");
+        assertEquals(26, lines.length, run.out);
+        assertEquals("{\"id\":\"d0\",\"fingerprint\":\"0000000000001000\"}", lines[0]);
+        assertEquals("{\"id\":\"max\",\"fingerprint\":\"ffffffffffffffff\"}", lines[25]);
+        assertEquals("exported 26 document(s) from default\n", run.err);
+
+        Path file = dir.resolve("out.jsonl");
+        Run toFile = run("export", "--page-size", "10", "--out", file.toString());
+        assertEquals(0, toFile.exit, toFile.err);
+        assertEquals("exported 26 document(s) from default to " + file + "\n", toFile.out);
+        assertEquals(run.out, Files.readString(file));
+        assertFalse(Files.exists(dir.resolve("out.jsonl.part")));
+
+        fake.addCollection("copy");
+        assertEquals(0, run("load", "-c", "copy", "--no-progress", file.toString()).exit);
+        assertEquals(fake.documents("default"), fake.documents("copy"), "the export loads back as it was");
+
+        Run missing = run("export", "-c", "nope", "--out", dir.resolve("nope.jsonl").toString());
+        assertTrue(missing.exit != 0);
+        assertFalse(Files.exists(dir.resolve("nope.jsonl")) || Files.exists(dir.resolve("nope.jsonl.part")), "no file from a failed export");
+        assertEquals(SimdexCli.EXIT_BAD_INPUT, run("export", "--page-size", "0").exit);
+        assertEquals(SimdexCli.EXIT_BAD_INPUT, run("export", "--page-size", "10001").exit);
+    }
+
+    @Test
     void delete_idsGivenAndFromAFile_countsTheOnesNotStored() throws Exception {
         assertEquals(0, run("insert", "--id", "a", "--fingerprint", "0x10").exit);
         assertEquals(0, run("insert", "--id", "b", "--fingerprint", "0x20").exit);
