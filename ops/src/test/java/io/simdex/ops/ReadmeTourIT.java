@@ -111,6 +111,13 @@ class ReadmeTourIT {
                 "collection: +default\ndocuments: +4\nfingerprints: +4\nshards: +4\n(?s).*"));
         expect("ops/bin/simdex lookup f1 a2", printsExactly("f1\t0123456789abcdef\na2\tnot stored\n"));
         expect("ops/bin/simdex delete a1 a2", printsExactly("deleted 1 document(s) from default, 1 not found\n"));
+        expect("ops/bin/simdex export --out all.jsonl", a -> {
+            assertEquals("exported 3 document(s) from default to all.jsonl\n", a.out());
+            List<String> lines = Files.readAllLines(a.dir().resolve("all.jsonl"));
+            assertEquals(3, lines.size(), lines.toString());
+            assertTrue(lines.contains("{\"id\":\"f1\",\"fingerprint\":\"0123456789abcdef\"}"), lines.toString());
+            assertTrue(lines.contains("{\"id\":\"d1\",\"fingerprint\":\"fedcba9876543210\"}"), lines.toString());
+        });
         expect("ops/bin/simdex handling-times", ReadmeTourIT::checkHandlingTimes);
         expect("ops/bin/simdex --help", ReadmeTourIT::checkHelp);
     }
