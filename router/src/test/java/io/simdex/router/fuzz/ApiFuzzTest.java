@@ -12,6 +12,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.simdex.proto.v1.*;
 import io.simdex.router.TestServer;
+import io.simdex.router.index.ExportCursor;
 import io.simdex.server.ShardControlService;
 import io.simdex.server.ShardNode;
 import io.simdex.server.ShardService;
@@ -64,7 +65,7 @@ class ApiFuzzTest {
             stub.insert(InsertRequest.newBuilder().setCollection("fz").addDocuments(Document.newBuilder().setId("seed").setFingerprint(42)).build());
             Supplier<String> store = () -> publicStore(stub);
             for (int i = 0; i < CALLS; i++) {
-                int kind = a.pick(14);
+                int kind = a.pick(15);
                 attempt("public call " + i + " kind " + kind, store, () -> publicCall(stub, server.channel, a, kind));
             }
             attempt("oversized", store, () -> RawCall.call(server.channel, SimdexGrpc.getInsertMethod().getFullMethodName(),
@@ -87,7 +88,7 @@ class ApiFuzzTest {
                 stub.withDeadlineAfter(60, TimeUnit.SECONDS).bucketAdd(ShardBucketRequest.newBuilder().setCollection("fz").addFingerprints(42).build());
                 Supplier<String> store = () -> nodeStore(stub);
                 for (int i = 0; i < CALLS; i++) {
-                    int kind = a.pick(10);
+                    int kind = a.pick(11);
                     attempt("node call " + i + " kind " + kind, store, () -> nodeCall(stub.withDeadlineAfter(60, TimeUnit.SECONDS), channel, a, kind));
                 }
                 attempt("oversized", store, () -> RawCall.call(channel, ShardGrpc.getBucketAddMethod().getFullMethodName(),
@@ -153,6 +154,9 @@ class ApiFuzzTest {
                 yield stub.updateCollection(u.build());
             }
             case 11 -> RawCall.call(channel, SimdexGrpc.getCheckUrlsMethod().getFullMethodName(), RawCall.notUtf8(a.pick(3)));
+            case 13 -> stub.export(ExportRequest.newBuilder().setCollection(c).setPageSize(a.chance(50) ? a.smallNumber() : (int) a.number())
+                    .setCursor(a.chance(30) ? a.string() : a.chance(50) ? "" : new ExportCursor(a.number(), c, a.smallNumber() - 1,
+                            a.smallNumber() - 2, a.number(), a.smallNumber() - 1, (int) a.number()).encode()).build());
             default -> {
                 byte[] junk = new byte[a.pick(64)];
                 a.random().nextBytes(junk);
@@ -180,6 +184,9 @@ class ApiFuzzTest {
             case 7 -> ShardControlGrpc.newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS).dropPartitions(PartitionsRequest.newBuilder()
                     .addPartitions(a.smallNumber()).addPartitions(Integer.MAX_VALUE).build());
             case 8 -> RawCall.call(channel, ShardGrpc.getDropUrlJobMethod().getFullMethodName(), RawCall.notUtf8(a.pick(3)));
+            case 9 -> stub.exportIds(ShardExportIdsRequest.newBuilder().setCollection(c).addAllGenerations(longs(a))
+                    .setPartitions(ByteString.copyFrom(a.chance(50) ? a.bytes() : new byte[512])).setGeneration(a.number())
+                    .setMapGeneration((int) a.number()).setSegment(a.smallNumber() - 1).setLimit((int) a.number()).build());
             default -> stub.stats(ShardStatsRequest.newBuilder().setCollection(c).setMinGeneration(a.number()).build());
         };
     }
