@@ -8,7 +8,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -47,7 +46,7 @@ final class ExportCommand extends ClientCommand {
             out().flush();
         } else {
             Path part = file.resolveSibling(file.getFileName() + ".part");
-            try (Writer w = new BufferedWriter(Files.newBufferedWriter(part, StandardCharsets.UTF_8))) {
+            try (Writer w = Files.newBufferedWriter(part, StandardCharsets.UTF_8)) {
                 written = write(docs, w);
             } catch (IOException | RuntimeException e) {
                 Files.deleteIfExists(part);
