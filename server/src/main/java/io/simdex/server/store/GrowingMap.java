@@ -822,6 +822,11 @@ public final class GrowingMap<K, V> implements Closeable {
             synchronized (generations) {
                 building.remove(b);
                 filtering.clear(g);
+                if (t == null && addedSinceFilter.get(g) >= capacity(g) / 2) {
+                    // A build that took long while keys came and went carries their bits: build
+                    // again now rather than at the next new key, which may be long in coming.
+                    filter(g);
+                }
             }
             if (t != null && !closed) {
                 LOG.warn("{}: building the key filter of {} failed; it is looked up for every key", dir, file(g).getFileName(), t);
@@ -829,9 +834,11 @@ public final class GrowingMap<K, V> implements Closeable {
         });
     }
 
-    /** Waits until every older generation's key filter is built (tests). */
+    /** Waits until every older generation's key filter is built, builds started by builds included (tests). */
     void awaitFilters() {
-        builds().forEach(CompletableFuture::join);
+        for (List<CompletableFuture<Void>> pending = builds(); !pending.isEmpty(); pending = builds()) {
+            pending.forEach(CompletableFuture::join);
+        }
     }
 
     private List<CompletableFuture<Void>> builds() {
