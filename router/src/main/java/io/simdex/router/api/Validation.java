@@ -90,24 +90,23 @@ public final class Validation {
 
     /** A request's per-probe limit: 0 gives {@link #DEFAULT_LIMIT}. */
     static int limit(int limit) {
-        if (limit == 0) {
-            return DEFAULT_LIMIT;
-        }
-        if (limit < 0 || limit > MAX_LIMIT) {
-            throw invalid("limit " + Integer.toUnsignedString(limit) + " outside 0.." + MAX_LIMIT + " (0: " + DEFAULT_LIMIT + ")");
-        }
-        return limit;
+        return count("limit", limit, DEFAULT_LIMIT, MAX_LIMIT);
     }
 
     /** An Export's page size: 0 is {@link #DEFAULT_PAGE}; 1..{@link #MAX_PAGE}. */
     static int pageSize(int size) {
-        if (size == 0) {
-            return DEFAULT_PAGE;
+        return count("page_size", size, DEFAULT_PAGE, MAX_PAGE);
+    }
+
+    /** A uint32 count field: 0 is {@code byDefault}, else 1..{@code max}. */
+    private static int count(String field, int value, int byDefault, int max) {
+        if (value == 0) {
+            return byDefault;
         }
-        if (size < 0 || size > MAX_PAGE) {
-            throw invalid("page_size " + Integer.toUnsignedString(size) + " outside 0.." + MAX_PAGE + " (0: " + DEFAULT_PAGE + ")");
+        if (value < 0 || value > max) {
+            throw invalid(field + " " + Integer.toUnsignedString(value) + " outside 0.." + max + " (0: " + byDefault + ")");
         }
-        return size;
+        return value;
     }
 
     /** An Export's cursor for {@code collection}: null for none (the first page). */

@@ -418,7 +418,7 @@ public final class ReplicaSet implements ShardClient {
     @Override
     public CompletableFuture<ExportIdsPage> exportIds(String c, long[] gens, byte[] partitions, long generation, int mapGeneration, int segment,
             int limit) {
-        return serving[indexOf(readNode())].exportIds(c, gens, partitions, generation, mapGeneration, segment, limit);
+        return onNode(readNode()).exportIds(c, gens, partitions, generation, mapGeneration, segment, limit);
     }
 
     /** The first serving replica that is readable (live, not behind), else the first. */
