@@ -12,6 +12,9 @@ import io.simdex.proto.v1.SimdexGrpc;
 import io.simdex.proto.v1.StatsRequest;
 import io.simdex.proto.v1.StatsResponse;
 import io.simdex.router.transport.PublicServer;
+import io.simdex.server.store.CollectionStore;
+import io.simdex.server.store.MapFiles;
+import io.simdex.server.store.StoreSizing;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +29,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A server process's log file (logback-server.xml) holds each INTERNAL's request id with the stack trace the caller never sees. */
+/**
+ * A server process's log file (logback-server.xml) holds each INTERNAL's request id with the
+ * stack trace the caller never sees, and one line for a store recovered after a kill.
+ */
 class LoggingTest {
     @TempDir
     Path dir;
@@ -71,6 +77,30 @@ class LoggingTest {
                 channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             }
         }
+    }
+
+    @Test
+    void storeRecoveredAfterAKill_oneLineOfSimdex_notChronicleMapsTwoWarningsPerFile() throws Exception {
+        System.setProperty(Logging.LOG_DIR, dir.resolve("logs").toString());
+        System.setProperty("simdex.process", "node");
+        configure("logback-server.xml");
+        Path store = dir.resolve("store");
+        try (CollectionStore s = CollectionStore.open(store, StoreSizing.forShare(1_000, 1, 8))) {
+            s.docs().bind("a", 42L);
+        }
+        // What a kill leaves: the store's files without the marker of a clean close.
+        Files.delete(store.resolve(MapFiles.CLEAN_MARKER));
+        try (CollectionStore s = CollectionStore.open(store, StoreSizing.forShare(1_000, 1, 8))) {
+            assertEquals(java.util.OptionalLong.of(42L), s.docs().fingerprintOf("a"));
+        }
+        org.slf4j.Logger chronicle = LoggerFactory.getLogger(ChronicleRecoveryWarnings.LOGGER);
+        chronicle.warn("File header is not recoverable, file=x.cm");
+
+        String log = read(dir.resolve("logs").resolve("simdex-node.log"));
+        assertTrue(log.contains(store + " was not closed cleanly (its process was killed, or its machine stopped): recovering its map files"), log);
+        assertFalse(log.contains("Recovery operation needs exclusive access") || log.contains("Do not use recovery"), log);
+        assertTrue(log.contains("WARN  net.openhft.chronicle.map.ChronicleMapBuilder - File header is not recoverable, file=x.cm"),
+                "Chronicle Map's other warnings pass: " + log);
     }
 
     private static String read(Path file) {

@@ -50,7 +50,7 @@ public final class CollectionStore implements Closeable {
             throw new UncheckedIOException(e);
         }
         boolean fresh = !Files.exists(dir.resolve(TableGeometry.FILE));
-        boolean clean = MapFiles.takeCleanMarker(dir) || fresh;
+        boolean clean = MapFiles.takeCleanMarker(dir, fresh);
         TableGeometry geometry = TableGeometry.loadOrStore(dir, sizing.geometry());
         // What opened is closed if a later part fails (a full disk, say): the next open maps the files again.
         Deque<Closeable> opened = new ArrayDeque<>();

@@ -173,13 +173,23 @@ public final class MapFiles {
         }
     }
 
-    /** True when {@code dir} was closed cleanly; consumes the marker, so a crash from now on is seen. */
-    static boolean takeCleanMarker(Path dir) {
+    /**
+     * True when the store in {@code dir} is {@code fresh} or was closed cleanly; consumes the
+     * marker, so a crash from now on is seen. A store that was not is recovered, which this says
+     * once for the store (Chronicle Map's own warnings, a pair per file, speak of exclusive
+     * access, which the data directory's lock gives).
+     */
+    static boolean takeCleanMarker(Path dir, boolean fresh) {
+        boolean clean;
         try {
-            return Files.deleteIfExists(dir.resolve(CLEAN_MARKER));
+            clean = Files.deleteIfExists(dir.resolve(CLEAN_MARKER));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        if (!clean && !fresh) {
+            LOG.info("{} was not closed cleanly (its process was killed, or its machine stopped): recovering its map files", dir);
+        }
+        return clean || fresh;
     }
 
     /**

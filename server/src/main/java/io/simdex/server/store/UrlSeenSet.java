@@ -29,7 +29,7 @@ public final class UrlSeenSet implements Closeable {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        boolean clean = MapFiles.takeCleanMarker(dir) || !Files.exists(dir.resolve("seen-0.cm"));
+        boolean clean = MapFiles.takeCleanMarker(dir, !Files.exists(dir.resolve("seen-0.cm")));
         seen = new GrowingMap<>(dir, "seen", Math.max(1024, expectedUrls), n -> ChronicleMap.of(byte[].class, Long.class)
                 .entries(n).constantKeySizeBySample(new byte[KEY_BYTES]).maxBloatFactor(2.0), clean);
     }

@@ -54,8 +54,27 @@ class MapFilesTest {
     void cleanMarker_isEmpty_soAFullDiskCanStillCloseAStore() throws Exception {
         MapFiles.putCleanMarker(dir);
         assertEquals(0, Files.size(dir.resolve(MapFiles.CLEAN_MARKER)), "a marker with content needs a block of the disk");
-        assertTrue(MapFiles.takeCleanMarker(dir));
-        assertFalse(MapFiles.takeCleanMarker(dir));
+        assertTrue(MapFiles.takeCleanMarker(dir, false));
+        assertFalse(MapFiles.takeCleanMarker(dir, false));
+    }
+
+    @Test
+    void takeCleanMarker_saysOnceWhenAStoreIsRecovered_notWhenFreshOrClean() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream before = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8)); // slf4j-simple writes to System.err
+        try {
+            assertTrue(MapFiles.takeCleanMarker(dir, true), "fresh");
+            MapFiles.putCleanMarker(dir);
+            assertTrue(MapFiles.takeCleanMarker(dir, false), "closed cleanly");
+            assertEquals("", err.toString(StandardCharsets.UTF_8));
+            assertFalse(MapFiles.takeCleanMarker(dir, false), "killed since");
+        } finally {
+            System.setErr(before);
+        }
+        String log = err.toString(StandardCharsets.UTF_8);
+        assertTrue(log.contains(dir + " was not closed cleanly (its process was killed, or its machine stopped): recovering its map files"), log);
+        assertEquals(1, log.lines().count(), log);
     }
 
     @Test
