@@ -28,8 +28,10 @@ public final class LoadTestMain {
     private static final int BAD_INPUT = 2;
 
     public static void main(String[] args) {
-        // Before any Chronicle class loads: no analytics traffic from a benchmark either.
+        // Before any Chronicle class loads: no analytics traffic from a benchmark either, nor
+        // Chronicle's start-up banner in its output.
         System.setProperty("chronicle.analytics.disable", "true");
+        System.setProperty("chronicle.announcer.disable", "true");
         System.exit(run(args));
     }
 

@@ -19,8 +19,10 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        // Before any Chronicle class loads: our users' data centres must see no analytics traffic.
+        // Before any Chronicle class loads: our users' data centres must see no analytics traffic,
+        // and their logs no vendor banner (Chronicle's start-up lines ask for an e-mail address).
         System.setProperty("chronicle.analytics.disable", "true");
+        System.setProperty("chronicle.announcer.disable", "true");
         Logging.configure(args.length > 0 ? args[0] : "");
         System.exit(run(args));
     }

@@ -14,11 +14,13 @@ import io.simdex.proto.v1.StatsRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -87,6 +89,12 @@ class SketchKillIT {
             assertTrue(editedFound[0] >= N * 9 / 10, editedFound[0] + " of " + N + " edited copies found");
             server.stop();
         }
+        // The restart's log says once a store that it recovers it, without Chronicle Map's pair of
+        // warnings per file or its banner.
+        String log = Files.readString(dir.resolve("run2.log"));
+        assertTrue(log.contains(data.resolve("shard-0").resolve("s").resolve("g-0") + " was not closed cleanly"), log);
+        assertFalse(log.contains("Recovery operation needs exclusive access") || log.contains("Do not use recovery"), log);
+        assertFalse(log.contains("Leave your e-mail"), log);
     }
 
     private static Match match(QueryResult r, String id) {
