@@ -187,7 +187,7 @@ public final class MapFiles {
             throw new UncheckedIOException(e);
         }
         if (!clean && !fresh) {
-            LOG.info("{} was not closed cleanly (its process was killed, or its machine stopped): recovering its map files", dir);
+            LOG.info("{} was not closed cleanly (killed, its machine stopped, or copied while open): recovering its map files", dir);
         }
         return clean || fresh;
     }

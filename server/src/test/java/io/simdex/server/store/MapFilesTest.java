@@ -73,7 +73,7 @@ class MapFilesTest {
             System.setErr(before);
         }
         String log = err.toString(StandardCharsets.UTF_8);
-        assertTrue(log.contains(dir + " was not closed cleanly (its process was killed, or its machine stopped): recovering its map files"), log);
+        assertTrue(log.contains(dir + " was not closed cleanly (killed, its machine stopped, or copied while open): recovering its map files"), log);
         assertEquals(1, log.lines().count(), log);
     }
 
