@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -71,6 +72,8 @@ class ClusterMetricsIT {
                 stored += Metrics.value(node, "simdex_documents{collection=\"default\"}");
             }
             assertEquals(2 * DOCUMENTS, stored, "each document on both replicas of its partition");
+            String routerLog = cluster.process("router-1").output();
+            assertFalse(routerLog.contains(AtomixStartWarnings.FIRST_ATTEMPT), "a normal start warns of nothing: " + routerLog);
         }
     }
 }

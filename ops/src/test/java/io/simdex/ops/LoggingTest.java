@@ -103,6 +103,25 @@ class LoggingTest {
                 "Chronicle Map's other warnings pass: " + log);
     }
 
+    @Test
+    void atomixBootstrapWarning_firstOfTheProcessDropped_laterOnesAndOthersPass() throws Exception {
+        System.setProperty(Logging.LOG_DIR, dir.toString());
+        System.setProperty("simdex.process", "router");
+        configure("logback-server.xml");
+        org.slf4j.Logger atomix = LoggerFactory.getLogger(AtomixStartWarnings.LOGGER);
+        String warning = AtomixStartWarnings.FIRST_ATTEMPT + ". Please ensure partition groups are configured either locally or remotely";
+        atomix.warn(warning);
+        atomix.warn("Failed to locate partition group(s) via bootstrap nodes.");
+        String log = read(dir.resolve("simdex-router.log"));
+        assertFalse(log.contains(AtomixStartWarnings.FIRST_ATTEMPT), log);
+        assertTrue(log.contains("Failed to locate partition group(s) via bootstrap nodes."), "another warning of that logger passes: " + log);
+
+        atomix.warn(warning);
+        atomix.warn(warning);
+        log = read(dir.resolve("simdex-router.log"));
+        assertEquals(2, log.split(AtomixStartWarnings.FIRST_ATTEMPT, -1).length - 1, "the second attempt's and later warnings pass: " + log);
+    }
+
     private static String read(Path file) {
         try {
             return Files.exists(file) ? Files.readString(file) : "";
