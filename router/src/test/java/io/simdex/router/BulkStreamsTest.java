@@ -76,6 +76,8 @@ class BulkStreamsTest {
     private final LongAdder windowsAtNode0 = new LongAdder();
     /** Node 0 takes its windows only once this opens. */
     private volatile CountDownLatch node0Gate = new CountDownLatch(0);
+    /** Node 0 takes each window this long after it arrives: a node slow to apply it. */
+    private volatile long node0DelayMillis;
 
     @AfterEach
     void close() {
@@ -118,6 +120,7 @@ class BulkStreamsTest {
                     windowsAtNode0.increment();
                     try {
                         node0Gate.await();
+                        TimeUnit.MILLISECONDS.sleep(node0DelayMillis);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
@@ -154,23 +157,31 @@ class BulkStreamsTest {
 
     /** Documents [from, to) of the corpus, in batches of 1,000, with their bucket appends held. */
     private static void load(IndexRouter index, BulkAppends held, int from, int to) {
+        load(index, held, CORPUS, from, to);
+    }
+
+    private static void load(IndexRouter index, BulkAppends held, Corpus corpus, int from, int to) {
         for (int b = from; b < to; b += 1_000) {
             int e = Math.min(to, b + 1_000);
-            String[] ids = CORPUS.ids.subList(b, e).toArray(String[]::new);
-            long[] fps = CORPUS.fps.subList(b, e).stream().mapToLong(Long::longValue).toArray();
+            String[] ids = corpus.ids.subList(b, e).toArray(String[]::new);
+            long[] fps = corpus.fps.subList(b, e).stream().mapToLong(Long::longValue).toArray();
             index.insert("c", Window.FOREVER, ids, fps, null, held);
         }
     }
 
     /** Every probe at distances 0..3 finds exactly what a scan of the whole corpus finds. */
     private static void assertAllFound(IndexRouter index) {
-        long[] probes = CORPUS.probes.stream().mapToLong(Long::longValue).toArray();
+        assertAllFound(index, CORPUS);
+    }
+
+    private static void assertAllFound(IndexRouter index, Corpus corpus) {
+        long[] probes = corpus.probes.stream().mapToLong(Long::longValue).toArray();
         for (int k = 0; k <= 3; k++) {
             List<IndexRouter.Nearest> found = index.query("c", Window.FOREVER, probes, k, 0);
             for (int q = 0; q < probes.length; q++) {
                 TreeSet<String> got = new TreeSet<>();
                 found.get(q).hits().forEach(h -> got.add(h.id() + "/" + Long.toHexString(h.fingerprint()) + "/" + h.distance()));
-                assertEquals(CORPUS.within(probes[q], k, Set.of()), got, "probe " + q + " at distance " + k);
+                assertEquals(corpus.within(probes[q], k, Set.of()), got, "probe " + q + " at distance " + k);
             }
         }
     }
@@ -251,6 +262,27 @@ class BulkStreamsTest {
             assertAllFound(index);
         } finally {
             node0Gate.countDown();
+        }
+    }
+
+    /**
+     * A window far larger than a unary write is given longer than the write timeout: node 0
+     * takes twice the timeout to apply its window, which holds 90,000 fingerprints (240,000
+     * appends for each node) and so has 9.6 s at RemoteShardClient's least rate.
+     */
+    @Test
+    void largeWindow_slowerThanTheWriteTimeout_butWithinItsSize_isApplied_noReplicaMarked() throws IOException {
+        Corpus corpus = new Corpus(90_000, 150, 22);
+        long writeTimeout = 1_500;
+        node0DelayMillis = 2 * writeTimeout;
+        Set<Integer> marked = ConcurrentHashMap.newKeySet();
+        try (IndexRouter index = replicated(Set.of(), marked, writeTimeout); BulkAppends held = held(corpus.ids.size(), new BucketStreams())) {
+            load(index, held, corpus, 0, corpus.ids.size());
+            held.apply(index);
+            assertEquals(corpus.ids.size(), held.applied());
+            assertEquals(1, windowsAtNode0.sum(), "one window, slow on node 0");
+            assertEquals(Set.of(), marked, "the window did not time out on node 0");
+            assertAllFound(index, corpus);
         }
     }
 

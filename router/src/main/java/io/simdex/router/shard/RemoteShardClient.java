@@ -134,7 +134,11 @@ public final class RemoteShardClient implements ShardClient {
     }
 
     private ShardGrpc.ShardFutureStub stub() {
-        return writeTimeoutMillis > 0 ? stub.withDeadlineAfter(writeTimeoutMillis, TimeUnit.MILLISECONDS) : stub;
+        return stub(writeTimeoutMillis);
+    }
+
+    private ShardGrpc.ShardFutureStub stub(long timeoutMillis) {
+        return timeoutMillis > 0 ? stub.withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS) : stub;
     }
 
     private ShardGrpc.ShardFutureStub readStub() {
@@ -285,8 +289,35 @@ public final class RemoteShardClient implements ShardClient {
         return unaryBucketAddMany(c, gen, tables, fps, newFingerprints);
     }
 
+    /**
+     * The least rate, in bucket appends a second, at which a node must apply a BucketAddMany
+     * call or bulk window before the write counts as failed. The write timeout is sized for a
+     * unary write of at most 10,000 documents; a bulk load's window holds up to 2^20
+     * fingerprints (BulkAppends), 4 appends each, 2.8 million for each node of three at R=2,
+     * which three nodes on one 2-core host applied in 2-23 s (120,000 appends a second at the
+     * slowest, as the collection outgrew its sizing and its buckets spilled into overflow
+     * pages): bounded by the write timeout alone, a window timed out on both replicas and a
+     * 10M load failed after 4M. A write gets the write timeout, or the time its appends take at
+     * this rate if longer (112 s for such a window): 4.8 times slower than the slowest seen.
+     */
+    static final long MIN_APPENDS_PER_SECOND = 25_000;
+
+    /** The timeout of a write of {@code appends} bucket appends: {@code writeTimeoutMillis}, longer for a large one (0 stays none). */
+    static long bucketWriteTimeoutMillis(long writeTimeoutMillis, long appends) {
+        return writeTimeoutMillis <= 0 ? writeTimeoutMillis : Math.max(writeTimeoutMillis, appends * 1_000 / MIN_APPENDS_PER_SECOND);
+    }
+
+    private static long appends(long[][] fps) {
+        long n = 0;
+        for (long[] run : fps) {
+            n += run.length;
+        }
+        return n;
+    }
+
     private CompletableFuture<Integer> unaryBucketAddMany(String c, long gen, int[] tables, long[][] fps, boolean[] newFingerprints) {
-        return orSingly(adapt(watched(stub().bucketAddMany(bucketAddManyRequest(c, gen, tables, fps, newFingerprints))), r -> (int) r.getChanged()),
+        ShardGrpc.ShardFutureStub bounded = stub(bucketWriteTimeoutMillis(writeTimeoutMillis, appends(fps)));
+        return orSingly(adapt(watched(bounded.bucketAddMany(bucketAddManyRequest(c, gen, tables, fps, newFingerprints))), r -> (int) r.getChanged()),
                 () -> ShardClient.super.bucketAddMany(c, gen, tables, fps, newFingerprints));
     }
 
@@ -299,7 +330,8 @@ public final class RemoteShardClient implements ShardClient {
      */
     private CompletableFuture<Integer> streamed(BucketStreams bulk, String c, long gen, int[] tables, long[][] fps, boolean[] newFingerprints) {
         Context context = Context.current();
-        return bulk.send(channel, bucketAddManyRequest(c, gen, tables, fps, newFingerprints), epoch, fenced, writeTimeoutMillis)
+        return bulk.send(channel, bucketAddManyRequest(c, gen, tables, fps, newFingerprints), epoch, fenced,
+                        bucketWriteTimeoutMillis(writeTimeoutMillis, appends(fps)))
                 .handle((changed, failure) -> {
                     if (failure == null) {
                         return CompletableFuture.completedFuture((int) (long) changed);
