@@ -300,10 +300,10 @@ public final class RemoteShardClient implements ShardClient {
      * 10M load failed after 4M. A write gets the write timeout, or the time its appends take at
      * this rate if longer (112 s for such a window): 4.8 times slower than the slowest seen.
      */
-    static final long MIN_APPENDS_PER_SECOND = 25_000;
+    private static final long MIN_APPENDS_PER_SECOND = 25_000;
 
     /** The timeout of a write of {@code appends} bucket appends: {@code writeTimeoutMillis}, longer for a large one (0 stays none). */
-    static long bucketWriteTimeoutMillis(long writeTimeoutMillis, long appends) {
+    private static long bucketWriteTimeoutMillis(long writeTimeoutMillis, long appends) {
         return writeTimeoutMillis <= 0 ? writeTimeoutMillis : Math.max(writeTimeoutMillis, appends * 1_000 / MIN_APPENDS_PER_SECOND);
     }
 
