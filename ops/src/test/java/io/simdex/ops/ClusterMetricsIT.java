@@ -8,6 +8,7 @@ import io.simdex.proto.v1.SimdexGrpc;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 
@@ -19,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A replicated cluster's processes (3 nodes, R=2, and a router, from their config files'
  * {@code metrics.port}) publish the cluster as Admin reports it, and the nodes' store gauges
- * count every replica's copy.
+ * count every replica's copy. A node restarted with nothing missed serves without pulling its
+ * share; one whose stamp names another boot pulls it.
  */
 class ClusterMetricsIT {
     private static final int DOCUMENTS = 2_000;
@@ -74,6 +76,40 @@ class ClusterMetricsIT {
             assertEquals(2 * DOCUMENTS, stored, "each document on both replicas of its partition");
             String routerLog = cluster.process("router-1").output();
             assertFalse(routerLog.contains(AtomixStartWarnings.FIRST_ATTEMPT), "a normal start warns of nothing: " + routerLog);
+
+            // Restarted after SIGKILL with nothing written meanwhile: it serves without pulling its share.
+            double node3Documents = Metrics.value(Metrics.scrape(Metrics.port(cluster.process("node-3"))),
+                    "simdex_documents{collection=\"default\"}");
+            String restarted = restart(cluster, "node-3", () -> { });
+            assertEquals(1, Metrics.value(restarted, "simdex_node_catchup_skipped_total"), "same boot, nothing missed: no pull");
+            assertEquals(0, Metrics.value(restarted, "simdex_node_catchup_records_total"));
+            assertEquals(node3Documents, Metrics.value(restarted, "simdex_documents{collection=\"default\"}"));
+
+            // Its stamp naming another boot (an OS crash may have lost what the page cache held): it pulls.
+            Path stamp = dir.resolve("node-3").resolve("shard").resolve("in-sync.properties");
+            String pulled = restart(cluster, "node-3", () -> {
+                String text = Files.readString(stamp);
+                assertTrue(text.contains("boot="), text);
+                Files.writeString(stamp, text.replaceAll("boot=.*", "boot=another-boot"));
+            });
+            assertEquals(0, Metrics.value(pulled, "simdex_node_catchup_skipped_total"), "another boot: pulled");
+            double records = Metrics.value(pulled, "simdex_node_catchup_records_total");
+            assertTrue(records >= 4 * node3Documents, "its whole share copied (four bucket entries a document, then the ids): " + records);
+            assertEquals(node3Documents, Metrics.value(pulled, "simdex_documents{collection=\"default\"}"));
         }
+    }
+
+    private interface WhileDown {
+        void run() throws Exception;
+    }
+
+    /** SIGKILLs node {@code id}, runs {@code whileDown}, starts it again, waits until it serves reads; returns its metrics. */
+    private static String restart(ProcessCluster cluster, String id, WhileDown whileDown) throws Exception {
+        cluster.process(id).kill9();
+        whileDown.run();
+        cluster.launch(id);
+        cluster.awaitServing(id);
+        cluster.awaitMember(id, "readable again", m -> m.getLive() && m.getReadable());
+        return Metrics.scrape(Metrics.port(cluster.process(id)));
     }
 }

@@ -40,21 +40,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * A shard node of a cluster: the shard service (fenced by placement epoch) plus an Atomix
  * member. Founding nodes keep the Raft group and write the first partition map.
  *
- * <p>After a restart the node has missed the writes made while it was down. It takes writes at
- * once but refuses reads ("catching up", so routers fail over) until it has pulled each of its
- * partitions from a live peer replica. It mirrors them ({@link PartitionMirror}) from a peer
+ * <p>After a restart the node may have missed the writes made while it was down. It takes writes
+ * at once but refuses reads ("catching up", so routers fail over) until it has pulled each of its
+ * partitions from a live peer replica, or found that it missed nothing ({@link InSyncStamp}). It mirrors them ({@link PartitionMirror}) from a peer
  * that no router reports behind: what that peer no longer holds (a delete or rebind made while
  * this node was down) goes here too; from a peer itself behind it only copies. The same
  * happens while it runs when a router reports that it missed an acknowledged write
@@ -83,11 +85,14 @@ public final class ClusterNode implements AutoCloseable {
     private final PeerCredentials peers;
     private final ExecutorService handlers;
     private final ClusterMetrics.CatchUps catchUps;
+    /** The Dedup intents pending when the stores opened, before this process took any call. */
+    private final long[] keptIntents;
 
     private ClusterNode(ClusterConfig config, ShardNode node, NodeState state, Server server, HealthStatusManager health,
             AtomixMember member, PartitionMapStore store, MetricsEndpoint metrics, PeerCredentials peers, ExecutorService handlers,
-            ClusterMetrics.CatchUps catchUps) {
+            ClusterMetrics.CatchUps catchUps, long[] keptIntents) {
         this.catchUps = catchUps;
+        this.keptIntents = keptIntents;
         this.handlers = handlers;
         this.metrics = metrics;
         this.config = config;
@@ -110,6 +115,7 @@ public final class ClusterNode implements AutoCloseable {
         StoreSizing sizing = StoreSizing.forReplicas(config.expected(), config.replication(), founders, 24);
         ShardNode node = new ShardNode(config.data().resolve("shard"), c -> sizing, config.durability());
         node.openStored();
+        long[] keptIntents = node.pendingIntents(); // before any call: those of the last process
         NodeState state = new NodeState(config.id(), 0, false);
         HealthStatusManager health = new HealthStatusManager();
         NettyServerBuilder builder = ServerBounds.apply(
@@ -149,7 +155,8 @@ public final class ClusterNode implements AutoCloseable {
         if (metrics != null) {
             ClusterMetrics.bindNode(metrics, state, member, store, catchUps);
         }
-        ClusterNode n = new ClusterNode(config, node, state, server, health, member, store, metrics, peers, handlers, catchUps);
+        ClusterNode n = new ClusterNode(config, node, state, server, health, member, store, metrics, peers, handlers, catchUps,
+                keptIntents);
         n.catchUp.start();
         return n;
     }
@@ -196,6 +203,7 @@ public final class ClusterNode implements AutoCloseable {
      */
     private void catchUp() {
         try {
+            InSyncStamp stamp = InSyncStamp.read(node.dataDir()); // before this start's catch-up rewrites it
             boolean first = true;
             while (!Thread.currentThread().isInterrupted()) {
                 long seen = missed.changes();
@@ -218,6 +226,10 @@ public final class ClusterNode implements AutoCloseable {
                         // A founder that just restarted may not have its Raft session yet: this
                         // thread must outlive that, or the node stays unreadable for good.
                         Thread.sleep(1000);
+                        continue;
+                    }
+                    if (first && mark < 0 && servesWithoutPull(stamp)) {
+                        first = false;
                         continue;
                     }
                     if (catchUpOnce(mark)) {
@@ -257,11 +269,87 @@ public final class ClusterNode implements AutoCloseable {
             }
             state.readable(true);
             LOG.info(config.id() + " caught up: serving reads");
+            if (!pulled.placed() || uncovered == 0 && pulled.copies().everyMirrored()) {
+                stamp(pulled.map().epoch()); // not after a partial pull: the next start pulls again
+            }
             return true;
         } catch (RuntimeException e) {
             LOG.warning(config.id() + " catch-up failed (" + e + "); retrying");
             return false;
         }
+    }
+
+    /**
+     * At the start: serves reads without pulling when the stamp the last catch-up left vouches
+     * that this node holds its share ({@link InSyncStamp}: same boot, same placement epoch) and
+     * no router marked it since ({@code mark} was read after {@link #CATCH_UP_DELAY}, as for a
+     * pull). The Dedup intents its last process left are settled against its in-sync peers, as
+     * after a pull.
+     */
+    private boolean servesWithoutPull(InSyncStamp stamp) {
+        PartitionMap map = store.current();
+        String boot = InSyncStamp.currentBoot();
+        if (stamp == null || !stamp.vouchesFor(config.id(), map.epoch(), boot)) {
+            LOG.info(config.id() + " pulls its partitions: " + (stamp == null ? "no " + InSyncStamp.FILE + " from a completed catch-up"
+                    : "its last catch-up was " + stamp + ", this start is on boot " + boot + " in placement epoch " + map.epoch()));
+            return false;
+        }
+        List<String> peers = inSyncPeers(map);
+        if (peers != null) {
+            settleStaleIntents(keptIntents, peers);
+        }
+        state.readable(true);
+        catchUps.skipped.increment();
+        LOG.info(config.id() + " restarted on the same boot in placement epoch " + map.epoch()
+                + " and missed no write: serving reads without pulling its partitions");
+        return true;
+    }
+
+    /** Records that this node now holds every acknowledged write of its partitions in {@code epoch} ({@link InSyncStamp}). */
+    private void stamp(long epoch) {
+        String boot = InSyncStamp.currentBoot();
+        if (boot == null) {
+            return; // no boot id here: every start pulls
+        }
+        try {
+            new InSyncStamp(config.id(), epoch, boot).write(node.dataDir());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, config.id() + " could not write " + InSyncStamp.FILE + ": its next start pulls its partitions", e);
+        }
+    }
+
+    /**
+     * The addresses of live peers no router marked, at least one for each partition this node
+     * keeps; null when some partition has none (its Dedup intents then stay pending, as after a
+     * pull that could not cover it).
+     */
+    private List<String> inSyncPeers(PartitionMap map) {
+        int me = map.indexOf(config.id());
+        if (me < 0) {
+            return List.of();
+        }
+        Set<String> live = member.liveIds();
+        Map<Integer, Boolean> inSync = new HashMap<>();
+        Set<Integer> chosen = new TreeSet<>();
+        for (int p : map.partitionsOf(me)) {
+            int[] replicas = map.replicas(p);
+            if (replicas.length == 1) {
+                continue;
+            }
+            boolean covered = false;
+            for (int r : replicas) {
+                if (r != me && live.contains(map.nodes().get(r).getId())
+                        && inSync.computeIfAbsent(r, k -> inSync(map.nodes().get(k).getId()))) {
+                    chosen.add(r);
+                    covered = true;
+                    break;
+                }
+            }
+            if (!covered) {
+                return null;
+            }
+        }
+        return chosen.stream().map(r -> map.nodes().get(r).getAddress()).toList();
     }
 
     /** Settles the Dedup intents kept here from before the catch-up that no peer holds any more ({@link StaleIntents}). */
@@ -375,6 +463,7 @@ public final class ClusterNode implements AutoCloseable {
                     long started = System.nanoTime();
                     if (!inSync.get(e.getKey())) {
                         long records = puller.pull(peer.getAddress(), partitions, n -> { });
+                        catchUps.records.add(records);
                         LOG.info(String.format("%s pulled %d partitions from %s (itself behind, so nothing removed here): %d records in %.1f s",
                                 config.id(), partitions.length, peer.getId(), records, (System.nanoTime() - started) / 1e9));
                         copies.ended(e.getKey(), false);
@@ -384,6 +473,7 @@ public final class ClusterNode implements AutoCloseable {
                     PartitionMirror.Result r = mirror.mirror(peer.getAddress(), partitions, PartitionMirror.Settle.waiting(CATCH_UP_DELAY),
                             () -> inSync(peer.getId()), n -> { });
                     catchUps.removed.add(r.removed());
+                    catchUps.records.add(r.records());
                     if (r.refused()) {
                         catchUps.refused.increment();
                     }

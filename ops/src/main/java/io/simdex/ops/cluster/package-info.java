@@ -4,7 +4,8 @@
  * ({@link io.simdex.ops.cluster.ClusterRouter}: the public API over the current partition map).
  *
  * <p>Invariants. A node that starts, or that was marked as having missed a write, takes writes
- * but refuses reads until it has pulled its partitions from live peers; a router serves only
- * once it has read the partition map, and follows every change of it.
+ * but refuses reads until it has pulled its partitions from live peers, unless it restarted
+ * with nothing missed ({@link io.simdex.ops.cluster.InSyncStamp}); a router serves only once it
+ * has read the partition map, and follows every change of it.
  */
 package io.simdex.ops.cluster;

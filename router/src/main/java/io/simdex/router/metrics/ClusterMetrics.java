@@ -102,6 +102,10 @@ public final class ClusterMetrics {
                 .description("Dedup intents a catch-up settled because the peers had settled them").register(registry);
         FunctionCounter.builder("simdex.node.missed.intents.taken", catchUps.adoptedIntents, LongAdder::sum)
                 .description("Dedup intents a catch-up took from the peers because the node had missed their record").register(registry);
+        FunctionCounter.builder("simdex.node.catchup.records", catchUps.records, LongAdder::sum)
+                .description("Records catch-ups copied from peers").register(registry);
+        FunctionCounter.builder("simdex.node.catchup.skipped", catchUps.skipped, LongAdder::sum)
+                .description("Starts that served reads without a pull: same boot, same placement, no write missed").register(registry);
     }
 
     /**
@@ -113,6 +117,8 @@ public final class ClusterMetrics {
         public final LongAdder refused = new LongAdder();
         public final LongAdder settledIntents = new LongAdder();
         public final LongAdder adoptedIntents = new LongAdder();
+        public final LongAdder records = new LongAdder();
+        public final LongAdder skipped = new LongAdder();
     }
 
     private static void common(MeterRegistry registry, Supplier<PartitionMap> map, AtomixMember member) {
