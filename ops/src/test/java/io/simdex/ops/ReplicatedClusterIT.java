@@ -33,12 +33,15 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
@@ -112,6 +115,17 @@ class ReplicatedClusterIT {
                 ProcessCluster::brief);
         figure("cluster start (3 nodes + router, Raft elected, nodes readable): %.1f s", seconds(t0));
         stub = SimdexGrpc.newBlockingStub(cluster.channel());
+    }
+
+    /** The placement epoch of node {@code node}'s in-sync stamp (ClusterNode), -1 without one. */
+    private long stampEpoch(String node) {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(dir.resolve(node).resolve("shard").resolve("in-sync.properties"))) {
+            p.load(r);
+        } catch (IOException e) {
+            return -1;
+        }
+        return Long.parseLong(p.getProperty("epoch", "-1"));
     }
 
     @AfterAll
@@ -294,6 +308,11 @@ class ReplicatedClusterIT {
         }
         assertTrue(placement.getPartitionsList().stream().allMatch(p -> p.getReplicasCount() == 2
                 && p.getReplicasList().stream().distinct().count() == 2), "every partition on 2 distinct nodes");
+        // The founders only gave partitions away: each one's in-sync stamp follows the placement, so a restart need not pull.
+        for (String founder : FOUNDERS) {
+            cluster.await(founder + "'s in-sync stamp at placement epoch " + placement.getEpoch(), () -> stampEpoch(founder),
+                    e -> e == placement.getEpoch(), e -> "stamp epoch " + e);
+        }
         InsertRequest.Builder old = InsertRequest.newBuilder();
         for (int i = 0; i < OLD; i++) {
             old.addDocuments(Document.newBuilder().setId("old-" + i).setFingerprint(oldFps[i]));
@@ -332,6 +351,10 @@ class ReplicatedClusterIT {
         }
         reached.add("node-4 removed");
         awaitTraffic("after node-4 was removed", CALLS, ACKS);
+        long epoch = admin.placement(true).getEpoch();
+        for (String founder : FOUNDERS) { // they took node-4's partitions: their next start pulls
+            assertTrue(stampEpoch(founder) < epoch, founder + "'s stamp moved to epoch " + epoch + " though it gained partitions");
+        }
     }
 
     @Test

@@ -87,6 +87,8 @@ public final class ClusterNode implements AutoCloseable {
     private final ClusterMetrics.CatchUps catchUps;
     /** The Dedup intents pending when the stores opened, before this process took any call. */
     private final long[] keptIntents;
+    /** The map of the last stamp this process wrote or found true; null while a catch-up runs. Guarded by this. */
+    private PartitionMap stamped;
 
     private ClusterNode(ClusterConfig config, ShardNode node, NodeState state, Server server, HealthStatusManager health,
             AtomixMember member, PartitionMapStore store, MetricsEndpoint metrics, PeerCredentials peers, ExecutorService handlers,
@@ -157,6 +159,7 @@ public final class ClusterNode implements AutoCloseable {
         }
         ClusterNode n = new ClusterNode(config, node, state, server, health, member, store, metrics, peers, handlers, catchUps,
                 keptIntents);
+        store.watch(n::onNewMap);
         n.catchUp.start();
         return n;
     }
@@ -252,6 +255,9 @@ public final class ClusterNode implements AutoCloseable {
      * partitions has no live peer to copy from: better unavailable than wrong.
      */
     private boolean catchUpOnce(long mark) {
+        synchronized (this) {
+            stamped = null; // until this catch-up ends: a new map meanwhile moves no stamp
+        }
         try {
             long[] intentsBefore = node.pendingIntents();
             Pulled pulled = pullFromPeers();
@@ -270,7 +276,7 @@ public final class ClusterNode implements AutoCloseable {
             state.readable(true);
             LOG.info(config.id() + " caught up: serving reads");
             if (!pulled.placed() || uncovered == 0 && pulled.copies().everyMirrored()) {
-                stamp(pulled.map().epoch()); // not after a partial pull: the next start pulls again
+                stamp(pulled.map()); // not after a partial pull: the next start pulls again
             }
             return true;
         } catch (RuntimeException e) {
@@ -299,23 +305,47 @@ public final class ClusterNode implements AutoCloseable {
             settleStaleIntents(keptIntents, peers);
         }
         state.readable(true);
+        synchronized (this) {
+            stamped = map;
+        }
         catchUps.skipped.increment();
         LOG.info(config.id() + " restarted on the same boot in placement epoch " + map.epoch()
                 + " and missed no write: serving reads without pulling its partitions");
         return true;
     }
 
-    /** Records that this node now holds every acknowledged write of its partitions in {@code epoch} ({@link InSyncStamp}). */
-    private void stamp(long epoch) {
+    /** Records that this node now holds every acknowledged write of the partitions {@code map} places on it ({@link InSyncStamp}). */
+    private synchronized void stamp(PartitionMap map) {
         String boot = InSyncStamp.currentBoot();
         if (boot == null) {
             return; // no boot id here: every start pulls
         }
         try {
-            new InSyncStamp(config.id(), epoch, boot).write(node.dataDir());
+            new InSyncStamp(config.id(), map.epoch(), boot).write(node.dataDir());
+            stamped = map;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, config.id() + " could not write " + InSyncStamp.FILE + ": its next start pulls its partitions", e);
         }
+    }
+
+    /**
+     * A new placement that only takes partitions from this node (a node added elsewhere, a move
+     * starting): what it serves then it served under the stamped map and holds, so the stamp
+     * moves to the new epoch and a restart after the move need not pull. Not while it catches
+     * up (no stamped map then), nor when it gains a partition: that start pulls.
+     */
+    private synchronized void onNewMap(PartitionMap map) {
+        if (stamped == null || !state.readable() || map.epoch() <= stamped.epoch()) {
+            return;
+        }
+        int me = map.indexOf(config.id());
+        int before = stamped.indexOf(config.id());
+        for (int p = 0; me >= 0 && p < Partitions.COUNT; p++) {
+            if (map.isReplica(p, me) && (before < 0 || !stamped.isReplica(p, before))) {
+                return;
+            }
+        }
+        stamp(map);
     }
 
     /**

@@ -14,7 +14,8 @@ import java.util.Properties;
 /**
  * What a node's store held when it last served reads: every acknowledged write of its
  * partitions in placement epoch {@code epoch}, in the page cache of boot {@code boot}. Written
- * (durably, in the shard directory) each time a catch-up ends with the node readable.
+ * (durably, in the shard directory) each time a catch-up ends with the node readable, and again
+ * when a new placement only takes partitions from it.
  *
  * <p>A node restarted on the same boot, in the same epoch, with no router's mark
  * ({@link io.simdex.router.cluster.MissedWrites}) holds every write acknowledged so far: a
@@ -22,7 +23,7 @@ import java.util.Properties;
  * with SIGKILL loses nothing it wrote to its maps while the kernel runs. Such a node serves
  * reads without pulling its share from its peers. Another boot (an OS crash, a power loss,
  * the directory moved to another machine) may have lost recent writes, another epoch may have
- * moved partitions: then it pulls them, as a node without a stamp does.
+ * given it partitions: then it pulls them, as a node without a stamp does.
  */
 record InSyncStamp(String node, long epoch, String boot) {
     static final String FILE = "in-sync.properties";
