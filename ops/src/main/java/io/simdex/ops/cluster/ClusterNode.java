@@ -56,8 +56,8 @@ import java.util.logging.Logger;
  *
  * <p>After a restart the node may have missed the writes made while it was down. It takes writes
  * at once but refuses reads ("catching up", so routers fail over) until it has pulled each of its
- * partitions from a live peer replica, or found that it missed nothing ({@link InSyncStamp}). It mirrors them ({@link PartitionMirror}) from a peer
- * that no router reports behind: what that peer no longer holds (a delete or rebind made while
+ * partitions from a live peer replica, or found that it missed nothing ({@link InSyncStamp}).
+ * It mirrors them ({@link PartitionMirror}) from a peer that no router reports behind: what that peer no longer holds (a delete or rebind made while
  * this node was down) goes here too; from a peer itself behind it only copies. The same
  * happens while it runs when a router reports that it missed an acknowledged write
  * ({@link MissedWrites}). A router marks a node only after
