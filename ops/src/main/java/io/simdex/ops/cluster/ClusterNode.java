@@ -57,10 +57,10 @@ import java.util.logging.Logger;
  * <p>After a restart the node may have missed the writes made while it was down. It takes writes
  * at once but refuses reads ("catching up", so routers fail over) until it has pulled each of its
  * partitions from a live peer replica, or found that it missed nothing ({@link InSyncStamp}).
- * It mirrors them ({@link PartitionMirror}) from a peer that no router reports behind: what that peer no longer holds (a delete or rebind made while
- * this node was down) goes here too; from a peer itself behind it only copies. The same
- * happens while it runs when a router reports that it missed an acknowledged write
- * ({@link MissedWrites}). A router marks a node only after
+ * It mirrors them ({@link PartitionMirror}) from a peer that no router reports behind: what
+ * that peer no longer holds (a delete or rebind made while this node was down) goes here too;
+ * from a peer itself behind it only copies. The same happens while it runs when a router
+ * reports that it missed an acknowledged write ({@link MissedWrites}). A router marks a node only after
  * the write quorum has the write, with a put issued after that, and acknowledges the write
  * only once the mark is committed: so a mark the node reads before it starts pulling is covered
  * by that pull, and a later one makes it pull again before it clears its mark. A write still
