@@ -1,6 +1,7 @@
 package io.simdex.ops;
 
 import io.simdex.core.Partitions;
+import io.simdex.ops.cluster.InSyncStamp;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.InsertRequest;
 import io.simdex.proto.v1.Member;
@@ -86,7 +87,7 @@ class ClusterMetricsIT {
             assertEquals(node3Documents, Metrics.value(restarted, "simdex_documents{collection=\"default\"}"));
 
             // Its stamp naming another boot (an OS crash may have lost what the page cache held): it pulls.
-            Path stamp = dir.resolve("node-3").resolve("shard").resolve("in-sync.properties");
+            Path stamp = dir.resolve("node-3").resolve("shard").resolve(InSyncStamp.FILE);
             String pulled = restart(cluster, "node-3", () -> {
                 String text = Files.readString(stamp);
                 assertTrue(text.contains("boot="), text);

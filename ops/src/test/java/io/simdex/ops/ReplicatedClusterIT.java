@@ -7,6 +7,7 @@ import io.simdex.core.Partitions;
 import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.fingerprint.Hamming;
+import io.simdex.ops.cluster.InSyncStamp;
 import io.simdex.proto.v1.DeleteRequest;
 import io.simdex.proto.v1.Document;
 import io.simdex.proto.v1.InsertRequest;
@@ -33,15 +34,12 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
@@ -119,13 +117,8 @@ class ReplicatedClusterIT {
 
     /** The placement epoch of node {@code node}'s in-sync stamp (ClusterNode), -1 without one. */
     private long stampEpoch(String node) {
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(dir.resolve(node).resolve("shard").resolve("in-sync.properties"))) {
-            p.load(r);
-        } catch (IOException e) {
-            return -1;
-        }
-        return Long.parseLong(p.getProperty("epoch", "-1"));
+        InSyncStamp stamp = InSyncStamp.read(dir.resolve(node).resolve("shard"));
+        return stamp == null ? -1 : stamp.epoch();
     }
 
     @AfterAll

@@ -40,7 +40,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -300,9 +299,10 @@ public final class ClusterNode implements AutoCloseable {
                     : "its last catch-up was " + stamp + ", this start is on boot " + boot + " in placement epoch " + map.epoch()));
             return false;
         }
-        List<String> peers = inSyncPeers(map);
-        if (peers != null) {
-            settleStaleIntents(keptIntents, peers);
+        int me = map.indexOf(config.id());
+        Sources sources = me < 0 ? null : sources(map, me);
+        if (sources != null && sources.allInSync()) { // else they stay pending, as after a pull that could not mirror all
+            settleStaleIntents(keptIntents, sources.addresses(map));
         }
         state.readable(true);
         synchronized (this) {
@@ -346,40 +346,6 @@ public final class ClusterNode implements AutoCloseable {
             }
         }
         stamp(map);
-    }
-
-    /**
-     * The addresses of live peers no router marked, at least one for each partition this node
-     * keeps; null when some partition has none (its Dedup intents then stay pending, as after a
-     * pull that could not cover it).
-     */
-    private List<String> inSyncPeers(PartitionMap map) {
-        int me = map.indexOf(config.id());
-        if (me < 0) {
-            return List.of();
-        }
-        Set<String> live = member.liveIds();
-        Map<Integer, Boolean> inSync = new HashMap<>();
-        Set<Integer> chosen = new TreeSet<>();
-        for (int p : map.partitionsOf(me)) {
-            int[] replicas = map.replicas(p);
-            if (replicas.length == 1) {
-                continue;
-            }
-            boolean covered = false;
-            for (int r : replicas) {
-                if (r != me && live.contains(map.nodes().get(r).getId())
-                        && inSync.computeIfAbsent(r, k -> inSync(map.nodes().get(k).getId()))) {
-                    chosen.add(r);
-                    covered = true;
-                    break;
-                }
-            }
-            if (!covered) {
-                return null;
-            }
-        }
-        return chosen.stream().map(r -> map.nodes().get(r).getAddress()).toList();
     }
 
     /** Settles the Dedup intents kept here from before the catch-up that no peer holds any more ({@link StaleIntents}). */
@@ -428,6 +394,27 @@ public final class ClusterNode implements AutoCloseable {
         if (me < 0) {
             return new Pulled(false, 0, List.of(), new CatchUpCopies(), map); // not placed yet: nothing to catch up on
         }
+        Sources sources = sources(map, me);
+        CatchUpCopies copies = pullInParallel(map, sources.byPeer(), sources.inSync());
+        return new Pulled(true, sources.uncovered(), sources.addresses(map), copies, map);
+    }
+
+    /**
+     * Where node {@code me} would pull its partitions from: per peer, its partitions; which
+     * peers no router marked; how many partitions have no live peer. A partition takes a live
+     * peer in sync if it has one, else a live one itself behind.
+     */
+    private record Sources(Map<Integer, List<Integer>> byPeer, Map<Integer, Boolean> inSync, int uncovered) {
+        boolean allInSync() {
+            return uncovered == 0 && byPeer.keySet().stream().allMatch(inSync::get);
+        }
+
+        List<String> addresses(PartitionMap map) {
+            return byPeer.keySet().stream().map(r -> map.nodes().get(r).getAddress()).toList();
+        }
+    }
+
+    private Sources sources(PartitionMap map, int me) {
         int uncovered = 0;
         Set<String> live = member.liveIds();
         Map<Integer, Boolean> inSync = new HashMap<>();
@@ -458,8 +445,7 @@ public final class ClusterNode implements AutoCloseable {
             }
             uncovered += covered ? 0 : 1;
         }
-        CatchUpCopies copies = pullInParallel(map, byPeer, inSync);
-        return new Pulled(true, uncovered, byPeer.keySet().stream().map(r -> map.nodes().get(r).getAddress()).toList(), copies, map);
+        return new Sources(byPeer, inSync, uncovered);
     }
 
     /** Whether no router has reported {@code nodeId} as having missed a write (false when that cannot be read now). */

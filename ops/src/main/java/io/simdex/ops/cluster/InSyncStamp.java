@@ -25,13 +25,13 @@ import java.util.Properties;
  * the directory moved to another machine) may have lost recent writes, another epoch may have
  * given it partitions: then it pulls them, as a node without a stamp does.
  */
-record InSyncStamp(String node, long epoch, String boot) {
-    static final String FILE = "in-sync.properties";
+public record InSyncStamp(String node, long epoch, String boot) {
+    public static final String FILE = "in-sync.properties";
     /** This machine's boot, as Linux names it; null where the file is missing, so that no stamp vouches there. */
     private static final Path BOOT_ID = Path.of("/proc/sys/kernel/random/boot_id");
 
     /** The stamp in {@code shardDir}, or null when it has none or one this code cannot read. */
-    static InSyncStamp read(Path shardDir) {
+    public static InSyncStamp read(Path shardDir) {
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(shardDir.resolve(FILE), StandardCharsets.UTF_8)) {
             p.load(r);
