@@ -21,7 +21,7 @@ DESCRIPTOR = _descriptor.FileDescriptor(
   name='simdex/v1/simdex.proto',
   package='simdex.v1',
   syntax='proto3',
-  serialized_pb=_b('\n\x16simdex/v1/simdex.proto\x12\tsimdex.v1\x1a\x1egoogle/protobuf/wrappers.proto\"H\n\x08\x44ocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\x15\n\x0b\x66ingerprint\x18\x02 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x03 \x01(\tH\x00\x42\t\n\x07\x63ontent\"9\n\x05Probe\x12\x15\n\x0b\x66ingerprint\x18\x01 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x42\t\n\x07\x63ontent\"N\n\x05Match\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08\x64istance\x18\x03 \x01(\r\x12\x12\n\nsimilarity\x18\x04 \x01(\x02\"\xec\x04\n\x12\x43ollectionSettings\x12\x32\n\x0cmax_distance\x18\x01 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12-\n\x0ctokenization\x18\x02 \x01(\x0e\x32\x17.simdex.v1.Tokenization\x12\'\n\tweighting\x18\x03 \x01(\x0e\x32\x14.simdex.v1.Weighting\x12\x12\n\nngram_size\x18\x04 \x01(\r\x12\x17\n\x0fkeep_stop_words\x18\x05 \x01(\x08\x12\x33\n\x03idf\x18\x06 \x03(\x0b\x32&.simdex.v1.CollectionSettings.IdfEntry\x12\x19\n\x11retention_seconds\x18\x07 \x01(\x04\x12\x1a\n\x12generation_seconds\x18\x08 \x01(\x04\x12\x30\n\nshort_text\x18\t \x01(\x0b\x32\x1c.simdex.v1.ShortTextSettings\x12)\n\x06sketch\x18\n \x01(\x0b\x32\x19.simdex.v1.SketchSettings\x12(\n\nhan_tokens\x18\x0b \x01(\x0e\x32\x14.simdex.v1.HanTokens\x12(\n\nstop_words\x18\x0c \x01(\x0e\x32\x14.simdex.v1.StopWords\x12>\n\x11short_fingerprint\x18\r \x01(\x0b\x32#.simdex.v1.ShortFingerprintSettings\x12\x14\n\x0c\x62uilt_in_idf\x18\x0e \x01(\x08\x1a*\n\x08IdfEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"~\n\x11ShortTextSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x11\n\tmax_chars\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x14\n\x0cshingle_size\x18\x05 \x01(\r\"\x8b\x01\n\x0eSketchSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmin_jaccard\x18\x02 \x01(\x01\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x1f\n\x17wide_candidate_distance\x18\x04 \x01(\r\x12\x16\n\x0ewide_max_words\x18\x05 \x01(\r\"\xa4\x01\n\x18ShortFingerprintSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmax_letters\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x31\n\x06\x62locks\x18\x05 \x01(\x0e\x32!.simdex.v1.ShortFingerprintBlocks\"h\n\x0e\x43ollectionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x17\n\x0f\x63reated_unix_ms\x18\x02 \x01(\x03\x12/\n\x08settings\x18\x03 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"X\n\x17\x43reateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12/\n\x08settings\x18\x02 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"Z\n\x18\x43reateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"\'\n\x17\x44\x65leteCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"+\n\x18\x44\x65leteCollectionResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"\xd1\x02\n\x17UpdateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x32\n\x0cmax_distance\x18\x02 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\x37\n\x11retention_seconds\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt64Value\x12\x38\n\x12sketch_min_jaccard\x18\x04 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\x12<\n\x16short_text_min_jaccard\x18\x05 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\x12\x43\n\x1dshort_fingerprint_min_jaccard\x18\x06 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\"Z\n\x18UpdateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63hanged\x18\x02 \x01(\x08\"\x18\n\x16ListCollectionsRequest\"I\n\x17ListCollectionsResponse\x12.\n\x0b\x63ollections\x18\x01 \x03(\x0b\x32\x19.simdex.v1.CollectionInfo\"K\n\rInsertRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"\"\n\x0eInsertResponse\x12\x10\n\x08inserted\x18\x01 \x01(\r\"\x87\x01\n\x0cQueryRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12 \n\x06probes\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Probe\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\\\n\x0bQueryResult\x12\x13\n\x0b\x66ingerprint\x18\x01 \x01(\x06\x12!\n\x07matches\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x03 \x01(\x04\"8\n\rQueryResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.QueryResult\"\x8d\x01\n\x0c\x44\x65\x64upRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\xa3\x01\n\x0b\x44\x65\x64upResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08inserted\x18\x03 \x01(\x08\x12$\n\nduplicates\x18\x04 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x07 \x01(\x04\x12\x12\n\nknown_text\x18\x06 \x01(\x08\x12\x10\n\x08sequence\x18\x05 \x01(\x04\"8\n\rDedupResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.DedupResult\"0\n\rDeleteRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\"4\n\x0e\x44\x65leteResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\r\x12\x11\n\tnot_found\x18\x02 \x01(\r\"0\n\rLookupRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\">\n\x0cLookupResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05\x66ound\x18\x02 \x01(\x08\x12\x13\n\x0b\x66ingerprint\x18\x03 \x01(\x06\":\n\x0eLookupResponse\x12(\n\x07results\x18\x01 \x03(\x0b\x32\x17.simdex.v1.LookupResult\"F\n\rExportRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0e\n\x06\x63ursor\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\r\"3\n\x10\x45xportedDocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\"U\n\x0e\x45xportResponse\x12.\n\tdocuments\x18\x01 \x03(\x0b\x32\x1b.simdex.v1.ExportedDocument\x12\x13\n\x0bnext_cursor\x18\x02 \x01(\t\"M\n\x0f\x42ulkLoadRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"5\n\x10\x42ulkLoadResponse\x12\x10\n\x08inserted\x18\x01 \x01(\x04\x12\x0f\n\x07\x62\x61tches\x18\x02 \x01(\x04\"7\n\x12\x46ingerprintRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\r\n\x05texts\x18\x02 \x03(\t\"+\n\x13\x46ingerprintResponse\x12\x14\n\x0c\x66ingerprints\x18\x01 \x03(\x06\"\"\n\x0cStatsRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\"\x9c\x01\n\rStatsResponse\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x11\n\tdocuments\x18\x02 \x01(\x04\x12\x14\n\x0c\x66ingerprints\x18\x03 \x01(\x04\x12\x0e\n\x06shards\x18\x04 \x01(\r\x12\x13\n\x0btable_bytes\x18\x05 \x01(\x04\x12\x11\n\tdoc_bytes\x18\x06 \x01(\x04\x12\x16\n\x0e\x62ucket_entries\x18\x07 \x01(\x04\"i\n\x10\x43heckUrlsRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\x12\x0c\n\x04urls\x18\x02 \x03(\t\x12\x13\n\x0bttl_seconds\x18\x03 \x01(\x04\x12\x12\n\ncheck_only\x18\x04 \x01(\x08\x12\x11\n\tcanonical\x18\x05 \x01(\x08\"6\n\x11\x43heckUrlsResponse\x12\x0e\n\x06is_new\x18\x01 \x03(\x08\x12\x11\n\tnew_count\x18\x02 \x01(\r\" \n\x11\x44ropUrlJobRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\"%\n\x12\x44ropUrlJobResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"%\n\x14HandlingTimesRequest\x12\r\n\x05reset\x18\x01 \x01(\x08\"\xe1\x01\n\x12MethodHandlingTime\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\r\n\x05\x63\x61lls\x18\x02 \x01(\x04\x12\x0e\n\x06p50_us\x18\x03 \x01(\x01\x12\x0e\n\x06p90_us\x18\x04 \x01(\x01\x12\x0e\n\x06p99_us\x18\x05 \x01(\x01\x12\x0f\n\x07p999_us\x18\x06 \x01(\x01\x12\x0e\n\x06max_us\x18\x07 \x01(\x01\x12\x15\n\rqueued_p50_us\x18\x08 \x01(\x01\x12\x15\n\rqueued_p99_us\x18\t \x01(\x01\x12\x16\n\x0equeued_p999_us\x18\n \x01(\x01\x12\x15\n\rqueued_max_us\x18\x0b \x01(\x01\"G\n\x15HandlingTimesResponse\x12.\n\x07methods\x18\x01 \x03(\x0b\x32\x1d.simdex.v1.MethodHandlingTime*H\n\x0cTokenization\x12\x1c\n\x18TOKENIZATION_UNSPECIFIED\x10\x00\x12\t\n\x05WORDS\x10\x01\x12\x0f\n\x0b\x43HAR_NGRAMS\x10\x02*L\n\tHanTokens\x12\x1a\n\x16HAN_TOKENS_UNSPECIFIED\x10\x00\x12\x0f\n\x0bHANLP_WORDS\x10\x01\x12\x12\n\x0eHAN_CHARACTERS\x10\x02*Q\n\tStopWords\x12\x1a\n\x16STOP_WORDS_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x44ROP_STOP_WORDS\x10\x01\x12\x13\n\x0fKEEP_STOP_WORDS\x10\x02*q\n\x16ShortFingerprintBlocks\x12(\n$SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED\x10\x00\x12\x15\n\x11WHOLE_TEXT_BLOCKS\x10\x01\x12\x16\n\x12PARTITIONED_BLOCKS\x10\x02*:\n\tWeighting\x12\x19\n\x15WEIGHTING_UNSPECIFIED\x10\x00\x12\x06\n\x02TF\x10\x01\x12\n\n\x06TF_IDF\x10\x02\x32\xa5\t\n\x06Simdex\x12[\n\x10\x43reateCollection\x12\".simdex.v1.CreateCollectionRequest\x1a#.simdex.v1.CreateCollectionResponse\x12[\n\x10\x44\x65leteCollection\x12\".simdex.v1.DeleteCollectionRequest\x1a#.simdex.v1.DeleteCollectionResponse\x12[\n\x10UpdateCollection\x12\".simdex.v1.UpdateCollectionRequest\x1a#.simdex.v1.UpdateCollectionResponse\x12X\n\x0fListCollections\x12!.simdex.v1.ListCollectionsRequest\x1a\".simdex.v1.ListCollectionsResponse\x12=\n\x06Insert\x12\x18.simdex.v1.InsertRequest\x1a\x19.simdex.v1.InsertResponse\x12:\n\x05Query\x12\x17.simdex.v1.QueryRequest\x1a\x18.simdex.v1.QueryResponse\x12:\n\x05\x44\x65\x64up\x12\x17.simdex.v1.DedupRequest\x1a\x18.simdex.v1.DedupResponse\x12=\n\x06\x44\x65lete\x12\x18.simdex.v1.DeleteRequest\x1a\x19.simdex.v1.DeleteResponse\x12=\n\x06Lookup\x12\x18.simdex.v1.LookupRequest\x1a\x19.simdex.v1.LookupResponse\x12=\n\x06\x45xport\x12\x18.simdex.v1.ExportRequest\x1a\x19.simdex.v1.ExportResponse\x12\x45\n\x08\x42ulkLoad\x12\x1a.simdex.v1.BulkLoadRequest\x1a\x1b.simdex.v1.BulkLoadResponse(\x01\x12L\n\x0b\x46ingerprint\x12\x1d.simdex.v1.FingerprintRequest\x1a\x1e.simdex.v1.FingerprintResponse\x12:\n\x05Stats\x12\x17.simdex.v1.StatsRequest\x1a\x18.simdex.v1.StatsResponse\x12\x46\n\tCheckUrls\x12\x1b.simdex.v1.CheckUrlsRequest\x1a\x1c.simdex.v1.CheckUrlsResponse\x12I\n\nDropUrlJob\x12\x1c.simdex.v1.DropUrlJobRequest\x1a\x1d.simdex.v1.DropUrlJobResponse\x12R\n\rHandlingTimes\x12\x1f.simdex.v1.HandlingTimesRequest\x1a .simdex.v1.HandlingTimesResponseB#\n\x12io.simdex.proto.v1B\x0bSimdexProtoP\x01\x62\x06proto3')
+  serialized_pb=_b('\n\x16simdex/v1/simdex.proto\x12\tsimdex.v1\x1a\x1egoogle/protobuf/wrappers.proto\"H\n\x08\x44ocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\x15\n\x0b\x66ingerprint\x18\x02 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x03 \x01(\tH\x00\x42\t\n\x07\x63ontent\"9\n\x05Probe\x12\x15\n\x0b\x66ingerprint\x18\x01 \x01(\x06H\x00\x12\x0e\n\x04text\x18\x02 \x01(\tH\x00\x42\t\n\x07\x63ontent\"N\n\x05Match\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08\x64istance\x18\x03 \x01(\r\x12\x12\n\nsimilarity\x18\x04 \x01(\x02\"\xec\x04\n\x12\x43ollectionSettings\x12\x32\n\x0cmax_distance\x18\x01 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12-\n\x0ctokenization\x18\x02 \x01(\x0e\x32\x17.simdex.v1.Tokenization\x12\'\n\tweighting\x18\x03 \x01(\x0e\x32\x14.simdex.v1.Weighting\x12\x12\n\nngram_size\x18\x04 \x01(\r\x12\x17\n\x0fkeep_stop_words\x18\x05 \x01(\x08\x12\x33\n\x03idf\x18\x06 \x03(\x0b\x32&.simdex.v1.CollectionSettings.IdfEntry\x12\x19\n\x11retention_seconds\x18\x07 \x01(\x04\x12\x1a\n\x12generation_seconds\x18\x08 \x01(\x04\x12\x30\n\nshort_text\x18\t \x01(\x0b\x32\x1c.simdex.v1.ShortTextSettings\x12)\n\x06sketch\x18\n \x01(\x0b\x32\x19.simdex.v1.SketchSettings\x12(\n\nhan_tokens\x18\x0b \x01(\x0e\x32\x14.simdex.v1.HanTokens\x12(\n\nstop_words\x18\x0c \x01(\x0e\x32\x14.simdex.v1.StopWords\x12>\n\x11short_fingerprint\x18\r \x01(\x0b\x32#.simdex.v1.ShortFingerprintSettings\x12\x14\n\x0c\x62uilt_in_idf\x18\x0e \x01(\x08\x1a*\n\x08IdfEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"~\n\x11ShortTextSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x11\n\tmax_chars\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x14\n\x0cshingle_size\x18\x05 \x01(\r\"\x8b\x01\n\x0eSketchSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmin_jaccard\x18\x02 \x01(\x01\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x1f\n\x17wide_candidate_distance\x18\x04 \x01(\r\x12\x16\n\x0ewide_max_words\x18\x05 \x01(\r\"\xd5\x01\n\x18ShortFingerprintSettings\x12\x0f\n\x07\x65nabled\x18\x01 \x01(\x08\x12\x13\n\x0bmax_letters\x18\x02 \x01(\r\x12\x1a\n\x12\x63\x61ndidate_distance\x18\x03 \x01(\r\x12\x13\n\x0bmin_jaccard\x18\x04 \x01(\x01\x12\x31\n\x06\x62locks\x18\x05 \x01(\x0e\x32!.simdex.v1.ShortFingerprintBlocks\x12/\n\x05order\x18\x06 \x01(\x0e\x32 .simdex.v1.ShortFingerprintOrder\"h\n\x0e\x43ollectionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x17\n\x0f\x63reated_unix_ms\x18\x02 \x01(\x03\x12/\n\x08settings\x18\x03 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"X\n\x17\x43reateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12/\n\x08settings\x18\x02 \x01(\x0b\x32\x1d.simdex.v1.CollectionSettings\"Z\n\x18\x43reateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x08\"\'\n\x17\x44\x65leteCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"+\n\x18\x44\x65leteCollectionResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"\xd1\x02\n\x17UpdateCollectionRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x32\n\x0cmax_distance\x18\x02 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\x37\n\x11retention_seconds\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt64Value\x12\x38\n\x12sketch_min_jaccard\x18\x04 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\x12<\n\x16short_text_min_jaccard\x18\x05 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\x12\x43\n\x1dshort_fingerprint_min_jaccard\x18\x06 \x01(\x0b\x32\x1c.google.protobuf.DoubleValue\"Z\n\x18UpdateCollectionResponse\x12-\n\ncollection\x18\x01 \x01(\x0b\x32\x19.simdex.v1.CollectionInfo\x12\x0f\n\x07\x63hanged\x18\x02 \x01(\x08\"\x18\n\x16ListCollectionsRequest\"I\n\x17ListCollectionsResponse\x12.\n\x0b\x63ollections\x18\x01 \x03(\x0b\x32\x19.simdex.v1.CollectionInfo\"K\n\rInsertRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"\"\n\x0eInsertResponse\x12\x10\n\x08inserted\x18\x01 \x01(\r\"\x87\x01\n\x0cQueryRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12 \n\x06probes\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Probe\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\\\n\x0bQueryResult\x12\x13\n\x0b\x66ingerprint\x18\x01 \x01(\x06\x12!\n\x07matches\x18\x02 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x03 \x01(\x04\"8\n\rQueryResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.QueryResult\"\x8d\x01\n\x0c\x44\x65\x64upRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\x12\x32\n\x0cmax_distance\x18\x03 \x01(\x0b\x32\x1c.google.protobuf.UInt32Value\x12\r\n\x05limit\x18\x04 \x01(\r\"\xa3\x01\n\x0b\x44\x65\x64upResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\x12\x10\n\x08inserted\x18\x03 \x01(\x08\x12$\n\nduplicates\x18\x04 \x03(\x0b\x32\x10.simdex.v1.Match\x12\x15\n\rtotal_matches\x18\x07 \x01(\x04\x12\x12\n\nknown_text\x18\x06 \x01(\x08\x12\x10\n\x08sequence\x18\x05 \x01(\x04\"8\n\rDedupResponse\x12\'\n\x07results\x18\x01 \x03(\x0b\x32\x16.simdex.v1.DedupResult\"0\n\rDeleteRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\"4\n\x0e\x44\x65leteResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\r\x12\x11\n\tnot_found\x18\x02 \x01(\r\"0\n\rLookupRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0b\n\x03ids\x18\x02 \x03(\t\">\n\x0cLookupResult\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05\x66ound\x18\x02 \x01(\x08\x12\x13\n\x0b\x66ingerprint\x18\x03 \x01(\x06\":\n\x0eLookupResponse\x12(\n\x07results\x18\x01 \x03(\x0b\x32\x17.simdex.v1.LookupResult\"F\n\rExportRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x0e\n\x06\x63ursor\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\r\"3\n\x10\x45xportedDocument\x12\n\n\x02id\x18\x01 \x01(\t\x12\x13\n\x0b\x66ingerprint\x18\x02 \x01(\x06\"U\n\x0e\x45xportResponse\x12.\n\tdocuments\x18\x01 \x03(\x0b\x32\x1b.simdex.v1.ExportedDocument\x12\x13\n\x0bnext_cursor\x18\x02 \x01(\t\"M\n\x0f\x42ulkLoadRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12&\n\tdocuments\x18\x02 \x03(\x0b\x32\x13.simdex.v1.Document\"5\n\x10\x42ulkLoadResponse\x12\x10\n\x08inserted\x18\x01 \x01(\x04\x12\x0f\n\x07\x62\x61tches\x18\x02 \x01(\x04\"7\n\x12\x46ingerprintRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\r\n\x05texts\x18\x02 \x03(\t\"+\n\x13\x46ingerprintResponse\x12\x14\n\x0c\x66ingerprints\x18\x01 \x03(\x06\"\"\n\x0cStatsRequest\x12\x12\n\ncollection\x18\x01 \x01(\t\"\x9c\x01\n\rStatsResponse\x12\x12\n\ncollection\x18\x01 \x01(\t\x12\x11\n\tdocuments\x18\x02 \x01(\x04\x12\x14\n\x0c\x66ingerprints\x18\x03 \x01(\x04\x12\x0e\n\x06shards\x18\x04 \x01(\r\x12\x13\n\x0btable_bytes\x18\x05 \x01(\x04\x12\x11\n\tdoc_bytes\x18\x06 \x01(\x04\x12\x16\n\x0e\x62ucket_entries\x18\x07 \x01(\x04\"i\n\x10\x43heckUrlsRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\x12\x0c\n\x04urls\x18\x02 \x03(\t\x12\x13\n\x0bttl_seconds\x18\x03 \x01(\x04\x12\x12\n\ncheck_only\x18\x04 \x01(\x08\x12\x11\n\tcanonical\x18\x05 \x01(\x08\"6\n\x11\x43heckUrlsResponse\x12\x0e\n\x06is_new\x18\x01 \x03(\x08\x12\x11\n\tnew_count\x18\x02 \x01(\r\" \n\x11\x44ropUrlJobRequest\x12\x0b\n\x03job\x18\x01 \x01(\t\"%\n\x12\x44ropUrlJobResponse\x12\x0f\n\x07\x65xisted\x18\x01 \x01(\x08\"%\n\x14HandlingTimesRequest\x12\r\n\x05reset\x18\x01 \x01(\x08\"\xe1\x01\n\x12MethodHandlingTime\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\r\n\x05\x63\x61lls\x18\x02 \x01(\x04\x12\x0e\n\x06p50_us\x18\x03 \x01(\x01\x12\x0e\n\x06p90_us\x18\x04 \x01(\x01\x12\x0e\n\x06p99_us\x18\x05 \x01(\x01\x12\x0f\n\x07p999_us\x18\x06 \x01(\x01\x12\x0e\n\x06max_us\x18\x07 \x01(\x01\x12\x15\n\rqueued_p50_us\x18\x08 \x01(\x01\x12\x15\n\rqueued_p99_us\x18\t \x01(\x01\x12\x16\n\x0equeued_p999_us\x18\n \x01(\x01\x12\x15\n\rqueued_max_us\x18\x0b \x01(\x01\"G\n\x15HandlingTimesResponse\x12.\n\x07methods\x18\x01 \x03(\x0b\x32\x1d.simdex.v1.MethodHandlingTime*H\n\x0cTokenization\x12\x1c\n\x18TOKENIZATION_UNSPECIFIED\x10\x00\x12\t\n\x05WORDS\x10\x01\x12\x0f\n\x0b\x43HAR_NGRAMS\x10\x02*L\n\tHanTokens\x12\x1a\n\x16HAN_TOKENS_UNSPECIFIED\x10\x00\x12\x0f\n\x0bHANLP_WORDS\x10\x01\x12\x12\n\x0eHAN_CHARACTERS\x10\x02*Q\n\tStopWords\x12\x1a\n\x16STOP_WORDS_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x44ROP_STOP_WORDS\x10\x01\x12\x13\n\x0fKEEP_STOP_WORDS\x10\x02*q\n\x16ShortFingerprintBlocks\x12(\n$SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED\x10\x00\x12\x15\n\x11WHOLE_TEXT_BLOCKS\x10\x01\x12\x16\n\x12PARTITIONED_BLOCKS\x10\x02*b\n\x15ShortFingerprintOrder\x12\'\n#SHORT_FINGERPRINT_ORDER_UNSPECIFIED\x10\x00\x12\x0f\n\x0bPRODUCTS_64\x10\x01\x12\x0f\n\x0bPRODUCTS_32\x10\x02*:\n\tWeighting\x12\x19\n\x15WEIGHTING_UNSPECIFIED\x10\x00\x12\x06\n\x02TF\x10\x01\x12\n\n\x06TF_IDF\x10\x02\x32\xa5\t\n\x06Simdex\x12[\n\x10\x43reateCollection\x12\".simdex.v1.CreateCollectionRequest\x1a#.simdex.v1.CreateCollectionResponse\x12[\n\x10\x44\x65leteCollection\x12\".simdex.v1.DeleteCollectionRequest\x1a#.simdex.v1.DeleteCollectionResponse\x12[\n\x10UpdateCollection\x12\".simdex.v1.UpdateCollectionRequest\x1a#.simdex.v1.UpdateCollectionResponse\x12X\n\x0fListCollections\x12!.simdex.v1.ListCollectionsRequest\x1a\".simdex.v1.ListCollectionsResponse\x12=\n\x06Insert\x12\x18.simdex.v1.InsertRequest\x1a\x19.simdex.v1.InsertResponse\x12:\n\x05Query\x12\x17.simdex.v1.QueryRequest\x1a\x18.simdex.v1.QueryResponse\x12:\n\x05\x44\x65\x64up\x12\x17.simdex.v1.DedupRequest\x1a\x18.simdex.v1.DedupResponse\x12=\n\x06\x44\x65lete\x12\x18.simdex.v1.DeleteRequest\x1a\x19.simdex.v1.DeleteResponse\x12=\n\x06Lookup\x12\x18.simdex.v1.LookupRequest\x1a\x19.simdex.v1.LookupResponse\x12=\n\x06\x45xport\x12\x18.simdex.v1.ExportRequest\x1a\x19.simdex.v1.ExportResponse\x12\x45\n\x08\x42ulkLoad\x12\x1a.simdex.v1.BulkLoadRequest\x1a\x1b.simdex.v1.BulkLoadResponse(\x01\x12L\n\x0b\x46ingerprint\x12\x1d.simdex.v1.FingerprintRequest\x1a\x1e.simdex.v1.FingerprintResponse\x12:\n\x05Stats\x12\x17.simdex.v1.StatsRequest\x1a\x18.simdex.v1.StatsResponse\x12\x46\n\tCheckUrls\x12\x1b.simdex.v1.CheckUrlsRequest\x1a\x1c.simdex.v1.CheckUrlsResponse\x12I\n\nDropUrlJob\x12\x1c.simdex.v1.DropUrlJobRequest\x1a\x1d.simdex.v1.DropUrlJobResponse\x12R\n\rHandlingTimes\x12\x1f.simdex.v1.HandlingTimesRequest\x1a .simdex.v1.HandlingTimesResponseB#\n\x12io.simdex.proto.v1B\x0bSimdexProtoP\x01\x62\x06proto3')
   ,
   dependencies=[google_dot_protobuf_dot_wrappers__pb2.DESCRIPTOR,])
 
@@ -46,8 +46,8 @@ _TOKENIZATION = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=4517,
-  serialized_end=4589,
+  serialized_start=4566,
+  serialized_end=4638,
 )
 _sym_db.RegisterEnumDescriptor(_TOKENIZATION)
 
@@ -73,8 +73,8 @@ _HANTOKENS = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=4591,
-  serialized_end=4667,
+  serialized_start=4640,
+  serialized_end=4716,
 )
 _sym_db.RegisterEnumDescriptor(_HANTOKENS)
 
@@ -100,8 +100,8 @@ _STOPWORDS = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=4669,
-  serialized_end=4750,
+  serialized_start=4718,
+  serialized_end=4799,
 )
 _sym_db.RegisterEnumDescriptor(_STOPWORDS)
 
@@ -127,12 +127,39 @@ _SHORTFINGERPRINTBLOCKS = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=4752,
-  serialized_end=4865,
+  serialized_start=4801,
+  serialized_end=4914,
 )
 _sym_db.RegisterEnumDescriptor(_SHORTFINGERPRINTBLOCKS)
 
 ShortFingerprintBlocks = enum_type_wrapper.EnumTypeWrapper(_SHORTFINGERPRINTBLOCKS)
+_SHORTFINGERPRINTORDER = _descriptor.EnumDescriptor(
+  name='ShortFingerprintOrder',
+  full_name='simdex.v1.ShortFingerprintOrder',
+  filename=None,
+  file=DESCRIPTOR,
+  values=[
+    _descriptor.EnumValueDescriptor(
+      name='SHORT_FINGERPRINT_ORDER_UNSPECIFIED', index=0, number=0,
+      options=None,
+      type=None),
+    _descriptor.EnumValueDescriptor(
+      name='PRODUCTS_64', index=1, number=1,
+      options=None,
+      type=None),
+    _descriptor.EnumValueDescriptor(
+      name='PRODUCTS_32', index=2, number=2,
+      options=None,
+      type=None),
+  ],
+  containing_type=None,
+  options=None,
+  serialized_start=4916,
+  serialized_end=5014,
+)
+_sym_db.RegisterEnumDescriptor(_SHORTFINGERPRINTORDER)
+
+ShortFingerprintOrder = enum_type_wrapper.EnumTypeWrapper(_SHORTFINGERPRINTORDER)
 _WEIGHTING = _descriptor.EnumDescriptor(
   name='Weighting',
   full_name='simdex.v1.Weighting',
@@ -154,8 +181,8 @@ _WEIGHTING = _descriptor.EnumDescriptor(
   ],
   containing_type=None,
   options=None,
-  serialized_start=4867,
-  serialized_end=4925,
+  serialized_start=5016,
+  serialized_end=5074,
 )
 _sym_db.RegisterEnumDescriptor(_WEIGHTING)
 
@@ -172,6 +199,9 @@ KEEP_STOP_WORDS = 2
 SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED = 0
 WHOLE_TEXT_BLOCKS = 1
 PARTITIONED_BLOCKS = 2
+SHORT_FINGERPRINT_ORDER_UNSPECIFIED = 0
+PRODUCTS_64 = 1
+PRODUCTS_32 = 2
 WEIGHTING_UNSPECIFIED = 0
 TF = 1
 TF_IDF = 2
@@ -638,6 +668,13 @@ _SHORTFINGERPRINTSETTINGS = _descriptor.Descriptor(
       message_type=None, enum_type=None, containing_type=None,
       is_extension=False, extension_scope=None,
       options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='order', full_name='simdex.v1.ShortFingerprintSettings.order', index=5,
+      number=6, type=14, cpp_type=8, label=1,
+      has_default_value=False, default_value=0,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
   ],
   extensions=[
   ],
@@ -651,7 +688,7 @@ _SHORTFINGERPRINTSETTINGS = _descriptor.Descriptor(
   oneofs=[
   ],
   serialized_start=1176,
-  serialized_end=1340,
+  serialized_end=1389,
 )
 
 
@@ -695,8 +732,8 @@ _COLLECTIONINFO = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1342,
-  serialized_end=1446,
+  serialized_start=1391,
+  serialized_end=1495,
 )
 
 
@@ -733,8 +770,8 @@ _CREATECOLLECTIONREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1448,
-  serialized_end=1536,
+  serialized_start=1497,
+  serialized_end=1585,
 )
 
 
@@ -771,8 +808,8 @@ _CREATECOLLECTIONRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1538,
-  serialized_end=1628,
+  serialized_start=1587,
+  serialized_end=1677,
 )
 
 
@@ -802,8 +839,8 @@ _DELETECOLLECTIONREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1630,
-  serialized_end=1669,
+  serialized_start=1679,
+  serialized_end=1718,
 )
 
 
@@ -833,8 +870,8 @@ _DELETECOLLECTIONRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1671,
-  serialized_end=1714,
+  serialized_start=1720,
+  serialized_end=1763,
 )
 
 
@@ -899,8 +936,8 @@ _UPDATECOLLECTIONREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=1717,
-  serialized_end=2054,
+  serialized_start=1766,
+  serialized_end=2103,
 )
 
 
@@ -937,8 +974,8 @@ _UPDATECOLLECTIONRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2056,
-  serialized_end=2146,
+  serialized_start=2105,
+  serialized_end=2195,
 )
 
 
@@ -961,8 +998,8 @@ _LISTCOLLECTIONSREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2148,
-  serialized_end=2172,
+  serialized_start=2197,
+  serialized_end=2221,
 )
 
 
@@ -992,8 +1029,8 @@ _LISTCOLLECTIONSRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2174,
-  serialized_end=2247,
+  serialized_start=2223,
+  serialized_end=2296,
 )
 
 
@@ -1030,8 +1067,8 @@ _INSERTREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2249,
-  serialized_end=2324,
+  serialized_start=2298,
+  serialized_end=2373,
 )
 
 
@@ -1061,8 +1098,8 @@ _INSERTRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2326,
-  serialized_end=2360,
+  serialized_start=2375,
+  serialized_end=2409,
 )
 
 
@@ -1113,8 +1150,8 @@ _QUERYREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2363,
-  serialized_end=2498,
+  serialized_start=2412,
+  serialized_end=2547,
 )
 
 
@@ -1158,8 +1195,8 @@ _QUERYRESULT = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2500,
-  serialized_end=2592,
+  serialized_start=2549,
+  serialized_end=2641,
 )
 
 
@@ -1189,8 +1226,8 @@ _QUERYRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2594,
-  serialized_end=2650,
+  serialized_start=2643,
+  serialized_end=2699,
 )
 
 
@@ -1241,8 +1278,8 @@ _DEDUPREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2653,
-  serialized_end=2794,
+  serialized_start=2702,
+  serialized_end=2843,
 )
 
 
@@ -1314,8 +1351,8 @@ _DEDUPRESULT = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2797,
-  serialized_end=2960,
+  serialized_start=2846,
+  serialized_end=3009,
 )
 
 
@@ -1345,8 +1382,8 @@ _DEDUPRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=2962,
-  serialized_end=3018,
+  serialized_start=3011,
+  serialized_end=3067,
 )
 
 
@@ -1383,8 +1420,8 @@ _DELETEREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3020,
-  serialized_end=3068,
+  serialized_start=3069,
+  serialized_end=3117,
 )
 
 
@@ -1421,8 +1458,8 @@ _DELETERESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3070,
-  serialized_end=3122,
+  serialized_start=3119,
+  serialized_end=3171,
 )
 
 
@@ -1459,8 +1496,8 @@ _LOOKUPREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3124,
-  serialized_end=3172,
+  serialized_start=3173,
+  serialized_end=3221,
 )
 
 
@@ -1504,8 +1541,8 @@ _LOOKUPRESULT = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3174,
-  serialized_end=3236,
+  serialized_start=3223,
+  serialized_end=3285,
 )
 
 
@@ -1535,8 +1572,8 @@ _LOOKUPRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3238,
-  serialized_end=3296,
+  serialized_start=3287,
+  serialized_end=3345,
 )
 
 
@@ -1580,8 +1617,8 @@ _EXPORTREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3298,
-  serialized_end=3368,
+  serialized_start=3347,
+  serialized_end=3417,
 )
 
 
@@ -1618,8 +1655,8 @@ _EXPORTEDDOCUMENT = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3370,
-  serialized_end=3421,
+  serialized_start=3419,
+  serialized_end=3470,
 )
 
 
@@ -1656,8 +1693,8 @@ _EXPORTRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3423,
-  serialized_end=3508,
+  serialized_start=3472,
+  serialized_end=3557,
 )
 
 
@@ -1694,8 +1731,8 @@ _BULKLOADREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3510,
-  serialized_end=3587,
+  serialized_start=3559,
+  serialized_end=3636,
 )
 
 
@@ -1732,8 +1769,8 @@ _BULKLOADRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3589,
-  serialized_end=3642,
+  serialized_start=3638,
+  serialized_end=3691,
 )
 
 
@@ -1770,8 +1807,8 @@ _FINGERPRINTREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3644,
-  serialized_end=3699,
+  serialized_start=3693,
+  serialized_end=3748,
 )
 
 
@@ -1801,8 +1838,8 @@ _FINGERPRINTRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3701,
-  serialized_end=3744,
+  serialized_start=3750,
+  serialized_end=3793,
 )
 
 
@@ -1832,8 +1869,8 @@ _STATSREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3746,
-  serialized_end=3780,
+  serialized_start=3795,
+  serialized_end=3829,
 )
 
 
@@ -1905,8 +1942,8 @@ _STATSRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3783,
-  serialized_end=3939,
+  serialized_start=3832,
+  serialized_end=3988,
 )
 
 
@@ -1964,8 +2001,8 @@ _CHECKURLSREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=3941,
-  serialized_end=4046,
+  serialized_start=3990,
+  serialized_end=4095,
 )
 
 
@@ -2002,8 +2039,8 @@ _CHECKURLSRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=4048,
-  serialized_end=4102,
+  serialized_start=4097,
+  serialized_end=4151,
 )
 
 
@@ -2033,8 +2070,8 @@ _DROPURLJOBREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=4104,
-  serialized_end=4136,
+  serialized_start=4153,
+  serialized_end=4185,
 )
 
 
@@ -2064,8 +2101,8 @@ _DROPURLJOBRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=4138,
-  serialized_end=4175,
+  serialized_start=4187,
+  serialized_end=4224,
 )
 
 
@@ -2095,8 +2132,8 @@ _HANDLINGTIMESREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=4177,
-  serialized_end=4214,
+  serialized_start=4226,
+  serialized_end=4263,
 )
 
 
@@ -2196,8 +2233,8 @@ _METHODHANDLINGTIME = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=4217,
-  serialized_end=4442,
+  serialized_start=4266,
+  serialized_end=4491,
 )
 
 
@@ -2227,8 +2264,8 @@ _HANDLINGTIMESRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=4444,
-  serialized_end=4515,
+  serialized_start=4493,
+  serialized_end=4564,
 )
 
 _DOCUMENT.oneofs_by_name['content'].fields.append(
@@ -2254,6 +2291,7 @@ _COLLECTIONSETTINGS.fields_by_name['han_tokens'].enum_type = _HANTOKENS
 _COLLECTIONSETTINGS.fields_by_name['stop_words'].enum_type = _STOPWORDS
 _COLLECTIONSETTINGS.fields_by_name['short_fingerprint'].message_type = _SHORTFINGERPRINTSETTINGS
 _SHORTFINGERPRINTSETTINGS.fields_by_name['blocks'].enum_type = _SHORTFINGERPRINTBLOCKS
+_SHORTFINGERPRINTSETTINGS.fields_by_name['order'].enum_type = _SHORTFINGERPRINTORDER
 _COLLECTIONINFO.fields_by_name['settings'].message_type = _COLLECTIONSETTINGS
 _CREATECOLLECTIONREQUEST.fields_by_name['settings'].message_type = _COLLECTIONSETTINGS
 _CREATECOLLECTIONRESPONSE.fields_by_name['collection'].message_type = _COLLECTIONINFO
@@ -2326,6 +2364,7 @@ DESCRIPTOR.enum_types_by_name['Tokenization'] = _TOKENIZATION
 DESCRIPTOR.enum_types_by_name['HanTokens'] = _HANTOKENS
 DESCRIPTOR.enum_types_by_name['StopWords'] = _STOPWORDS
 DESCRIPTOR.enum_types_by_name['ShortFingerprintBlocks'] = _SHORTFINGERPRINTBLOCKS
+DESCRIPTOR.enum_types_by_name['ShortFingerprintOrder'] = _SHORTFINGERPRINTORDER
 DESCRIPTOR.enum_types_by_name['Weighting'] = _WEIGHTING
 _sym_db.RegisterFileDescriptor(DESCRIPTOR)
 
@@ -2664,8 +2703,8 @@ _SIMDEX = _descriptor.ServiceDescriptor(
   file=DESCRIPTOR,
   index=0,
   options=None,
-  serialized_start=4928,
-  serialized_end=6117,
+  serialized_start=5077,
+  serialized_end=6266,
   methods=[
   _descriptor.MethodDescriptor(
     name='CreateCollection',

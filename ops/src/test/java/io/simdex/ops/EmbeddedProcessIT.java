@@ -286,7 +286,7 @@ class EmbeddedProcessIT {
                     "--tokenization", "char-ngrams", "--ngram", "2", "--max-distance", "2", "--retention", "2d", "--generation", "6h");
             assertEquals(0, create.exitCode(), create.output());
             SimdexProcess.Result list = SimdexProcess.run(dir, "collections", "list", "--target", target);
-            assertTrue(list.output().contains("news") && list.output().contains("k=2 char_ngrams(2) stop-words=kept tf sketch(k<=5, k<=7 up to 150 words, jaccard>=0.4) short-fingerprint(<=300 letters, k<=12, jaccard>=0.2, blocks=whole) retention=PT48H/PT6H"), list.output());
+            assertTrue(list.output().contains("news") && list.output().contains("k=2 char_ngrams(2) stop-words=kept tf sketch(k<=5, k<=7 up to 150 words, jaccard>=0.4) short-fingerprint(<=300 letters, k<=12, jaccard>=0.2, blocks=whole, order=products32) retention=PT48H/PT6H"), list.output());
             SimdexProcess.Result conflict = SimdexProcess.run(dir, "collections", "create", "news", "--target", target);
             assertEquals(2, conflict.exitCode(), conflict.output());
             assertTrue(conflict.output().contains("ALREADY_EXISTS"), conflict.output());

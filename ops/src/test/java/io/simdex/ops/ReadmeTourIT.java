@@ -128,11 +128,11 @@ class ReadmeTourIT {
         expect("ops/bin/simdex collections create posts --short-text --short-text-min-jaccard 0.6", printsExactly("created posts\n"));
         String created = "\t\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z\t";
         expect("ops/bin/simdex collections list", printsMatching(
-                "default" + created + "k=3 words han=characters stop-words=kept tf sketch\\(k<=5, k<=7 up to 150 words, jaccard>=0\\.4\\) short-fingerprint\\(<=300 letters, k<=12, jaccard>=0\\.2, blocks=whole\\) retention=forever\n"
-                + "news" + created + "k=3 char_ngrams\\(3\\) stop-words=kept tf sketch\\(k<=5, k<=7 up to 150 words, jaccard>=0\\.4\\) short-fingerprint\\(<=300 letters, k<=12, jaccard>=0\\.2, blocks=whole\\) retention=PT48H/PT6H\n"
-                + "posts" + created + "k=3 words han=characters stop-words=kept tf short-text\\(<=200 chars, k<=7, jaccard>=0\\.6\\) sketch\\(k<=5, k<=7 up to 150 words, jaccard>=0\\.4\\) short-fingerprint\\(<=300 letters, k<=12, jaccard>=0\\.2, blocks=whole\\) retention=forever\n"));
+                "default" + created + "k=3 words han=characters stop-words=kept tf sketch\\(k<=5, k<=7 up to 150 words, jaccard>=0\\.4\\) short-fingerprint\\(<=300 letters, k<=12, jaccard>=0\\.2, blocks=whole, order=products32\\) retention=forever\n"
+                + "news" + created + "k=3 char_ngrams\\(3\\) stop-words=kept tf sketch\\(k<=5, k<=7 up to 150 words, jaccard>=0\\.4\\) short-fingerprint\\(<=300 letters, k<=12, jaccard>=0\\.2, blocks=whole, order=products32\\) retention=PT48H/PT6H\n"
+                + "posts" + created + "k=3 words han=characters stop-words=kept tf short-text\\(<=200 chars, k<=7, jaccard>=0\\.6\\) sketch\\(k<=5, k<=7 up to 150 words, jaccard>=0\\.4\\) short-fingerprint\\(<=300 letters, k<=12, jaccard>=0\\.2, blocks=whole, order=products32\\) retention=forever\n"));
         expect("ops/bin/simdex collections update news --retention 3d --sketch-min-jaccard 0.5", printsMatching(
-                "news" + created + "k=3 char_ngrams\\(3\\) stop-words=kept tf sketch\\(k<=5, k<=7 up to 150 words, jaccard>=0\\.5\\) short-fingerprint\\(<=300 letters, k<=12, jaccard>=0\\.2, blocks=whole\\) retention=PT72H/PT6H\n"));
+                "news" + created + "k=3 char_ngrams\\(3\\) stop-words=kept tf sketch\\(k<=5, k<=7 up to 150 words, jaccard>=0\\.5\\) short-fingerprint\\(<=300 letters, k<=12, jaccard>=0\\.2, blocks=whole, order=products32\\) retention=PT72H/PT6H\n"));
         expect("ops/bin/simdex dedup -c news --id n1 --text \"Heavy rain closed the coast road between the two ferry ports for a second day\"",
                 printsMatching("inserted n1 [0-9a-f]{16}\n"));
         expect("ops/bin/simdex collections delete posts", printsExactly("deleted posts\n"));

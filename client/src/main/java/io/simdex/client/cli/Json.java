@@ -99,6 +99,7 @@ final class Json {
                 t.addProperty("minJaccard", s.getShortFingerprint().getMinJaccard());
             }
             t.addProperty("blocks", SettingsOptions.Blocks.name(s.getShortFingerprint().getBlocks()));
+            t.addProperty("order", SettingsOptions.Order.name(s.getShortFingerprint().getOrder()));
             o.add("shortFingerprint", t);
         }
         o.addProperty("retentionSeconds", s.getRetentionSeconds());

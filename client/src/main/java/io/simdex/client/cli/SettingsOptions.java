@@ -5,6 +5,7 @@ import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.HanTokens;
 import io.simdex.proto.v1.StopWords;
 import io.simdex.proto.v1.ShortFingerprintBlocks;
+import io.simdex.proto.v1.ShortFingerprintOrder;
 import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.ShortTextSettings;
 import io.simdex.proto.v1.SketchSettings;
@@ -128,6 +129,28 @@ final class SettingsOptions {
                     + "(partitioned: finds more edited copies of short Chinese texts) or over all of them (server default whole).")
     Blocks shortFingerprintBlocks;
 
+    /** The values of --short-fingerprint-order, as the proto's ShortFingerprintOrder. */
+    enum Order {
+        products32(ShortFingerprintOrder.PRODUCTS_32), products64(ShortFingerprintOrder.PRODUCTS_64);
+
+        final ShortFingerprintOrder proto;
+
+        Order(ShortFingerprintOrder proto) {
+            this.proto = proto;
+        }
+
+        /** How a collection's settings show {@code order} (unset: products64, what collections stored before it use). */
+        static String name(ShortFingerprintOrder order) {
+            return order == ShortFingerprintOrder.PRODUCTS_32 ? products32.name() : products64.name();
+        }
+    }
+
+    @Option(names = "--short-fingerprint-order", paramLabel = "products32|products64",
+            description = "How each bin of a short text's MinHash fingerprint orders its shingles: by 32-bit products "
+                    + "(server default; fast with 256-bit vectors) or 64-bit ones (the fingerprints of collections made "
+                    + "before the choice existed). Fixed at creation.")
+    Order shortFingerprintOrder;
+
     CollectionSettings toProto() throws BadInputException {
         CollectionSettings.Builder b = CollectionSettings.newBuilder().setKeepStopWords(keepStopWords);
         if (dropStopWords) {
@@ -203,7 +226,7 @@ final class SettingsOptions {
 
     private void shortFingerprint(CollectionSettings.Builder b) throws BadInputException {
         boolean tuned = shortFingerprintLetters != null || shortFingerprintDistance != null || shortFingerprintMinJaccard != null
-                || shortFingerprintBlocks != null;
+                || shortFingerprintBlocks != null || shortFingerprintOrder != null;
         if (Boolean.FALSE.equals(shortFingerprint)) {
             if (tuned) {
                 throw new BadInputException("--short-fingerprint-* options contradict --no-short-fingerprint");
@@ -222,6 +245,9 @@ final class SettingsOptions {
             }
             if (shortFingerprintBlocks != null) {
                 t.setBlocks(shortFingerprintBlocks.proto);
+            }
+            if (shortFingerprintOrder != null) {
+                t.setOrder(shortFingerprintOrder.proto);
             }
             b.setShortFingerprint(t);
         }
@@ -287,7 +313,8 @@ final class SettingsOptions {
             if (s.getShortFingerprint().getMinJaccard() != 0) {
                 b.append(", jaccard>=").append(s.getShortFingerprint().getMinJaccard());
             }
-            b.append(", blocks=").append(Blocks.name(s.getShortFingerprint().getBlocks())).append(')');
+            b.append(", blocks=").append(Blocks.name(s.getShortFingerprint().getBlocks()))
+                    .append(", order=").append(Order.name(s.getShortFingerprint().getOrder())).append(')');
         }
         b.append(s.getRetentionSeconds() == 0 ? " retention=forever"
                 : " retention=" + Duration.ofSeconds(s.getRetentionSeconds()) + "/" + Duration.ofSeconds(s.getGenerationSeconds()));

@@ -3,6 +3,7 @@ package io.simdex.client.cli;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.HanTokens;
 import io.simdex.proto.v1.ShortFingerprintBlocks;
+import io.simdex.proto.v1.ShortFingerprintOrder;
 import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.StopWords;
 import io.simdex.proto.v1.SketchSettings;
@@ -91,13 +92,26 @@ class SettingsOptionsTest {
     @Test
     void describe_shortFingerprint_showsItsThreshold_unlessStoredBeforeItHadOne() {
         ShortFingerprintSettings.Builder t = ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(300).setCandidateDistance(12);
-        assertTrue(SettingsOptions.describe(CollectionSettings.newBuilder().setShortFingerprint(t.clone().setMinJaccard(0.2)).build())
-                .contains(" short-fingerprint(<=300 letters, k<=12, jaccard>=0.2, blocks=whole)"));
         assertTrue(SettingsOptions.describe(CollectionSettings.newBuilder().setShortFingerprint(t.clone().setMinJaccard(0.2)
-                        .setBlocks(ShortFingerprintBlocks.PARTITIONED_BLOCKS)).build())
-                .contains(" short-fingerprint(<=300 letters, k<=12, jaccard>=0.2, blocks=partitioned)"));
+                        .setOrder(ShortFingerprintOrder.PRODUCTS_32)).build())
+                .contains(" short-fingerprint(<=300 letters, k<=12, jaccard>=0.2, blocks=whole, order=products32)"));
+        assertTrue(SettingsOptions.describe(CollectionSettings.newBuilder().setShortFingerprint(t.clone().setMinJaccard(0.2)
+                        .setBlocks(ShortFingerprintBlocks.PARTITIONED_BLOCKS).setOrder(ShortFingerprintOrder.PRODUCTS_64)).build())
+                .contains(" short-fingerprint(<=300 letters, k<=12, jaccard>=0.2, blocks=partitioned, order=products64)"));
         assertTrue(SettingsOptions.describe(CollectionSettings.newBuilder().setShortFingerprint(t).build())
-                .contains(" short-fingerprint(<=300 letters, k<=12, blocks=whole)"));
+                .contains(" short-fingerprint(<=300 letters, k<=12, blocks=whole, order=products64)"), "stored before the order existed: 64-bit products");
+    }
+
+    @Test
+    void shortFingerprintOrder_isSentOnlyWhenGiven() throws Exception {
+        assertEquals(ShortFingerprintOrder.PRODUCTS_64,
+                parse("--short-fingerprint-order", "products64").getShortFingerprint().getOrder());
+        assertEquals(ShortFingerprintOrder.PRODUCTS_32,
+                parse("--short-fingerprint-order", "products32").getShortFingerprint().getOrder());
+        assertFalse(parse().hasShortFingerprint(), "the server fills in its default");
+        BadInputException e = assertThrows(BadInputException.class,
+                () -> parse("--no-short-fingerprint", "--short-fingerprint-order", "products64"));
+        assertTrue(e.getMessage().contains("--no-short-fingerprint"), e.getMessage());
     }
 
     @Test

@@ -20,7 +20,7 @@ final class VectorBinMinima extends BinMinima {
     /** With {@code anyWidth}, also where the CPU's vectors are narrower (slowly: for tests). */
     VectorBinMinima(boolean anyWidth) {
         if (!anyWidth && LongVector.SPECIES_PREFERRED.length() < SPECIES.length()) {
-            throw VectorForms.narrow(LongVector.SPECIES_PREFERRED.length());
+            throw VectorForms.narrow(LongVector.SPECIES_PREFERRED.length(), Long.SIZE, SPECIES.length());
         }
     }
 

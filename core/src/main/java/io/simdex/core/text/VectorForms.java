@@ -3,9 +3,10 @@ package io.simdex.core.text;
 /**
  * Picks, once per JVM, between a kernel's scalar form and its vector form ({@code Vector...}
  * classes of this package, over {@code jdk.incubator.vector}): the vector form where the JVM
- * runs with {@code --add-modules jdk.incubator.vector} and the CPU has 512-bit vectors (a vector
- * form's constructor refuses narrower ones: BitMinHash's bins gained 1.15x with 256 bits and
- * lost without AVX2), else the scalar one. Both forms of a kernel compute the same values bit for bit, so a
+ * runs with {@code --add-modules jdk.incubator.vector} and the CPU's vectors are wide enough for
+ * the form (a vector form's constructor refuses narrower ones: the 64-bit bins of BitMinHash
+ * gained 1.15x with 256 bits and lost without AVX2, so they need 512; its 32-bit bins need 256),
+ * else the scalar one. Both forms of a kernel compute the same values bit for bit, so a
  * stored fingerprint never depends on the JVM's flags or CPU.
  */
 final class VectorForms {
@@ -30,8 +31,8 @@ final class VectorForms {
         }
     }
 
-    /** Thrown by a vector form's constructor on a CPU without eight 64-bit lanes. */
-    static UnsupportedOperationException narrow(int lanes) {
-        return new UnsupportedOperationException("the CPU's vectors hold " + lanes + " 64-bit lanes, not 8");
+    /** Thrown by a vector form's constructor on a CPU whose vectors hold fewer than {@code needed} lanes of {@code laneBits}. */
+    static UnsupportedOperationException narrow(int lanes, int laneBits, int needed) {
+        return new UnsupportedOperationException("the CPU's vectors hold " + lanes + " " + laneBits + "-bit lanes, not " + needed);
     }
 }

@@ -36,7 +36,7 @@ final class VectorSimHashSums extends SimHashSums {
     /** With {@code anyWidth}, also where the CPU's vectors are narrower (slowly: for tests). */
     VectorSimHashSums(boolean anyWidth) {
         if (!anyWidth && LongVector.SPECIES_PREFERRED.length() < LONGS.length()) {
-            throw VectorForms.narrow(LongVector.SPECIES_PREFERRED.length());
+            throw VectorForms.narrow(LongVector.SPECIES_PREFERRED.length(), Long.SIZE, LONGS.length());
         }
     }
 

@@ -55,6 +55,9 @@ final class PairScores {
     /** Words of the pair's second text ({@link WordCount}): what picks its SimHash radius. */
     final int[] probeWords;
 
+    /** How the MinHash fingerprint's bins order shingles: new collections' order; {@code -Dquality.binOrder=PRODUCTS_64} scores the other. */
+    static final BitMinHash.BinOrder BIN_ORDER = BitMinHash.BinOrder.valueOf(System.getProperty("quality.binOrder", "PRODUCTS_32"));
+
     PairScores(Corpus corpus) {
         this.corpus = corpus;
         List<String> texts = corpus.texts;
@@ -65,8 +68,9 @@ final class PairScores {
         List<FeatureCandidates.Candidate> candidates = FeatureCandidates.all();
         long[][] candidateFps = candidates.stream().map(c -> fingerprints(c.fingerprinter(), texts)).toArray(long[][]::new);
         long[] basicFp = texts.parallelStream().mapToLong(BasicSimHash::of).toArray();
-        long[] bitFp = IntStream.range(0, letters.length).parallel().mapToLong(i -> BitMinHash.of(normal[i])).toArray();
-        long[] partFp = IntStream.range(0, letters.length).parallel().mapToLong(i -> BitMinHash.partitioned(normal[i])).toArray();
+        // Bins ordered as new collections order them.
+        long[] bitFp = IntStream.range(0, letters.length).parallel().mapToLong(i -> BitMinHash.of(normal[i], BIN_ORDER)).toArray();
+        long[] partFp = IntStream.range(0, letters.length).parallel().mapToLong(i -> BitMinHash.partitioned(normal[i], BIN_ORDER)).toArray();
         long[][] sets = IntStream.range(0, texts.size()).parallel().mapToObj(i -> ShingleSets.of(letters[i], 3)).toArray(long[][]::new);
         MinHashSketch[][] sketches = new MinHashSketch[SHAPES.size()][];
         for (int s = 0; s < SHAPES.size(); s++) {

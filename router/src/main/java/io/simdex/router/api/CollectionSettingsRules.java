@@ -1,6 +1,7 @@
 package io.simdex.router.api;
 
 import com.google.protobuf.UInt32Value;
+import io.simdex.core.text.BitMinHash;
 import io.simdex.core.text.HanTokens;
 import io.simdex.core.text.IdfTable;
 import io.simdex.core.text.ShortTextFingerprint;
@@ -10,6 +11,7 @@ import io.simdex.core.text.TextSettings;
 import io.simdex.fingerprint.BlockTables;
 import io.simdex.proto.v1.CollectionSettings;
 import io.simdex.proto.v1.ShortFingerprintBlocks;
+import io.simdex.proto.v1.ShortFingerprintOrder;
 import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.ShortTextSettings;
 import io.simdex.proto.v1.SketchSettings;
@@ -111,6 +113,13 @@ public final class CollectionSettingsRules {
      * choose them.
      */
     static final ShortFingerprintBlocks DEFAULT_SHORT_FINGERPRINT_BLOCKS = ShortFingerprintBlocks.WHOLE_TEXT_BLOCKS;
+    /**
+     * Bin order of a new collection's short-text fingerprints: 32-bit products, which vectors of
+     * 256 bits multiply eight bins at a time, where 64-bit ones run a bin at a time without
+     * 512-bit vectors; the same quality on loadtest/quality's held-out half (its RESULTS.md).
+     * Collections stored without the field keep 64-bit products.
+     */
+    static final ShortFingerprintOrder DEFAULT_SHORT_FINGERPRINT_ORDER = ShortFingerprintOrder.PRODUCTS_32;
     /**
      * Han runs of a new collection: one token per character, which an edit cannot re-cut. On the
      * tuning half of loadtest/quality's corpus, F1 at distance 3 with stop words dropped went from
@@ -348,6 +357,11 @@ public final class CollectionSettingsRules {
                 && requested.getShortFingerprint().getBlocks() == ShortFingerprintBlocks.SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED) {
             wanted.getShortFingerprintBuilder().clearBlocks();
         }
+        if (existing.getShortFingerprint().getEnabled()
+                && existing.getShortFingerprint().getOrder() == ShortFingerprintOrder.SHORT_FINGERPRINT_ORDER_UNSPECIFIED
+                && requested.getShortFingerprint().getOrder() == ShortFingerprintOrder.SHORT_FINGERPRINT_ORDER_UNSPECIFIED) {
+            wanted.getShortFingerprintBuilder().clearOrder();
+        }
         return existing.equals(wanted.build());
     }
 
@@ -459,11 +473,15 @@ public final class CollectionSettingsRules {
         if (t.getBlocks() == ShortFingerprintBlocks.UNRECOGNIZED) {
             throw Validation.invalid("settings.short_fingerprint.blocks has an unknown value " + t.getBlocksValue());
         }
+        if (t.getOrder() == ShortFingerprintOrder.UNRECOGNIZED) {
+            throw Validation.invalid("settings.short_fingerprint.order has an unknown value " + t.getOrderValue());
+        }
         b.setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(true)
                 .setMaxLetters(t.getMaxLetters() == 0 ? ShortTextFingerprint.DEFAULT_MAX_LETTERS : t.getMaxLetters())
                 .setCandidateDistance(t.getCandidateDistance() == 0 ? DEFAULT_SHORT_FINGERPRINT_DISTANCE : t.getCandidateDistance())
                 .setMinJaccard(t.getMinJaccard() == 0 ? DEFAULT_SHORT_FINGERPRINT_MIN_JACCARD : t.getMinJaccard())
-                .setBlocks(t.getBlocks() == ShortFingerprintBlocks.SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED ? DEFAULT_SHORT_FINGERPRINT_BLOCKS : t.getBlocks()));
+                .setBlocks(t.getBlocks() == ShortFingerprintBlocks.SHORT_FINGERPRINT_BLOCKS_UNSPECIFIED ? DEFAULT_SHORT_FINGERPRINT_BLOCKS : t.getBlocks())
+                .setOrder(t.getOrder() == ShortFingerprintOrder.SHORT_FINGERPRINT_ORDER_UNSPECIFIED ? DEFAULT_SHORT_FINGERPRINT_ORDER : t.getOrder()));
     }
 
     /**
@@ -479,8 +497,10 @@ public final class CollectionSettingsRules {
         ShortFingerprintSettings t = s.getShortFingerprint();
         double minJaccard = t.getMinJaccard() == 0 ? sketch.minJaccard() : t.getMinJaccard();
         boolean partitioned = t.getBlocks() == ShortFingerprintBlocks.PARTITIONED_BLOCKS;
+        // Unset: stored before the field existed, with 64-bit products.
+        BitMinHash.BinOrder order = t.getOrder() == ShortFingerprintOrder.PRODUCTS_32 ? BitMinHash.BinOrder.PRODUCTS_32 : BitMinHash.BinOrder.PRODUCTS_64;
         return new ShortFingerprintRule(new ShortTextFingerprint(t.getMaxLetters()),
-                new SketchRule(t.getCandidateDistance(), minJaccard, sketch.sketcher()), partitioned);
+                new SketchRule(t.getCandidateDistance(), minJaccard, sketch.sketcher()), partitioned, order);
     }
 
     /** The collection's sketch rule, or null when sketches are off (or the settings predate them). */

@@ -88,7 +88,8 @@ class FeatureDefaultsTest {
             long fresh = fingerprint(s, "new", LONG_TEXT);
             assertEquals(TextFingerprinter.defaults().fingerprint(TEXT), old, "stored without short_fingerprint: SimHash for every text");
             assertEquals(TextFingerprinter.of(TextSettings.recommended()).fingerprint(LONG_TEXT), fresh);
-            assertEquals(BitMinHash.of(ContentHash.normalise(TEXT)), fingerprint(s, "new", TEXT), "a new collection's short texts: MinHash");
+            assertEquals(BitMinHash.of(ContentHash.normalise(TEXT), BitMinHash.BinOrder.PRODUCTS_32), fingerprint(s, "new", TEXT),
+                    "a new collection's short texts: MinHash");
             assertNotEquals(TextFingerprinter.defaults().fingerprint(LONG_TEXT), fresh, "the text tells the two pipelines apart");
 
             CollectionInfo again = s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("old").build()).getCollection();

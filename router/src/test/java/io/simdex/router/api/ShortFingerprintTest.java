@@ -22,6 +22,7 @@ import io.simdex.proto.v1.Probe;
 import io.simdex.proto.v1.QueryRequest;
 import io.simdex.proto.v1.QueryResult;
 import io.simdex.proto.v1.ShortFingerprintBlocks;
+import io.simdex.proto.v1.ShortFingerprintOrder;
 import io.simdex.proto.v1.ShortFingerprintSettings;
 import io.simdex.proto.v1.SketchSettings;
 import io.simdex.proto.v1.StatsRequest;
@@ -35,6 +36,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 
+import static io.simdex.core.text.BitMinHash.BinOrder.PRODUCTS_32;
+import static io.simdex.core.text.BitMinHash.BinOrder.PRODUCTS_64;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -56,12 +59,12 @@ class ShortFingerprintTest {
         try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
             CollectionSettings defaults = s.stub().listCollections(ListCollectionsRequest.getDefaultInstance()).getCollections(0).getSettings();
             assertEquals(ShortFingerprintSettings.newBuilder().setEnabled(true).setMaxLetters(300).setCandidateDistance(12).setMinJaccard(0.2)
-                    .setBlocks(ShortFingerprintBlocks.WHOLE_TEXT_BLOCKS).build(), defaults.getShortFingerprint());
+                    .setBlocks(ShortFingerprintBlocks.WHOLE_TEXT_BLOCKS).setOrder(ShortFingerprintOrder.PRODUCTS_32).build(), defaults.getShortFingerprint());
             String longText = (COUNCIL + " ").repeat(3);
             assertTrue(BitMinHash.letters(ContentHash.normalise(longText)) > 300);
             List<Long> fps = s.stub().fingerprint(FingerprintRequest.newBuilder().addTexts(COUNCIL).addTexts(POST).addTexts(longText).build())
                     .getFingerprintsList();
-            assertEquals(List.of(BitMinHash.of(ContentHash.normalise(COUNCIL)), BitMinHash.of(ContentHash.normalise(POST)),
+            assertEquals(List.of(BitMinHash.of(ContentHash.normalise(COUNCIL), PRODUCTS_32), BitMinHash.of(ContentHash.normalise(POST), PRODUCTS_32),
                     TextFingerprinter.of(TextSettings.recommended()).fingerprint(longText)), fps);
 
             s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("simhash").setSettings(CollectionSettings.newBuilder()
@@ -164,7 +167,7 @@ class ShortFingerprintTest {
                     .setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(true)
                             .setBlocks(ShortFingerprintBlocks.PARTITIONED_BLOCKS))).build());
             String longText = (COUNCIL + " ").repeat(3);
-            assertEquals(List.of(BitMinHash.partitioned(ContentHash.normalise(POST)), TextFingerprinter.of(TextSettings.recommended())
+            assertEquals(List.of(BitMinHash.partitioned(ContentHash.normalise(POST), PRODUCTS_32), TextFingerprinter.of(TextSettings.recommended())
                     .fingerprint(longText)), s.stub().fingerprint(FingerprintRequest.newBuilder().setCollection("posts").addTexts(POST)
                     .addTexts(longText).build()).getFingerprintsList());
         }
@@ -173,7 +176,8 @@ class ShortFingerprintTest {
                         .setMinJaccard(0.2))
                 .build();
         String post = ContentHash.normalise(POST);
-        assertEquals(BitMinHash.of(post), CollectionSettingsRules.shortFingerprintRule(stored).fingerprint(post));
+        assertEquals(BitMinHash.of(post, PRODUCTS_64), CollectionSettingsRules.shortFingerprintRule(stored).fingerprint(post),
+                "stored before the bin order existed: 64-bit products");
         assertNotEquals(BitMinHash.of(post), BitMinHash.partitioned(post));
         assertTrue(CollectionSettingsRules.sameSettings(stored, CollectionSettings.getDefaultInstance()));
         assertFalse(CollectionSettingsRules.sameSettings(stored, CollectionSettings.newBuilder().setShortFingerprint(
@@ -181,6 +185,41 @@ class ShortFingerprintTest {
         assertTrue(CollectionSettingsRules.sameSettings(CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()),
                 CollectionSettings.newBuilder().setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(true)
                         .setBlocks(ShortFingerprintBlocks.WHOLE_TEXT_BLOCKS)).build()));
+    }
+
+    /**
+     * New collections order their MinHash bins by 32-bit products; one created asking for 64-bit
+     * products fingerprints as collections stored before the order existed do, and a create
+     * without settings finds such a stored collection, while one asking for the other order does
+     * not. An unknown order is refused.
+     */
+    @Test
+    void binOrder_isFixedPerCollection_andSettingsStoredWithoutItKeep64BitProducts() throws Exception {
+        try (TestServer s = new TestServer(dir, Clock.systemUTC())) {
+            s.stub().createCollection(CreateCollectionRequest.newBuilder().setName("wide").setSettings(CollectionSettings.newBuilder()
+                    .setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(true).setOrder(ShortFingerprintOrder.PRODUCTS_64))).build());
+            String post = ContentHash.normalise(POST);
+            assertEquals(List.of(BitMinHash.of(post, PRODUCTS_64)), s.stub().fingerprint(FingerprintRequest.newBuilder().setCollection("wide")
+                    .addTexts(POST).build()).getFingerprintsList());
+            assertEquals(List.of(BitMinHash.of(post, PRODUCTS_32)), s.stub().fingerprint(FingerprintRequest.newBuilder()
+                    .addTexts(POST).build()).getFingerprintsList());
+            assertNotEquals(BitMinHash.of(post, PRODUCTS_64), BitMinHash.of(post, PRODUCTS_32));
+            StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> s.stub().createCollection(CreateCollectionRequest
+                    .newBuilder().setName("odd").setSettings(CollectionSettings.newBuilder().setShortFingerprint(
+                            ShortFingerprintSettings.newBuilder().setEnabled(true).setOrderValue(9))).build()));
+            assertEquals(Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+            assertTrue(e.getStatus().getDescription().contains("settings.short_fingerprint.order"), e.getStatus().getDescription());
+        }
+        CollectionSettings stored = CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()).toBuilder()
+                .setShortFingerprint(CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()).getShortFingerprint().toBuilder()
+                        .clearOrder())
+                .build();
+        assertTrue(CollectionSettingsRules.sameSettings(stored, CollectionSettings.getDefaultInstance()));
+        assertFalse(CollectionSettingsRules.sameSettings(stored, CollectionSettings.newBuilder().setShortFingerprint(
+                ShortFingerprintSettings.newBuilder().setEnabled(true).setOrder(ShortFingerprintOrder.PRODUCTS_32)).build()));
+        assertFalse(CollectionSettingsRules.sameSettings(CollectionSettingsRules.complete(CollectionSettings.getDefaultInstance()),
+                CollectionSettings.newBuilder().setShortFingerprint(ShortFingerprintSettings.newBuilder().setEnabled(true)
+                        .setOrder(ShortFingerprintOrder.PRODUCTS_64)).build()));
     }
 
     @Test
