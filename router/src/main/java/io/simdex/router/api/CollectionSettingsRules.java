@@ -105,10 +105,10 @@ public final class CollectionSettingsRules {
     /**
      * Short-text fingerprints of a new collection: every block over the whole text. Partitioned
      * blocks ({@link io.simdex.core.text.BitMinHash#partitioned}) find more on loadtest/quality's
-     * held-out half (short F1 0.890 -> 0.910 Chinese, 0.960 -> 0.967 English, the "partitioned"
+     * held-out half (short F1 0.897 -> 0.906 Chinese, 0.958 -> 0.965 English, the "partitioned"
      * mode) at the same bytes and buckets per probe, but a group of few shingles makes a block of
-     * little entropy: unrelated English sentences share a probed bucket 20.9 times as often as
-     * random fingerprints, against 10.6 with whole-text blocks (Chinese posts 3.0 against 1.5;
+     * little entropy: unrelated English sentences share a probed bucket 21.9 times as often as
+     * random fingerprints, against 10.6 with whole-text blocks (Chinese posts 3.1 against 1.5;
      * RESULTS.md, "Bucket crowding"), and a probe scans that many more entries. Collections
      * choose them.
      */
