@@ -33,12 +33,12 @@ public final class BitMinHash {
     /**
      * Seeds and multipliers of the 32-bit order. English shingles come from a few hundred letter
      * pairs, so where two texts' bins keep different minima, the same few lowest-ordered pairs
-     * keep them in every text, and whether their kept bits agree is a property of the draw: over
-     * eight draws it ranged 0.47-0.51 (60-word texts of random letters), moving the distance of
-     * unrelated texts between 24.4 and 26.6 bits. These are the draw, of five (seeds and
-     * multipliers from {@code mix64} of consecutive numbers, bases 1,000 apart), with which new
-     * collections scored the best mean F1 on loadtest/quality's tuning half (0.960, the others
-     * 0.954-0.958); on random letters its distances match the 64-bit order's (24.5 bits).
+     * keep them in every text, and whether their kept bits agree is a property of the draw, bin
+     * by bin: over eight draws it ranged 0.47-0.51 (60-word texts of random letters), moving the
+     * distance of unrelated texts between 24.4 and 26.6 bits, and with it how many unrelated
+     * texts a probe meets and what it finds (loadtest/quality's README, "The 32-bit bin order").
+     * These are the draw whose distances on random letters match the 64-bit order's (24.5 bits),
+     * so that the candidate distance and sketch bars tuned with it keep their meaning.
      */
     private static final int[] SEEDS_32 = new int[BINS];
     private static final int[] MULTIPLIERS_32 = new int[BINS];
@@ -64,8 +64,8 @@ public final class BitMinHash {
         for (int k = 0; k < BINS; k++) {
             SEEDS[k] = Hashing.mix64(0x5DEECE66DL + k);
             MULTIPLIERS[k] = Hashing.mix64(0x2545F4914F6CDD1DL + k) | 1;
-            SEEDS_32[k] = (int) Hashing.mix64(0x3C6EF372FE951383L + k);
-            MULTIPLIERS_32[k] = (int) Hashing.mix64(0x7F4A7C159E379511L + k) | 1;
+            SEEDS_32[k] = (int) Hashing.mix64(0x3C6EF372FE9503E3L + k);
+            MULTIPLIERS_32[k] = (int) Hashing.mix64(0x7F4A7C159E378571L + k) | 1;
         }
     }
 
