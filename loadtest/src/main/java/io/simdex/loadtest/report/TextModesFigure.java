@@ -119,7 +119,13 @@ final class TextModesFigure implements Figure {
         }
         Score s = score(scores, shown, "new-collections");
         return new Target(id, "F1 at least " + Md.fixed(MIN_F1, 2) + " with precision at least " + Md.fixed(MIN_PRECISION, 2) + ", " + what
-                + ", held out", shown + ": F1 " + Md.fixed(s.f1(), 3) + ", P " + Md.fixed(s.precision(), 3), met, dir.name());
+                + ", held out", shown + ": F1 " + judged(s.f1(), MIN_F1) + ", P " + judged(s.precision(), MIN_PRECISION), met, dir.name());
+    }
+
+    /** {@code value} to 3 decimals, or 4 where 3 would round it across {@code bar} (0.9499 is not 0.950). */
+    private static String judged(double value, double bar) {
+        double rounded = Math.round(value * 1000) / 1000.0;
+        return Md.fixed(value, (rounded >= bar) == (value >= bar) ? 3 : 4);
     }
 
     /** The dedup-cpu runs of {@code words}-word texts ({@code cpu-WORDS-N.json}); fails if there is none. */
