@@ -70,9 +70,10 @@ public final class BitMinHash {
     }
 
     /**
-     * How each bin orders a text's shingles: both give fingerprints of the same quality (each bit
-     * differs with probability (1 - J) / 2), but different fingerprints, so a collection keeps
-     * the order it stored with.
+     * How each bin orders a text's shingles. Over draws of the seeds both estimate the same
+     * similarity (each bit differs with probability (1 - J) / 2; what one draw does with English
+     * letter pairs: {@link #SEEDS_32}), but they give different fingerprints, so a collection
+     * keeps the order it stored with.
      */
     public enum BinOrder {
         /** By the 64-bit product of the shingle's hash and the bin's multiplier; fast only with 512-bit vectors ({@link BinMinima}). */
