@@ -6,8 +6,8 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@link BinMinima32} as many bins at a time as the CPU's vectors hold 32-bit lanes: one xor,
- * multiply (vpmulld) and min per hash and lane group. With eight lanes (AVX2) a 300-shingle
- * buffer takes about a ninth of the scalar form's time; it refuses fewer lanes ({@link VectorForms}).
+ * multiply (vpmulld) and min per hash and lane group. It refuses vectors of fewer than eight
+ * lanes ({@link VectorForms}).
  */
 final class VectorBinMinima32 extends BinMinima32 {
     private static final VectorSpecies<Integer> SPECIES = IntVector.SPECIES_PREFERRED;
