@@ -2,7 +2,6 @@ package io.simdex.client;
 
 import io.grpc.ChannelCredentials;
 import io.grpc.TlsChannelCredentials;
-import io.grpc.util.AdvancedTlsX509KeyManager;
 import io.grpc.util.AdvancedTlsX509TrustManager;
 
 import java.io.Closeable;
@@ -61,8 +60,9 @@ public record ClientTls(Path ca, Path cert, Path key) {
      * {@link #RELOAD_CHECK} until {@link Reloading#close}: gRPC's AdvancedTls managers, on one
      * daemon thread that every client shares. A renewed file that cannot be read (or parsed) is
      * logged and the last good one stays. The certificate and key are taken only once both files
-     * changed since the last taken, so a pair replaced one file at a time is never mixed (and a
-     * renewal that keeps the key must write the key file anew).
+     * changed since the pair in use was read, and only if the key is the certificate's, so a pair
+     * replaced one file at a time is never mixed (and a renewal that keeps the key must write the
+     * key file anew: {@link ReloadingIdentity}).
      *
      * @throws UncheckedIOException naming the file that cannot be read, or is not PEM of its kind
      */
@@ -82,9 +82,9 @@ public record ClientTls(Path ca, Path cert, Path key) {
                 b.trustManager(trust);
             }
             if (cert != null) {
-                AdvancedTlsX509KeyManager identity = new AdvancedTlsX509KeyManager();
-                stops.add(identity.updateIdentityCredentials(cert.toFile(), key.toFile(), period, TimeUnit.MILLISECONDS, checks));
-                b.keyManager(identity);
+                ReloadingIdentity identity = new ReloadingIdentity(cert, key, RELOAD_CHECK, checks);
+                stops.add(identity);
+                b.keyManager(identity.keyManager());
             }
         } catch (IOException | GeneralSecurityException e) {
             new Reloading(null, stops).close();

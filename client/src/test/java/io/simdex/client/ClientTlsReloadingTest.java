@@ -20,6 +20,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -59,15 +61,9 @@ class ClientTlsReloadingTest {
     @Test
     void caCertificateAndKey_renewedOnDisk_areTakenByTheNextHandshake_untilClosed() throws Exception {
         TestCertificates certs = TestCertificates.make(Files.createDirectories(dir.resolve("made")));
-        Path srv = Files.createDirectories(dir.resolve("server"));
-        Path cli = Files.createDirectories(dir.resolve("client"));
-        // Server: its certificate and the CA it asks of clients; client: the CA it trusts and its certificate.
-        place(srv, certs.serverCert, certs.serverKey, certs.ca);
-        place(cli, certs.clientCert, certs.clientKey, certs.ca);
-        server = EmbeddedSimdex.start(dir.resolve("data"), 1, "127.0.0.1", 0, 10_000, HandlerThreads.perCore(), true, Clock.systemUTC(),
-                Durability.PROCESS, ServerSecurity.builder().tls(srv.resolve("cert.pem"), srv.resolve("key.pem"))
-                        .clientCa(srv.resolve("ca.pem")).tlsCheck(Duration.ZERO).build());
-        String target = "127.0.0.1:" + server.port();
+        Path srv = dir.resolve("server");
+        Path cli = dir.resolve("client");
+        String target = serve(certs);
         ClientTls tls = ClientTls.trusting(cli.resolve("ca.pem")).withCertificate(cli.resolve("cert.pem"), cli.resolve("key.pem"));
 
         try (ClientTls.Reloading following = tls.reloading(checks); ClientTls.Reloading stopped = tls.reloading(checks)) {
@@ -100,11 +96,62 @@ class ClientTlsReloadingTest {
         }
     }
 
+    /**
+     * gRPC's own watcher took whatever the files held at its first check: a certificate renewed
+     * before it, without its key, was served with the old key and every handshake failed. The
+     * checks here run only when the test runs them.
+     */
+    @Test
+    void certificateRenewedWithoutItsKey_beforeTheFirstCheck_orWithAKeyNotItsOwn_isNotTaken() throws Exception {
+        TestCertificates certs = TestCertificates.make(Files.createDirectories(dir.resolve("made")));
+        Path cli = dir.resolve("client");
+        String target = serve(certs);
+        ClientTls tls = ClientTls.trusting(cli.resolve("ca.pem")).withCertificate(cli.resolve("cert.pem"), cli.resolve("key.pem"));
+        List<Runnable> tasks = new CopyOnWriteArrayList<>();
+        ScheduledThreadPoolExecutor manual = new ScheduledThreadPoolExecutor(1) {
+            @Override
+            public ScheduledFuture<?> scheduleWithFixedDelay(Runnable task, long initialDelay, long delay, TimeUnit unit) {
+                tasks.add(task);
+                return super.scheduleWithFixedDelay(task, 1, 1, TimeUnit.DAYS);
+            }
+        };
+        try (ClientTls.Reloading following = tls.reloading(manual)) {
+            replace(cli.resolve("cert.pem"), certs.strangerCert);
+            tasks.forEach(Runnable::run);
+            assertServes(target, following.credentials(), true);
+
+            replace(cli.resolve("key.pem"), certs.clientKey); // written anew, still not the stranger's key
+            tasks.forEach(Runnable::run);
+            assertServes(target, following.credentials(), true);
+
+            replace(cli.resolve("key.pem"), certs.strangerKey); // the stranger's pair, which the server's CA did not sign
+            tasks.forEach(Runnable::run);
+            assertServes(target, following.credentials(), false);
+        } finally {
+            manual.shutdownNow();
+        }
+    }
+
     @Test
     void reloading_aFileThatIsNotPem_refusedAtOnce_namingTheFiles() throws Exception {
         Path notPem = Files.writeString(dir.resolve("ca.crt"), "not a certificate");
         UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> ClientTls.trusting(notPem).reloading(checks));
         assertTrue(e.getMessage().contains(notPem.toString()), e.getMessage());
+    }
+
+    /**
+     * Starts the embedded server with TLS that asks clients for a certificate: its certificate and
+     * CA in dir/server, the client's certificate and the CA it trusts in dir/client; its address.
+     */
+    private String serve(TestCertificates certs) throws Exception {
+        Path srv = Files.createDirectories(dir.resolve("server"));
+        Path cli = Files.createDirectories(dir.resolve("client"));
+        place(srv, certs.serverCert, certs.serverKey, certs.ca);
+        place(cli, certs.clientCert, certs.clientKey, certs.ca);
+        server = EmbeddedSimdex.start(dir.resolve("data"), 1, "127.0.0.1", 0, 10_000, HandlerThreads.perCore(), true, Clock.systemUTC(),
+                Durability.PROCESS, ServerSecurity.builder().tls(srv.resolve("cert.pem"), srv.resolve("key.pem"))
+                        .clientCa(srv.resolve("ca.pem")).tlsCheck(Duration.ZERO).build());
+        return "127.0.0.1:" + server.port();
     }
 
     private static void assertServes(String target, ChannelCredentials credentials, boolean expected) {
