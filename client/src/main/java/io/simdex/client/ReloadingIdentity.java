@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
@@ -19,8 +20,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A client's certificate chain and key, read again when both files changed since the pair in use
- * was read, and taken only if the key is the certificate's: a renewal that replaces one file and
+ * A client's certificate chain and key, read again when both files changed (modification time,
+ * size or inode) since the pair in use was read, and taken only if the key is the certificate's: a renewal that replaces one file and
  * then the other, looked at in between, keeps the old pair until the second file is written.
  *
  * <p>gRPC's own file watcher ({@code AdvancedTlsX509KeyManager.updateIdentityCredentials(File,
@@ -35,9 +36,9 @@ final class ReloadingIdentity implements Closeable {
     private final Path key;
     private final AdvancedTlsX509KeyManager manager = new AdvancedTlsX509KeyManager();
     private final ScheduledFuture<?> checks;
-    /** Modification times of the pair in use, and of the last pair refused (logged once). */
-    private List<FileTime> inUse;
-    private List<FileTime> refused;
+    /** Stamps of the pair in use, and of the last pair refused (logged once). */
+    private List<Stamp> inUse;
+    private List<Stamp> refused;
 
     /**
      * Reads the pair now and looks at the files every {@code period} on {@code executor}.
@@ -47,8 +48,8 @@ final class ReloadingIdentity implements Closeable {
     ReloadingIdentity(Path cert, Path key, Duration period, ScheduledExecutorService executor) throws IOException, GeneralSecurityException {
         this.cert = cert;
         this.key = key;
-        // Times before the read: a file written during it differs from them and is read again.
-        inUse = times();
+        // Stamps before the read: a file written during it differs from them and is read again.
+        inUse = stamps();
         read();
         checks = executor.scheduleWithFixedDelay(this::check, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -66,7 +67,7 @@ final class ReloadingIdentity implements Closeable {
 
     private synchronized void check() {
         try {
-            List<FileTime> now = times();
+            List<Stamp> now = stamps();
             if (now.get(0).equals(inUse.get(0)) || now.get(1).equals(inUse.get(1)) || now.equals(refused)) {
                 return;
             }
@@ -84,8 +85,19 @@ final class ReloadingIdentity implements Closeable {
         }
     }
 
-    private List<FileTime> times() throws IOException {
-        return List.of(Files.getLastModifiedTime(cert), Files.getLastModifiedTime(key));
+    private List<Stamp> stamps() throws IOException {
+        return List.of(Stamp.of(cert), Stamp.of(key));
+    }
+
+    /**
+     * What tells a changed file without reading it, as the server's FileStamp: modification
+     * time, size and inode, so a file replaced by {@code mv} within one tick of the clock counts.
+     */
+    private record Stamp(FileTime modified, long size, Object fileKey) {
+        static Stamp of(Path file) throws IOException {
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+            return new Stamp(a.lastModifiedTime(), a.size(), a.fileKey());
+        }
     }
 
     /** Reads the pair (gRPC's parser, as the server's credentials) and takes it if the key is the certificate's. */
