@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A client's certificate chain and key, read again when both files changed (modification time,
- * size or inode) since the pair in use was read, and taken only if the key is the certificate's: a renewal that replaces one file and
- * then the other, looked at in between, keeps the old pair until the second file is written.
+ * size or inode) since the pair in use was read, and taken only if the key is the certificate's:
+ * a renewal that replaces one file and then the other, looked at in between, keeps the old pair
+ * until the second file is written.
  *
  * <p>gRPC's own file watcher ({@code AdvancedTlsX509KeyManager.updateIdentityCredentials(File,
  * File, ...)}) has the same rule, but its first check compares with no times at all and reads
