@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -57,16 +58,23 @@ class BulkLoaderTest {
         try (InProcessServer server = InProcessServer.start(slow);
              SimdexClient client = SimdexClient.over(server.channel())) {
             BulkLoader loader = client.bulkLoader(null, 10);
-            CompletableFuture<Long> producer = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<Long> producer = new CompletableFuture<>();
+            Thread producing = new Thread(() -> {
                 SimdexClientTest.docs(200).forEach(loader::add);
-                return loader.close();
+                producer.complete(loader.close());
             });
+            producing.start();
             assertTrue(slow.started.await(5, TimeUnit.SECONDS));
-            Thread.sleep(300);
 
             // Two batches were requested by the server; the producer must be parked on the third.
-            assertEquals(2, loader.sentBatches());
-            assertTrue(!producer.isDone());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (loader.sentBatches() != 2 || producing.getState() != Thread.State.WAITING) {
+                assertFalse(producer.isDone(), "the producer finished while the server read nothing: it buffered");
+                assertTrue(System.nanoTime() < deadline,
+                        "the producer did not wait after two batches: sent " + loader.sentBatches() + ", " + producing.getState());
+                Thread.sleep(5);
+            }
+            assertFalse(producer.isDone());
 
             slow.call.request(100);
             assertEquals(200, producer.get(5, TimeUnit.SECONDS));
