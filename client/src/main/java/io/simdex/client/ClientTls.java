@@ -59,10 +59,9 @@ public record ClientTls(Path ca, Path cert, Path key) {
      * Credentials whose files are read now and again whenever one changes, checked every
      * {@link #RELOAD_CHECK} until {@link Reloading#close}: gRPC's AdvancedTls managers, on one
      * daemon thread that every client shares. A renewed file that cannot be read (or parsed) is
-     * logged and the last good one stays. The certificate and key are taken only once both files
-     * changed since the pair in use was read, and only if the key is the certificate's, so a pair
-     * replaced one file at a time is never mixed (and a renewal that keeps the key must write the
-     * key file anew: {@link ReloadingIdentity}).
+     * logged and the last good one stays. A changed certificate or key is taken only if the key is
+     * the certificate's, so a pair replaced one file at a time is never mixed, and a renewal that
+     * keeps the key need only write the certificate ({@link ReloadingIdentity}).
      *
      * @throws UncheckedIOException naming the file that cannot be read, or is not PEM of its kind
      */

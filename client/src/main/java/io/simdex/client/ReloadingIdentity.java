@@ -20,15 +20,16 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A client's certificate chain and key, read again when both files changed (modification time,
- * size or inode) since the pair in use was read, and taken only if the key is the certificate's:
- * a renewal that replaces one file and then the other, looked at in between, keeps the old pair
- * until the second file is written.
+ * A client's certificate chain and key, read again when either file changed (modification time,
+ * size or inode) since the pair in use was read, and taken only if the key is the certificate's,
+ * as the server's identity is: a renewal that keeps the key writes only the certificate, and one
+ * that replaces both, looked at between the two writes, keeps the old pair until the second.
  *
  * <p>gRPC's own file watcher ({@code AdvancedTlsX509KeyManager.updateIdentityCredentials(File,
- * File, ...)}) has the same rule, but its first check compares with no times at all and reads
- * whatever the files hold: a certificate renewed without its key before that check was taken
- * with the old key, and every handshake failed until both were renewed again.
+ * File, ...)}) takes a pair only once both files changed, without checking that they belong
+ * together, and its first check compares with no times at all: a certificate renewed without its
+ * key before that check was taken with the old key, and every handshake failed until both were
+ * renewed again; after it, a certificate renewed for the same key was never taken.
  */
 final class ReloadingIdentity implements Closeable {
     private static final System.Logger LOG = System.getLogger(ReloadingIdentity.class.getName());
@@ -69,7 +70,7 @@ final class ReloadingIdentity implements Closeable {
     private synchronized void check() {
         try {
             List<Stamp> now = stamps();
-            if (now.get(0).equals(inUse.get(0)) || now.get(1).equals(inUse.get(1)) || now.equals(refused)) {
+            if (now.equals(inUse) || now.equals(refused)) {
                 return;
             }
             try {

@@ -46,6 +46,16 @@ class ClientTlsReloadingTest {
         }
     };
 
+    /** Checks scheduled on {@link #manual}, which run only when a test runs them. */
+    private final List<Runnable> manualChecks = new CopyOnWriteArrayList<>();
+    private final ScheduledThreadPoolExecutor manual = new ScheduledThreadPoolExecutor(1) {
+        @Override
+        public ScheduledFuture<?> scheduleWithFixedDelay(Runnable task, long initialDelay, long delay, TimeUnit unit) {
+            manualChecks.add(task);
+            return super.scheduleWithFixedDelay(task, 1, 1, TimeUnit.DAYS);
+        }
+    };
+
     @TempDir
     Path dir;
     private EmbeddedSimdex server;
@@ -53,6 +63,7 @@ class ClientTlsReloadingTest {
     @AfterEach
     void stop() {
         checks.shutdownNow();
+        manual.shutdownNow();
         if (server != null) {
             server.close();
         }
@@ -64,7 +75,7 @@ class ClientTlsReloadingTest {
         Path srv = dir.resolve("server");
         Path cli = dir.resolve("client");
         String target = serve(certs);
-        ClientTls tls = ClientTls.trusting(cli.resolve("ca.pem")).withCertificate(cli.resolve("cert.pem"), cli.resolve("key.pem"));
+        ClientTls tls = clientTls(cli);
 
         try (ClientTls.Reloading following = tls.reloading(checks); ClientTls.Reloading stopped = tls.reloading(checks)) {
             assertServes(target, following.credentials(), true);
@@ -106,29 +117,32 @@ class ClientTlsReloadingTest {
         TestCertificates certs = TestCertificates.make(Files.createDirectories(dir.resolve("made")));
         Path cli = dir.resolve("client");
         String target = serve(certs);
-        ClientTls tls = ClientTls.trusting(cli.resolve("ca.pem")).withCertificate(cli.resolve("cert.pem"), cli.resolve("key.pem"));
-        List<Runnable> tasks = new CopyOnWriteArrayList<>();
-        ScheduledThreadPoolExecutor manual = new ScheduledThreadPoolExecutor(1) {
-            @Override
-            public ScheduledFuture<?> scheduleWithFixedDelay(Runnable task, long initialDelay, long delay, TimeUnit unit) {
-                tasks.add(task);
-                return super.scheduleWithFixedDelay(task, 1, 1, TimeUnit.DAYS);
-            }
-        };
-        try (ClientTls.Reloading following = tls.reloading(manual)) {
+        try (ClientTls.Reloading following = clientTls(cli).reloading(manual)) {
             replace(cli.resolve("cert.pem"), certs.strangerCert);
-            tasks.forEach(Runnable::run);
+            manualChecks.forEach(Runnable::run);
             assertServes(target, following.credentials(), true);
 
             replace(cli.resolve("key.pem"), certs.clientKey); // written anew, still not the stranger's key
-            tasks.forEach(Runnable::run);
+            manualChecks.forEach(Runnable::run);
             assertServes(target, following.credentials(), true);
 
             replace(cli.resolve("key.pem"), certs.strangerKey); // the stranger's pair, which the server's CA did not sign
-            tasks.forEach(Runnable::run);
+            manualChecks.forEach(Runnable::run);
             assertServes(target, following.credentials(), false);
-        } finally {
-            manual.shutdownNow();
+        }
+    }
+
+    /** A renewal that keeps the key writes only the certificate: it is taken, its key being the one in use. */
+    @Test
+    void certificateRenewedForTheSameKey_isTakenWithoutTheKeyFileWrittenAgain() throws Exception {
+        TestCertificates certs = TestCertificates.make(Files.createDirectories(dir.resolve("made")));
+        Path cli = dir.resolve("client");
+        String target = serve(certs);
+        try (ClientTls.Reloading following = clientTls(cli).reloading(manual)) {
+            assertServes(target, following.credentials(), true);
+            replace(cli.resolve("cert.pem"), certs.clientCertByOtherCa); // the same key, a CA the server does not trust
+            manualChecks.forEach(Runnable::run);
+            assertServes(target, following.credentials(), false);
         }
     }
 
@@ -137,6 +151,11 @@ class ClientTlsReloadingTest {
         Path notPem = Files.writeString(dir.resolve("ca.crt"), "not a certificate");
         UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> ClientTls.trusting(notPem).reloading(checks));
         assertTrue(e.getMessage().contains(notPem.toString()), e.getMessage());
+    }
+
+    /** The client's TLS over the files in {@code cli}: the CA it trusts and its certificate and key. */
+    private static ClientTls clientTls(Path cli) {
+        return ClientTls.trusting(cli.resolve("ca.pem")).withCertificate(cli.resolve("cert.pem"), cli.resolve("key.pem"));
     }
 
     /**

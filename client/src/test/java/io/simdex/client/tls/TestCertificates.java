@@ -17,7 +17,8 @@ import java.util.List;
 /**
  * A throw-away CA and certificates made with the openssl command line, the same commands the
  * README's Security section gives: a CA, a server certificate for localhost and 127.0.0.1, a
- * client certificate it signed, and a client certificate and a server certificate of another CA.
+ * client certificate it signed, and a client certificate and a server certificate of another CA,
+ * which also certifies the first client's key.
  * EC P-256 keys, PKCS#8.
  */
 public final class TestCertificates {
@@ -28,6 +29,8 @@ public final class TestCertificates {
     public final Path serverKey;
     public final Path clientCert;
     public final Path clientKey;
+    /** The client's key certified anew by the other CA, as a renewal that keeps the key. */
+    public final Path clientCertByOtherCa;
     public final Path strangerCert;
     public final Path strangerKey;
     /** A server certificate for localhost and 127.0.0.1 that the other CA signed. */
@@ -41,6 +44,7 @@ public final class TestCertificates {
         serverKey = dir.resolve("server.key");
         clientCert = dir.resolve("client.crt");
         clientKey = dir.resolve("client.key");
+        clientCertByOtherCa = dir.resolve("client-other-ca.crt");
         strangerCert = dir.resolve("stranger.crt");
         strangerKey = dir.resolve("stranger.key");
         otherServerCert = dir.resolve("other-server.crt");
@@ -59,6 +63,8 @@ public final class TestCertificates {
         c.signed(dir, "server", "localhost", "ca", "server.ext");
         c.signed(dir, "client", "crawler", "ca", "client.ext");
         c.signed(dir, "stranger", "stranger", "other-ca", "client.ext");
+        openssl(dir, "x509", "-req", "-in", "client.csr", "-CA", "other-ca.crt", "-CAkey", "other-ca.key", "-CAcreateserial",
+                "-out", "client-other-ca.crt", "-days", "2", "-extfile", "client.ext");
         // Valid a day longer than the first, so the two expire at different times.
         c.signed(dir, "other-server", "localhost", "other-ca", "server.ext", 3);
         return c;
