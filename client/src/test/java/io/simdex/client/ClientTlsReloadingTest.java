@@ -59,6 +59,8 @@ class ClientTlsReloadingTest {
     @TempDir
     Path dir;
     private EmbeddedSimdex server;
+    /** The server's address, once {@link #serve} started it. */
+    private String target;
 
     @AfterEach
     void stop() {
@@ -71,10 +73,9 @@ class ClientTlsReloadingTest {
 
     @Test
     void caCertificateAndKey_renewedOnDisk_areTakenByTheNextHandshake_untilClosed() throws Exception {
-        TestCertificates certs = TestCertificates.make(Files.createDirectories(dir.resolve("made")));
+        TestCertificates certs = serve();
         Path srv = dir.resolve("server");
         Path cli = dir.resolve("client");
-        String target = serve(certs);
         ClientTls tls = clientTls(cli);
 
         try (ClientTls.Reloading following = tls.reloading(checks); ClientTls.Reloading stopped = tls.reloading(checks)) {
@@ -114,20 +115,16 @@ class ClientTlsReloadingTest {
      */
     @Test
     void certificateRenewedWithoutItsKey_beforeTheFirstCheck_orWithAKeyNotItsOwn_isNotTaken() throws Exception {
-        TestCertificates certs = TestCertificates.make(Files.createDirectories(dir.resolve("made")));
+        TestCertificates certs = serve();
         Path cli = dir.resolve("client");
-        String target = serve(certs);
         try (ClientTls.Reloading following = clientTls(cli).reloading(manual)) {
-            replace(cli.resolve("cert.pem"), certs.strangerCert);
-            manualChecks.forEach(Runnable::run);
+            renewThenCheck(cli.resolve("cert.pem"), certs.strangerCert);
             assertServes(target, following.credentials(), true);
 
-            replace(cli.resolve("key.pem"), certs.clientKey); // written anew, still not the stranger's key
-            manualChecks.forEach(Runnable::run);
+            renewThenCheck(cli.resolve("key.pem"), certs.clientKey); // written anew, still not the stranger's key
             assertServes(target, following.credentials(), true);
 
-            replace(cli.resolve("key.pem"), certs.strangerKey); // the stranger's pair, which the server's CA did not sign
-            manualChecks.forEach(Runnable::run);
+            renewThenCheck(cli.resolve("key.pem"), certs.strangerKey); // the stranger's pair, which the server's CA did not sign
             assertServes(target, following.credentials(), false);
         }
     }
@@ -135,13 +132,11 @@ class ClientTlsReloadingTest {
     /** A renewal that keeps the key writes only the certificate: it is taken, its key being the one in use. */
     @Test
     void certificateRenewedForTheSameKey_isTakenWithoutTheKeyFileWrittenAgain() throws Exception {
-        TestCertificates certs = TestCertificates.make(Files.createDirectories(dir.resolve("made")));
+        TestCertificates certs = serve();
         Path cli = dir.resolve("client");
-        String target = serve(certs);
         try (ClientTls.Reloading following = clientTls(cli).reloading(manual)) {
             assertServes(target, following.credentials(), true);
-            replace(cli.resolve("cert.pem"), certs.clientCertByOtherCa); // the same key, a CA the server does not trust
-            manualChecks.forEach(Runnable::run);
+            renewThenCheck(cli.resolve("cert.pem"), certs.clientCertByOtherCa); // the same key, a CA the server does not trust
             assertServes(target, following.credentials(), false);
         }
     }
@@ -153,6 +148,12 @@ class ClientTlsReloadingTest {
         assertTrue(e.getMessage().contains(notPem.toString()), e.getMessage());
     }
 
+    /** Replaces {@code file} with a copy of {@code from}, then runs the checks scheduled on {@link #manual}. */
+    private void renewThenCheck(Path file, Path from) throws Exception {
+        replace(file, from);
+        manualChecks.forEach(Runnable::run);
+    }
+
     /** The client's TLS over the files in {@code cli}: the CA it trusts and its certificate and key. */
     private static ClientTls clientTls(Path cli) {
         return ClientTls.trusting(cli.resolve("ca.pem")).withCertificate(cli.resolve("cert.pem"), cli.resolve("key.pem"));
@@ -160,9 +161,11 @@ class ClientTlsReloadingTest {
 
     /**
      * Starts the embedded server with TLS that asks clients for a certificate: its certificate and
-     * CA in dir/server, the client's certificate and the CA it trusts in dir/client; its address.
+     * CA in dir/server, the client's certificate and the CA it trusts in dir/client, all made
+     * for the test; its address in {@link #target}.
      */
-    private String serve(TestCertificates certs) throws Exception {
+    private TestCertificates serve() throws Exception {
+        TestCertificates certs = TestCertificates.make(Files.createDirectories(dir.resolve("made")));
         Path srv = Files.createDirectories(dir.resolve("server"));
         Path cli = Files.createDirectories(dir.resolve("client"));
         place(srv, certs.serverCert, certs.serverKey, certs.ca);
@@ -170,7 +173,8 @@ class ClientTlsReloadingTest {
         server = EmbeddedSimdex.start(dir.resolve("data"), 1, "127.0.0.1", 0, 10_000, HandlerThreads.perCore(), true, Clock.systemUTC(),
                 Durability.PROCESS, ServerSecurity.builder().tls(srv.resolve("cert.pem"), srv.resolve("key.pem"))
                         .clientCa(srv.resolve("ca.pem")).tlsCheck(Duration.ZERO).build());
-        return "127.0.0.1:" + server.port();
+        target = "127.0.0.1:" + server.port();
+        return certs;
     }
 
     private static void assertServes(String target, ChannelCredentials credentials, boolean expected) {
