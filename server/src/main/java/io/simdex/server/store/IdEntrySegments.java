@@ -14,7 +14,18 @@ import java.util.function.BiFunction;
  * count), and with 8-byte hash slots once a segment's chunks outgrow 4-byte ones. A map of 250,000
  * 16-byte ids (a 1M-document store's shard) took 48.2 B of file an entry so, and 40.7 laid out
  * here; one of 2.5M, 45.9 and 40.7. An entry is 32 of them (four 8-byte chunks: the id, its size
- * byte, the fingerprint, a 4-byte checksum).
+ * byte, the fingerprint, a 4-byte checksum; now five 5-byte chunks, below).
+ *
+ * <h2>No entry checksums</h2>
+ * Chronicle Map's recovery drops an entry whose checksum is wrong, the mark of a write a kill cut
+ * short; these maps have no write a kill can cut short. A new entry is written before the hash
+ * slot that makes it reachable (Chronicle Map's insertion, spec 6), so a kill leaves it whole or
+ * unreachable; an id's fingerprint is rewritten in place by one 8-byte store; a removal clears
+ * a slot; and every other rewrite, of a fingerprint's ids, is recorded first and redone whole
+ * when the store opens after a crash ({@link RedoSlots}), over whatever the kill left. Without
+ * the 4-byte checksum an entry of a 16-byte id is 25 bytes, five chunks of
+ * {@link IdSizes#CHUNK_BYTES} with none to spare. Maps created with checksums keep them (the
+ * file says). An OS crash can tear any write: the write-ahead log is for that.
  *
  * <p>A segment past its room is not a failure: it takes an extra tier, up to the maps' bloat
  * factor, and a generation whose tiers are spent counts as full ({@link GrowingMap}). Keys are
@@ -54,6 +65,7 @@ final class IdEntrySegments {
         // generation takes new keys, so an uneven spread over segments never fails a write.
         builder = idSize.apply(builder, idSizes.sample())
                 .actualChunkSize(IdSizes.CHUNK_BYTES)
+                .checksumEntries(false)
                 .maxBloatFactor(2.0);
         if (idSizes.longerThanGuess()) {
             return builder;

@@ -24,17 +24,23 @@ import java.util.concurrent.atomic.LongAdder;
 final class IdSizes {
     static final int MIN_SEEN = 512;
     /**
-     * The allocation unit of the maps whose entries are an id and a fingerprint. Chronicle Map
-     * picks 4 bytes for ids up to 18 bytes, and with that unit a bulk load of 16-byte ids into
-     * a 50M-sized embedded store fell from about 150,000 to under 10,000 documents a second
-     * after its first 150,000, its threads in the free-chunk search of each insert
+     * The allocation unit of the maps whose entries are an id and a fingerprint: 5 bytes, so that
+     * an entry of a 16-byte id (25 bytes: size byte, id, fingerprint) fills five chunks exactly,
+     * where 8-byte chunks rounded it up to 32. A map of 250,000 such entries laid out by
+     * {@link IdEntrySegments} took 33.1 B of file an entry, against 40.4 in 8-byte chunks with
+     * checksums (8-byte ids: 27.8 against 31.8; 24-byte: 43.9 against 48.9). Chronicle Map picks 4
+     * bytes for ids up to 18 bytes, and with that unit a bulk load of 16-byte ids into a
+     * 50M-sized embedded store fell from about 150,000 to under 10,000 documents a second after
+     * its first 150,000, its threads in the free-chunk search of each insert
      * ({@code setNextNContinuousClearBits}); a map of the same layout alone did not slow down,
-     * so the cause is not known. With 8 bytes (what it picks for ids of 19 to about 60 bytes,
-     * and so for the 24-byte guess) ids of 8, 16, 40 and 70 bytes loaded at full speed.
+     * so the cause is not known. With 5 bytes the same load keeps its speed (REPORT.md, doc-bytes).
      */
-    static final int CHUNK_BYTES = 8;
-    /** Besides its id, an entry of those maps holds the id's size (one byte up to 127), 8 bytes and a 4-byte checksum. */
-    static final int OTHER_ENTRY_BYTES = 1 + Long.BYTES + 4;
+    static final int CHUNK_BYTES = 5;
+    /**
+     * Besides its id, an entry of those maps holds the id's size (one byte up to 127) and 8 bytes.
+     * No entry checksum: {@link IdEntrySegments} says why none is needed.
+     */
+    static final int OTHER_ENTRY_BYTES = 1 + Long.BYTES;
     private final int guess;
     private final LongAdder bytes = new LongAdder();
     private final LongAdder chunks = new LongAdder();

@@ -176,22 +176,23 @@ class DocMapsTest {
     }
 
     @Test
-    void generationsForShortIds_allocateInEightByteChunks() throws Exception {
+    void generationsForShortIds_allocateInFiveByteChunks_withoutEntryChecksums() throws Exception {
         // Chronicle Map's own unit for ids up to 18 bytes is 4 bytes: IdSizes.CHUNK_BYTES says why not
         Path store = dir.resolve("short");
         secondIdsFile(store, i -> "d" + i);
-        for (String file : new String[]{"ids-1.cm", "fps-1.cm"}) {
+        for (String file : new String[]{"ids-0.cm", "fps-0.cm", "ids-1.cm", "fps-1.cm"}) {
             assertEquals(IdSizes.CHUNK_BYTES, headerNumber(store.resolve(file), "chunkSize"), file);
+            assertTrue(header(store.resolve(file)).contains("checksumEntries: false"), file);
         }
     }
 
     /**
-     * A full first generation of 16-byte ids, 5,000 a segment: each map's file takes at most 43 B
-     * an entry (32 of it the entry's four chunks; 42.0 measured). Laid out by Chronicle Map
-     * itself, each took 47.9 ({@link IdEntrySegments}).
+     * A full first generation of 16-byte ids, 5,000 a segment: each map's file takes at most 36 B
+     * an entry (25 of it the entry's five chunks; 34.7 measured). In 8-byte chunks with entry
+     * checksums each took 42.0, and laid out by Chronicle Map itself 47.9 ({@link IdEntrySegments}).
      */
     @Test
-    void fullGenerationOfSixteenByteIds_takesAtMost43BytesAnEntryInEachMap() throws Exception {
+    void fullGenerationOfSixteenByteIds_takesAtMost36BytesAnEntryInEachMap() throws Exception {
         int n = 19_500;
         try (DocMaps docs = new DocMaps(dir, new GrowingMap.Sizes(20_000, 40_000), new IdSizes(16), true)) {
             for (int i = 0; i < n; i++) {
@@ -204,7 +205,7 @@ class DocMapsTest {
         }
         for (String file : new String[]{"ids-0.cm", "fps-0.cm"}) {
             double perEntry = Files.size(dir.resolve(file)) / (double) n;
-            assertTrue(perEntry <= 43, file + ": " + perEntry + " B an entry");
+            assertTrue(perEntry <= 36, file + ": " + perEntry + " B an entry");
         }
         assertFalse(Files.exists(dir.resolve("ids-1.cm")), "a second generation of ids");
     }
@@ -212,7 +213,7 @@ class DocMapsTest {
     /**
      * A generation made once the ids seen are known is laid out by {@link IdEntrySegments} for
      * ids of the guess or shorter (30,000 entries: 6 segments of 5,000, each with chunks for
-     * 5% over 5,000 entries of four chunks), and by Chronicle Map itself for longer ones, which
+     * 5% over 5,000 entries of five chunks), and by Chronicle Map itself for longer ones, which
      * would overflow those segments' tiers (see there).
      */
     @Test
@@ -223,10 +224,10 @@ class DocMapsTest {
         fill(longIds, i -> "https://example.com/some/path/to/a/page/with/a/long/address/" + (1_000_000 + i));
         for (String file : new String[]{"ids-1.cm", "fps-1.cm"}) {
             assertEquals(6, headerNumber(shortIds.resolve(file), "actualSegments"), file);
-            assertEquals(21_000, headerNumber(shortIds.resolve(file), "actualChunksPerSegmentTier"), file);
+            assertEquals(26_250, headerNumber(shortIds.resolve(file), "actualChunksPerSegmentTier"), file);
             long longTier = headerNumber(longIds.resolve(file), "actualChunksPerSegmentTier");
             long longSegments = headerNumber(longIds.resolve(file), "actualSegments");
-            assertTrue(longSegments != 6 || longTier != 26_250, file + ": " + longSegments + " segments of " + longTier + " chunks");
+            assertTrue(longSegments != 6 || longTier != 36_750, file + ": " + longSegments + " segments of " + longTier + " chunks");
         }
     }
 
@@ -269,13 +270,18 @@ class DocMapsTest {
 
     /** A number from the description at the start of a Chronicle Map file. */
     private static long headerNumber(Path file, String key) throws IOException {
+        Matcher m = Pattern.compile(key + ": (\\d+)").matcher(header(file));
+        assertTrue(m.find(), "no " + key + " in the header of " + file);
+        return Long.parseLong(m.group(1));
+    }
+
+    /** The start of a map file: Chronicle Map's header, its settings as text. */
+    private static String header(Path file) throws IOException {
         byte[] head = new byte[4096];
         try (InputStream in = Files.newInputStream(file)) {
             in.readNBytes(head, 0, head.length);
         }
-        Matcher m = Pattern.compile(key + ": (\\d+)").matcher(new String(head, StandardCharsets.ISO_8859_1));
-        assertTrue(m.find(), "no " + key + " in the header of " + file);
-        return Long.parseLong(m.group(1));
+        return new String(head, StandardCharsets.ISO_8859_1);
     }
 
     /** Binds and attaches 3,000 ids, so that a second generation of 4,000 is made; its file's size. */

@@ -161,11 +161,13 @@ class FingerprintIdsTest {
     }
 
     /**
-     * Chronicle Map's recovery drops an entry that a kill left half rewritten (its checksum is
-     * wrong). Each kind of change (append to a small value, turning hot, a hot add, a split, a
-     * removal that turns the fingerprint small again) is cut before each of its map writes and in
-     * the middle of each, where the entry it was writing is dropped, as recovery would; then the
-     * maps are reopened as after kill -9.
+     * A kill can leave an entry half rewritten: in a map with entry checksums (hot buckets, and
+     * fingerprint maps made before they dropped them) recovery drops it, in one without (the
+     * fingerprint map, {@link IdEntrySegments}) it stays, holding whatever bytes the kill left.
+     * Each kind of change (append to a small value, turning hot, a hot add, a split, a removal
+     * that turns the fingerprint small again) is cut before each of its map writes and in the
+     * middle of each, where the entry it was writing is either dropped, as recovery would, or
+     * left holding ids that were never written to it; then the maps are reopened as after kill -9.
      * Every id acknowledged before is still listed, the cut id is listed or not, the total counts
      * what is listed, and retrying the cut change converges to the same ids and total as an
      * uncut run.
@@ -182,69 +184,74 @@ class FingerprintIdsTest {
                 new Change("a hot removal", 40, 0, false, "id-7"),
                 new Change("a removal that turns it small", FingerprintIds.SMALL_MAX + 1, FingerprintIds.SMALL_MAX / 2, false, "id-0"));
         int runs = 0;
-        for (Change c : changes) {
-            for (int cutAt = 1; ; cutAt++) {
-                Path d = Files.createDirectories(dir.resolve(c.name().replace(' ', '-') + "-" + cutAt));
-                Set<String> before = new TreeSet<>();
-                boolean cut;
-                try (DocMaps docs = new DocMaps(d, 1024, 16, true)) {
-                    for (int i = 0; i < c.attached(); i++) {
-                        docs.attach(HOT, "id-" + i);
-                        before.add("id-" + i);
-                    }
-                    for (int i = c.attached() - c.detached(); i < c.attached(); i++) {
-                        docs.detach(HOT, "id-" + i);
-                        before.remove("id-" + i);
-                    }
-                    assertSame(before, docs);
-                    FingerprintIds ids = docs.fpToIds();
-                    int[] writes = {0};
-                    int stopAt = cutAt;
-                    ids.beforeMapWrite((fp, bucket, recorded) -> {
-                        // Odd cuts: a kill between two writes. Even cuts: a kill in the middle of
-                        // a write, whose entry recovery then drops.
-                        if (++writes[0] == stopAt) {
-                            if (recorded) {
-                                if (bucket < 0) {
-                                    ids.fps().remove(fp);
-                                } else {
-                                    ids.hot().remove(fp, bucket);
-                                }
-                            }
-                            throw new IllegalStateException("killed");
+        for (boolean torn : new boolean[]{false, true}) {
+            for (Change c : changes) {
+                for (int cutAt = 1; ; cutAt++) {
+                    Path d = Files.createDirectories(dir.resolve(c.name().replace(' ', '-') + "-" + cutAt + (torn ? "-torn" : "")));
+                    Set<String> before = new TreeSet<>();
+                    boolean cut;
+                    try (DocMaps docs = new DocMaps(d, 1024, 16, true)) {
+                        for (int i = 0; i < c.attached(); i++) {
+                            docs.attach(HOT, "id-" + i);
+                            before.add("id-" + i);
                         }
-                    });
-                    cut = cutsShort(() -> change(docs, c.attach(), c.id()));
-                }
-                if (!cut) {
-                    assertTrue(cutAt > 1, c.name() + " writes a recorded entry");
-                    break;
-                }
-                runs++;
-                Set<String> after = new TreeSet<>(before);
-                if (c.attach()) {
-                    after.add(c.id());
-                } else {
-                    after.remove(c.id());
-                }
-                try (DocMaps docs = new DocMaps(d, 1024, 16, false)) {
-                    DocMaps.IdList listed = docs.ids(HOT, 0);
-                    Set<String> got = new TreeSet<>(Arrays.asList(listed.ids()));
-                    assertEquals(listed.ids().length, got.size(), c.name() + ", write " + cutAt + ": an id listed twice");
-                    Set<String> must = new TreeSet<>(before);
-                    must.retainAll(after);
-                    assertTrue(got.containsAll(must), c.name() + ", write " + cutAt + ": lost " + difference(must, got));
-                    Set<String> may = new TreeSet<>(before);
-                    may.addAll(after);
-                    assertTrue(may.containsAll(got), c.name() + ", write " + cutAt + ": invented " + difference(got, may));
-                    assertEquals(got.size(), listed.total(), c.name() + ", write " + cutAt + ": the total counts what is listed");
-                    change(docs, c.attach(), c.id());
-                    assertEquals(after, new TreeSet<>(Arrays.asList(docs.ids(HOT))), c.name() + ", write " + cutAt + ", retried");
-                    assertEquals(after.size(), docs.ids(HOT, 0).total(), c.name() + ", write " + cutAt + ", retried: total");
+                        for (int i = c.attached() - c.detached(); i < c.attached(); i++) {
+                            docs.detach(HOT, "id-" + i);
+                            before.remove("id-" + i);
+                        }
+                        assertSame(before, docs);
+                        FingerprintIds ids = docs.fpToIds();
+                        int[] writes = {0};
+                        int stopAt = cutAt;
+                        ids.beforeMapWrite((fp, bucket, recorded) -> {
+                            // A write not recorded: a kill before it. A recorded one: a kill in its
+                            // middle, whose entry recovery drops, or which a map without entry
+                            // checksums keeps torn.
+                            if (++writes[0] == stopAt) {
+                                if (recorded) {
+                                    if (bucket < 0 && torn) {
+                                        ids.fps().put(fp, "torn-1\ntorn-2");
+                                    } else if (bucket < 0) {
+                                        ids.fps().remove(fp);
+                                    } else {
+                                        ids.hot().remove(fp, bucket);
+                                    }
+                                }
+                                throw new IllegalStateException("killed");
+                            }
+                        });
+                        cut = cutsShort(() -> change(docs, c.attach(), c.id()));
+                    }
+                    if (!cut) {
+                        assertTrue(cutAt > 1, c.name() + " writes a recorded entry");
+                        break;
+                    }
+                    runs++;
+                    Set<String> after = new TreeSet<>(before);
+                    if (c.attach()) {
+                        after.add(c.id());
+                    } else {
+                        after.remove(c.id());
+                    }
+                    try (DocMaps docs = new DocMaps(d, 1024, 16, false)) {
+                        DocMaps.IdList listed = docs.ids(HOT, 0);
+                        Set<String> got = new TreeSet<>(Arrays.asList(listed.ids()));
+                        assertEquals(listed.ids().length, got.size(), c.name() + ", write " + cutAt + ": an id listed twice");
+                        Set<String> must = new TreeSet<>(before);
+                        must.retainAll(after);
+                        assertTrue(got.containsAll(must), c.name() + ", write " + cutAt + ": lost " + difference(must, got));
+                        Set<String> may = new TreeSet<>(before);
+                        may.addAll(after);
+                        assertTrue(may.containsAll(got), c.name() + ", write " + cutAt + ": invented " + difference(got, may));
+                        assertEquals(got.size(), listed.total(), c.name() + ", write " + cutAt + ": the total counts what is listed");
+                        change(docs, c.attach(), c.id());
+                        assertEquals(after, new TreeSet<>(Arrays.asList(docs.ids(HOT))), c.name() + ", write " + cutAt + ", retried");
+                        assertEquals(after.size(), docs.ids(HOT, 0).total(), c.name() + ", write " + cutAt + ", retried: total");
+                    }
                 }
             }
         }
-        assertTrue(runs >= 24, runs + " cuts");
+        assertTrue(runs >= 48, runs + " cuts");
     }
 
     private static void change(DocMaps docs, boolean attach, String id) {

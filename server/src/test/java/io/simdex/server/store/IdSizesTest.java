@@ -46,12 +46,12 @@ class IdSizesTest {
     @Test
     void chunksPerEntry_isTheMeanOfEachEntrysChunks_notTheChunksOfTheMeanId() {
         IdSizes sizes = new IdSizes(24);
-        assertEquals(5.0, sizes.chunksPerEntry(), "24 + 13 bytes: the guess's, before enough are seen");
+        assertEquals(7.0, sizes.chunksPerEntry(), "24 + 9 bytes: the guess's, before enough are seen");
         for (int i = 0; i < IdSizes.MIN_SEEN; i++) {
-            sizes.seen("x".repeat(i % 2 == 0 ? 18 : 20)); // 31 and 33 bytes an entry
+            sizes.seen("x".repeat(i % 2 == 0 ? 16 : 18)); // 25 and 27 bytes an entry: 5 and 6 chunks
         }
-        assertEquals(19, sizes.average());
-        assertEquals(4.5, sizes.chunksPerEntry(), 1e-9);
+        assertEquals(17, sizes.average()); // whose 26 bytes would take 6
+        assertEquals(5.5, sizes.chunksPerEntry(), 1e-9);
     }
 
     @Test
