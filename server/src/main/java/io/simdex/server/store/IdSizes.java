@@ -26,14 +26,15 @@ final class IdSizes {
     /**
      * The allocation unit of the maps whose entries are an id and a fingerprint: 5 bytes, so that
      * an entry of a 16-byte id (25 bytes: size byte, id, fingerprint) fills five chunks exactly,
-     * where 8-byte chunks rounded it up to 32. A map of 250,000 such entries laid out by
-     * {@link IdEntrySegments} took 33.1 B of file an entry, against 40.4 in 8-byte chunks with
-     * checksums (8-byte ids: 27.8 against 31.8; 24-byte: 43.9 against 48.9). Chronicle Map picks 4
+     * where 8-byte chunks rounded it up to 32. A full generation of such entries laid out by
+     * {@link IdEntrySegments} took 34.7 B of file an entry, against 42.0 in 8-byte chunks with
+     * checksums (DocMapsTest). Chronicle Map picks 4
      * bytes for ids up to 18 bytes, and with that unit a bulk load of 16-byte ids into a
      * 50M-sized embedded store fell from about 150,000 to under 10,000 documents a second after
      * its first 150,000, its threads in the free-chunk search of each insert
      * ({@code setNextNContinuousClearBits}); a map of the same layout alone did not slow down,
-     * so the cause is not known. With 5 bytes the same load keeps its speed (REPORT.md, doc-bytes).
+     * so the cause is not known. With 5 bytes 50M such ids loaded in 304.7 s, against 344.3 s in
+     * 8-byte chunks with checksums, one run each (REPORT.md, doc-bytes).
      */
     static final int CHUNK_BYTES = 5;
     /**
