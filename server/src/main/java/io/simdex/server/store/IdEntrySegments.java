@@ -13,8 +13,9 @@ import java.util.function.BiFunction;
  * for a segment far above its mean (it sizes for the 99.999th percentile of each segment's
  * count), and with 8-byte hash slots once a segment's chunks outgrow 4-byte ones. A map of 250,000
  * 16-byte ids (a 1M-document store's shard) took 48.2 B of file an entry so, and 40.7 laid out
- * here; one of 2.5M, 45.9 and 40.7. An entry is 32 of them (four 8-byte chunks: the id, its size
- * byte, the fingerprint, a 4-byte checksum; now five 5-byte chunks, below).
+ * here; one of 2.5M, 45.9 and 40.7. Those entries were 32 B (four 8-byte chunks: the id, its
+ * size byte, the fingerprint, a 4-byte checksum); without the checksum, in 5-byte chunks, they
+ * are 25 (below), and a full generation takes 34.7 B an entry (DocMapsTest).
  *
  * <h2>No entry checksums</h2>
  * Chronicle Map's recovery drops an entry whose checksum is wrong, the mark of a write a kill cut
@@ -35,9 +36,10 @@ import java.util.function.BiFunction;
 final class IdEntrySegments {
     /**
      * Most entries a segment is laid out for: with more, its chunks (four an entry of a 16-byte
-     * id) outgrow what a 4-byte hash slot addresses, and its hash slots double to 8 bytes. A
-     * shard map of 250,000 entries took 41.0 B an entry in segments of 5,411 and 46.9 in
-     * segments of 5,528.
+     * id, in 8-byte chunks) outgrew what a 4-byte hash slot addresses, and its hash slots doubled
+     * to 8 bytes: a shard map of 250,000 entries took 41.0 B an entry in segments of 5,411 and
+     * 46.9 in segments of 5,528. In 5-byte chunks, five an entry, segments of 5,400 keep 4-byte
+     * slots (34.7 B an entry, DocMapsTest).
      */
     static final long ENTRIES_PER_SEGMENT = 5_400;
     /**

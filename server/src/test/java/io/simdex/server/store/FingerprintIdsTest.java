@@ -162,8 +162,8 @@ class FingerprintIdsTest {
 
     /**
      * A kill can leave an entry half rewritten: in a map with entry checksums (hot buckets, and
-     * fingerprint maps made before they dropped them) recovery drops it, in one without (the
-     * fingerprint map, {@link IdEntrySegments}) it stays, holding whatever bytes the kill left.
+     * fingerprint maps created with them) recovery drops it, in one without (the fingerprint
+     * map, {@link IdEntrySegments}) it stays, holding whatever bytes the kill left.
      * Each kind of change (append to a small value, turning hot, a hot add, a split, a removal
      * that turns the fingerprint small again) is cut before each of its map writes and in the
      * middle of each, where the entry it was writing is either dropped, as recovery would, or
