@@ -38,8 +38,8 @@ final class IdEntrySegments {
      * Most entries a segment is laid out for: with more, its chunks (four an entry of a 16-byte
      * id, in 8-byte chunks) outgrew what a 4-byte hash slot addresses, and its hash slots doubled
      * to 8 bytes: a shard map of 250,000 entries took 41.0 B an entry in segments of 5,411 and
-     * 46.9 in segments of 5,528. In 5-byte chunks, five an entry, segments of 5,400 keep 4-byte
-     * slots (34.7 B an entry, DocMapsTest).
+     * 46.9 in segments of 5,528. In 5-byte chunks, five an entry, segments of up to 5,400 keep
+     * 4-byte slots: a 50M-document store's maps took 33.4 B an entry (REPORT.md, doc-bytes).
      */
     static final long ENTRIES_PER_SEGMENT = 5_400;
     /**
