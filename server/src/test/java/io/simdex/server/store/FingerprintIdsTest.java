@@ -174,8 +174,6 @@ class FingerprintIdsTest {
      */
     @Test
     void aWriteCutByAKill_isRedoneWhole_everyAcknowledgedIdStays() throws IOException {
-        record Change(String name, int attached, int detached, boolean attach, String id) {
-        }
         List<Change> changes = List.of(
                 new Change("append to a small value", 5, 0, true, "cut"),
                 new Change("the 17th id turns it hot", FingerprintIds.SMALL_MAX, 0, true, "cut"),
@@ -186,72 +184,86 @@ class FingerprintIdsTest {
         int runs = 0;
         for (boolean torn : new boolean[]{false, true}) {
             for (Change c : changes) {
-                for (int cutAt = 1; ; cutAt++) {
-                    Path d = Files.createDirectories(dir.resolve(c.name().replace(' ', '-') + "-" + cutAt + (torn ? "-torn" : "")));
-                    Set<String> before = new TreeSet<>();
-                    boolean cut;
-                    try (DocMaps docs = new DocMaps(d, 1024, 16, true)) {
-                        for (int i = 0; i < c.attached(); i++) {
-                            docs.attach(HOT, "id-" + i);
-                            before.add("id-" + i);
-                        }
-                        for (int i = c.attached() - c.detached(); i < c.attached(); i++) {
-                            docs.detach(HOT, "id-" + i);
-                            before.remove("id-" + i);
-                        }
-                        assertSame(before, docs);
-                        FingerprintIds ids = docs.fpToIds();
-                        int[] writes = {0};
-                        int stopAt = cutAt;
-                        ids.beforeMapWrite((fp, bucket, recorded) -> {
-                            // A write not recorded: a kill before it. A recorded one: a kill in its
-                            // middle, whose entry recovery drops, or which a map without entry
-                            // checksums keeps torn.
-                            if (++writes[0] == stopAt) {
-                                if (recorded) {
-                                    if (bucket < 0 && torn) {
-                                        ids.fps().put(fp, "torn-1\ntorn-2");
-                                    } else if (bucket < 0) {
-                                        ids.fps().remove(fp);
-                                    } else {
-                                        ids.hot().remove(fp, bucket);
-                                    }
-                                }
-                                throw new IllegalStateException("killed");
-                            }
-                        });
-                        cut = cutsShort(() -> change(docs, c.attach(), c.id()));
-                    }
-                    if (!cut) {
-                        assertTrue(cutAt > 1, c.name() + " writes a recorded entry");
-                        break;
-                    }
-                    runs++;
-                    Set<String> after = new TreeSet<>(before);
-                    if (c.attach()) {
-                        after.add(c.id());
-                    } else {
-                        after.remove(c.id());
-                    }
-                    try (DocMaps docs = new DocMaps(d, 1024, 16, false)) {
-                        DocMaps.IdList listed = docs.ids(HOT, 0);
-                        Set<String> got = new TreeSet<>(Arrays.asList(listed.ids()));
-                        assertEquals(listed.ids().length, got.size(), c.name() + ", write " + cutAt + ": an id listed twice");
-                        Set<String> must = new TreeSet<>(before);
-                        must.retainAll(after);
-                        assertTrue(got.containsAll(must), c.name() + ", write " + cutAt + ": lost " + difference(must, got));
-                        Set<String> may = new TreeSet<>(before);
-                        may.addAll(after);
-                        assertTrue(may.containsAll(got), c.name() + ", write " + cutAt + ": invented " + difference(got, may));
-                        assertEquals(got.size(), listed.total(), c.name() + ", write " + cutAt + ": the total counts what is listed");
-                        change(docs, c.attach(), c.id());
-                        assertEquals(after, new TreeSet<>(Arrays.asList(docs.ids(HOT))), c.name() + ", write " + cutAt + ", retried");
-                        assertEquals(after.size(), docs.ids(HOT, 0).total(), c.name() + ", write " + cutAt + ", retried: total");
-                    }
-                }
+                runs += cutEachWrite(c, torn);
             }
         }
         assertTrue(runs >= 48, runs + " cuts");
+    }
+
+    /** A change to cut: {@code attached} ids, then the last {@code detached} of them removed, then {@code id} attached or removed. */
+    private record Change(String name, int attached, int detached, boolean attach, String id) {
+    }
+
+    /**
+     * Cuts {@code c} at each of its map writes in turn (a recorded write in its middle: its entry
+     * dropped, or left {@code torn}), reopens the maps and checks them; returns how many cuts.
+     */
+    private int cutEachWrite(Change c, boolean torn) throws IOException {
+        int cuts = 0;
+        for (int cutAt = 1; ; cutAt++) {
+            Path d = Files.createDirectories(dir.resolve(c.name().replace(' ', '-') + "-" + cutAt + (torn ? "-torn" : "")));
+            Set<String> before = new TreeSet<>();
+            boolean cut;
+            try (DocMaps docs = new DocMaps(d, 1024, 16, true)) {
+                for (int i = 0; i < c.attached(); i++) {
+                    docs.attach(HOT, "id-" + i);
+                    before.add("id-" + i);
+                }
+                for (int i = c.attached() - c.detached(); i < c.attached(); i++) {
+                    docs.detach(HOT, "id-" + i);
+                    before.remove("id-" + i);
+                }
+                assertSame(before, docs);
+                FingerprintIds ids = docs.fpToIds();
+                int[] writes = {0};
+                int stopAt = cutAt;
+                ids.beforeMapWrite((fp, bucket, recorded) -> {
+                    // A write not recorded: a kill before it. A recorded one: a kill in its
+                    // middle, whose entry recovery drops, or which a map without entry
+                    // checksums keeps torn.
+                    if (++writes[0] == stopAt) {
+                        if (recorded) {
+                            if (bucket < 0 && torn) {
+                                ids.fps().put(fp, "torn-1\ntorn-2");
+                            } else if (bucket < 0) {
+                                ids.fps().remove(fp);
+                            } else {
+                                ids.hot().remove(fp, bucket);
+                            }
+                        }
+                        throw new IllegalStateException("killed");
+                    }
+                });
+                cut = cutsShort(() -> change(docs, c.attach(), c.id()));
+            }
+            if (!cut) {
+                assertTrue(cutAt > 1, c.name() + " writes a recorded entry");
+                break;
+            }
+            cuts++;
+            Set<String> after = new TreeSet<>(before);
+            if (c.attach()) {
+                after.add(c.id());
+            } else {
+                after.remove(c.id());
+            }
+            try (DocMaps docs = new DocMaps(d, 1024, 16, false)) {
+                DocMaps.IdList listed = docs.ids(HOT, 0);
+                Set<String> got = new TreeSet<>(Arrays.asList(listed.ids()));
+                assertEquals(listed.ids().length, got.size(), c.name() + ", write " + cutAt + ": an id listed twice");
+                Set<String> must = new TreeSet<>(before);
+                must.retainAll(after);
+                assertTrue(got.containsAll(must), c.name() + ", write " + cutAt + ": lost " + difference(must, got));
+                Set<String> may = new TreeSet<>(before);
+                may.addAll(after);
+                assertTrue(may.containsAll(got), c.name() + ", write " + cutAt + ": invented " + difference(got, may));
+                assertEquals(got.size(), listed.total(), c.name() + ", write " + cutAt + ": the total counts what is listed");
+                change(docs, c.attach(), c.id());
+                assertEquals(after, new TreeSet<>(Arrays.asList(docs.ids(HOT))), c.name() + ", write " + cutAt + ", retried");
+                assertEquals(after.size(), docs.ids(HOT, 0).total(), c.name() + ", write " + cutAt + ", retried: total");
+            }
+        }
+        return cuts;
     }
 
     private static void change(DocMaps docs, boolean attach, String id) {
