@@ -1,5 +1,6 @@
 package io.simdex.ops;
 
+import io.simdex.router.cluster.ClusterConfig;
 import io.simdex.router.config.ConfigSchema;
 import io.simdex.router.config.Setting;
 import io.simdex.router.config.Settings;
@@ -15,9 +16,10 @@ import java.util.List;
  *
  * @param shards the shard addresses {@code host:port} in shard order, which fixes placement
  * @param handlerThreads 0 for gRPC's unbounded pool (the default: handlers wait on remote shards)
+ * @param dedupLeaseMillis how long a Dedup's bucket locks last on the shards
  * @param metricsPort -1 when metrics are not served
  */
-record FixedRouterSettings(List<String> shards, String host, int port, Path data, int handlerThreads, int metricsPort,
+record FixedRouterSettings(List<String> shards, String host, int port, Path data, int handlerThreads, int dedupLeaseMillis, int metricsPort,
         Settings settings) {
 
     /** @throws IllegalArgumentException naming the origin of a bad value */
@@ -29,7 +31,7 @@ record FixedRouterSettings(List<String> shards, String host, int port, Path data
             throw addresses.invalid("host:port addresses separated by commas");
         }
         return new FixedRouterSettings(shards, s.string("host"), s.port("port", 0), Path.of(s.required("data")),
-                (int) s.number("handler.threads", 0, 100_000, 0), s.port("metrics.port", -1), s);
+                (int) s.number("handler.threads", 0, 100_000, 0), ClusterConfig.dedupLeaseMillis(s), s.port("metrics.port", -1), s);
     }
 
     /** How the router reaches its shards: mutual TLS with tls.cert and tls.key when tls.shard.ca is set, else plaintext. */

@@ -95,7 +95,7 @@ final class RouterCommand implements Callable<Integer> {
             clients.add(shard);
             channels.put(address, shard.channel());
         }
-        IndexRouter index = new IndexRouter(clients, Placement.roundRobin(clients.size()));
+        IndexRouter index = new IndexRouter(clients, Placement.roundRobin(clients.size()), clients, 1, true, null, s.dedupLeaseMillis());
         // Several routers may serve the same shards: the shards' clocks decide generations, as in a cluster.
         ClusterClock clock = ClusterClock.start(() -> channels, Clock.systemUTC(), ClusterConfig.DEFAULT_CLOCK_SKEW_MILLIS);
         Catalog catalog = new Catalog(s.data());

@@ -29,14 +29,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Dedup stays serial with routers in separate processes calling three node processes over
  * gRPC (R=2, W=1), on a collection with retention created just before: two routers race, then
- * router-2 is killed -9 amid its Dedups (the bucket locks it held expire with their lease), then
+ * router-2 is killed -9 amid its Dedups (the bucket locks it held expire with its lease, set to 10 s), then
  * a node is killed -9 amid Dedups. Router-2 runs with its own clock two hours ahead (a test-only
  * flag): generations follow the nodes' clocks, so its decisions see router-1's documents.
  * Checked against a serial replay ({@link DedupReplay}) and, at the end, by querying every group.
  */
 class ClusterDedupRaceIT {
-    /** The routers' bucket lock lease (DedupLocks.LEASE_MILLIS) and busy wait (WAIT_MILLIS). */
-    private static final Duration LEASE = Duration.ofSeconds(30);
+    /** Router-2's bucket lock lease (dedup.lease.millis, a third of the default) and the routers' busy wait (DedupLocks.WAIT_MILLIS). */
+    private static final Duration LEASE = Duration.ofSeconds(10);
     private static final Duration LOCK_WAIT = Duration.ofSeconds(10);
     private static final long CLOCK_AHEAD_SECONDS = 7200;
     /** What a router logs of the Dedup calls cut short that a call found ({@code IndexRouter}). */
@@ -49,7 +49,8 @@ class ClusterDedupRaceIT {
     @Test
     void dedup_twoRouterProcesses_raceThenRouterKillThenNodeKill_equalsSerialReplay() throws Exception {
         try (ProcessCluster cluster = new ProcessCluster(dir, 3)) {
-            String ahead = cluster.addRouter(List.of("-D" + "simdex.test.clockOffsetSeconds=" + CLOCK_AHEAD_SECONDS));
+            String ahead = cluster.addRouter(List.of("-D" + "simdex.test.clockOffsetSeconds=" + CLOCK_AHEAD_SECONDS),
+                    "dedup.lease.millis=" + LEASE.toMillis() + "\n");
             cluster.startFounders();
             cluster.launch(ahead);
             cluster.awaitServing(ahead);
@@ -80,8 +81,9 @@ class ClusterDedupRaceIT {
                                 + " router-1 found %d calls cut short, stored %d of their documents and dropped %d%n",
                         race.failures().size(), recovered.toMillis(), cut[0], cut[1], cut[2]);
                 assertTrue(race.failures().size() > 0, "the kill hit Dedups in flight");
-                assertTrue(recovered.compareTo(LEASE.plus(LOCK_WAIT).plus(Duration.ofSeconds(20))) < 0,
-                        "locks of the killed router free within their lease: " + recovered.toMillis() + " ms");
+                // Under the default lease (30 s) the locks alone would hold the last calls longer than this.
+                assertTrue(recovered.compareTo(LEASE.plus(LOCK_WAIT).plus(Duration.ofSeconds(10))) < 0,
+                        "locks of the killed router free within its configured lease: " + recovered.toMillis() + " ms");
 
                 int failedBefore = race.failures().size();
                 DedupRace.Running nodeKill = race.start(docs.subList(1400, 2000));

@@ -58,22 +58,25 @@ final class ProcessCluster implements AutoCloseable {
                     + "\natomix.port=" + atomix[i] + "\ndata=" + dir.resolve("node-" + i) + "\nseeds=" + seeds
                     + "\nraft=node-1,node-2,node-3\nreplication=2\nwrite.quorum=1\nexpected=1500000\nmetrics.port=0\n");
         }
-        routerPort = writeRouter("router-1");
+        routerPort = writeRouter("router-1", "");
     }
 
-    /** Writes the config of router {@code id} on a free port; returns the port. */
-    private int writeRouter(String id) throws IOException {
+    /** Writes the config of router {@code id} on a free port, with {@code more} lines of settings; returns the port. */
+    private int writeRouter(String id, String more) throws IOException {
         int port = SimdexProcess.freePort();
         Files.writeString(dir.resolve(id + ".properties"), "id=" + id + "\nhost=127.0.0.1\nport=" + port + "\natomix.port="
-                + SimdexProcess.freePort() + "\ndata=" + dir.resolve(id) + "\nseeds=" + seeds + "\nmetrics.port=0\n");
+                + SimdexProcess.freePort() + "\ndata=" + dir.resolve(id) + "\nseeds=" + seeds + "\nmetrics.port=0\n" + more);
         routerPorts.put(id, port);
         return port;
     }
 
-    /** Writes the config of router-N (the next number), started with {@code flags} before -jar; starts nothing. */
-    String addRouter(List<String> flags) throws IOException {
+    /**
+     * Writes the config of router-N (the next number), with {@code settings} (lines {@code key=value}) added,
+     * started with {@code flags} before -jar; starts nothing.
+     */
+    String addRouter(List<String> flags, String settings) throws IOException {
         String id = "router-" + (routerPorts.size() + 1);
-        writeRouter(id);
+        writeRouter(id, settings);
         jvmFlags.put(id, flags);
         return id;
     }

@@ -52,7 +52,8 @@ public final class ClusterRouter implements AutoCloseable {
         PartitionMapStore store = new PartitionMapStore(member.atomix());
         awaitMap(store, Duration.ofMinutes(2));
         MissedWrites missed = new MissedWrites(member.atomix()).watching();
-        ClusterView view = new ClusterView(store, member::liveIds, config.hedgeMillis(), missed, config.security().peers());
+        ClusterView view = new ClusterView(store, member::liveIds, config.hedgeMillis(), missed, config.security().peers(),
+                config.dedupLeaseMillis());
         Set<String> raft = config.raft().isEmpty()
                 ? config.seeds().stream().map(ClusterConfig.Seed::id).collect(Collectors.toSet()) : config.raft();
         ClusterClock clock = ClusterClock.start(view::nodeChannels, ownClock(), config.clockSkewMillis());

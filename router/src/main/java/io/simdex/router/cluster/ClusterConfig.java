@@ -3,6 +3,7 @@ package io.simdex.router.cluster;
 import io.simdex.router.config.ConfigSchema;
 import io.simdex.router.config.Setting;
 import io.simdex.router.config.Settings;
+import io.simdex.router.index.IndexRouter;
 import io.simdex.server.Durability;
 
 import java.io.IOException;
@@ -30,6 +31,7 @@ import java.util.Set;
  * hedge.millis=0             routers: ask a second replica when the first has not answered a read by then (0: never)
  * handler.threads=0          routers: gRPC handler threads (0: unbounded, as handlers wait on the nodes; see HandlerThreads)
  * clock.skew.millis=5000     routers: how far apart the nodes' clocks may be before time-dependent requests are refused (see ClusterClock)
+ * dedup.lease.millis=30000   routers: how long a Dedup's bucket locks last, so how long a router that dies blocks Dedups near its documents
  * durability=process         nodes: when a write is acknowledged, process or fsync (see Durability)
  * metrics.port=9411          Prometheus metrics at http://host:PORT/metrics (0: a free port; absent: none)
  * tls.cert, tls.key, tls.cluster.ca, tls.client.ca, auth.file, insecure: see ClusterSecurity
@@ -38,7 +40,7 @@ import java.util.Set;
  */
 public record ClusterConfig(String id, String host, int port, int atomixPort, Path data, List<Seed> seeds, Set<String> raft,
         int replication, int writeQuorum, long expected, long hedgeMillis, int handlerThreads, long clockSkewMillis,
-        Durability durability, int metricsPort, ClusterSecurity security) {
+        int dedupLeaseMillis, Durability durability, int metricsPort, ClusterSecurity security) {
     /** {@link #metricsPort} when the process serves no metrics. */
     public static final int NO_METRICS = -1;
     /**
@@ -105,8 +107,13 @@ public record ClusterConfig(String id, String host, int port, int atomixPort, Pa
         return new ClusterConfig(s.get("id").parse(ClusterConfig::memberId), s.string("host"), s.port("port", 0), s.port("atomix.port", 0),
                 Path.of(s.required("data")), seeds, raft, replication, quorum, s.number("expected", 1, Long.MAX_VALUE, 0),
                 s.number("hedge.millis", 0, Long.MAX_VALUE, 0), (int) s.number("handler.threads", 0, 100_000, 0),
-                s.number("clock.skew.millis", 1, 3_600_000, DEFAULT_CLOCK_SKEW_MILLIS),
+                s.number("clock.skew.millis", 1, 3_600_000, DEFAULT_CLOCK_SKEW_MILLIS), dedupLeaseMillis(s),
                 s.get("durability").parse(Durability::parse), s.port("metrics.port", NO_METRICS), ClusterSecurity.of(s));
+    }
+
+    /** {@code dedup.lease.millis} of a router's settings: {@link IndexRouter#MIN_DEDUP_LEASE_MILLIS} to an hour. */
+    public static int dedupLeaseMillis(Settings s) {
+        return (int) s.number("dedup.lease.millis", IndexRouter.MIN_DEDUP_LEASE_MILLIS, 3_600_000, IndexRouter.DEFAULT_DEDUP_LEASE_MILLIS);
     }
 
     /**

@@ -46,6 +46,7 @@ public final class ClusterView implements IndexView, AutoCloseable {
     private final Supplier<Set<String>> liveIds;
     private final Map<String, RemoteShardClient> channels = new ConcurrentHashMap<>();
     private final long hedgeMillis;
+    private final int dedupLeaseMillis;
     private final MissedWrites missed;
     private final PeerCredentials peers;
     private volatile Built built;
@@ -56,16 +57,17 @@ public final class ClusterView implements IndexView, AutoCloseable {
     /** @param liveIds the members the failure detector reports up (read per call, so keep it cheap) */
     /** @param missed where replicas that missed acknowledged writes are reported (and then not read from) */
     public ClusterView(PartitionMapStore store, Supplier<Set<String>> liveIds, long hedgeMillis, MissedWrites missed) {
-        this(store, liveIds, hedgeMillis, missed, PeerCredentials.PLAINTEXT);
+        this(store, liveIds, hedgeMillis, missed, PeerCredentials.PLAINTEXT, IndexRouter.DEFAULT_DEDUP_LEASE_MILLIS);
     }
 
-    /** As above, reaching the nodes with {@code peers}' credentials. */
+    /** As above, reaching the nodes with {@code peers}' credentials and leasing Dedup's bucket locks for {@code dedupLeaseMillis}. */
     public ClusterView(PartitionMapStore store, Supplier<Set<String>> liveIds, long hedgeMillis, MissedWrites missed,
-            PeerCredentials peers) {
+            PeerCredentials peers, int dedupLeaseMillis) {
         this.peers = peers;
         this.store = store;
         this.liveIds = liveIds;
         this.hedgeMillis = hedgeMillis;
+        this.dedupLeaseMillis = dedupLeaseMillis;
         this.missed = missed;
         store.watch(this::install);
     }
@@ -168,7 +170,7 @@ public final class ClusterView implements IndexView, AutoCloseable {
         Placement placement = Placement.of(groupOfPartition);
         // Hedged reads are a replica set's: with hedge.millis set, queries read group by group.
         NodeReads byNode = hedgeMillis > 0 ? null : new NodeReads(stamped, replicasOfGroup.toArray(new int[0][]), placement, readable);
-        return new IndexRouter(groups, placement, each, map.replication(), false, byNode);
+        return new IndexRouter(groups, placement, each, map.replication(), false, byNode, dedupLeaseMillis);
     }
 
     private static List<ShardClient> pick(List<RemoteShardClient> clients, int[] indexes) {

@@ -20,7 +20,7 @@ public record ConfigSchema(String process, Map<String, String> defaults) {
     public static final ConfigSchema CLUSTER = new ConfigSchema("node/router", ordered(
             "id", "", "host", "127.0.0.1", "port", "", "atomix.port", "", "data", "", "seeds", "", "raft", "",
             "replication", "", "write.quorum", "", "expected", "1000000", "hedge.millis", "0", "handler.threads", "0",
-            "clock.skew.millis", "5000",
+            "clock.skew.millis", "5000", "dedup.lease.millis", "30000",
             "durability", "process", "metrics.port", "",
             "tls.cert", "", "tls.key", "", "tls.cluster.ca", "", "tls.client.ca", "", "auth.file", "", "insecure", "false"));
 
@@ -37,7 +37,8 @@ public record ConfigSchema(String process, Map<String, String> defaults) {
 
     /** A router in front of fixed shard processes; {@code tls.shard.ca}: reach them over mutual TLS with {@code tls.cert}. */
     public static final ConfigSchema FIXED_ROUTER = new ConfigSchema("router --shard", ordered(
-            "shard.addresses", "", "host", "127.0.0.1", "port", "7411", "data", "data/router", "handler.threads", "0", "metrics.port", "",
+            "shard.addresses", "", "host", "127.0.0.1", "port", "7411", "data", "data/router", "handler.threads", "0",
+            "dedup.lease.millis", "30000", "metrics.port", "",
             "tls.cert", "", "tls.key", "", "tls.client.ca", "", "tls.shard.ca", "", "auth.file", "", "insecure", "false"));
 
     private static final List<ConfigSchema> ALL = List.of(CLUSTER, EMBEDDED, SHARD, FIXED_ROUTER);

@@ -44,8 +44,8 @@ import static io.simdex.router.shard.Fanout.pick;
  * shard's documents must not stand for another's.
  */
 final class DedupLocks implements AutoCloseable {
-    /** Shard-side bucket locks expire this long after being granted. */
-    static final int LEASE_MILLIS = 30_000;
+    /** Shard-side bucket locks expire this long after being granted, unless the router is configured otherwise. */
+    static final int DEFAULT_LEASE_MILLIS = 30_000;
     /** How long a Dedup waits for busy buckets before failing with ABORTED. */
     static final int WAIT_MILLIS = 10_000;
     /** Rounds of locking the keys of intents found: each finds intents left on the keys the last added, rarely any. */
@@ -59,6 +59,7 @@ final class DedupLocks implements AutoCloseable {
     private final boolean[] locked;
     /** The call's token; shard s knows it as {@link #tokenAt}(s). */
     private final long token;
+    private final int leaseMillis;
     private final long started = System.nanoTime();
     private long stamp;
     private long released = -1;
@@ -70,12 +71,13 @@ final class DedupLocks implements AutoCloseable {
     /** Intents found or left that are not known stored: the unlock keeps them pending. */
     private boolean outstanding;
 
-    private DedupLocks(ShardClient[] shards, Placement placement, String collection, int[] keys, long token) {
+    private DedupLocks(ShardClient[] shards, Placement placement, String collection, int[] keys, long token, int leaseMillis) {
         this.shards = shards;
         this.placement = placement;
         this.collection = collection;
         this.keys = keys;
         this.token = token;
+        this.leaseMillis = leaseMillis;
         this.byShard = Fanout.group(keys.length, shards.length, i -> owner(keys[i]));
         this.locked = new boolean[shards.length];
         this.grantedAt = new Granted[shards.length];
@@ -84,13 +86,13 @@ final class DedupLocks implements AutoCloseable {
     /**
      * Locks every bucket key of {@code fps} within {@code reach}, and every key of the documents
      * of the intents found there ({@link #cutShort}); fails with ABORTED when they stay busy
-     * (holding none then).
+     * (holding none then). The locks expire {@code leaseMillis} after each shard grants them.
      */
-    static DedupLocks acquire(ShardClient[] shards, Placement placement, String collection, long[] fps, int reach) {
+    static DedupLocks acquire(ShardClient[] shards, Placement placement, String collection, long[] fps, int reach, int leaseMillis) {
         int[] keys = bucketKeys(fps, reach);
         long token = ThreadLocalRandom.current().nextLong();
         for (int round = 1; ; round++) {
-            DedupLocks locks = new DedupLocks(shards, placement, collection, keys, token);
+            DedupLocks locks = new DedupLocks(shards, placement, collection, keys, token, leaseMillis);
             locks.lockAll();
             if (locks.found.pending().isEmpty()) {
                 return locks;
@@ -125,7 +127,7 @@ final class DedupLocks implements AutoCloseable {
                 if (byShard[s].length > 0) {
                     // Marked before the call: a replica set may hold some replicas' locks when it fails.
                     locked[s] = true;
-                    grantedAt[s] = Fanout.join(shards[s].lockBuckets(collection, pick(keys, byShard[s]), tokenAt(s), LEASE_MILLIS, WAIT_MILLIS));
+                    grantedAt[s] = Fanout.join(shards[s].lockBuckets(collection, pick(keys, byShard[s]), tokenAt(s), leaseMillis, WAIT_MILLIS));
                     found = found.merge(grantedAt[s]);
                     // Found pending: kept until stored, also when a later shard's lock fails.
                     outstanding = !found.pending().isEmpty();
@@ -301,7 +303,7 @@ final class DedupLocks implements AutoCloseable {
 
     /** Fails with ABORTED once half the lease is gone: the locks may be about to expire, and inserting then could race another router. */
     void checkLease() {
-        if (System.nanoTime() - started > LEASE_MILLIS / 2 * 1_000_000L) {
+        if (System.nanoTime() - started > leaseMillis / 2 * 1_000_000L) {
             throw Status.ABORTED.withDescription("dedup took longer than half the lock lease; retry").asRuntimeException();
         }
     }

@@ -54,12 +54,20 @@ import static io.simdex.router.shard.Fanout.pick;
  */
 public final class IndexRouter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IndexRouter.class);
+    /**
+     * How long a Dedup's bucket locks last on the shards unless configured otherwise: a router
+     * that dies holding them blocks Dedups near its documents (on every router) that long.
+     */
+    public static final int DEFAULT_DEDUP_LEASE_MILLIS = DedupLocks.DEFAULT_LEASE_MILLIS;
+    /** The shortest lease allowed: a Dedup that takes longer than half its lease fails with ABORTED. */
+    public static final int MIN_DEDUP_LEASE_MILLIS = 1_000;
 
     private final ShardClient[] shards;
     private final Placement placement;
     private final ShardClient[] nodes;
     private final int replication;
     private final boolean ownsShards;
+    private final int dedupLeaseMillis;
     /** Queries without the fan-out, when every shard answers in the caller's thread; else null. */
     private final LocalQuery local;
     private final FanoutQuery fanout;
@@ -83,14 +91,24 @@ public final class IndexRouter implements AutoCloseable {
     /** As above, with queries read node by node ({@link NodeReads}) when {@code nodeReads} is not null. */
     public IndexRouter(List<? extends ShardClient> shards, Placement placement, List<? extends ShardClient> nodes, int replication,
             boolean ownsShards, NodeReads nodeReads) {
+        this(shards, placement, nodes, replication, ownsShards, nodeReads, DEFAULT_DEDUP_LEASE_MILLIS);
+    }
+
+    /** As above, with Dedup's bucket locks leased for {@code dedupLeaseMillis} ({@link #MIN_DEDUP_LEASE_MILLIS} or more). */
+    public IndexRouter(List<? extends ShardClient> shards, Placement placement, List<? extends ShardClient> nodes, int replication,
+            boolean ownsShards, NodeReads nodeReads, int dedupLeaseMillis) {
         if (placement.shards() != shards.size()) {
             throw new IllegalArgumentException(placement.shards() + " shards placed but " + shards.size() + " given");
+        }
+        if (dedupLeaseMillis < MIN_DEDUP_LEASE_MILLIS) {
+            throw new IllegalArgumentException("a Dedup lock lease of " + dedupLeaseMillis + " ms is under " + MIN_DEDUP_LEASE_MILLIS);
         }
         this.shards = shards.toArray(new ShardClient[0]);
         this.placement = placement;
         this.nodes = nodes.toArray(new ShardClient[0]);
         this.replication = replication;
         this.ownsShards = ownsShards;
+        this.dedupLeaseMillis = dedupLeaseMillis;
         this.local = LocalQuery.over(this.shards, placement);
         this.fanout = new FanoutQuery(this.shards, placement, nodeReads);
         this.verification = new TextVerification(this.shards, placement);
@@ -540,7 +558,7 @@ public final class IndexRouter implements AutoCloseable {
         long[] probes = verify ? checks.withSecondProbes(fps) : fps;
         // What the store keeps for each text: judged by in the request, then stored.
         String[] stored = verify ? checks.stored() : null;
-        try (DedupLocks locks = DedupLocks.acquire(shards, placement, c, probes, reach)) {
+        try (DedupLocks locks = DedupLocks.acquire(shards, placement, c, probes, reach, dedupLeaseMillis)) {
             DedupLocks.CutShort cut = locks.cutShort();
             if (cut != null) {
                 // Documents calls cut short had decided under these keys: stored first, as those calls would have.

@@ -48,6 +48,17 @@ class ClusterConfigTest {
     }
 
     @Test
+    void of_dedupLeaseMillis_defaultThirtySeconds_setValueRead_underOneSecondNamed() {
+        assertEquals(30_000, ClusterConfig.of(node(), "router.properties").dedupLeaseMillis());
+        Properties p = node();
+        p.setProperty("dedup.lease.millis", "10000");
+        assertEquals(10_000, ClusterConfig.of(p, "router.properties").dedupLeaseMillis());
+        p.setProperty("dedup.lease.millis", "999");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ClusterConfig.of(p, "router.properties"));
+        assertEquals("router.properties: dedup.lease.millis must be 1000..3600000, was \"999\"", e.getMessage());
+    }
+
+    @Test
     void durability_unset_isProcess() {
         assertEquals(Durability.PROCESS, ClusterConfig.of(node(), "node.properties").durability());
     }
