@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * Locks on (collection, bucket key) held by a router's token across several RPCs: the shard's
@@ -33,7 +34,9 @@ import java.util.Set;
  *
  * <h2>Leases</h2>
  * A lock expires after its lease, so a router that dies holding locks blocks others only that
- * long; a router aborts rather than insert once half its lease has passed.
+ * long; a router aborts rather than insert once half its lease has passed. A lock call still
+ * waiting when its router dies ends then too ({@link #grant}'s {@code abandoned}), rather than
+ * take the keys for nobody once they come free.
  *
  * <h2>Intents</h2>
  * A holder stores its kept documents in several steps on several shards; one that dies or
@@ -94,13 +97,25 @@ final class BucketLocks {
         }
     }
 
+    /** {@link #grant(long[], long, long, long, BooleanSupplier)} for a caller that waits for the answer whatever happens. */
+    synchronized LockGrant grant(long[] keys, long token, long leaseMillis, long waitMillis) throws InterruptedException {
+        return grant(keys, token, leaseMillis, waitMillis, () -> false);
+    }
+
     /**
      * Locks every key (ascending order expected) for {@code token}, waiting up to
      * {@code waitMillis}: the largest stamp of the keys and the intents pending on them, or
      * {@link LockGrant#BUSY} on timeout (then nothing stays locked). Re-locking keys the token
      * holds renews them.
+     *
+     * <p>{@code abandoned} says the caller is gone (a router killed, or its call cancelled):
+     * checked before each wait, after each ({@link #wakeWaiters} ends one early), and once every
+     * key is taken; then the keys taken are released, their intents kept pending, and the answer
+     * is BUSY. A grant that went on waiting for a router that died would take the keys when they
+     * came free, and hold them, for nobody, a whole lease more.
      */
-    synchronized LockGrant grant(long[] keys, long token, long leaseMillis, long waitMillis) throws InterruptedException {
+    synchronized LockGrant grant(long[] keys, long token, long leaseMillis, long waitMillis, BooleanSupplier abandoned)
+            throws InterruptedException {
         // The clock is read once, and again only after a wait: a read per key was half of a
         // 68-key lock's time. A lease taken a little later than `now` ends a little earlier than
         // it would; an expiry judged by it is judged late, never early.
@@ -127,7 +142,7 @@ final class BucketLocks {
                     break;
                 }
                 long left = Math.min(deadline - now, held.expiresAtNanos(h) - now);
-                if (deadline - now <= 0) {
+                if (deadline - now <= 0 || abandoned.getAsBoolean()) {
                     release(keys, i, token);
                     return LockGrant.BUSY;
                 }
@@ -135,6 +150,10 @@ final class BucketLocks {
                 now = System.nanoTime();
             }
             maxStamp = Math.max(maxStamp, stamps[slot(keys[i])]);
+        }
+        if (abandoned.getAsBoolean()) {
+            release(keys, keys.length, token);
+            return LockGrant.BUSY;
         }
         if (inherited == null) {
             return new LockGrant(maxStamp, List.of());
@@ -148,6 +167,11 @@ final class BucketLocks {
             }
         }
         return new LockGrant(maxStamp, pending);
+    }
+
+    /** Wakes every grant waiting for a key, so that each checks at once whether its caller is gone. */
+    synchronized void wakeWaiters() {
+        notifyAll();
     }
 
     /** {@link #grant} without the intents: the largest stamp, or -1 on timeout. */

@@ -28,6 +28,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -710,6 +711,20 @@ public final class ShardNode implements Closeable {
     public LockGrant lockBuckets(String collection, int[] bucketKeys, long token, long leaseMillis, long waitMillis)
             throws InterruptedException {
         return locks.grant(lockKeys(collection, bucketKeys), token, leaseMillis, waitMillis);
+    }
+
+    /**
+     * As above for a caller that may go away while it waits: once {@code abandoned} says so (see
+     * {@link #wakeLockWaiters}), the keys taken are let go and the answer is {@link LockGrant#BUSY}.
+     */
+    public LockGrant lockBuckets(String collection, int[] bucketKeys, long token, long leaseMillis, long waitMillis,
+            BooleanSupplier abandoned) throws InterruptedException {
+        return locks.grant(lockKeys(collection, bucketKeys), token, leaseMillis, waitMillis, abandoned);
+    }
+
+    /** Makes every lock call waiting for busy keys check at once whether its caller is gone. */
+    public void wakeLockWaiters() {
+        locks.wakeWaiters();
     }
 
     /** Releases the keys; {@code keepPending}: their intents stay for the next holder (see {@link BucketLocks}). */

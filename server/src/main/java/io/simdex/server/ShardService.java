@@ -2,6 +2,7 @@ package io.simdex.server;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Internal;
+import io.grpc.Context;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -489,12 +490,22 @@ public final class ShardService extends ShardGrpc.ShardImplBase {
     public void lockBuckets(ShardLockRequest req, StreamObserver<ShardLockResponse> out) {
         answer(out, () -> {
             LockGrant grant;
+            // A router that dies, or gives up, while this waits cancels the call: the wait ends
+            // then, rather than take the keys for nobody once they come free.
+            Context call = Context.current();
+            Context.CancellationListener wake = cancelled -> node.wakeLockWaiters();
+            call.addListener(wake, Runnable::run);
             try {
                 grant = node.lockBuckets(collection(req.getCollection()), bucketKeys(req.getBucketKeysList()),
-                        req.getToken(), req.getLeaseMs(), req.getWaitMs());
+                        req.getToken(), req.getLeaseMs(), req.getWaitMs(), call::isCancelled);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw Status.CANCELLED.withDescription("interrupted while waiting for bucket locks").asRuntimeException();
+            } finally {
+                call.removeListener(wake);
+            }
+            if (grant.stamp() < 0 && call.isCancelled()) {
+                throw Status.CANCELLED.withDescription("the caller went away while waiting for bucket locks").asRuntimeException();
             }
             if (grant.stamp() < 0) {
                 throw Status.ABORTED.withDescription("bucket locks busy for " + req.getWaitMs() + " ms; retry").asRuntimeException();

@@ -117,6 +117,21 @@ class BucketLocksTest {
     }
 
     @Test
+    void lock_forACallerGone_busy_holdsNothing_leavesInheritedIntentsPending() throws InterruptedException {
+        BucketLocks locks = new BucketLocks();
+        long[] keys = {SALT ^ 7, SALT ^ 8};
+        long stamp = locks.lock(keys, 1, LONG_LEASE, 0);
+        assertEquals(2, locks.record(keys, new LockGrant.Intent(1, stamp + 1, new byte[]{9})));
+        locks.unlock(keys, 1, stamp + 1, true); // cut short: its keys free, its intent pending on them
+
+        assertEquals(-1, locks.grant(keys, 2, LONG_LEASE, 0, () -> true).stamp(), "free keys, but nobody to take them for");
+        // Nothing taken: another token takes them at once, and the intent is handed on to it.
+        LockGrant next = locks.grant(keys, 3, LONG_LEASE, 0);
+        assertTrue(next.stamp() >= 0);
+        assertEquals(List.of(1L), next.pending().stream().map(LockGrant.Intent::token).toList(), "the intent is still handed on");
+    }
+
+    @Test
     void intents_recordedOnlyWhileHeld_pendingAfterAnUnfinishedUnlockOrExpiry_passedAlong_goneWhenDoneOrSettled() throws InterruptedException {
         BucketLocks locks = new BucketLocks();
         long[] keys = {SALT ^ 1, SALT ^ 2};

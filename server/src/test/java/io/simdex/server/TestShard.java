@@ -60,6 +60,11 @@ final class TestShard implements AutoCloseable {
         return ShardGrpc.newBlockingStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS);
     }
 
+    /** A stub whose calls can be cancelled, as a router that gives up or dies cancels them. */
+    ShardGrpc.ShardFutureStub futureStub() {
+        return ShardGrpc.newFutureStub(channel).withDeadlineAfter(60, TimeUnit.SECONDS);
+    }
+
     /** A stub stamping every call with placement epoch {@code epoch}. */
     ShardGrpc.ShardBlockingStub stub(String epoch) {
         return stub().withInterceptors(stamp(epoch));
