@@ -90,6 +90,10 @@ class ConfigCheckTest {
         CliRun empty = CliRun.of("config", "check", "--for", "router", noPort.toString());
         assertEquals(2, empty.code());
         assertTrue(empty.err().contains(noPort + " line 1: shard.addresses must be host:port addresses separated by commas"), empty.err());
+        Path shortLease = Files.writeString(dir.resolve("lease.properties"), "shard.addresses=127.0.0.1:7511\ndedup.lease.millis=500\n");
+        CliRun lease = CliRun.of("config", "check", "--for", "router", shortLease.toString());
+        assertEquals(2, lease.code());
+        assertTrue(lease.err().contains(shortLease + " line 2: dedup.lease.millis must be 1000..3600000, was \"500\""), lease.err());
     }
 
     @Test
