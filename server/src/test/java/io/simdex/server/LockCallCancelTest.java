@@ -7,8 +7,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,10 +37,10 @@ class LockCallCancelTest {
             ListenableFuture<ShardLockResponse> call = shard.futureStub().lockBuckets(ShardLockRequest.newBuilder()
                     .setCollection(COLLECTION).addBucketKeys(A).addBucketKeys(B).setToken(gone).setLeaseMs(LONG).setWaitMs(LONG).build());
             // The call holds A and waits for B, which `holder` keeps.
-            awaitTrue("the call holds A and waits for B", () -> !tryLock(node, A, next));
+            DurableWritesTest.await(() -> !tryLock(node, A, next), "the call to hold A and wait for B");
 
             call.cancel(true);
-            awaitTrue("A let go once the call was cancelled", () -> tryLock(node, A, next));
+            DurableWritesTest.await(() -> tryLock(node, A, next), "A let go once the call was cancelled");
             node.unlockBuckets(COLLECTION, new int[] {B}, holder, 0, false);
             assertTrue(node.lockBuckets(COLLECTION, new int[] {A, B}, next, LONG, 0).stamp() >= 0,
                     "B, free again, was not taken for the caller that went away");
@@ -61,13 +59,5 @@ class LockCallCancelTest {
         }
         node.unlockBuckets(COLLECTION, new int[] {key}, token, 0, false);
         return true;
-    }
-
-    private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "not within 30 s: " + what);
-            TimeUnit.MILLISECONDS.sleep(10);
-        }
     }
 }
