@@ -40,6 +40,8 @@ class SecondProbeTest {
     /** The rule of SimHash probes (the collection's sketch) and of MinHash probes (the short-text fingerprint's). */
     private static final SketchRule SIMHASH = new SketchRule(6, 0.4, Sketcher.DEFAULT);
     private static final SketchRule MINHASH = new SketchRule(BlockTables.MAX_CANDIDATE_DISTANCE, 0.4, Sketcher.DEFAULT);
+    /** A second MinHash probe as collections make it: candidates to 12 from the buckets of a probe within 5. */
+    private static final SketchRule MINHASH_NARROW = MINHASH.readingBucketsOf(5);
     private static final int K = 3;
 
     @TempDir
@@ -106,7 +108,7 @@ class SecondProbeTest {
                     int other = q % 3 == 1 ? j - j % size + rnd.nextInt(size) : j;
                     secondItems.add(q);
                     secondFps.add(q % 3 == 1 ? BitFlips.flip(fps[other], (q / 3) % 14, rnd) : probes[q] ^ 1L << rnd.nextInt(64));
-                    secondRules.add(firstIsMinHash[q] ? SIMHASH : MINHASH);
+                    secondRules.add(firstIsMinHash[q] ? SIMHASH : q % 2 == 0 ? MINHASH : MINHASH_NARROW);
                 }
             }
             SecondProbes second = new SecondProbes(secondItems.stream().mapToInt(Integer::intValue).toArray(),
@@ -117,6 +119,7 @@ class SecondProbeTest {
             List<IndexRouter.Nearest> limited = index.query("c", Window.FOREVER, probes, K, 3, checks);
             int foundBySecondOnly = 0;
             int beyondSeven = 0;
+            int narrowBeyondFive = 0;
             for (int q = 0; q < n; q++) {
                 // Brute force: an id is a match when either probe's rule accepts it; its distance is the nearer.
                 Map<String, Integer> expected = new HashMap<>();
@@ -130,9 +133,11 @@ class SecondProbeTest {
                         int d = Hamming.distance(probe, fps[m]);
                         MinHashSketch stored = kept.get(fps[m]);
                         boolean dup = stored == null ? d <= K
-                                : candidate(probe, fps[m], rule.candidateDistance()) && keptEstimate(checks.sketches()[q], stored) >= rule.minJaccard();
+                                : candidate(probe, fps[m], rule.candidateDistance(), rule == MINHASH_NARROW ? 5 : rule.candidateDistance())
+                                && keptEstimate(checks.sketches()[q], stored) >= rule.minJaccard();
                         if (dup) {
                             foundBySecondOnly += p >= 0 && !expected.containsKey(ids[m]) ? 1 : 0;
+                            narrowBeyondFive += p >= 0 && rule == MINHASH_NARROW && d > 5 ? 1 : 0;
                             expected.merge(ids[m], d, Math::min);
                         }
                     }
@@ -151,6 +156,7 @@ class SecondProbeTest {
             }
             assertTrue(foundBySecondOnly > n / 10, "second probes found " + foundBySecondOnly + " documents the first did not");
             assertTrue(beyondSeven > n / 50, beyondSeven + " matches beyond 7 bits, where only the probed buckets' candidates count");
+            assertTrue(narrowBeyondFive > n / 50, narrowBeyondFive + " matches beyond 5 bits of second probes that read the buckets of 5");
         }
     }
 
@@ -218,19 +224,22 @@ class SecondProbeTest {
     }
 
     /**
-     * Whether the index gives {@code fp} as a candidate of {@code probe} within {@code k}: every
-     * fingerprint within 7, and beyond 7 those with a 16-bit block within one bit of the probe's.
+     * Whether the index gives {@code fp} as a candidate of {@code probe} within {@code k}, reading
+     * the buckets of a probe within {@code buckets}: every fingerprint within both (up to 7), and
+     * beyond that those within k whose 16-bit block is equal to the probe's in some table, or
+     * within one bit in a table whose neighbour buckets are read (the first buckets - 3).
      */
-    private static boolean candidate(long probe, long fp, int k) {
+    private static boolean candidate(long probe, long fp, int k, int buckets) {
         int d = Hamming.distance(probe, fp);
-        if (d <= Math.min(k, BlockTables.MAX_NEIGHBOUR_DISTANCE)) {
+        if (d <= Math.min(Math.min(k, buckets), BlockTables.MAX_NEIGHBOUR_DISTANCE)) {
             return true;
         }
-        boolean blockNear = false;
+        boolean held = false;
         for (int t = 0; t < BlockTables.TABLES; t++) {
-            blockNear |= Integer.bitCount(BlockTables.block(probe, t) ^ BlockTables.block(fp, t)) <= 1;
+            int apart = Integer.bitCount(BlockTables.block(probe, t) ^ BlockTables.block(fp, t));
+            held |= apart == 0 || apart == 1 && t < BlockTables.neighbourTables(buckets);
         }
-        return d <= k && blockNear;
+        return d <= k && held;
     }
 
     /** What the router estimates against a sketch kept by fingerprint: the bins' low bits. */

@@ -90,13 +90,15 @@ class BitMinHashTest {
         }
         ShortTextFingerprint boundary = new ShortTextFingerprint(300);
         String text = "ab ".repeat(400);
-        assertEquals(451, boundary.letters(text), "counted one past the longest text that probes both");
+        assertEquals(601, boundary.letters(text), "counted one past the longest text that probes both");
         assertEquals(800, BitMinHash.letters(text));
         assertFalse(boundary.isShort(boundary.letters(text)));
         assertFalse(boundary.probesBoth(boundary.letters(text)));
-        String atBand = "a".repeat(449);
+        String atBand = "a".repeat(599);
         assertTrue(boundary.probesBoth(boundary.letters(atBand)));
-        assertFalse(boundary.probesBoth(boundary.letters(atBand + "a")), "450 is 1.5 x 300: not within the band");
+        assertFalse(boundary.probesBoth(boundary.letters(atBand + "a")), "600 is 2 x 300: not within the band");
+        assertTrue(boundary.probesBoth(151));
+        assertFalse(boundary.probesBoth(150), "150 is 300 / 2: not within the band");
     }
 
     @ParameterizedTest

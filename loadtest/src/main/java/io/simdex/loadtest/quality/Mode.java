@@ -2,6 +2,7 @@ package io.simdex.loadtest.quality;
 
 import io.simdex.core.text.BitMinHash;
 import io.simdex.core.text.ShortTextFingerprint;
+import io.simdex.fingerprint.BlockTables;
 
 /**
  * One way of deciding that two texts are near-duplicates, over a corpus's {@link PairScores}.
@@ -123,6 +124,22 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
      */
     static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard, double minHashJaccard, double band,
                          boolean partitioned, int wideRadius, int wideWords, int narrowFrom, int narrowRadius) {
+        return byLength(maxLetters, minHashRadius, simHashRadius, minJaccard, minHashJaccard, band, partitioned, wideRadius, wideWords,
+                narrowFrom, narrowRadius, simHashRadius);
+    }
+
+    /** A second probe that reads the buckets its first would ({@link #byLength}'s {@code secondBuckets}). */
+    static final int AS_THE_FIRST = Integer.MAX_VALUE;
+
+    /**
+     * As above, the second probe of a text near the boundary reading the buckets of a probe
+     * within {@code secondBuckets} ({@link #AS_THE_FIRST}: those the first probe would read):
+     * a SimHash second probe takes its candidates within it, a MinHash one those these buckets
+     * hold within its radius (a block equal, or within one bit in the first secondBuckets - 3
+     * tables). New collections read the buckets of the SimHash radius.
+     */
+    static Mode byLength(int maxLetters, int minHashRadius, int simHashRadius, double minJaccard, double minHashJaccard, double band,
+                         boolean partitioned, int wideRadius, int wideWords, int narrowFrom, int narrowRadius, int secondBuckets) {
         ShortTextFingerprint rule = new ShortTextFingerprint(maxLetters);
         String thresholds = minHashJaccard == minJaccard ? String.format(java.util.Locale.ROOT, "J >= %.2f", minJaccard)
                 : String.format(java.util.Locale.ROOT, "J >= %.2f (MinHash candidates %.2f)", minJaccard, minHashJaccard);
@@ -132,22 +149,44 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
         String minHash = narrowFrom < Integer.MAX_VALUE && narrowRadius < minHashRadius
                 ? String.format(java.util.Locale.ROOT, "k <= %d, by texts over %d letters k <= %d", minHashRadius, narrowFrom, narrowRadius)
                 : String.format(java.util.Locale.ROOT, "k <= %d", minHashRadius);
+        String second = secondBuckets == AS_THE_FIRST ? "the second probe as the first" : "the second probe in the buckets of " + secondBuckets;
         return new Mode(String.format(java.util.Locale.ROOT,
-                "simdex + sketch, %sb-bit MinHash fingerprint up to %d letters (%s), %s, %s, both probed within %sx",
-                partitioned ? "partitioned " : "", maxLetters, minHash, simHash, thresholds, band == (int) band ? String.valueOf((int) band) : String.valueOf(band)),
+                "simdex + sketch, %sb-bit MinHash fingerprint up to %d letters (%s), %s, %s, both probed within %sx, %s",
+                partitioned ? "partitioned " : "", maxLetters, minHash, simHash, thresholds,
+                band == (int) band ? String.valueOf((int) band) : String.valueOf(band), second),
                 "8 + 38", (s, p) -> {
                     boolean storedShort = rule.isShort(s.storedLetters[p]);
-                    boolean probesKind = rule.isShort(s.probeLetters[p]) == storedShort || rule.probesBoth(s.probeLetters[p], band);
+                    boolean secondProbe = rule.isShort(s.probeLetters[p]) != storedShort;
+                    if (secondProbe && !rule.probesBoth(s.probeLetters[p], band)) {
+                        return false;
+                    }
                     int distance = storedShort ? (partitioned ? s.partMinHash[p] : s.bitMinHash[p]) : s.simdex[p];
-                    boolean blockNear = partitioned ? s.partMinHashBlockNear[p] : s.bitMinHashBlockNear[p];
                     // The probing text's length picks its SimHash radius, as the router does.
                     int simHashReach = s.probeWords[p] <= wideWords ? Math.max(simHashRadius, wideRadius) : simHashRadius;
                     // Beyond 7 a MinHash candidate is one the probed buckets hold: a block within one bit.
                     int minHashReach = s.probeLetters[p] > narrowFrom ? narrowRadius : minHashRadius;
-                    boolean candidate = storedShort ? distance <= Math.min(7, minHashReach)
-                            || distance <= minHashReach && blockNear : distance <= simHashReach;
-                    return probesKind && candidate && s.estimate[1][p] >= (storedShort ? minHashJaccard : minJaccard);
+                    int buckets = secondProbe && secondBuckets != AS_THE_FIRST ? secondBuckets : Math.max(minHashReach, simHashReach);
+                    long xor = storedShort ? (partitioned ? s.partMinHashXor[p] : s.bitMinHashXor[p]) : 0;
+                    boolean candidate = storedShort ? distance <= Math.min(Math.min(7, buckets), minHashReach)
+                            || distance <= minHashReach && heldBy(xor, buckets)
+                            : distance <= Math.min(simHashReach, buckets);
+                    return candidate && s.estimate[1][p] >= (storedShort ? minHashJaccard : minJaccard);
                 });
+    }
+
+    /**
+     * Whether the buckets of a probe within {@code buckets} hold a fingerprint that differs from
+     * it by {@code xor}: a 16-bit block equal, or within one bit in a table whose neighbour
+     * buckets are read ({@link BlockTables#neighbourTables}).
+     */
+    static boolean heldBy(long xor, int buckets) {
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            int apart = Long.bitCount((xor >>> (BlockTables.BLOCK_BITS * t)) & 0xFFFF);
+            if (apart == 0 || apart == 1 && t < BlockTables.neighbourTables(buckets)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static Mode lsh(int shingle, int bands, int rows) {

@@ -40,11 +40,11 @@ final class PairScores {
     final int[][] features;
     /** Hamming distance of the two texts' {@link BitMinHash} fingerprints. */
     final int[] bitMinHash;
-    /** Whether some 16-bit block of the two texts' {@link BitMinHash} fingerprints differs in at most one bit (a probed bucket holds the other). */
-    final boolean[] bitMinHashBlockNear;
-    /** As {@link #bitMinHash} and {@link #bitMinHashBlockNear} for {@link BitMinHash#partitioned} fingerprints. */
+    /** The bits where the two texts' {@link BitMinHash} fingerprints differ (which buckets hold one for the other). */
+    final long[] bitMinHashXor;
+    /** As {@link #bitMinHash} and {@link #bitMinHashXor} for {@link BitMinHash#partitioned} fingerprints. */
     final int[] partMinHash;
-    final boolean[] partMinHashBlockNear;
+    final long[] partMinHashXor;
     /** Each text's fingerprints: simdex's SimHash, {@link BitMinHash#of}, {@link BitMinHash#partitioned} (in that order). */
     final long[][] textFingerprints;
     /** Letters and digits of each text. */
@@ -91,9 +91,9 @@ final class PairScores {
         shortJaccard = new double[n];
         features = new int[candidates.size()][n];
         bitMinHash = new int[n];
-        bitMinHashBlockNear = new boolean[n];
+        bitMinHashXor = new long[n];
         partMinHash = new int[n];
-        partMinHashBlockNear = new boolean[n];
+        partMinHashXor = new long[n];
         textFingerprints = new long[][] {simdexFp, bitFp, partFp};
         textLetters = IntStream.range(0, normal.length).map(i -> BitMinHash.letters(normal[i])).toArray();
         storedLetters = new int[n];
@@ -110,9 +110,9 @@ final class PairScores {
             }
             basic[p] = Long.bitCount(basicFp[a] ^ basicFp[b]);
             bitMinHash[p] = Long.bitCount(bitFp[a] ^ bitFp[b]);
-            bitMinHashBlockNear[p] = blockNear(bitFp[a] ^ bitFp[b]);
+            bitMinHashXor[p] = bitFp[a] ^ bitFp[b];
             partMinHash[p] = Long.bitCount(partFp[a] ^ partFp[b]);
-            partMinHashBlockNear[p] = blockNear(partFp[a] ^ partFp[b]);
+            partMinHashXor[p] = partFp[a] ^ partFp[b];
             storedLetters[p] = textLetters[a];
             probeLetters[p] = textLetters[b];
             probeWords[p] = textWords[b];
@@ -156,11 +156,6 @@ final class PairScores {
         };
     }
 
-
-    /** Whether some 16-bit block of {@code xor} has at most one bit set. */
-    private static boolean blockNear(long xor) {
-        return leastBlockDistance(xor) <= 1;
-    }
 
     /** The fewest differing bits of any of the four 16-bit blocks of {@code xor}. */
     static int leastBlockDistance(long xor) {

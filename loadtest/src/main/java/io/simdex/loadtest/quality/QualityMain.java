@@ -91,7 +91,7 @@ public final class QualityMain implements Callable<Integer> {
         List<Tuning.Scored> features = Tuning.rank(tuned, Tuning.featureGrid());
         List<List<Tuning.Scored>> tunings = List.of(Tuning.rank(tuned, Tuning.sketchGrid()), Tuning.rank(tuned, Tuning.lshGrid()),
                 Tuning.rank(tuned, Tuning.exactGrid()), Tuning.rank(tuned, Tuning.shortFingerprintGrid()),
-                Tuning.rank(tuned, Tuning.wideGrid()), Tuning.rank(tuned, Tuning.sketchAloneGrid()));
+                Tuning.rank(tuned, Tuning.wideGrid()), Tuning.rank(tuned, Tuning.secondProbeGrid()), Tuning.rank(tuned, Tuning.sketchAloneGrid()));
         System.err.printf("quality: tuned at %.1f s%n", (System.nanoTime() - start) / 1e9);
         // --sketch at narrower candidate radii too: fewer candidates, less Dedup CPU (dedup-cpu's on-k5, on-k6).
         List<Mode> modes = new ArrayList<>(List.of(Mode.basicSimHash(), Mode.simdexDefaultBefore(), Mode.simdexDefault(),
@@ -111,7 +111,11 @@ public final class QualityMain implements Callable<Integer> {
                 Mode.byLength(300, 12, 5, 0.4, 0.2, 2.5, false, WIDE_RADIUS, WIDE_WORDS),
                 Mode.byLength(300, 12, 5, 0.4, 0.2, 1, false, WIDE_RADIUS, WIDE_WORDS),
                 Mode.byLength(300, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, true, WIDE_RADIUS, WIDE_WORDS),
-                Mode.byLength(300, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_WORDS, 300, 7)));
+                Mode.byLength(300, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_WORDS, 300, 7),
+                // The second probe reading the buckets of the first (68), within 2 and within 1.5 (new collections before).
+                Mode.byLength(300, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_WORDS, Integer.MAX_VALUE, 12,
+                        Mode.AS_THE_FIRST),
+                Mode.byLength(300, 12, 5, 0.4, 0.2, 1.5, false, WIDE_RADIUS, WIDE_WORDS, Integer.MAX_VALUE, 12, Mode.AS_THE_FIRST)));
         tunings.subList(0, tunings.size() - 1).forEach(t -> modes.add(t.get(0).mode()));
         String command = "loadtest/quality/run-eval.sh --seed " + seed + " --long " + longDocs + " --short " + shortDocs;
         String report = Report.markdown(scores, modes, tunings, features, command, sources.describe());

@@ -141,6 +141,23 @@ final class Tuning {
         return out;
     }
 
+    /**
+     * New collections' mode with texts near the boundary probing with both fingerprints within
+     * other bands, their second probe reading the buckets of 3 to 6 or those of the first (68):
+     * a wider band and more buckets find more here, so what new collections use is bounded by
+     * the Dedup time of texts probed twice (dedup-cpu), not by this grid.
+     */
+    static List<Mode> secondProbeGrid() {
+        List<Mode> out = new ArrayList<>();
+        for (double band : new double[] {1.5, 2, 2.5}) {
+            for (int buckets : new int[] {3, 4, 5, 6, Mode.AS_THE_FIRST}) {
+                out.add(Mode.byLength(ShortTextFingerprint.DEFAULT_MAX_LETTERS, 12, 5, 0.4, 0.2, band, false, QualityMain.WIDE_RADIUS,
+                        QualityMain.WIDE_WORDS, Integer.MAX_VALUE, 12, buckets));
+            }
+        }
+        return out;
+    }
+
     /** The probability that two unrelated texts' sketches estimate at least {@code minJaccard}: a binomial tail. */
     static double chanceAgreement(double minJaccard) {
         double p = 1.0 / (1 << SKETCH_BITS);

@@ -74,15 +74,19 @@ record Target(String name, CollectionSettings settings, Window window, TextFinge
             int letters = print != null ? print.letters() : shortFingerprint.lengths().letters(normalised[i]);
             boolean isShort = shortFingerprint.lengths().isShort(letters);
             boolean both = shortFingerprint.lengths().probesBoth(letters);
-            // Only a text probed by its SimHash (not short, or near the boundary) needs that rule, which counts its words.
-            SketchRule simHashRule = isShort && !both ? null : simHashRule(normalised[i], sketchRule, wideRule, wideMaxWords);
-            rules[i] = isShort ? shortFingerprint.probeRule() : simHashRule;
+            // Only a text probed first by its SimHash needs that rule, which counts its words.
+            rules[i] = isShort ? shortFingerprint.probeRule() : simHashRule(normalised[i], sketchRule, wideRule, wideMaxWords);
             if (both) {
                 // The text's other fingerprint; SimHash cuts the same features from the normalised text as from the text.
                 secondItems[seconds] = i;
                 secondFps[seconds] = !isShort ? shortFingerprint.fingerprint(normalised[i])
                         : print != null ? print.simHash() : text.fingerprint(normalised[i]);
-                secondRules[seconds] = isShort ? simHashRule : shortFingerprint.probeRule();
+                // The second probe reads only the buckets of the collection's sketch distance: a
+                // SimHash probe takes its candidates within it (not the wide rule's), a MinHash
+                // probe those these buckets hold within its own distance. Half the buckets of the
+                // first probe's 68, for the copies across the boundary (loadtest/quality/README.md,
+                // "Texts near the boundary").
+                secondRules[seconds] = isShort ? sketchRule : shortFingerprint.probeRule().readingBucketsOf(sketchRule.candidateDistance());
                 seconds++;
             }
         }

@@ -78,15 +78,16 @@ final class FanoutQuery {
 
     /** The stored documents within {@code maxDistance} of each probe, at most {@code limit} ids (0: all) of each fingerprint. */
     List<Candidates> candidates(String c, long[] generations, long[] probes, int maxDistance, int limit) {
-        return candidates(c, generations, probes, maxDistance, limit, null);
+        return candidates(c, generations, probes, maxDistance, maxDistance, limit, null);
     }
 
     /**
-     * As above; the probes {@code verified} accepts (null: none) keep only their
+     * As above, reading the buckets of a probe within {@code buckets} ({@link #variants}; at most
+     * maxDistance); the probes {@code verified} accepts (null: none) keep only their
      * {@link VerificationBudget} nearest matched fingerprints, whose ids alone are resolved.
      */
-    List<Candidates> candidates(String c, long[] generations, long[] probes, int maxDistance, int limit, IntPredicate verified) {
-        return Fanout.join(candidatesAsync(c, generations, probes, maxDistance, limit, verified));
+    List<Candidates> candidates(String c, long[] generations, long[] probes, int maxDistance, int buckets, int limit, IntPredicate verified) {
+        return Fanout.join(candidatesAsync(c, generations, probes, maxDistance, buckets, limit, verified));
     }
 
     /**
@@ -95,32 +96,33 @@ final class FanoutQuery {
      * in the caller's gRPC Context (its deadline reaches the second round too).
      */
     CompletableFuture<List<Candidates>> candidatesAsync(String c, long[] generations, long[] probes, int maxDistance, int limit) {
-        return candidatesAsync(c, generations, probes, maxDistance, limit, null);
+        return candidatesAsync(c, generations, probes, maxDistance, maxDistance, limit, null);
     }
 
-    private CompletableFuture<List<Candidates>> candidatesAsync(String c, long[] generations, long[] probes, int maxDistance, int limit,
-            IntPredicate verified) {
+    private CompletableFuture<List<Candidates>> candidatesAsync(String c, long[] generations, long[] probes, int maxDistance, int buckets,
+            int limit, IntPredicate verified) {
         Context context = Context.current();
         if (nodeReads == null) {
-            return candidatesAsync(c, generations, probes, maxDistance, limit, verified, byGroup, context);
+            return candidatesAsync(c, generations, probes, maxDistance, buckets, limit, verified, byGroup, context);
         }
-        return candidatesAsync(c, generations, probes, maxDistance, limit, verified, byNode(nodeReads.plan()), context).exceptionallyCompose(t -> {
+        return candidatesAsync(c, generations, probes, maxDistance, buckets, limit, verified, byNode(nodeReads.plan()), context)
+                .exceptionallyCompose(t -> {
             if (!NodeReads.failsOver(Fanout.cause(t))) {
                 return CompletableFuture.failedFuture(t);
             }
             // A node failed (the failure detector has not seen it yet): the replica sets fail over.
-            return candidatesAsync(c, generations, probes, maxDistance, limit, verified, byGroup, context);
+            return candidatesAsync(c, generations, probes, maxDistance, buckets, limit, verified, byGroup, context);
         });
     }
 
-    private CompletableFuture<List<Candidates>> candidatesAsync(String c, long[] generations, long[] probes, int maxDistance, int limit,
-            IntPredicate verified, Readers readers, Context context) {
+    private CompletableFuture<List<Candidates>> candidatesAsync(String c, long[] generations, long[] probes, int maxDistance, int buckets,
+            int limit, IntPredicate verified, Readers readers, Context context) {
         Map<Long, Map<Long, Ids>> ids = new HashMap<>();
         // Where every probe is cut to the budget below, nodes resolve only the ids it can keep.
         int nearest = verified != null && IntStream.range(0, probes.length).allMatch(verified) ? VerificationBudget.FINGERPRINTS : 0;
         Context previous = context.attach();
         try {
-            return probe(c, generations, probes, maxDistance, limit, nearest, ids, readers).thenCompose(matches -> {
+            return probe(c, generations, probes, maxDistance, buckets, limit, nearest, ids, readers).thenCompose(matches -> {
                 if (verified != null) {
                     for (int q = 0; q < matches.length; q++) {
                         if (verified.test(q)) {
@@ -167,11 +169,12 @@ final class FanoutQuery {
      * Probes all four tables of the given generations for every probe; each probe's distinct
      * (fp, generation) matches. Beyond distance 3 each table is also probed at the 16 one-bit
      * neighbours of the probe's block, with a residue threshold one lower
-     * ({@link BlockTables#MAX_NEIGHBOUR_DISTANCE} says why that finds everything up to 7).
+     * ({@link BlockTables#MAX_NEIGHBOUR_DISTANCE} says why that finds everything up to 7), in as
+     * many tables as a probe within {@code buckets} needs.
      */
-    private CompletableFuture<Found[]> probe(String c, long[] gens, long[] probes, int maxDistance, int limit, int nearest,
+    private CompletableFuture<Found[]> probe(String c, long[] gens, long[] probes, int maxDistance, int buckets, int limit, int nearest,
             Map<Long, Map<Long, Ids>> ids, Readers readers) {
-        int partCount = parts(maxDistance);
+        int partCount = parts(buckets);
         Found[][] parts = new Found[partCount][probes.length];
         long[][] shifted = new long[partCount][];
         long[] flips = new long[partCount];
@@ -180,7 +183,7 @@ final class FanoutQuery {
         int[][][] groups = new int[partCount][][];
         int part = 0;
         for (int t = 0; t < BlockTables.TABLES; t++) {
-            for (int v = 0; v < variants(maxDistance, t); v++, part++) {
+            for (int v = 0; v < variants(buckets, t); v++, part++) {
                 int table = t;
                 long flip = flip(t, v);
                 long[] probed = flip == 0 ? probes : flipped(probes, flip);

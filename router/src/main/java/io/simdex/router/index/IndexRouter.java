@@ -28,6 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.IntBinaryOperator;
+import java.util.function.ToIntFunction;
 import java.util.stream.IntStream;
 
 import static io.simdex.router.shard.Fanout.pick;
@@ -174,12 +176,17 @@ public final class IndexRouter implements AutoCloseable {
 
         /** The distance candidates are needed from: the widest of the rules in use, at least k. */
         int reach(int k) {
+            return widest(k, this::reach, SketchRule::candidateDistance);
+        }
+
+        /** The widest of {@code ofItem}(i, k) over the items and {@code ofSecond} over the second probes' rules, at least k. */
+        private int widest(int k, IntBinaryOperator ofItem, ToIntFunction<SketchRule> ofSecond) {
             int r = k;
             for (int i = 0; i < texts.length; i++) {
-                r = Math.max(r, reach(i, k));
+                r = Math.max(r, ofItem.applyAsInt(i, k));
             }
             for (SketchRule rule : second.rules()) {
-                r = Math.max(r, rule.candidateDistance());
+                r = Math.max(r, ofSecond.applyAsInt(rule));
             }
             return r;
         }
@@ -188,6 +195,17 @@ public final class IndexRouter implements AutoCloseable {
         int reach(int i, int k) {
             int r = Math.max(k, texts[i] != null ? shortRule.candidateDistance() : 0);
             return Math.max(r, sketchRules[i] != null ? sketchRules[i].candidateDistance() : 0);
+        }
+
+        /** The distance whose buckets item i's probe reads, at least k: as {@link #reach(int, int)}, by each rule's bucket distance. */
+        int buckets(int i, int k) {
+            int r = Math.max(k, texts[i] != null ? shortRule.candidateDistance() : 0);
+            return Math.max(r, sketchRules[i] != null ? sketchRules[i].bucketDistance() : 0);
+        }
+
+        /** The distance whose buckets the probes read: the widest of the items', at least k. */
+        int buckets(int k) {
+            return widest(k, this::buckets, SketchRule::bucketDistance);
         }
 
         /** The checks of {@code items} alone (no second probes). */
@@ -429,15 +447,18 @@ public final class IndexRouter implements AutoCloseable {
         }
         boolean verify = checks != null && checks.any();
         if (verify) {
-            int[] reach = IntStream.range(0, probes.length).map(i -> checks.reach(i, maxDistance)).toArray();
+            // Probes are asked together when they need candidates from the same distance in the same buckets.
+            int[] reach = IntStream.range(0, probes.length)
+                    .map(i -> checks.reach(i, maxDistance) * REACH_KEYS + checks.buckets(i, maxDistance)).toArray();
             if (Arrays.stream(reach).distinct().count() > 1) {
                 return byReach(c, w, probes, maxDistance, limit, checks, reach);
             }
         }
         int k = verify ? checks.reach(maxDistance) : maxDistance;
+        int buckets = verify ? checks.buckets(maxDistance) : maxDistance;
         // Each matched fingerprint needs at most `limit` ids: the nearest `limit` of a probe are among them.
-        List<Candidates> found = local != null ? local.candidates(c, w.live(), probes, k, limit, verify ? checks : null)
-                : fanout.candidates(c, w.live(), probes, k, limit, verify ? checks::verifies : null);
+        List<Candidates> found = local != null ? local.candidates(c, w.live(), probes, k, buckets, limit, verify ? checks : null)
+                : fanout.candidates(c, w.live(), probes, k, buckets, limit, verify ? checks::verifies : null);
         return nearest(c, w, found, maxDistance, limit, verify ? checks : null);
     }
 
@@ -445,6 +466,10 @@ public final class IndexRouter implements AutoCloseable {
      * The query of items whose rules need candidates from different distances, one call per
      * distance: a wide radius (a short text's MinHash probe) does not widen the others'.
      */
+    /** Distances a probe's buckets can be read for, more than any it asks for ({@link BlockTables#MAX_CANDIDATE_DISTANCE}): a key of (reach, buckets). */
+    private static final int REACH_KEYS = 64;
+
+    /** As {@link #query}, by groups of the probes whose {@code reach} (distance and buckets, as one key) is equal. */
     private List<Nearest> byReach(String c, Window w, long[] probes, int maxDistance, int limit, TextChecks checks, int[] reach) {
         Nearest[] out = new Nearest[probes.length];
         for (int r : Arrays.stream(reach).distinct().toArray()) {

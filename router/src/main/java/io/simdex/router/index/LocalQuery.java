@@ -56,17 +56,18 @@ final class LocalQuery {
 
     /** As {@link FanoutQuery#candidates}: the stored documents within {@code maxDistance} of each probe, at most {@code limit} ids of each fingerprint. */
     List<Candidates> candidates(String c, long[] gens, long[] probes, int maxDistance, int limit) {
-        return candidates(c, gens, probes, maxDistance, limit, null);
+        return candidates(c, gens, probes, maxDistance, maxDistance, limit, null);
     }
 
     /**
-     * As {@link #candidates(String, long[], long[], int, int)}; with {@code checks}, a probe with
+     * As {@link #candidates(String, long[], long[], int, int)}, reading the buckets of a probe
+     * within {@code buckets} (at most maxDistance); with {@code checks}, a probe with
      * a sketch judges each matched fingerprint by the sketch kept for it before resolving its
      * ids: one it rejects costs no id lookup and is left out, the ids of one it keeps carry the
      * estimate as their similarity, and those of a fingerprint without one are left to
      * {@link TextVerification} (-1).
      */
-    List<Candidates> candidates(String c, long[] gens, long[] probes, int maxDistance, int limit, TextChecks checks) {
+    List<Candidates> candidates(String c, long[] gens, long[] probes, int maxDistance, int buckets, int limit, TextChecks checks) {
         ShardNode.Matches m = scratch.get();
         List<Candidates> out = new ArrayList<>(probes.length);
         // The probes of a batch of texts share many candidates (to distance 7 they number in
@@ -76,11 +77,11 @@ final class LocalQuery {
         for (int i = 0; i < probes.length; i++) {
             long probe = probes[i];
             m.clear();
-            if (maxDistance > BlockTables.MAX_DISTANCE || probes.length > 1) {
-                prefetch(c, gens, probe, maxDistance, stores, m);
+            if (buckets > BlockTables.MAX_DISTANCE || probes.length > 1) {
+                prefetch(c, gens, probe, buckets, stores, m);
             }
             for (int t = 0; t < BlockTables.TABLES; t++) {
-                for (int v = 0; v < FanoutQuery.variants(maxDistance, t); v++) {
+                for (int v = 0; v < FanoutQuery.variants(buckets, t); v++) {
                     long shifted = probe ^ FanoutQuery.flip(t, v);
                     int owner = placement.ownerOfBucket(t, BlockTables.block(shifted, t));
                     nodes[owner].probe(storesOf(owner, c, gens, stores), t, shifted, FanoutQuery.threshold(maxDistance, v), m);
@@ -107,11 +108,11 @@ final class LocalQuery {
      * --compare`, two rounds), but a call of one probe did not (unary Query at c=8: 0.89x and
      * 0.96x the calls a second), so it probes as before.
      */
-    private void prefetch(String c, long[] gens, long probe, int maxDistance, ShardNode.Stores[] stores, ShardNode.Matches m) {
+    private void prefetch(String c, long[] gens, long probe, int buckets, ShardNode.Stores[] stores, ShardNode.Matches m) {
         Neighbourhood n = neighbourhood.get();
         n.clear();
         for (int t = 0; t < BlockTables.TABLES; t++) {
-            for (int v = 0; v < FanoutQuery.variants(maxDistance, t); v++) {
+            for (int v = 0; v < FanoutQuery.variants(buckets, t); v++) {
                 long shifted = probe ^ FanoutQuery.flip(t, v);
                 n.add(placement.ownerOfBucket(t, BlockTables.block(shifted, t)), t, shifted);
             }

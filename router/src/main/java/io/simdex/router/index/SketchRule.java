@@ -10,7 +10,8 @@ import io.simdex.server.store.FingerprintSketch;
  * {@link io.simdex.fingerprint.BlockTables#MAX_CANDIDATE_DISTANCE}) are duplicates when their sketches'
  * estimated Jaccard similarity is at least {@code minJaccard}, at every distance: an identical
  * text estimates 1, and a candidate within max_distance whose text shares too few n-grams is a
- * SimHash collision, not a near-duplicate.
+ * SimHash collision, not a near-duplicate. A probe reads the buckets of a probe within
+ * {@code bucketDistance}: its candidate distance, unless {@link #readingBucketsOf} narrowed it.
  *
  * <h2>Stored form</h2>
  * A sketch is {@link #MARK} followed by one ASCII character per bin
@@ -22,11 +23,26 @@ import io.simdex.server.store.FingerprintSketch;
  * short-text collection are kept by id as themselves; a short text that began with NUL and
  * looked like a sketch would be read as one, which costs only its own verification.
  */
-public record SketchRule(int candidateDistance, double minJaccard, Sketcher sketcher) {
+public record SketchRule(int candidateDistance, double minJaccard, Sketcher sketcher, int bucketDistance) {
     /** First character of a stored sketch; no normalised text a client sends starts with it in practice. */
     static final char MARK = '\u0000';
     /** A bin's value v is stored as the character {@code DIGIT_ZERO + v} ({@link MinHashSketch#toString()}). */
     private static final char DIGIT_ZERO = '0';
+
+    /** A rule whose probes read the buckets of its candidate distance. */
+    public SketchRule(int candidateDistance, double minJaccard, Sketcher sketcher) {
+        this(candidateDistance, minJaccard, sketcher, candidateDistance);
+    }
+
+    /**
+     * This rule, its probes reading only the buckets of a probe within {@code distance}
+     * ({@link FanoutQuery#variants}): its candidates are those within its candidate distance
+     * that these buckets hold. A text's second probe reads fewer buckets than its first
+     * (Target's probe checks say why).
+     */
+    public SketchRule readingBucketsOf(int distance) {
+        return new SketchRule(candidateDistance, minJaccard, sketcher, Math.min(distance, candidateDistance));
+    }
 
     /** The sketch of a normalised text. */
     public MinHashSketch sketch(String normalised) {
