@@ -30,7 +30,9 @@ final class Report {
         postEdits(b, corpora, modes);
         byEdit(b, corpora, modes);
         tuning(b, tunings);
-        features(b, features);
+        // The second-probe grid is the one before the sketch-alone sweep (QualityMain): every candidate, since new collections take one for its cost.
+        grid(b, "Second probe (tuning half): every band and buckets read", "candidate", tunings.get(tunings.size() - 2));
+        grid(b, "Feature pipelines (tuning half): SimHash at distance <= 3", "pipeline", features);
         histograms(b, corpora);
         return b.toString();
     }
@@ -215,7 +217,7 @@ final class Report {
     private static void tuning(StringBuilder b, List<List<Tuning.Scored>> tunings) {
         b.append("## Tuning (tuning half): the five best candidates of each grid\n\n");
         b.append("Ranked: precision >= ").append(Tuning.MIN_PRECISION).append(" on every corpus first, then by mean F1, then worst F1.\n\n");
-        b.append("| candidate | worst F1 | mean F1 | F1 per corpus (en long, en short, zh long, zh short) | precision per corpus |\n");
+        b.append("| candidate | worst F1 | mean F1 | F1 per corpus (" + CORPORA + ") | precision per corpus |\n");
         b.append("|---|---:|---:|---|---|\n");
         for (List<Tuning.Scored> ranked : tunings.subList(0, tunings.size() - 1)) {
             for (Tuning.Scored s : ranked.subList(0, Math.min(5, ranked.size()))) {
@@ -227,10 +229,13 @@ final class Report {
         sweep(b, tunings.get(0), tunings.get(tunings.size() - 1));
     }
 
-    /** Every feature pipeline at distance <= 3 on the tuning half, best first. */
-    private static void features(StringBuilder b, List<Tuning.Scored> ranked) {
-        b.append("### Feature pipelines (tuning half): SimHash at distance <= 3\n\n");
-        b.append("| pipeline | worst F1 | mean F1 | F1 per corpus (en long, en short, zh long, zh short) | precision per corpus |\n");
+    /** The tuned corpora, in the order of a candidate's F1 and precision columns. */
+    private static final String CORPORA = "en long, en short, zh long, zh short, en boundary, zh boundary";
+
+    /** Every candidate of a grid on the tuning half, best first, under {@code title}. */
+    private static void grid(StringBuilder b, String title, String what, List<Tuning.Scored> ranked) {
+        b.append("### ").append(title).append("\n\n");
+        b.append("| ").append(what).append(" | worst F1 | mean F1 | F1 per corpus (" + CORPORA + ") | precision per corpus |\n");
         b.append("|---|---:|---:|---|---|\n");
         for (Tuning.Scored s : ranked) {
             b.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f | %s | %s |%n", s.mode().name(), s.worst(), s.mean(),
