@@ -187,6 +187,56 @@ class SecondProbeTest {
     }
 
     /**
+     * A second probe that reads the buckets of 5 finds a document 7 bits away when a table whose
+     * neighbour buckets it reads (the first two) holds it, not when only a later table's would:
+     * among the request's own documents as in the store, so a request decides as the requests
+     * it could be split into would.
+     */
+    @Test
+    void dedup_narrowSecondProbe_findsWhatItsBucketsHold_inTheRequestAsInTheStore() {
+        String original = words.text(40);
+        long a = rnd.nextLong();
+        // 1 bit in block 0 (read with its neighbours), 2 in each other block: held.
+        long held = flipInBlocks(a, 1, 2, 2, 2);
+        // 1 bit in block 2 (its neighbours not read), 2 in each other: held only by the 68 buckets of a probe within 7.
+        long notHeld = flipInBlocks(a, 2, 2, 1, 2);
+        int run = 0;
+        for (boolean sameRequest : new boolean[] {true, false}) {
+            for (long second : new long[] {held, notHeld}) {
+                try (IndexRouter index = ThreeShards.router(dir.resolve("run" + run++), false, nodes)) {
+                    String[] texts = {original, words.edit(original, 1)};
+                    long b = ~a;
+                    SecondProbes bSecond = new SecondProbes(new int[]{sameRequest ? 1 : 0}, new long[]{second},
+                            new SketchRule[]{MINHASH_NARROW});
+                    IndexRouter.Decision d;
+                    if (sameRequest) {
+                        d = index.dedup("c", Window.FOREVER, new String[]{"a", "b"}, new long[]{a, b}, K, 0,
+                                checks(texts, new boolean[]{true, false}, bSecond)).get(1);
+                    } else {
+                        assertTrue(index.dedup("c", Window.FOREVER, new String[]{"a"}, new long[]{a}, K, 0,
+                                checks(new String[]{texts[0]}, new boolean[]{true}, SecondProbes.NONE)).get(0).inserted());
+                        d = index.dedup("c", Window.FOREVER, new String[]{"b"}, new long[]{b}, K, 0,
+                                checks(new String[]{texts[1]}, new boolean[]{false}, bSecond)).get(0);
+                    }
+                    String where = (sameRequest ? "in the request" : "in the store") + ", second probe " + (second == held ? "held" : "not held");
+                    assertEquals(7, Hamming.distance(a, second), where);
+                    assertEquals(second != held, d.inserted(), where);
+                }
+            }
+        }
+    }
+
+    /** {@code fp} with the given number of its low bits flipped in each 16-bit block. */
+    private static long flipInBlocks(long fp, int... bits) {
+        for (int t = 0; t < bits.length; t++) {
+            for (int j = 0; j < bits[t]; j++) {
+                fp ^= 1L << (t * BlockTables.BLOCK_BITS + j);
+            }
+        }
+        return fp;
+    }
+
+    /**
      * Pairs of near-duplicate texts whose first fingerprints are unrelated, each probing the
      * other's by its second, sent at the same moment from two threads: exactly one of each pair
      * is kept, because a Dedup locks the buckets of its second probes too.

@@ -25,15 +25,16 @@ final class BatchTables {
     }
 
     /**
-     * Indexes of added documents within {@code maxDistance} of {@code fp}, in insertion order;
-     * beyond 3 the one-bit neighbour buckets are searched too, in the tables the index reads them
-     * in (complete up to 7; beyond 7, those the buckets hold, as the index answers).
+     * Indexes of added documents within {@code maxDistance} of {@code fp}, in insertion order,
+     * among those the buckets of a probe within {@code bucketDistance} hold: beyond 3 the one-bit
+     * neighbour buckets are searched too, in the tables the index reads them in (complete up to
+     * the smaller of the two, at most 7; beyond, those the buckets hold, as the index answers).
      */
-    Set<Integer> within(long fp, int maxDistance, long[] fps) {
+    Set<Integer> within(long fp, int maxDistance, int bucketDistance, long[] fps) {
         Set<Integer> out = new LinkedHashSet<>();
         for (int t = 0; t < BlockTables.TABLES; t++) {
             int block = BlockTables.block(fp, t);
-            for (int v = 0; v < FanoutQuery.variants(maxDistance, t); v++) {
+            for (int v = 0; v < FanoutQuery.variants(bucketDistance, t); v++) {
                 List<Integer> bucket = buckets.get(BlockTables.bucketKey(t, v == 0 ? block : block ^ (1 << (v - 1))));
                 if (bucket != null) {
                     for (int j : bucket) {

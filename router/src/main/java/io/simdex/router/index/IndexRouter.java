@@ -780,12 +780,12 @@ public final class IndexRouter implements AutoCloseable {
             List<Hit> dups = new ArrayList<>(found.get(i).hits());
             long total = found.get(i).total();
             total += keptDuplicates(st, i, fps[i], st == null ? null : st.sketchRule(i), false, ids, fps, stored, storedKept, kept, reach,
-                    maxDistance, dups);
+                    st == null ? reach : st.buckets(i, maxDistance), maxDistance, dups);
             SecondProbes second = st == null ? SecondProbes.NONE : st.second();
             for (int s = 0; s < second.items().length; s++) {
                 if (second.items()[s] == i) {
                     total += keptDuplicates(st, i, second.fps()[s], second.rules()[s], true, ids, fps, stored, storedKept, kept, reach,
-                            maxDistance, dups);
+                            Math.max(maxDistance, second.rules()[s].bucketDistance()), maxDistance, dups);
                 }
             }
             if (dups.isEmpty()) {
@@ -802,13 +802,15 @@ public final class IndexRouter implements AutoCloseable {
 
     /**
      * Adds to {@code dups} the documents kept earlier in this request that item i's probe
-     * {@code probe} finds, judged by {@code rule} (null: no sketch), only those whose id is not
-     * there yet if {@code newIdsOnly} (a second probe); returns how many.
+     * {@code probe} finds in the buckets of a probe within {@code buckets} (as the index would),
+     * judged by {@code rule} (null: no sketch), only those whose id is not there yet if
+     * {@code newIdsOnly} (a second probe); returns how many.
      */
     private static int keptDuplicates(TextChecks st, int i, long probe, SketchRule rule, boolean newIdsOnly, String[] ids, long[] fps,
-                                      String[] stored, String[] storedKept, BatchTables kept, int reach, int maxDistance, List<Hit> dups) {
+                                      String[] stored, String[] storedKept, BatchTables kept, int reach, int buckets, int maxDistance,
+                                      List<Hit> dups) {
         int added = 0;
-        for (int j : kept.within(probe, reach, fps)) {
+        for (int j : kept.within(probe, reach, buckets, fps)) {
             int d = Hamming.distance(probe, fps[j]);
             // Against an earlier document of this request as against the store: by what the store keeps of it.
             boolean verifies = st != null && st.verifies(i);
