@@ -462,14 +462,14 @@ public final class IndexRouter implements AutoCloseable {
         return nearest(c, w, found, maxDistance, limit, verify ? checks : null);
     }
 
-    /**
-     * The query of items whose rules need candidates from different distances, one call per
-     * distance: a wide radius (a short text's MinHash probe) does not widen the others'.
-     */
-    /** Distances a probe's buckets can be read for, more than any it asks for ({@link BlockTables#MAX_CANDIDATE_DISTANCE}): a key of (reach, buckets). */
+    /** More than any distance a probe asks for ({@link BlockTables#MAX_CANDIDATE_DISTANCE}): byReach's key is reach * REACH_KEYS + buckets. */
     private static final int REACH_KEYS = 64;
 
-    /** As {@link #query}, by groups of the probes whose {@code reach} (distance and buckets, as one key) is equal. */
+    /**
+     * The query of items whose rules need candidates from different distances, or read
+     * different buckets, one call per key of both ({@code reach}): a wide radius (a short text's
+     * MinHash probe) does not widen the others', nor a narrow second probe narrow them.
+     */
     private List<Nearest> byReach(String c, Window w, long[] probes, int maxDistance, int limit, TextChecks checks, int[] reach) {
         Nearest[] out = new Nearest[probes.length];
         for (int r : Arrays.stream(reach).distinct().toArray()) {
