@@ -149,7 +149,8 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
         String minHash = narrowFrom < Integer.MAX_VALUE && narrowRadius < minHashRadius
                 ? String.format(java.util.Locale.ROOT, "k <= %d, by texts over %d letters k <= %d", minHashRadius, narrowFrom, narrowRadius)
                 : String.format(java.util.Locale.ROOT, "k <= %d", minHashRadius);
-        String second = secondBuckets == AS_THE_FIRST ? "the second probe as the first" : "the second probe in the buckets of " + secondBuckets;
+        String second = band <= 1 ? "no second probe"
+                : secondBuckets == AS_THE_FIRST ? "the second probe as the first" : "the second probe in the buckets of " + secondBuckets;
         return new Mode(String.format(java.util.Locale.ROOT,
                 "simdex + sketch, %sb-bit MinHash fingerprint up to %d letters (%s), %s, %s, both probed within %sx, %s",
                 partitioned ? "partitioned " : "", maxLetters, minHash, simHash, thresholds,
