@@ -182,7 +182,7 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
      */
     static boolean heldBy(long xor, int buckets) {
         for (int t = 0; t < BlockTables.TABLES; t++) {
-            int apart = Long.bitCount((xor >>> (BlockTables.BLOCK_BITS * t)) & 0xFFFF);
+            int apart = Integer.bitCount(BlockTables.block(xor, t));
             if (apart == 0 || apart == 1 && t < BlockTables.neighbourTables(buckets)) {
                 return true;
             }

@@ -28,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
-import java.util.function.IntBinaryOperator;
 import java.util.function.ToIntFunction;
 import java.util.stream.IntStream;
 
@@ -176,36 +175,40 @@ public final class IndexRouter implements AutoCloseable {
 
         /** The distance candidates are needed from: the widest of the rules in use, at least k. */
         int reach(int k) {
-            return widest(k, this::reach, SketchRule::candidateDistance);
-        }
-
-        /** The widest of {@code ofItem}(i, k) over the items and {@code ofSecond} over the second probes' rules, at least k. */
-        private int widest(int k, IntBinaryOperator ofItem, ToIntFunction<SketchRule> ofSecond) {
-            int r = k;
-            for (int i = 0; i < texts.length; i++) {
-                r = Math.max(r, ofItem.applyAsInt(i, k));
-            }
-            for (SketchRule rule : second.rules()) {
-                r = Math.max(r, ofSecond.applyAsInt(rule));
-            }
-            return r;
+            return widest(k, SketchRule::candidateDistance);
         }
 
         /** The distance item i's candidates are needed from, at least k. */
         int reach(int i, int k) {
-            int r = Math.max(k, texts[i] != null ? shortRule.candidateDistance() : 0);
-            return Math.max(r, sketchRules[i] != null ? sketchRules[i].candidateDistance() : 0);
+            return ofItem(i, k, SketchRule::candidateDistance);
         }
 
-        /** The distance whose buckets item i's probe reads, at least k: as {@link #reach(int, int)}, by each rule's bucket distance. */
-        int buckets(int i, int k) {
-            int r = Math.max(k, texts[i] != null ? shortRule.candidateDistance() : 0);
-            return Math.max(r, sketchRules[i] != null ? sketchRules[i].bucketDistance() : 0);
-        }
-
-        /** The distance whose buckets the probes read: the widest of the items', at least k. */
+        /** The distance whose buckets the probes read: as {@link #reach(int)}, by each rule's bucket distance. */
         int buckets(int k) {
-            return widest(k, this::buckets, SketchRule::bucketDistance);
+            return widest(k, SketchRule::bucketDistance);
+        }
+
+        /** The distance whose buckets item i's probe reads, at least k. */
+        int buckets(int i, int k) {
+            return ofItem(i, k, SketchRule::bucketDistance);
+        }
+
+        /** The widest {@code distance} of the items' rules and the second probes' rules, at least k. */
+        private int widest(int k, ToIntFunction<SketchRule> distance) {
+            int r = k;
+            for (int i = 0; i < texts.length; i++) {
+                r = Math.max(r, ofItem(i, k, distance));
+            }
+            for (SketchRule rule : second.rules()) {
+                r = Math.max(r, distance.applyAsInt(rule));
+            }
+            return r;
+        }
+
+        /** Item i's {@code distance} of its sketch rule, at least k and the short-text rule's where it has a short text. */
+        private int ofItem(int i, int k, ToIntFunction<SketchRule> distance) {
+            int r = Math.max(k, texts[i] != null ? shortRule.candidateDistance() : 0);
+            return Math.max(r, sketchRules[i] != null ? distance.applyAsInt(sketchRules[i]) : 0);
         }
 
         /** The checks of {@code items} alone (no second probes). */
