@@ -33,10 +33,31 @@ public record StoreSizing(long expectedFingerprints, long expectedDocuments, int
      * residues a bucket gets, and its base pages for 1 / R of the buckets it owns.
      */
     public static StoreSizing forReplicas(long documents, int replication, int nodes, int averageIdBytes) {
+        return new StoreSizing(documents, documentsOfShare(documents, replication, nodes), bucketsOfShare(replication, nodes),
+                averageIdBytes);
+    }
+
+    /**
+     * The bucket keys one of {@code shards} shards is sized for: as {@link #documentsOfShare},
+     * its share of the partitions' keys plus {@link #DEVIATIONS} standard deviations (bucket
+     * keys are placed in partitions by hash too). The base pages' map is laid out for these
+     * buckets' pages, so room above what a shard owns is file no page fills: sized 10% over the
+     * share, a node of three keeping two copies was laid out for 192,239 bucket keys, where it
+     * owns about 174,848 (now 175,812); a node that comes to own more after a rebalance gets
+     * another generation of the map ({@link BucketPages}). The embedded server's shards are
+     * sized for the keys they own, which its fixed placement knows.
+     */
+    static int bucketsOfShare(int replication, int shards) {
         int buckets = BlockTables.TABLES * BlockTables.KEYS_PER_TABLE;
-        // 10% slack: placement by hash is not perfectly even.
-        int owned = (int) Math.min(buckets, (long) Math.ceil(buckets * 1.1 * replication / nodes));
-        return new StoreSizing(documents, documentsOfShare(documents, replication, nodes), owned, averageIdBytes);
+        double p = partitionsOfShare(replication, shards);
+        double mean = buckets * p;
+        return (int) Math.min(buckets, (long) Math.ceil(mean + DEVIATIONS * Math.sqrt(mean * (1 - p))));
+    }
+
+    /** The fraction of the partitions the fullest of {@code shards} shards keeping {@code replication} copies holds. */
+    private static double partitionsOfShare(int replication, int shards) {
+        long partitions = Math.min(Partitions.COUNT, (long) replication * ((Partitions.COUNT + shards - 1) / shards));
+        return (double) partitions / Partitions.COUNT;
     }
 
     /**
@@ -49,8 +70,7 @@ public record StoreSizing(long expectedFingerprints, long expectedDocuments, int
      * so (and with no entry checksums in the sketch file), 62.7 (loadtest dedup-cpu).
      */
     static long documentsOfShare(long total, int replication, int shards) {
-        long partitions = Math.min(Partitions.COUNT, (long) replication * ((Partitions.COUNT + shards - 1) / shards));
-        double p = (double) partitions / Partitions.COUNT;
+        double p = partitionsOfShare(replication, shards);
         double mean = total * p;
         return (long) Math.ceil((mean + DEVIATIONS * Math.sqrt(mean * (1 - p))) / GrowingMap.PREPARE_AT);
     }
@@ -63,7 +83,7 @@ public record StoreSizing(long expectedFingerprints, long expectedDocuments, int
      * hold: 10M documents in a store sized for 1M have chains of seven pages and answered
      * batched Query at 0.51-0.63x the rate of a store sized for them (README, "Buckets as
      * pages"), on 1.41x the disk. Never lowered: the configured size is the floor.
-     * {@code ownedBuckets} is at least what the shard owns (10% over for a cluster node), so
+     * {@code ownedBuckets} is at least what the shard owns (its share plus four deviations), so
      * the mean a bucket holds is if anything underestimated.
      */
     public StoreSizing atLeast(long tableEntries, long documents) {

@@ -111,7 +111,9 @@ class StoreSizingTest {
                 assertTrue(idCounts[n] < prepareAt, node + ": " + idCounts[n] + " ids, next generation made at " + prepareAt);
                 assertTrue(idCounts[n] > prepareAt * 0.97, node + ": " + idCounts[n] + " ids, sized for " + sizing.expectedDocuments());
                 assertTrue(bucketCounts[n] <= sizing.ownedBuckets(), node + ": " + bucketCounts[n] + " bucket keys, sized for " + sizing.ownedBuckets());
-                assertTrue(bucketCounts[n] > sizing.ownedBuckets() / 1.11, node + ": " + bucketCounts[n] + " bucket keys, sized for " + sizing.ownedBuckets());
+                // Within 3% above (four deviations each way, and a share rounded up): every key
+                // sized for and not owned is a base page of file unused.
+                assertTrue(bucketCounts[n] > sizing.ownedBuckets() / 1.03, node + ": " + bucketCounts[n] + " bucket keys, sized for " + sizing.ownedBuckets());
             }
             assertEquals(StoreSizing.forShare(total, 4, 16).geometry().pageCapacity(), sizing.geometry().pageCapacity(), "R=" + r + " N=" + nodes);
         }
