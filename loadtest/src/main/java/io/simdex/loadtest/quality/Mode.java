@@ -196,6 +196,21 @@ record Mode(String name, String bytesPerDoc, Rule rule) {
                 (s, p) -> MinHashLsh.candidates(s.lsh[shingle][s.corpus.pairs.get(p).a()], s.lsh[shingle][s.corpus.pairs.get(p).b()], bands, rows));
     }
 
+    /**
+     * New collections' verification without their index: every pair a candidate, kept when the
+     * letters 3-gram sketch estimates at least {@code minHashJaccard} for a stored short text (a
+     * MinHash probe's candidate) and {@code minJaccard} for a longer one. Beside
+     * {@link #byLength}'s rows it tells what the probes lose (candidates never found) from what
+     * the sketch's thresholds do.
+     */
+    static Mode verificationAlone(int maxLetters, double minJaccard, double minHashJaccard) {
+        ShortTextFingerprint rule = new ShortTextFingerprint(maxLetters);
+        return new Mode(String.format(java.util.Locale.ROOT,
+                "sketch verification alone, every pair a candidate: J >= %.2f (stored texts up to %d letters %.2f) (reference, no index)",
+                minJaccard, maxLetters, minHashJaccard), "8 + 38",
+                (s, p) -> s.estimate[1][p] >= (rule.isShort(s.storedLetters[p]) ? minHashJaccard : minJaccard));
+    }
+
     /** Exact letters 3-gram Jaccard >= t: the ceiling for any sketch of those n-grams; stores the text. */
     static Mode exactJaccard(double t) {
         return new Mode(String.format(java.util.Locale.ROOT, "exact Jaccard >= %.2f (reference, no index)", t), "the text",

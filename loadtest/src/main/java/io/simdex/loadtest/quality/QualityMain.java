@@ -115,7 +115,9 @@ public final class QualityMain implements Callable<Integer> {
                 // The second probe reading the buckets of the first (68), within 2 and within 1.5 (new collections before).
                 Mode.byLength(300, 12, 5, 0.4, 0.2, ShortTextFingerprint.PROBE_BAND, false, WIDE_RADIUS, WIDE_WORDS, Integer.MAX_VALUE, 12,
                         Mode.AS_THE_FIRST),
-                Mode.byLength(300, 12, 5, 0.4, 0.2, 1.5, false, WIDE_RADIUS, WIDE_WORDS, Integer.MAX_VALUE, 12, Mode.AS_THE_FIRST)));
+                Mode.byLength(300, 12, 5, 0.4, 0.2, 1.5, false, WIDE_RADIUS, WIDE_WORDS, Integer.MAX_VALUE, 12, Mode.AS_THE_FIRST),
+                // New collections' sketch thresholds with every pair a candidate: what their probes miss.
+                Mode.verificationAlone(ShortTextFingerprint.DEFAULT_MAX_LETTERS, 0.4, 0.2)));
         tunings.subList(0, tunings.size() - 1).forEach(t -> modes.add(t.get(0).mode()));
         String command = "loadtest/quality/run-eval.sh --seed " + seed + " --long " + longDocs + " --short " + shortDocs;
         String report = Report.markdown(scores, modes, tunings, features, command, sources.describe());
