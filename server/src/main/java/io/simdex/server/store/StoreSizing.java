@@ -43,7 +43,7 @@ public record StoreSizing(long expectedFingerprints, long expectedDocuments, int
      * keys are placed in partitions by hash too). The base pages' map is laid out for these
      * buckets' pages, so room above what a shard owns is file no page fills: sized 10% over the
      * share, a node of three keeping two copies was laid out for 192,239 bucket keys, where it
-     * owns about 174,848 (now 175,812); a node that comes to own more after a rebalance gets
+     * owns about 174,848 (now 175,814); a node that comes to own more after a rebalance gets
      * another generation of the map ({@link BucketPages}). The embedded server's shards are
      * sized for the keys they own, which its fixed placement knows.
      */
