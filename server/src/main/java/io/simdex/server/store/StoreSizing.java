@@ -41,10 +41,10 @@ public record StoreSizing(long expectedFingerprints, long expectedDocuments, int
      * The bucket keys one of {@code shards} shards is sized for: as {@link #documentsOfShare},
      * its share of the partitions' keys plus {@link #DEVIATIONS} standard deviations (bucket
      * keys are placed in partitions by hash too). The base pages' map is laid out for these
-     * buckets' pages, so room above what a shard owns is file no page fills: sized 10% over the
-     * share, a node of three keeping two copies was laid out for 192,239 bucket keys, where it
-     * owns about 174,848 (now 175,814); a node that comes to own more after a rebalance gets
-     * another generation of the map ({@link BucketPages}). The embedded server's shards are
+     * buckets' pages, so room above what a shard owns is file no page fills: a node of three
+     * keeping two copies owns about 174,848 bucket keys and is sized for 175,814. A node that
+     * comes to own more after a rebalance gets another generation of the map
+     * ({@link BucketPages}). The embedded server's shards are
      * sized for the keys they own, which its fixed placement knows.
      */
     static int bucketsOfShare(int replication, int shards) {
