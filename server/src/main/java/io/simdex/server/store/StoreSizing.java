@@ -49,9 +49,13 @@ public record StoreSizing(long expectedFingerprints, long expectedDocuments, int
      */
     static int bucketsOfShare(int replication, int shards) {
         int buckets = BlockTables.TABLES * BlockTables.KEYS_PER_TABLE;
-        double p = partitionsOfShare(replication, shards);
-        double mean = buckets * p;
-        return (int) Math.min(buckets, (long) Math.ceil(mean + DEVIATIONS * Math.sqrt(mean * (1 - p))));
+        return (int) Math.min(buckets, (long) Math.ceil(aboveShare(buckets, partitionsOfShare(replication, shards))));
+    }
+
+    /** A share {@code p} of {@code total} keys placed by hash, plus {@link #DEVIATIONS} standard deviations of that binomial count. */
+    private static double aboveShare(long total, double p) {
+        double mean = total * p;
+        return mean + DEVIATIONS * Math.sqrt(mean * (1 - p));
     }
 
     /** The fraction of the partitions the fullest of {@code shards} shards keeping {@code replication} copies holds. */
@@ -70,9 +74,7 @@ public record StoreSizing(long expectedFingerprints, long expectedDocuments, int
      * so (and with no entry checksums in the sketch file), 62.7 (loadtest dedup-cpu).
      */
     static long documentsOfShare(long total, int replication, int shards) {
-        double p = partitionsOfShare(replication, shards);
-        double mean = total * p;
-        return (long) Math.ceil((mean + DEVIATIONS * Math.sqrt(mean * (1 - p))) / GrowingMap.PREPARE_AT);
+        return (long) Math.ceil(aboveShare(total, partitionsOfShare(replication, shards)) / GrowingMap.PREPARE_AT);
     }
 
     /**
