@@ -64,6 +64,8 @@ final class PackedTable implements Closeable {
     private final long removedSize;
     private final long residues;
     private final long startsAddress;
+    /** Residues whose removal bit is set: counted when opened, then by {@link #remove}. */
+    private final java.util.concurrent.atomic.AtomicLong removedCount = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
 
     private PackedTable(Path file, long address, long size, long removedAddress, long removedSize) {
@@ -74,6 +76,11 @@ final class PackedTable implements Closeable {
         this.removedSize = removedSize;
         this.residues = MEMORY.readLong(address + 16);
         this.startsAddress = address + MEMORY.readLong(address + 24);
+        long removed = 0;
+        for (long at = 0; at < removedSize; at += Long.BYTES) {
+            removed += Long.bitCount(MEMORY.readLong(removedAddress + at));
+        }
+        removedCount.set(removed);
     }
 
     /** The buckets of a table to write, by ascending bucket key. */
@@ -305,9 +312,15 @@ final class PackedTable implements Closeable {
                 return false;
             }
             if (MEMORY.compareAndSwapLong(word, old, old | bit)) {
+                removedCount.incrementAndGet();
                 return true;
             }
         }
+    }
+
+    /** Residues in the file not removed. */
+    long live() {
+        return residues - removedCount.get();
     }
 
     /** Residues in the file, removed or not. */

@@ -168,6 +168,11 @@ final class TableDelta implements Closeable {
         }
     }
 
+    /** The name its log files start with. */
+    String name() {
+        return name;
+    }
+
     /** Fingerprints held, over all buckets. */
     long size() {
         return size.get();
