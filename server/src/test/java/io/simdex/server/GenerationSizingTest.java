@@ -4,6 +4,8 @@ import io.simdex.fingerprint.BlockTables;
 import io.simdex.server.store.BucketTable;
 import io.simdex.server.store.StoreSizing;
 import io.simdex.server.store.TableGeometry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +19,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A new time generation is laid out for what the generations before it hold, not only for the configured size. */
 class GenerationSizingTest {
+    /** The layout of pages is what this tests: stores with pages, not packed tables. */
+    @BeforeAll
+    static void pages() {
+        System.setProperty("simdex.packed.tables", "false");
+    }
+
+    @AfterAll
+    static void packedAgain() {
+        System.clearProperty("simdex.packed.tables");
+    }
+
     /** Every bucket owned; laid out for 100,000 fingerprints: 8 residues a page. */
     private static final StoreSizing SIZING = new StoreSizing(100_000, 16_000, BlockTables.TABLES * BlockTables.KEYS_PER_TABLE, 12);
     private static final int STORED = 600_000;

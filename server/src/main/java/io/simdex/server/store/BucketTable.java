@@ -61,6 +61,8 @@ public final class BucketTable implements Closeable {
 
     private final TableGeometry geometry;
     private final BucketPages pages;
+    /** The store's tables packed ({@link PackedBuckets}) instead of in pages, or null: every call goes to it. */
+    private final PackedBuckets packed;
     private final LockStripes<StampedLock> stripes = new LockStripes<>(STRIPES, StampedLock::new);
     private final AtomicLong entries = new AtomicLong();
     /**
@@ -70,10 +72,31 @@ public final class BucketTable implements Closeable {
     private boolean closed;
 
     BucketTable(Path dir, TableGeometry geometry, boolean clean) {
-        this.geometry = geometry;
-        pages = new BucketPages(dir, geometry, clean);
-        entries.set(pages.entriesAtOpen());
+        this(dir, geometry, clean, false);
     }
+
+    /** With {@code packed}, the tables are a {@link PackedBuckets} in {@code dir/packed} instead of pages. */
+    BucketTable(Path dir, TableGeometry geometry, boolean clean, boolean packed) {
+        this.geometry = geometry;
+        this.packed = packed ? new PackedBuckets(dir.resolve("packed")) : null;
+        pages = packed ? null : new BucketPages(dir, geometry, clean);
+        entries.set(packed ? 0 : pages.entriesAtOpen());
+    }
+
+    /** Whether {@code dir} holds packed tables. */
+    static boolean isPacked(Path dir) {
+        return java.nio.file.Files.exists(dir.resolve("packed").resolve(PackedBuckets.MANIFEST));
+    }
+
+    /** Compacts packed tables whose delta holds more than a quarter of the run, on the compaction thread. */
+    private void compactIfDue() {
+        if (packed.deltaSize() > Math.max(MIN_DELTA, packed.entries() / 4)) {
+            PackedCompactions.submit(packed);
+        }
+    }
+
+    /** Fingerprints a packed table's delta holds at least before it is compacted. */
+    static final long MIN_DELTA = 65_536;
 
     /**
      * Appends to {@code out} every stored fingerprint of bucket (table, block(fp)) within
@@ -81,6 +104,10 @@ public final class BucketTable implements Closeable {
      * within their base pages.
      */
     public void probe(int table, long fp, int maxDistance, MatchBuffer out) {
+        if (packed != null) {
+            packed.probe(table, fp, maxDistance, out);
+            return;
+        }
         int block = BlockTables.block(fp, table);
         if (!pages.hasHead(table, block)) {
             // An empty bucket answers without its stripe lock: its page 0 is published (the bit
@@ -124,7 +151,7 @@ public final class BucketTable implements Closeable {
      * Returns a sum for the caller to keep, so that the JIT keeps the reads.
      */
     public int prefetch(int[] tables, long[] fps, int count) {
-        if (count == 0) {
+        if (count == 0 || packed != null) {
             return 0;
         }
         StampedLock guard = stripe(tables[0], BlockTables.block(fps[0], tables[0]));
@@ -229,6 +256,11 @@ public final class BucketTable implements Closeable {
      * one copy.
      */
     public boolean add(int table, long fp, boolean checkPresence) {
+        if (packed != null) {
+            boolean added = packed.add(table, fp);
+            compactIfDue();
+            return added;
+        }
         int block = BlockTables.block(fp, table);
         StampedLock lock = stripe(table, block);
         long stamp = lock.writeLock();
@@ -257,6 +289,11 @@ public final class BucketTable implements Closeable {
         if (from >= to) {
             return;
         }
+        if (packed != null) {
+            packed.addAll(table, fps, from, to);
+            compactIfDue();
+            return;
+        }
         int block = blockOfRun(table, fps, from, to);
         StampedLock lock = stripe(table, block);
         long stamp = lock.writeLock();
@@ -282,6 +319,15 @@ public final class BucketTable implements Closeable {
     public int addAbsent(int table, long[] fps, int from, int to) {
         if (from >= to) {
             return 0;
+        }
+        if (packed != null) {
+            blockOfRun(table, fps, from, to);
+            int added = 0;
+            for (int i = from; i < to; i++) {
+                added += packed.add(table, fps[i]) ? 1 : 0;
+            }
+            compactIfDue();
+            return added;
         }
         int block = blockOfRun(table, fps, from, to);
         StampedLock lock = stripe(table, block);
@@ -486,6 +532,9 @@ public final class BucketTable implements Closeable {
 
     /** Removes {@code fp} from its bucket of {@code table}; false if it was not there. */
     public boolean remove(int table, long fp) {
+        if (packed != null) {
+            return packed.remove(table, fp);
+        }
         int block = BlockTables.block(fp, table);
         long residue = BlockTables.residue(fp, table);
         StampedLock lock = stripe(table, block);
@@ -534,6 +583,9 @@ public final class BucketTable implements Closeable {
      * concurrent remove cannot make the copy miss one: for streaming a bucket to another node.
      */
     public long[] fingerprints(int table, int block) {
+        if (packed != null) {
+            return packed.fingerprints(table, block);
+        }
         StampedLock lock = stripe(table, block);
         long stamp = lock.readLock();
         try {
@@ -550,6 +602,13 @@ public final class BucketTable implements Closeable {
 
     /** Empties bucket (table, block), deleting its pages; returns how many entries it held. */
     public int clear(int table, int block) {
+        if (packed != null) {
+            int removed = 0;
+            for (long fp : packed.fingerprints(table, block)) {
+                removed += packed.remove(table, fp) ? 1 : 0;
+            }
+            return removed;
+        }
         StampedLock lock = stripe(table, block);
         long stamp = lock.writeLock();
         try {
@@ -570,17 +629,17 @@ public final class BucketTable implements Closeable {
 
     /** Residues stored across all buckets. */
     public long entries() {
-        return entries.get();
+        return packed != null ? packed.entries() : entries.get();
     }
 
     /** Off-heap bytes the base and overflow maps occupy. */
     public long offHeapBytes() {
-        return pages.offHeapBytes();
+        return packed != null ? packed.bytes() : pages.offHeapBytes();
     }
 
     /** Pages stored, base and overflow: more than buckets in use means chains have grown. */
     public long pages() {
-        return pages.count();
+        return packed != null ? 0 : pages.count();
     }
 
     public TableGeometry geometry() {
@@ -597,7 +656,11 @@ public final class BucketTable implements Closeable {
         }
         try {
             CLOSED.setVolatile(this, true);
-            pages.close();
+            if (packed != null) {
+                packed.close();
+            } else {
+                pages.close();
+            }
         } finally {
             for (int i = 0; i < STRIPES; i++) {
                 stripes.of(i).unlockWrite(stamps[i]);

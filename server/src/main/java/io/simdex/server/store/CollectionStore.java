@@ -55,7 +55,9 @@ public final class CollectionStore implements Closeable {
         // What opened is closed if a later part fails (a full disk, say): the next open maps the files again.
         Deque<Closeable> opened = new ArrayDeque<>();
         try {
-            BucketTable buckets = new BucketTable(dir, geometry, clean);
+            // New stores pack their tables (-Dsimdex.packed.tables=false keeps pages); a store keeps what it was made with.
+            boolean packed = BucketTable.isPacked(dir) || fresh && Boolean.parseBoolean(System.getProperty("simdex.packed.tables", "true"));
+            BucketTable buckets = new BucketTable(dir, geometry, clean, packed);
             opened.push(buckets);
             GrowingMap.Sizes documents = geometry.sizes(Math.max(1024, sizing.expectedDocuments()));
             IdSizes idSizes = new IdSizes(sizing.averageIdBytes());

@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * The fingerprints a shard's tables gained since their {@link PackedTable} was written: by
  * bucket in the heap, for probes, and in an append-only log of mapped files ({@code NAME-K.log}),
  * from which they are rebuilt when the store opens. Its bytes follow what it holds (16 bytes a
- * logged change, and the heap's arrays), where pages cost a page for every bucket touched, which
+ * logged change, in files that double from 64 KB to 4 MB, and the heap's arrays), where pages cost a page for every bucket touched, which
  * a delta of a fraction of the packed table's size touches nearly all of.
  *
  * <h2>Log</h2>
@@ -40,9 +40,16 @@ import java.util.stream.Stream;
  */
 final class TableDelta implements Closeable {
     static final int RECORD_BYTES = 16;
-    /** Bytes of each log file: mapped whole, so a store's first changes map 4 MB. */
-    static final long FILE_BYTES = 4L << 20;
-    private static final int RECORDS_PER_FILE = (int) (FILE_BYTES / RECORD_BYTES);
+    /**
+     * Bytes of the first log file; each next one is twice the one before, up to
+     * {@link #MAX_FILE_BYTES}. Files are mapped whole, so a store's first change maps 64 KB.
+     */
+    static final long FIRST_FILE_BYTES = 64L << 10;
+    static final long MAX_FILE_BYTES = 4L << 20;
+    /** Files of a size below the largest: 64 KB .. 2 MB. */
+    private static final int GROWING_FILES = Long.numberOfTrailingZeros(MAX_FILE_BYTES / FIRST_FILE_BYTES);
+    /** Records in the growing files, all together. */
+    private static final long GROWING_RECORDS = (MAX_FILE_BYTES - FIRST_FILE_BYTES) / RECORD_BYTES;
     private static final byte ADD = 1;
     private static final byte REMOVE = 2;
     private static final int CHUNK_BITS = 10;
@@ -71,7 +78,8 @@ final class TableDelta implements Closeable {
             long replayed = 0;
             for (int k = 0; k < count; k++) {
                 long address = map(k);
-                for (int r = 0; r < RECORDS_PER_FILE; r++) {
+                long records = fileBytes(k) / RECORD_BYTES;
+                for (int r = 0; r < records; r++) {
                     long at = address + (long) r * RECORD_BYTES;
                     long fp = MEMORY.readLong(at);
                     byte table = MEMORY.readByte(at + 8);
@@ -79,7 +87,7 @@ final class TableDelta implements Closeable {
                     if (MEMORY.readInt(at + 12) != check(fp, table, op) || table < 0 || table >= BlockTables.TABLES) {
                         continue;
                     }
-                    replayed = (long) k * RECORDS_PER_FILE + r + 1;
+                    replayed = firstRecord(k) + r + 1;
                     if (op == ADD) {
                         put(table, fp);
                     } else {
@@ -181,7 +189,11 @@ final class TableDelta implements Closeable {
     /** Bytes of the log files. */
     long bytes() {
         synchronized (files) {
-            return files.size() * FILE_BYTES;
+            long bytes = 0;
+            for (int k = 0; k < files.size(); k++) {
+                bytes += fileBytes(k);
+            }
+            return bytes;
         }
     }
 
@@ -193,9 +205,9 @@ final class TableDelta implements Closeable {
                 return;
             }
             closed = true;
-            for (long address : addresses) {
+            for (int k = 0; k < addresses.length; k++) {
                 try {
-                    OS.unmap(address, FILE_BYTES);
+                    OS.unmap(addresses[k], fileBytes(k));
                 } catch (IOException ignored) {
                     // the mapping goes with the process
                 }
@@ -213,14 +225,33 @@ final class TableDelta implements Closeable {
 
     private void log(int table, long fp, byte op) {
         long index = next.getAndIncrement();
-        int k = (int) (index / RECORDS_PER_FILE);
+        int k = fileOf(index);
         long[] mapped = addresses;
         long address = k < mapped.length ? mapped[k] : mapSlowPath(k);
-        long at = address + (index % RECORDS_PER_FILE) * RECORD_BYTES;
+        long at = address + (index - firstRecord(k)) * RECORD_BYTES;
         MEMORY.writeLong(at, fp);
         MEMORY.writeByte(at + 8, (byte) table);
         MEMORY.writeByte(at + 9, op);
         MEMORY.writeOrderedInt(at + 12, check(fp, (byte) table, op));
+    }
+
+    /** Bytes of log file {@code k}. */
+    static long fileBytes(int k) {
+        return k < GROWING_FILES ? FIRST_FILE_BYTES << k : MAX_FILE_BYTES;
+    }
+
+    /** The index of log file {@code k}'s first record. */
+    private static long firstRecord(int k) {
+        return k <= GROWING_FILES ? ((FIRST_FILE_BYTES << k) - FIRST_FILE_BYTES) / RECORD_BYTES
+                : GROWING_RECORDS + (long) (k - GROWING_FILES) * (MAX_FILE_BYTES / RECORD_BYTES);
+    }
+
+    /** The log file that holds record {@code index}. */
+    private static int fileOf(long index) {
+        if (index >= GROWING_RECORDS) {
+            return GROWING_FILES + (int) ((index - GROWING_RECORDS) / (MAX_FILE_BYTES / RECORD_BYTES));
+        }
+        return 63 - Long.numberOfLeadingZeros(index * RECORD_BYTES / FIRST_FILE_BYTES + 1);
     }
 
     private long mapSlowPath(int k) {
@@ -231,7 +262,7 @@ final class TableDelta implements Closeable {
         }
     }
 
-    /** The address of log file {@code k}, made (zeroed, {@link #FILE_BYTES}) and mapped if it is not yet; files before it first. */
+    /** The address of log file {@code k}, made (zeroed, {@link #fileBytes}) and mapped if it is not yet; files before it first. */
     private long map(int k) throws IOException {
         synchronized (files) {
             if (closed) {
@@ -242,14 +273,15 @@ final class TableDelta implements Closeable {
                 Path file = dir.resolve(name + "-" + n + ".log");
                 long address;
                 try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                    long bytes = fileBytes(n);
                     if (ch.size() == 0) {
                         // Sized with zeros, which never pass a record's check. Empty: made by a
                         // process killed before it sized the file.
-                        ch.write(java.nio.ByteBuffer.allocate(1), FILE_BYTES - 1);
-                    } else if (ch.size() != FILE_BYTES) {
-                        throw new IllegalStateException(file + ": " + ch.size() + " bytes, a log file has " + FILE_BYTES);
+                        ch.write(java.nio.ByteBuffer.allocate(1), bytes - 1);
+                    } else if (ch.size() != bytes) {
+                        throw new IllegalStateException(file + ": " + ch.size() + " bytes, log file " + n + " has " + bytes);
                     }
-                    address = OS.map(ch, FileChannel.MapMode.READ_WRITE, 0, FILE_BYTES);
+                    address = OS.map(ch, FileChannel.MapMode.READ_WRITE, 0, bytes);
                 }
                 long[] grown = Arrays.copyOf(addresses, n + 1);
                 grown[n] = address;
