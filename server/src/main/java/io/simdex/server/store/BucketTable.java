@@ -88,15 +88,12 @@ public final class BucketTable implements Closeable {
         return java.nio.file.Files.exists(dir.resolve("packed").resolve(PackedBuckets.MANIFEST));
     }
 
-    /** Compacts packed tables whose delta holds more than a quarter of the run, on the compaction thread. */
+    /** Compacts packed tables whose delta is due ({@link PackedBuckets#compactionDue}), on the compaction thread. */
     private void compactIfDue() {
-        if (packed.deltaSize() > Math.max(MIN_DELTA, packed.entries() / 4)) {
+        if (packed.compactionDue()) {
             PackedCompactions.submit(packed);
         }
     }
-
-    /** Fingerprints a packed table's delta holds at least before it is compacted. */
-    static final long MIN_DELTA = 65_536;
 
     /**
      * Appends to {@code out} every stored fingerprint of bucket (table, block(fp)) within

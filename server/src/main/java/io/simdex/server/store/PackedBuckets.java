@@ -216,6 +216,14 @@ final class PackedBuckets implements Closeable {
         }
     }
 
+    /** Fingerprints a delta holds at least before it is compacted. */
+    static final long MIN_DELTA = 65_536;
+
+    /** Whether the delta holds more than {@link #MIN_DELTA} and than a quarter of what the tables hold. */
+    boolean compactionDue() {
+        return deltaSize() > Math.max(MIN_DELTA, entries() / 4);
+    }
+
     /** Packs the run and the delta into a new run (see the class comment); one compaction at a time. */
     void compact() {
         synchronized (compaction) {

@@ -32,7 +32,10 @@ final class PackedCompactions {
         }
         THREAD.execute(() -> {
             try {
-                tables.compact();
+                // Again while due: writes made during one compaction (a bulk load's burst) can make the next due.
+                do {
+                    tables.compact();
+                } while (tables.compactionDue());
             } catch (IllegalStateException closed) {
                 // closed meanwhile: what the compaction wrote goes when the store next opens
             } catch (RuntimeException e) {
