@@ -25,7 +25,8 @@ import java.util.function.ToLongFunction;
  *   simdex_documents          documents (ids) stored
  *   simdex_fingerprints       distinct fingerprints stored
  *   simdex_generations        time generations on disk (1 without retention; the next one may be ready early)
- *   simdex_pages              bucket pages, base and overflow
+ *   simdex_pages              bucket pages, base and overflow, of tables kept in pages (0 for packed tables)
+ *   simdex_tables_unpacked    residues packed tables gained since they were last packed (their delta)
  *   simdex_store_bytes{part}  memory-mapped bytes: tables, docs, content, texts
  *   simdex_disk_full          1 while writes that add data are refused: the data disk had no room for a file
  *   simdex_write_log_failed   shards whose write-ahead log failed (a force failed): their writes fail until a restart
@@ -48,6 +49,7 @@ public final class StoreMetrics {
     private final MultiGauge fingerprints;
     private final MultiGauge generations;
     private final MultiGauge pages;
+    private final MultiGauge unpacked;
     private final MultiGauge bytes;
 
     private StoreMetrics(List<ShardNode> nodes, MeterRegistry registry) {
@@ -57,7 +59,11 @@ public final class StoreMetrics {
                 .register(registry);
         generations = MultiGauge.builder("simdex.generations").description("Time generations on disk, by collection")
                 .register(registry);
-        pages = MultiGauge.builder("simdex.pages").description("Bucket pages (base and overflow), by collection").register(registry);
+        pages = MultiGauge.builder("simdex.pages").description("Bucket pages (base and overflow) of tables kept in pages, by collection")
+                .register(registry);
+        unpacked = MultiGauge.builder("simdex.tables.unpacked")
+                .description("Residues packed tables gained since they were last packed (their delta, which a compaction packs), by collection")
+                .register(registry);
         bytes = MultiGauge.builder("simdex.store").baseUnit("bytes")
                 .description("Memory-mapped bytes of the store's files, by collection and part").register(registry);
         Gauge.builder("simdex.disk.full", () -> DiskSpace.isShort() ? 1 : 0)
@@ -99,6 +105,7 @@ public final class StoreMetrics {
         fingerprints.register(rows(sum, CollectionSizes::fingerprints), true);
         generations.register(rows(sum, CollectionSizes::generations), true);
         pages.register(rows(sum, CollectionSizes::pages), true);
+        unpacked.register(rows(sum, CollectionSizes::unpacked), true);
         List<MultiGauge.Row<?>> byPart = new ArrayList<>();
         sum.forEach((collection, s) -> {
             for (int i = 0; i < PARTS.length; i++) {

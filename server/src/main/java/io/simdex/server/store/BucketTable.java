@@ -148,7 +148,10 @@ public final class BucketTable implements Closeable {
      * Returns a sum for the caller to keep, so that the JIT keeps the reads.
      */
     public int prefetch(int[] tables, long[] fps, int count) {
-        if (count == 0 || packed != null) {
+        if (packed != null) {
+            return packed.prefetch(tables, fps, count);
+        }
+        if (count == 0) {
             return 0;
         }
         StampedLock guard = stripe(tables[0], BlockTables.block(fps[0], tables[0]));
@@ -232,7 +235,7 @@ public final class BucketTable implements Closeable {
      * in turn (a bucket at 10M stored is about 15 lines). Returns their sum, for the caller to
      * keep so that the JIT keeps the loads.
      */
-    private static int touch(long from, long to) {
+    static int touch(long from, long to) {
         int sum = 0;
         for (long line = from; line < to; line += CACHE_LINE) {
             sum += MEMORY.readByte(line);
@@ -634,9 +637,14 @@ public final class BucketTable implements Closeable {
         return packed != null ? packed.bytes() : pages.offHeapBytes();
     }
 
-    /** Pages stored, base and overflow: more than buckets in use means chains have grown. */
+    /** Pages stored, base and overflow: more than buckets in use means chains have grown. 0 for packed tables. */
     public long pages() {
         return packed != null ? 0 : pages.count();
+    }
+
+    /** Residues packed tables gained since they were last packed, which a compaction packs; 0 for tables in pages. */
+    public long unpacked() {
+        return packed != null ? packed.unpacked() : 0;
     }
 
     public TableGeometry geometry() {

@@ -2,6 +2,8 @@ package io.simdex.server.store;
 
 import io.simdex.core.io.DurableFiles;
 import io.simdex.fingerprint.BlockTables;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -42,6 +44,7 @@ import java.util.stream.Stream;
  * delta they unmap.
  */
 final class PackedBuckets implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(PackedBuckets.class);
     private static final int STRIPES = 4096;
     static final String MANIFEST = "packed.manifest";
 
@@ -107,6 +110,41 @@ final class PackedBuckets implements Closeable {
             delta.probe(table, block, residue, maxDistance, out);
         } finally {
             lock.unlockRead(stamp);
+        }
+    }
+
+    /**
+     * Brings in what {@link #probe} of each bucket (tables[i], block(fps[i])), i below
+     * {@code count}, reads, as {@link BucketTable#prefetch} does for pages: first each bucket's
+     * directory entry in the run and its slot in the deltas, then its residues and fingerprints.
+     * Within a pass the loads depend on nothing before them, so their misses overlap; a probe
+     * meets them one after another (directory entry, then residues). One stripe's read lock,
+     * held meanwhile, keeps a compaction from unmapping the run; the buckets' own stripes are
+     * not taken, so what is read here may be changing, and is only read. Returns a sum for the
+     * caller to keep, so that the JIT keeps the reads.
+     */
+    int prefetch(int[] tables, long[] fps, int count) {
+        if (count == 0) {
+            return 0;
+        }
+        StampedLock guard = stripe(tables[0], BlockTables.block(fps[0], tables[0]));
+        long stamp = guard.readLock();
+        try {
+            if (closed) {
+                return 0;
+            }
+            long sum = 0;
+            for (int i = 0; i < count; i++) {
+                int key = BlockTables.bucketKey(tables[i], BlockTables.block(fps[i], tables[i]));
+                sum += (run == null ? 0 : run.touchStart(key)) + delta.touchSlot(key) + (frozen == null ? 0 : frozen.touchSlot(key));
+            }
+            for (int i = 0; i < count; i++) {
+                int key = BlockTables.bucketKey(tables[i], BlockTables.block(fps[i], tables[i]));
+                sum += (run == null ? 0 : run.touchResidues(key)) + delta.touchBucket(key) + (frozen == null ? 0 : frozen.touchBucket(key));
+            }
+            return (int) (sum ^ (sum >>> 32));
+        } finally {
+            guard.unlockRead(stamp);
         }
     }
 
@@ -216,12 +254,34 @@ final class PackedBuckets implements Closeable {
         }
     }
 
+    /** Fingerprints not in the run: the delta's, and while a compaction packs them, the frozen delta's. */
+    long unpacked() {
+        long stamp = stripes.of(0).readLock();
+        try {
+            return delta.size() + (frozen == null ? 0 : frozen.size());
+        } finally {
+            stripes.of(0).unlockRead(stamp);
+        }
+    }
+
     /** Fingerprints a delta holds at least before it is compacted. */
     static final long MIN_DELTA = 65_536;
+    /**
+     * Fingerprints a delta holds at most before it is compacted, whatever the tables hold: the
+     * delta lives in the heap, at up to 16 bytes a fingerprint (its arrays double), so a shard's
+     * is at most 64 MB (twice that while a compaction packs the frozen one).
+     */
+    static final long MAX_DELTA = 4L << 20;
 
-    /** Whether the delta holds more than {@link #MIN_DELTA} and than a quarter of what the tables hold. */
+    /**
+     * Whether the delta holds more than a quarter of what the tables hold, at least
+     * {@link #MIN_DELTA} and at most {@link #MAX_DELTA}. A compaction rewrites the run, so a
+     * delta of a quarter writes each residue about five times while a store grows; about eight
+     * times in a shard that grows to 50M residues (a 50M-document embedded store's), which the
+     * cap compacts more often.
+     */
     boolean compactionDue() {
-        return deltaSize() > Math.max(MIN_DELTA, entries() / 4);
+        return deltaSize() > Math.max(MIN_DELTA, Math.min(entries() / 4, MAX_DELTA));
     }
 
     /** Packs the run and the delta into a new run (see the class comment); one compaction at a time. */
@@ -250,6 +310,8 @@ final class PackedBuckets implements Closeable {
 
     /** Steps 2 to 4 of a compaction, the delta frozen. */
     private void pack() {
+        long t0 = System.nanoTime();
+        long fromDelta = frozen.size();
         Path file = dir.resolve("run-" + sequence + ".packed");
         try {
             PackedTable.write(file, out -> {
@@ -313,6 +375,8 @@ final class PackedBuckets implements Closeable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        LOG.info("{}: packed {} residues, {} of them from the delta, in {} ms", dir, run.live(), fromDelta,
+                (System.nanoTime() - t0) / 1_000_000);
     }
 
     /** What a compaction packs of bucket (table, block): the run's fingerprints not removed and the frozen delta's. */

@@ -275,6 +275,26 @@ final class PackedTable implements Closeable {
         }
     }
 
+    /**
+     * The first of {@link PackedBuckets#prefetch}'s two reads of bucket key {@code bucket}: its
+     * directory entry, which depends only on the bitmap and rank (48 KB, which stay cached).
+     * Returns what it read, for the caller to keep.
+     */
+    int touchStart(int bucket) {
+        int index = presentIndex(bucket);
+        return index < 0 ? 0 : MEMORY.readInt(startsAddress + (long) index * Integer.BYTES);
+    }
+
+    /** The second: the bucket's residues, whose range the first brought in. */
+    int touchResidues(int bucket) {
+        int index = presentIndex(bucket);
+        if (index < 0) {
+            return 0;
+        }
+        long residuesAt = address + RESIDUES_OFFSET;
+        return BucketTable.touch(residuesAt + start(index) * RESIDUE_BYTES, residuesAt + start(index + 1) * RESIDUE_BYTES);
+    }
+
     /** Calls {@code action} with every fingerprint of bucket (table, block) not removed. */
     void forEach(int table, int block, LongConsumer action) {
         int index = presentIndex(BlockTables.bucketKey(table, block));

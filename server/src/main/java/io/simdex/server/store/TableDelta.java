@@ -167,6 +167,36 @@ final class TableDelta implements Closeable {
         }
     }
 
+    /**
+     * The first of {@link PackedBuckets#prefetch}'s two reads of bucket key {@code key}: its
+     * array's reference and its count. Made without the bucket's lock, so only read.
+     */
+    int touchSlot(int key) {
+        Chunk chunk = chunk(key);
+        if (chunk == null) {
+            return 0;
+        }
+        int slot = key & ((1 << CHUNK_BITS) - 1);
+        return chunk.counts[slot] + (chunk.fps[slot] == null ? 0 : 1);
+    }
+
+    /**
+     * The second: the bucket's fingerprints, a line in eight. A writer may have replaced the
+     * array meanwhile, so the count is capped at the array read.
+     */
+    long touchBucket(int key) {
+        long[] held = bucket(key);
+        if (held == null) {
+            return 0;
+        }
+        int n = Math.min(count(key), held.length);
+        long sum = 0;
+        for (int i = 0; i < n; i += 8) {
+            sum += held[i];
+        }
+        return n > 0 ? sum + held[n - 1] : sum;
+    }
+
     /** Calls {@code action} with every fingerprint of bucket (table, block). The caller holds its stripe lock. */
     void forEach(int table, int block, LongConsumer action) {
         int key = BlockTables.bucketKey(table, block);

@@ -4,6 +4,13 @@
  * fingerprint maps ({@link io.simdex.server.store.DocMaps}), content hashes, short texts, and
  * crawl jobs' URL seen-sets ({@link io.simdex.server.store.UrlSeenSet}).
  *
+ * <p>A new store keeps its tables packed ({@link io.simdex.server.store.PackedBuckets}): an
+ * immutable file of every bucket's sorted residues ({@link io.simdex.server.store.PackedTable})
+ * and a delta of what they gained since ({@link io.simdex.server.store.TableDelta}), which a
+ * background thread ({@link io.simdex.server.store.PackedCompactions}) packs into a new file once
+ * it holds a quarter of them. {@link io.simdex.server.store.BucketTable} hands every call to
+ * them; a store made before them, or with {@code -Dsimdex.packed.tables=false}, keeps pages:
+ *
  * <p>A bucket is a chain of fixed-size pages ({@link io.simdex.server.store.PageLayout}, the one
  * place for page offsets): its first pages in a base map, the rest in an overflow map;
  * {@link io.simdex.server.store.BucketPages} is the one place that tells the two apart, and
@@ -21,7 +28,12 @@
  *       before the last slot is dropped. A process killed at any instruction leaves every
  *       bucket readable (at worst one residue twice, which probes collapse).</li>
  *   <li>A bucket's writers hold its stripe's write lock and its probes the read lock; no other
- *       thread writes its pages.</li>
+ *       thread writes its pages. A packed store's compaction takes every stripe's write lock to
+ *       freeze its delta and to switch files, so no probe reads a file it unmaps.</li>
+ *   <li>A packed store's delta log is written record by record, each with a check written last,
+ *       and its manifest with fsync ({@link io.simdex.core.io.DurableFiles}): a kill leaves the
+ *       files the manifest names whole, and a compaction it cut short is finished when the store
+ *       opens.</li>
  *   <li>A table's geometry ({@link io.simdex.server.store.TableGeometry}) is fixed when it is
  *       created and stored beside its files.</li>
  *   <li>A store not closed cleanly is recovered when opened ({@link io.simdex.server.store.MapFiles}).</li>

@@ -583,30 +583,8 @@ class BucketTableTest {
             }
             stored.add(pool[i]);
         }
-        AtomicBoolean closed = new AtomicBoolean();
-        AtomicLong prefetches = new AtomicLong();
-        AtomicReference<Throwable> unexpected = new AtomicReference<>();
-        Thread prefetcher = new Thread(() -> {
-            SplittableRandom r = new SplittableRandom(29);
-            int[] tables = new int[68];
-            long[] fps = new long[68];
-            try {
-                while (!closed.get()) {
-                    long probe = pool[r.nextInt(pool.length)];
-                    for (int i = 0; i < 68; i++) {
-                        tables[i] = i / 17;
-                        fps[i] = i % 17 == 0 ? probe : probe ^ 1L << (16 * (i / 17) + i % 17 - 1);
-                    }
-                    table.prefetch(tables, fps, 68);
-                    prefetches.incrementAndGet();
-                }
-                assertEquals(0, table.prefetch(tables, fps, 68), "a closed table reads nothing");
-            } catch (Throwable e) {
-                unexpected.set(e);
-            }
-        });
-        prefetcher.start();
-        for (int op = 0; op < 40_000 || prefetches.get() < 1000; op++) {
+        PrefetchRace prefetcher = new PrefetchRace(pool, 29, table::prefetch);
+        for (int op = 0; op < 40_000 || prefetcher.prefetches() < 1000; op++) {
             long fp = pool[random.nextInt(pool.length)];
             for (int t = 0; t < BlockTables.TABLES; t++) {
                 if (stored.contains(fp)) {
@@ -626,10 +604,7 @@ class BucketTableTest {
             assertArrayEquals(reference.within(query, 3), union(table, query, 3), () -> "query " + Long.toHexString(query));
         }
         table.close();
-        closed.set(true);
-        prefetcher.join(10_000);
-        assertFalse(prefetcher.isAlive());
-        assertEquals(null, unexpected.get());
+        prefetcher.tableClosed();
     }
 
     /**

@@ -162,6 +162,31 @@ class PackedBucketsTest {
         }
     }
 
+    /**
+     * Prefetches take one stripe's lock, not their buckets': racing writes, compactions (which
+     * unmap the run they replace) and then a close, they must read only mapped memory (anything
+     * else kills this JVM), and change no probe's answer.
+     */
+    @Test
+    void prefetch_racingWritesCompactionsAndClose_readsOnlyMappedMemory_andChangesNoAnswer() throws Exception {
+        SplittableRandom rnd = new SplittableRandom(53);
+        List<long[]> stored = new ArrayList<>();
+        PackedBuckets b = new PackedBuckets(dir);
+        List<long[]> probes = churn(b, rnd, 20_000, stored);
+        PrefetchRace prefetcher = new PrefetchRace(stored.stream().mapToLong(s -> s[1]).toArray(), 59, b::prefetch);
+        for (int round = 0; round < 4 || prefetcher.prefetches() < 1000; round++) {
+            probes.addAll(churn(b, rnd, 5_000, stored));
+            b.compact();
+        }
+        probes.addAll(churn(b, rnd, 5_000, stored));
+        for (long[] p : probes) {
+            b.prefetch(new int[] {(int) p[0]}, new long[] {p[1]}, 1);
+        }
+        assertMatchesModel(b, probes);
+        b.close();
+        prefetcher.tableClosed();
+    }
+
     @Test
     void aCompactionAKillCutShort_isFinishedWhenOpened() throws IOException {
         List<long[]> probes = new ArrayList<>();
