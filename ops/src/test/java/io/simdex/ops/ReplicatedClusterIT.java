@@ -55,7 +55,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The cluster issue's acceptance test, in real processes on loopback with real Atomix: three
  * founding nodes with R=2 (W=1) and a router, started once for the class; {@link #LOADED}
- * fingerprints (100,000; {@code -Dsimdex.it.documents=1000000} for the figures CAPACITY.md cites); a
+ * fingerprints (50,000; {@code -Dsimdex.it.documents=1000000} for the figures CAPACITY.md cites); a
  * node SIGKILLed while a writer and a reader run; its restart and catch-up (checked by then
  * killing its partner, so the restarted node alone serves the partitions they share); that
  * partner's restart, which missed nothing and serves without a pull; a node
@@ -77,10 +77,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class ReplicatedClusterIT {
     /**
      * Fingerprints loaded first. The phases check the same things at any size; the moves' times
-     * grow with it (six records a document replica), so the suite loads 100,000 and the
-     * capacity figures are measured with a million.
+     * grow with it (six records a document replica), so the suite loads 50,000 (about 12 a
+     * partition) and the capacity figures are measured with a million.
      */
-    private static final int LOADED = Integer.getInteger("simdex.it.documents", 100_000);
+    private static final int LOADED = Integer.getInteger("simdex.it.documents", 50_000);
     private static final int PROBES = 1_200;
     /** Reader calls and acknowledged writes that show the traffic runs through a state (about a second's worth). */
     private static final int CALLS = 20;
