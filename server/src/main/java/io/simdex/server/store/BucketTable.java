@@ -88,11 +88,15 @@ public final class BucketTable implements Closeable {
         return java.nio.file.Files.exists(dir.resolve("packed").resolve(PackedBuckets.MANIFEST));
     }
 
-    /** Compacts packed tables whose delta is due ({@link PackedBuckets#compactionDue}), on the compaction thread. */
+    /**
+     * After an add to packed tables: compacts them, on the compaction thread, when their delta
+     * is due ({@link PackedBuckets#compactionDue}), or once they are idle.
+     */
     private void compactIfDue() {
         if (packed.compactionDue()) {
             PackedCompactions.submit(packed);
         }
+        PackedCompactions.afterWrite(packed);
     }
 
     /**

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.StampedLock;
 import java.util.stream.Stream;
@@ -59,6 +60,10 @@ final class PackedBuckets implements Closeable {
     private TableDelta frozen;
     private long sequence;
     private boolean closed;
+    /** When a write was last noted ({@link PackedCompactions#afterWrite}), by System.nanoTime. */
+    volatile long lastWriteNanos;
+    /** Whether a check for an idle compaction is scheduled ({@link PackedCompactions#afterWrite}). */
+    final AtomicBoolean idleCheckScheduled = new AtomicBoolean();
 
     PackedBuckets(Path dir) {
         this.dir = dir;
@@ -282,6 +287,16 @@ final class PackedBuckets implements Closeable {
      */
     boolean compactionDue() {
         return deltaSize() > Math.max(MIN_DELTA, Math.min(entries() / 4, MAX_DELTA));
+    }
+
+    /**
+     * Whether tables that have had no write for a while should be compacted though not due: their
+     * delta holds at least a 64th of what they hold (any delta of small tables). Below that a
+     * compaction would rewrite the run for little; such deltas wait for the next due one.
+     */
+    boolean idleCompactionDue() {
+        long delta = deltaSize();
+        return delta > 0 && delta >= entries() / 64;
     }
 
     /** Packs the run and the delta into a new run (see the class comment); one compaction at a time. */

@@ -8,7 +8,7 @@
  * immutable file of every bucket's sorted residues ({@link io.simdex.server.store.PackedTable})
  * and a delta of what they gained since ({@link io.simdex.server.store.TableDelta}), which a
  * background thread ({@link io.simdex.server.store.PackedCompactions}) packs into a new file once
- * it holds a quarter of them. {@link io.simdex.server.store.BucketTable} hands every call to
+ * it holds a quarter of them, or once the tables are idle. {@link io.simdex.server.store.BucketTable} hands every call to
  * them; a store made before them, or with {@code -Dsimdex.packed.tables=false}, keeps pages:
  *
  * <p>A bucket is a chain of fixed-size pages ({@link io.simdex.server.store.PageLayout}, the one

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -185,6 +186,43 @@ class PackedBucketsTest {
         assertMatchesModel(b, probes);
         b.close();
         prefetcher.tableClosed();
+    }
+
+    /**
+     * Tables that stop being written pack their delta once idle, though it is far from due; a
+     * delta below a 64th of the tables waits for the next due one.
+     */
+    @Test
+    void idleTables_packTheirDelta_unlessItIsASmallPartOfThem() throws Exception {
+        SplittableRandom rnd = new SplittableRandom(61);
+        List<long[]> stored = new ArrayList<>();
+        try (PackedBuckets b = new PackedBuckets(dir)) {
+            List<long[]> probes = churn(b, rnd, 5_000, stored);
+            assertFalse(b.compactionDue());
+            assertTrue(b.idleCompactionDue());
+            PackedCompactions.afterWrite(b, TimeUnit.MILLISECONDS.toNanos(100));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (b.unpacked() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(0, b.unpacked(), "packed once idle");
+            assertMatchesModel(b, probes);
+
+            long packed = b.entries();
+            long enough = 1; // the smallest delta that is a 64th of the tables it is part of
+            while (enough < (packed + enough) / 64) {
+                enough++;
+            }
+            for (int i = 0; i < enough - 1; i++) {
+                long fp = rnd.nextLong();
+                assertTrue(b.add(0, fp));
+                held(0).add(fp);
+            }
+            assertFalse(b.idleCompactionDue(), "a delta of less than a 64th of the tables");
+            assertTrue(b.add(0, 42L));
+            held(0).add(42L);
+            assertTrue(b.idleCompactionDue());
+        }
     }
 
     @Test
