@@ -49,6 +49,17 @@ public final class DurableFiles {
     }
 
     /**
+     * Forces {@code file}'s content to disk, what was written through a memory mapping of it
+     * included: on Linux the mapping and the file share the page cache, and fsync writes back
+     * its dirty pages.
+     */
+    public static void force(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
+    }
+
+    /**
      * Forces {@code dir}'s entries (files created, renamed or deleted in it) to disk: fsync of the
      * directory opened read-only, which Linux supports.
      */

@@ -368,6 +368,12 @@ final class PackedBuckets implements Closeable {
                     int table = (int) r[0];
                     fresh.remove(table, BlockTables.block(r[1], table), BlockTables.residue(r[1], table));
                 }
+                if (!removedMeanwhile.isEmpty()) {
+                    // On disk before the manifest names the file: a write-ahead log checkpoint
+                    // that forced the old run's removal bits may already have dropped the
+                    // records of these removes, and an OS crash must not bring them back.
+                    DurableFiles.force(PackedTable.removedFile(file));
+                }
                 removedMeanwhile.clear();
             }
             new Manifest(sequence, file.getFileName().toString(), List.of(delta.name())).write(dir);
@@ -390,7 +396,7 @@ final class PackedBuckets implements Closeable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        LOG.info("{}: packed {} residues, {} of them from the delta, in {} ms", dir, run.live(), fromDelta,
+        LOG.info("{}: packed a delta of {} residues into a run of {} in {} ms", dir, fromDelta, run.live(),
                 (System.nanoTime() - t0) / 1_000_000);
     }
 

@@ -110,8 +110,8 @@ public final class LogFiles {
     }
 
     private static void force(Path p) throws IOException {
-        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
-            ch.force(true);
+        try {
+            DurableFiles.force(p);
         } catch (NoSuchFileException e) {
             // deleted since the walk listed it (an expired generation)
         }
