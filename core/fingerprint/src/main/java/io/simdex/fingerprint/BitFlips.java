@@ -43,4 +43,22 @@ public final class BitFlips {
         }
         return fp ^ mask;
     }
+
+    /**
+     * {@code fp} with exactly {@code k} distinct random bits outside block {@code table} flipped:
+     * a neighbour in the same bucket of that table, its residue {@code k} bits away.
+     *
+     * @throws IllegalArgumentException if table is outside 0..3 or k outside 0..48
+     */
+    public static long flipOutsideBlock(long fp, int table, int k, RandomGenerator random) {
+        if (table < 0 || table >= BlockTables.TABLES || k < 0 || k > BlockTables.RESIDUE_BITS) {
+            throw new IllegalArgumentException("table must be 0..3 and k 0..48, were " + table + " and " + k);
+        }
+        long block = ((1L << BlockTables.BLOCK_BITS) - 1) << (table * BlockTables.BLOCK_BITS);
+        long mask = 0;
+        while (Long.bitCount(mask) < k) {
+            mask |= (1L << random.nextInt(Long.SIZE)) & ~block;
+        }
+        return fp ^ mask;
+    }
 }

@@ -42,6 +42,21 @@ class BitFlipsTest {
     }
 
     @Test
+    void flipOutsideBlock_sameBucket_residueExactlyKAway_badArgumentsRefused() {
+        SplittableRandom random = new SplittableRandom(8);
+        long fp = 0x0123_4567_89ab_cdefL;
+        for (int t = 0; t < BlockTables.TABLES; t++) {
+            for (int k = 0; k <= BlockTables.RESIDUE_BITS; k++) {
+                long flipped = BitFlips.flipOutsideBlock(fp, t, k, random);
+                assertEquals(BlockTables.block(fp, t), BlockTables.block(flipped, t), "table " + t + ", k " + k);
+                assertEquals(k, Long.bitCount(BlockTables.residue(fp, t) ^ BlockTables.residue(flipped, t)), "table " + t + ", k " + k);
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> BitFlips.flipOutsideBlock(fp, 4, 1, random));
+        assertThrows(IllegalArgumentException.class, () -> BitFlips.flipOutsideBlock(fp, 0, 49, random));
+    }
+
+    @Test
     void flip_sameSeed_sameResult() {
         assertEquals(BitFlips.flip(42L, 5, new SplittableRandom(6)), BitFlips.flip(42L, 5, new SplittableRandom(6)));
     }

@@ -1,5 +1,6 @@
 package io.simdex.server.store;
 
+import io.simdex.fingerprint.BitFlips;
 import io.simdex.fingerprint.BlockTables;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,15 +87,7 @@ class TableDeltaTest {
                 if (i % 1000 == 0) {
                     probes.add(new long[] {t, fp});
                     for (int bits = 1; bits <= 5; bits++) {
-                        long residue = BlockTables.residue(fp, t);
-                        Set<Integer> flipped = new HashSet<>();
-                        while (flipped.size() < bits) {
-                            int bit = rnd.nextInt(BlockTables.RESIDUE_BITS);
-                            if (flipped.add(bit)) {
-                                residue ^= 1L << bit;
-                            }
-                        }
-                        long near = BlockTables.fingerprint(t, BlockTables.block(fp, t), residue);
+                        long near = BitFlips.flipOutsideBlock(fp, t, bits, rnd);
                         d.add(t, near);
                         held(model, t).add(near);
                     }
