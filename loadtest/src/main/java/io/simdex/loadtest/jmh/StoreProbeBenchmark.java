@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One query (4 bucket probes, distance 3) against {@code count} random fingerprints, in the
- * Chronicle Map store ({@code impl=store}) or the plain-array {@link IdealIndex}
+ * store's tables ({@code impl=store}) or the plain-array {@link IdealIndex}
  * ({@code impl=ideal}). Probes are planted at 0..5 bits from stored fingerprints. Use
  * {@code -p count=10000000} for 10M (the store then takes a minute or two to load).
  */

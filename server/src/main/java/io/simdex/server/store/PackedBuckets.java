@@ -56,12 +56,13 @@ final class PackedBuckets implements Closeable {
     /** Removes made while a compaction writes, of residues of the run or the frozen delta: (table, fingerprint) pairs. */
     private final List<long[]> removedMeanwhile = new ArrayList<>();
     private PackedTable run;
-    private TableDelta delta;
+    /** Replaced under every stripe's write lock; volatile for {@link #compactionDue}, which reads it without one. */
+    private volatile TableDelta delta;
     private TableDelta frozen;
     private long sequence;
     private boolean closed;
     /** When a write was last noted ({@link PackedCompactions#afterWrite}), by System.nanoTime. */
-    volatile long lastWriteNanos;
+    volatile long lastWriteNanos = System.nanoTime();
     /** Whether a check for an idle compaction is scheduled ({@link PackedCompactions#afterWrite}). */
     final AtomicBoolean idleCheckScheduled = new AtomicBoolean();
 
@@ -286,7 +287,11 @@ final class PackedBuckets implements Closeable {
      * cap compacts more often.
      */
     boolean compactionDue() {
-        return deltaSize() > Math.max(MIN_DELTA, Math.min(entries() / 4, MAX_DELTA));
+        // Without a lock: it is asked after every add, and stripe 0's lock word, taken by every
+        // writer, would move between their cores. The delta read just before a compaction
+        // switches it may answer true once more, while that compaction is still queued, so
+        // PackedCompactions.submit adds none.
+        return delta.size() > Math.max(MIN_DELTA, Math.min(entries() / 4, MAX_DELTA));
     }
 
     /**

@@ -64,7 +64,12 @@ final class PackedCompactions {
      * scheduled at a time: a write while it waits only moves the time it looks at.
      */
     static void afterWrite(PackedBuckets tables, long idleNanos) {
-        tables.lastWriteNanos = System.nanoTime();
+        long now = System.nanoTime();
+        // Stored at most once a hundredth of the idle time: a store on every add would take the
+        // line from the other writers' cores, and the check needs no finer time.
+        if (now - tables.lastWriteNanos > idleNanos / 100) {
+            tables.lastWriteNanos = now;
+        }
         // Read first: a failing compare-and-set still takes the line from the other writers' cores.
         if (!tables.idleCheckScheduled.get() && tables.idleCheckScheduled.compareAndSet(false, true)) {
             THREAD.schedule(() -> idleCheck(tables, idleNanos), idleNanos, TimeUnit.NANOSECONDS);
