@@ -19,12 +19,12 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * {@code store-bench}: the Chronicle Map bucket store against {@link IdealIndex} on the same
+ * {@code store-bench}: the store's bucket tables against {@link IdealIndex} on the same
  * fingerprints and probes, one thread, in this JVM: load rate, probe rate of each and their
  * ratio, and the store's bytes per fingerprint.
  */
 @Command(name = "store-bench", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Chronicle Map store vs IdealIndex: probe rate, load rate, bytes per fingerprint.",
+        description = {"The store's tables vs IdealIndex: probe rate, load rate, bytes per fingerprint.",
                 "One shard's CollectionStore (4 tables) against the in-memory IdealIndex on the same N fingerprints,",
                 "one thread, in this JVM. JSON on stdout."})
 public final class StoreBenchCommand implements Callable<Integer> {

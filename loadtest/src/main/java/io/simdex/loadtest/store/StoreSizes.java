@@ -26,15 +26,19 @@ final class StoreSizes {
     }
 
     /**
-     * Bytes per fingerprint: Chronicle Map's off-heap use of the bucket maps, the bucket files'
-     * length and the disk blocks they occupy on disk (they are sparse, so these differ), and the
-     * ideal index's heap arrays for comparison.
+     * Bytes per fingerprint: the tables' own count ({@link BucketTable#offHeapBytes}), their
+     * files' length and the disk blocks they occupy (page files are sparse, so these differ),
+     * and the ideal index's heap arrays for comparison.
      */
     static Map<String, Object> of(BucketTable buckets, Path dir, long count, IdealIndex ideal) {
         long offHeap = buckets.offHeapBytes();
-        // The base map and the overflow maps of buckets that outgrow it: every byte the tables take.
-        List<Path> bucketFiles = new java.util.ArrayList<>(files(dir, "buckets-"));
+        // Every byte the tables take: packed, the run and the delta's logs in packed/; in pages,
+        // the base map and the overflow maps of buckets that outgrow it.
+        List<Path> bucketFiles = new ArrayList<>(files(dir, "buckets-"));
         bucketFiles.addAll(files(dir, "overflow-"));
+        if (Files.isDirectory(dir.resolve("packed"))) {
+            bucketFiles.addAll(files(dir.resolve("packed"), ""));
+        }
         long bucketFileBytes = fileBytes(bucketFiles);
         Long allocated = allocatedBytes(bucketFiles);
         Map<String, Object> m = new LinkedHashMap<>();
@@ -88,6 +92,9 @@ final class StoreSizes {
 
     /** Blocks the files occupy, from `du` (Java has no portable call for it); null where du is missing. */
     private static Long allocatedBytes(List<Path> files) {
+        if (files.isEmpty()) {
+            return 0L; // du with no file names weighs the working directory
+        }
         List<String> command = new ArrayList<>(List.of("du", "-c", "-B1"));
         files.forEach(f -> command.add(f.toString()));
         try {
