@@ -107,6 +107,16 @@ final class PackedBuckets implements Closeable {
         long stamp = lock.readLock();
         try {
             checkOpen();
+            // As prefetch does for a window, for this one bucket: the run's directory entry and the
+            // deltas' slots, then the residues and the deltas' arrays. Within a pass the loads are
+            // independent, so their misses overlap; the scans below would meet them one by one
+            // (a bucket of the delta is three or four misses of its own). In store-bench at 10M
+            // this raised the ratio to the ideal index from 0.53 to 0.61 with a delta of a few
+            // million residues, and from 0.81 to 0.93 once it was packed.
+            int key = BlockTables.bucketKey(table, block);
+            out.keep((run == null ? 0 : run.touchStart(key)) + delta.touchSlot(key) + (frozen == null ? 0 : frozen.touchSlot(key)));
+            out.keep((run == null ? 0 : run.touchResidues(key)) + (int) delta.touchBucket(key)
+                    + (frozen == null ? 0 : (int) frozen.touchBucket(key)));
             if (run != null) {
                 run.probe(table, block, residue, maxDistance, out);
             }
