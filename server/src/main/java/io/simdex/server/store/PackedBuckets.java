@@ -468,6 +468,12 @@ final class PackedBuckets implements Closeable {
         } finally {
             unlockAll(stamps);
         }
+        // A compaction running meanwhile stops at its next bucket, or finishes deleting the run
+        // and delta it replaced. Waiting for it lets a caller delete the directory once this
+        // returns; otherwise the tree's delete and the compaction's own deletes race.
+        synchronized (compaction) {
+            // nothing to do: the compaction holds this monitor until it has stopped
+        }
     }
 
     private void checkOpen() {
