@@ -17,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code store-bench}: the store's bucket tables against {@link IdealIndex} on the same
@@ -53,6 +55,11 @@ public final class StoreBenchCommand implements Callable<Integer> {
     @Option(names = "--keep", description = "Leave the store files in --dir afterwards.")
     boolean keep;
 
+    @Option(names = "--settle", description = {"Before probing, wait (up to SECONDS, ${FALLBACK-VALUE} if not given) until packed tables have packed what the load",
+            "left in their delta, as they do once idle: probes then read the run alone (default: probe right after the load)."},
+            defaultValue = "0", paramLabel = "SECONDS", fallbackValue = "60", arity = "0..1")
+    int settleSeconds;
+
     @Option(names = "--json", description = "Also write the JSON report here.")
     Path json;
 
@@ -79,6 +86,11 @@ public final class StoreBenchCommand implements Callable<Integer> {
             report.put("storeLoad", rate(loadSeconds, count));
             report.put("idealBuild", rate(buildSeconds, count));
             report.put("mismatchedProbes", StoreSizes.mismatches(store.buckets(), ideal, probes, maxDistance));
+            report.put("unpackedAtLoadEnd", store.buckets().unpacked());
+            if (settleSeconds > 0) {
+                report.put("settleSeconds", settle(store.buckets()));
+            }
+            report.put("unpackedWhenProbed", store.buckets().unpacked());
             probeRounds(store.buckets(), ideal, probes, report);
             report.put("sizes", StoreSizes.of(store.buckets(), dir, count, ideal));
         } finally {
@@ -89,6 +101,20 @@ public final class StoreBenchCommand implements Callable<Integer> {
         }
         Json.emit(report, json);
         return 0;
+    }
+
+    /**
+     * Waits until the tables' delta is packed, polling, up to {@code --settle} seconds; returns
+     * how long it took. Idle tables pack a delta that holds at least a 64th of them, 10 s after
+     * their last write (PackedCompactions), so a smaller one is still there when this gives up.
+     */
+    private double settle(BucketTable buckets) {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.SECONDS.toNanos(settleSeconds);
+        while (buckets.unpacked() > 0 && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+        return round((System.nanoTime() - start) / 1e9);
     }
 
     /** Alternates store and ideal rounds so drift (GC, other load on the machine) hits both alike. */
