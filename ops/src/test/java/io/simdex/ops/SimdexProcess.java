@@ -136,19 +136,12 @@ final class SimdexProcess implements AutoCloseable {
      * A port a child process can bind a little later. Picked below the kernel's ephemeral range:
      * a port the kernel handed out for {@code ServerSocket(0)} comes from the range every
      * outgoing connection takes its local port from, so in a test that opens many connections it
-     * can be taken before the child binds it. Never the same port twice in one test JVM, and
-     * never one another test JVM run beside it hands out: each of the {@code simdex.test.forks}
-     * JVMs (Failsafe's forks) takes its own slice of the range, by its {@code simdex.test.fork}
-     * number, so a port held by a node killed for a restart cannot go to another JVM's process.
+     * can be taken before the child binds it. Never the same port twice in one test JVM.
      */
     static int freePort() throws IOException {
-        int forks = Math.max(1, Integer.getInteger("simdex.test.forks", 1));
-        int fork = Math.floorMod(Integer.getInteger("simdex.test.fork", 1) - 1, forks);
-        int slice = (ephemeralLow() - 10_000) / forks;
-        int low = 10_000 + fork * slice;
-        int below = low + slice;
+        int below = ephemeralLow();
         for (int attempt = 0; attempt < 1000; attempt++) {
-            int port = low + PORTS.nextInt(slice);
+            int port = 10_000 + PORTS.nextInt(below - 10_000);
             if (!HANDED_OUT.add(port)) {
                 continue;
             }
@@ -160,7 +153,7 @@ final class SimdexProcess implements AutoCloseable {
                 // try another
             }
         }
-        throw new IOException("no free port in " + low + ".." + below);
+        throw new IOException("no free port in 10000.." + below);
     }
 
     /** The first ephemeral port (Linux: /proc/sys/net/ipv4/ip_local_port_range); 32768 where unknown. */
